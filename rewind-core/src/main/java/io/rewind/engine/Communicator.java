@@ -1,0 +1,278 @@
+package io.rewind.engine;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * One rank's view of a communicator: its group (communicator rank to world rank), its own rank, and
+ * two matching contexts, an even one for the program's point-to-point traffic and the next odd one for
+ * the messages of collective algorithms, so the two can never match each other.
+ *
+ * <p>Sequence numbers are kept per outgoing channel (this rank to each destination) and travel on
+ * every frame; the fault-tolerance protocols use them to tell replayed messages from new ones.
+ */
+public final class Communicator {
+    private final RankEngine engine;
+    private final int context;
+    private final int[] group;
+    private final int rank;
+    private final String name;
+    private final long[] sendSequence;
+    private int collectiveSequence;
+    private volatile boolean freed;
+
+    Communicator(RankEngine engine, int context, int[] group, int rank, String name) {
+        this.engine = engine;
+        this.context = context;
+        this.group = group;
+        this.rank = rank;
+        this.name = name;
+        this.sendSequence = new long[group.length];
+    }
+
+    public RankEngine engine() {
+        return engine;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return group.length;
+    }
+
+    public int context() {
+        return context;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** World rank of communicator rank {@code r}. */
+    public int worldRankOf(int r) {
+        return group[r];
+    }
+
+    /** A copy of the group as world ranks, in communicator rank order. */
+    public int[] groupWorldRanks() {
+        return group.clone();
+    }
+
+    public boolean isFreed() {
+        return freed;
+    }
+
+    public void free() {
+        freed = true;
+    }
+
+    private void checkUsable() {
+        if (freed) {
+            throw RewindException.of(ErrorClass.COMM, "communicator %s was freed", name);
+        }
+    }
+
+    void checkPeer(int peer, boolean wildcardAllowed, String what) {
+        if (peer == Constants.PROC_NULL || (wildcardAllowed && peer == Constants.ANY_SOURCE)) {
+            return;
+        }
+        if (peer < 0 || peer >= group.length) {
+            throw RewindException.of(ErrorClass.RANK, "invalid %s rank %d in communicator %s of size %d",
+                    what, peer, name, group.length);
+        }
+    }
+
+    private static void checkTag(int tag, boolean wildcardAllowed) {
+        if (tag == Constants.ANY_TAG && wildcardAllowed) {
+            return;
+        }
+        if (tag < 0) {
+            throw RewindException.of(ErrorClass.TAG, "invalid tag %d (tags are >= 0%s)", tag,
+                    wildcardAllowed ? " or ANY_TAG" : "");
+        }
+    }
+
+    private static void checkLength(long bytes) {
+        if (bytes < 0) {
+            throw RewindException.of(ErrorClass.COUNT, "negative count");
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Point to point
+
+    public SendRequest isend(MemorySegment buffer, long offset, long lengthBytes, int dest, int tag, SendMode mode) {
+        checkUsable();
+        checkPeer(dest, false, "destination");
+        checkTag(tag, false);
+        checkLength(lengthBytes);
+        return sendOn(context, buffer, offset, lengthBytes, dest, tag, mode);
+    }
+
+    public RecvRequest irecv(MemorySegment buffer, long offset, long capacityBytes, int source, int tag) {
+        checkUsable();
+        checkPeer(source, true, "source");
+        checkTag(tag, true);
+        checkLength(capacityBytes);
+        return recvOn(context, buffer, offset, capacityBytes, source, tag);
+    }
+
+    /** The envelope of the oldest matching message not yet received, or null. Never blocks. */
+    public ProbeResult iprobe(int source, int tag) {
+        checkUsable();
+        checkPeer(source, true, "source");
+        checkTag(tag, true);
+        if (source == Constants.PROC_NULL) {
+            return new ProbeResult(Constants.PROC_NULL, Constants.ANY_TAG, 0);
+        }
+        Frame f = engine.mailbox().peek(context, source, tag);
+        if (f == null) {
+            engine.onUnsuccessfulPoll();
+            return null;
+        }
+        return new ProbeResult(f.source, f.tag, f.lengthBytes);
+    }
+
+    /** Blocks until a matching message is available and returns its envelope. */
+    public ProbeResult probe(int source, int tag) {
+        checkUsable();
+        checkPeer(source, true, "source");
+        checkTag(tag, true);
+        if (source == Constants.PROC_NULL) {
+            return new ProbeResult(Constants.PROC_NULL, Constants.ANY_TAG, 0);
+        }
+        Frame f = engine.mailbox().awaitProbe(engine, context, source, tag);
+        return new ProbeResult(f.source, f.tag, f.lengthBytes);
+    }
+
+    SendRequest sendOn(int ctx, MemorySegment buffer, long offset, long lengthBytes, int dest, int tag, SendMode mode) {
+        Transport transport = engine.transport();
+        if (dest == Constants.PROC_NULL) {
+            SendRequest done = new SendRequest(engine, null, -1);
+            done.completeSent();
+            return done;
+        }
+        int destWorld = group[dest];
+        long seq = ++sendSequence[dest];
+        SendRequest req = new SendRequest(engine, transport, destWorld);
+        boolean waitForMatch = transport.sharesMemory()
+                && (mode == SendMode.SYNCHRONOUS
+                || (mode != SendMode.BUFFERED && lengthBytes > engine.config().eagerLimitBytes()));
+        Frame frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
+                waitForMatch ? req : null);
+        transport.send(destWorld, frame);
+        if (!waitForMatch) {
+            req.completeSent();
+        }
+        return req;
+    }
+
+    RecvRequest recvOn(int ctx, MemorySegment buffer, long offset, long capacityBytes, int source, int tag) {
+        Mailbox mailbox = engine.mailbox();
+        RecvRequest req = new RecvRequest(engine, mailbox, ctx, source, tag, buffer, offset, capacityBytes);
+        if (source == Constants.PROC_NULL) {
+            req.complete(Constants.PROC_NULL, Constants.ANY_TAG, 0, null);
+            return req;
+        }
+        mailbox.post(req);
+        return req;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Collective plumbing
+
+    /** The tag of the next collective call. All members call collectives in the same order, so they agree. */
+    int nextCollectiveTag() {
+        checkUsable();
+        int t = collectiveSequence++;
+        return t & Integer.MAX_VALUE;
+    }
+
+    int collectiveContext() {
+        return context + 1;
+    }
+
+    /** Reserves the tag for a collective whose algorithm runs later (non-blocking collectives). */
+    public int reserveCollectiveTag() {
+        return nextCollectiveTag();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Communicator creation (collective over this communicator)
+
+    private int agreeContext() {
+        MemorySegment v = MemorySegment.ofArray(new int[] {engine.nextContextCandidate()});
+        Collectives.allReduce(this, nextCollectiveTag(), null, 0, v, 0, 1, BaseType.INT, PredefinedOp.MAX);
+        int agreed = v.get(ValueLayout.JAVA_INT, 0);
+        engine.contextAgreed(agreed);
+        return agreed;
+    }
+
+    public Communicator dup() {
+        int ctx = agreeContext();
+        return new Communicator(engine, ctx, group.clone(), rank, name + "'");
+    }
+
+    /**
+     * Splits by colour, ordering each new group by key then old rank. A negative colour
+     * ({@code UNDEFINED}) takes no part and gets null.
+     */
+    public Communicator split(int color, int key) {
+        int ctx = agreeContext();
+        int n = size();
+        int[] mine = {color, key};
+        int[] all = new int[2 * n];
+        Collectives.allGather(this, nextCollectiveTag(), MemorySegment.ofArray(mine), 0,
+                MemorySegment.ofArray(all), 0, 8);
+        if (color < 0) {
+            return null;
+        }
+        List<int[]> members = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            if (all[2 * r] == color) {
+                members.add(new int[] {all[2 * r + 1], r});
+            }
+        }
+        members.sort(Comparator.<int[]>comparingInt(m -> m[0]).thenComparingInt(m -> m[1]));
+        int[] newGroup = new int[members.size()];
+        int newRank = -1;
+        for (int i = 0; i < newGroup.length; i++) {
+            int oldRank = members.get(i)[1];
+            newGroup[i] = group[oldRank];
+            if (oldRank == rank) {
+                newRank = i;
+            }
+        }
+        return new Communicator(engine, ctx, newGroup, newRank, name + "/split(" + color + ")");
+    }
+
+    /**
+     * Creates a communicator over a subset (given as world ranks); every member of this communicator
+     * must call it with the same group. Ranks outside the group get null.
+     */
+    public Communicator create(int[] groupWorldRanks) {
+        int ctx = agreeContext();
+        int me = -1;
+        for (int i = 0; i < groupWorldRanks.length; i++) {
+            if (groupWorldRanks[i] == engine.worldRank()) {
+                me = i;
+            }
+        }
+        if (me < 0) {
+            return null;
+        }
+        return new Communicator(engine, ctx, groupWorldRanks.clone(), me, name + "/create");
+    }
+
+    @Override
+    public String toString() {
+        return name + "[rank " + rank + " of " + group.length + ", ctx " + context + ", world " + Arrays.toString(
+                group.length <= 8 ? group : Arrays.copyOf(group, 8)) + "]";
+    }
+}

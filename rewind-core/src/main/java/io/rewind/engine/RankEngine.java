@@ -1,0 +1,134 @@
+package io.rewind.engine;
+
+import java.util.Objects;
+
+/**
+ * The engine state of one incarnation of one rank: its matching queues, its communicators' shared
+ * bookkeeping, and how it waits. Created by the runtime, used by the {@code mpi} facade.
+ */
+public final class RankEngine {
+    /** Context ids 0/1 belong to the world communicator, 2/3 to the self communicator. */
+    private static final int FIRST_FREE_CONTEXT = 4;
+
+    private final int worldRank;
+    private final int worldSize;
+    private final Mailbox mailbox;
+    private final Transport transport;
+    private final EngineConfig config;
+    private final WaitStrategy waitStrategy;
+    private final Liveness liveness;
+    private final Communicator world;
+    private final Communicator self;
+    private int nextContext = FIRST_FREE_CONTEXT;
+
+    public RankEngine(int worldRank, int worldSize, Transport transport, EngineConfig config, Liveness liveness) {
+        if (worldRank < 0 || worldRank >= worldSize) {
+            throw new IllegalArgumentException("rank " + worldRank + " outside world of " + worldSize);
+        }
+        this.worldRank = worldRank;
+        this.worldSize = worldSize;
+        this.transport = Objects.requireNonNull(transport);
+        this.config = Objects.requireNonNull(config);
+        this.liveness = Objects.requireNonNull(liveness);
+        this.mailbox = new Mailbox();
+        this.waitStrategy = new WaitStrategy(this, config.spinIterations());
+        int[] all = new int[worldSize];
+        for (int i = 0; i < worldSize; i++) {
+            all[i] = i;
+        }
+        this.world = new Communicator(this, 0, all, worldRank, "MPI_COMM_WORLD");
+        this.self = new Communicator(this, 2, new int[] {worldRank}, 0, "MPI_COMM_SELF");
+        transport.attach(worldRank, mailbox);
+    }
+
+    public int worldRank() {
+        return worldRank;
+    }
+
+    public int worldSize() {
+        return worldSize;
+    }
+
+    public Communicator world() {
+        return world;
+    }
+
+    public Communicator self() {
+        return self;
+    }
+
+    public Mailbox mailbox() {
+        return mailbox;
+    }
+
+    public Transport transport() {
+        return transport;
+    }
+
+    public EngineConfig config() {
+        return config;
+    }
+
+    public WaitStrategy waitStrategy() {
+        return waitStrategy;
+    }
+
+    /** Throws if the job was aborted or this incarnation was killed. */
+    public void checkAlive() {
+        liveness.check();
+    }
+
+    int nextContextCandidate() {
+        return nextContext;
+    }
+
+    void contextAgreed(int context) {
+        nextContext = Math.max(nextContext, context + 2);
+    }
+
+    /** Waits for all requests (nulls skipped); the first failure is thrown after all completed. */
+    public void waitAll(Request[] requests) {
+        RewindException first = null;
+        for (Request r : requests) {
+            if (r == null) {
+                continue;
+            }
+            if (!r.isComplete()) {
+                waitStrategy.await(r);
+            }
+            if (first == null) {
+                first = r.failure();
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    /** Waits until one request completes; returns its index, or -1 if every entry is null. */
+    public int waitAny(Request[] requests) {
+        boolean any = false;
+        for (Request r : requests) {
+            if (r != null) {
+                any = true;
+                break;
+            }
+        }
+        if (!any) {
+            return -1;
+        }
+        while (true) {
+            for (int i = 0; i < requests.length; i++) {
+                if (requests[i] != null && requests[i].isComplete()) {
+                    return i;
+                }
+            }
+            waitStrategy.awaitAny(requests);
+        }
+    }
+
+    /** Tells the wait strategy that a test or probe found nothing (lets other ranks run when oversubscribed). */
+    public void onUnsuccessfulPoll() {
+        waitStrategy.onUnsuccessfulPoll();
+    }
+}

@@ -1,0 +1,55 @@
+package io.rewind.engine;
+
+import java.lang.foreign.MemorySegment;
+
+/** A posted receive: what it matches and where the payload goes. */
+public final class RecvRequest extends Request {
+    final int context;
+    final int source;
+    final int tag;
+    final MemorySegment buffer;
+    final long offset;
+    final long capacityBytes;
+    private final Mailbox mailbox;
+
+    RecvRequest(RankEngine engine, Mailbox mailbox, int context, int source, int tag,
+                MemorySegment buffer, long offset, long capacityBytes) {
+        super(engine);
+        this.mailbox = mailbox;
+        this.context = context;
+        this.source = source;
+        this.tag = tag;
+        this.buffer = buffer;
+        this.offset = offset;
+        this.capacityBytes = capacityBytes;
+    }
+
+    /** Copies the frame's payload in and completes; a message longer than the buffer is a truncation error. */
+    void deliver(Frame frame) {
+        long n = Math.min(frame.lengthBytes, capacityBytes);
+        if (n > 0) {
+            MemorySegment.copy(frame.data, frame.dataOffset, buffer, offset, n);
+        }
+        RewindException error = null;
+        if (frame.lengthBytes > capacityBytes) {
+            error = RewindException.of(ErrorClass.TRUNCATE,
+                    "message truncated: %d bytes arrived from rank %d (tag %d) for a receive buffer of %d bytes",
+                    frame.lengthBytes, frame.source, frame.tag, capacityBytes);
+        }
+        complete(frame.source, frame.tag, n, error);
+        if (frame.sender != null) {
+            frame.sender.completeSent();
+        }
+    }
+
+    boolean matches(Frame f) {
+        return f.matches(context, source, tag);
+    }
+
+    @Override
+    public void cancel() {
+        if (mailbox.removePosted(this)) {
+            completeCancelled();
+        }
+    }
+}

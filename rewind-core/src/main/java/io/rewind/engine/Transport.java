@@ -1,0 +1,31 @@
+package io.rewind.engine;
+
+/**
+ * The transport SPI: moves frames between ranks. The engine defines what it needs here and
+ * implementations live in {@code io.rewind.transport.*}; adding a transport never changes the engine.
+ *
+ * <p>{@link #send} may run the destination's matching in the calling thread (the in-JVM transport
+ * does), so it must be called without holding engine locks.
+ */
+public interface Transport extends AutoCloseable {
+    /** Hands the frame to the destination rank's current endpoint. Frames to a dead endpoint are dropped. */
+    void send(int destinationWorldRank, Frame frame);
+
+    /**
+     * Whether frames may borrow the sender's buffer until the receiver copies out of it. Only
+     * transports that share the address space can do this; others copy at send time.
+     */
+    boolean sharesMemory();
+
+    /** Makes {@code sink} the endpoint of the rank (a new incarnation replaces the old one). */
+    void attach(int worldRank, FrameSink sink);
+
+    /** Tries to take back a frame its receiver has not matched yet (send cancellation). */
+    boolean withdraw(int destinationWorldRank, Frame frame);
+
+    /** A short name for logs and run records, such as {@code jvm} or {@code tcp}. */
+    String name();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,89 @@
+package io.rewind.engine;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * How a rank thread waits for a completion: spin briefly (only worth it when every rank has a core of
+ * its own), then park. Parking is bounded so that a job-wide abort or the kill of this rank is noticed
+ * even if nobody unparks the thread.
+ */
+public final class WaitStrategy {
+    private static final long PARK_SLICE_NS = 20_000_000L;
+
+    private final int spinIterations;
+    private final RankEngine engine;
+
+    WaitStrategy(RankEngine engine, int spinIterations) {
+        this.engine = engine;
+        this.spinIterations = spinIterations;
+    }
+
+    public int spinIterations() {
+        return spinIterations;
+    }
+
+    void await(Request request) {
+        for (int i = 0; i < spinIterations; i++) {
+            if (request.isComplete()) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        Thread me = Thread.currentThread();
+        request.setWaiter(me);
+        try {
+            while (!request.isComplete()) {
+                engine.checkAlive();
+                LockSupport.parkNanos(request, PARK_SLICE_NS);
+            }
+        } finally {
+            request.setWaiter(null);
+        }
+    }
+
+    /** Waits until at least one of the requests completes (nulls and inactive entries are skipped). */
+    void awaitAny(Request[] requests) {
+        for (int i = 0; i < spinIterations; i++) {
+            if (anyComplete(requests)) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
+        Thread me = Thread.currentThread();
+        for (Request r : requests) {
+            if (r != null) {
+                r.setWaiter(me);
+            }
+        }
+        try {
+            while (!anyComplete(requests)) {
+                engine.checkAlive();
+                LockSupport.parkNanos(this, PARK_SLICE_NS);
+            }
+        } finally {
+            for (Request r : requests) {
+                if (r != null) {
+                    r.setWaiter(null);
+                }
+            }
+        }
+    }
+
+    private static boolean anyComplete(Request[] requests) {
+        for (Request r : requests) {
+            if (r != null && r.isComplete()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Called after an unsuccessful test or probe: on an oversubscribed machine let other ranks run. */
+    void onUnsuccessfulPoll() {
+        if (spinIterations == 0) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
+        }
+    }
+}

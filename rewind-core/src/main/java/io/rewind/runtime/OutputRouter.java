@@ -1,0 +1,142 @@
+package io.rewind.runtime;
+
+import java.io.ByteArrayOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Routes {@code System.out} and {@code System.err} of rank threads to their job, line by line, with
+ * an optional {@code [rank]} prefix, and keeps each rank's lines for the job result. Threads that
+ * belong to no rank (and threads of a JVM where no job ever ran) print as usual. Installed once per
+ * JVM; the rank of a thread is inherited by the threads it starts.
+ */
+final class OutputRouter {
+    /** Lines kept per rank for the job result; older ones are dropped (the live stream still gets all). */
+    static final int MAX_CAPTURED_LINES = 100_000;
+
+    private static final InheritableThreadLocal<RankOutput> CURRENT = new InheritableThreadLocal<>();
+    private static boolean installed;
+
+    private OutputRouter() {
+    }
+
+    static synchronized void install() {
+        if (installed) {
+            return;
+        }
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        System.setOut(new PrintStream(new Routing(out, false), true, StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(new Routing(err, true), true, StandardCharsets.UTF_8));
+        installed = true;
+    }
+
+    /** The streams a launcher prints to directly, bypassing routing (the process's real stdout/stderr). */
+    static PrintStream rawStdout() {
+        return new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
+    }
+
+    static void bind(RankOutput output) {
+        CURRENT.set(output);
+    }
+
+    static void unbind() {
+        CURRENT.remove();
+    }
+
+    /** One rank's output: a line buffer per stream, a sink, and the captured lines. */
+    static final class RankOutput {
+        private final String prefix;
+        private final PrintStream sinkOut;
+        private final PrintStream sinkErr;
+        private final ByteArrayOutputStream outLine = new ByteArrayOutputStream();
+        private final ByteArrayOutputStream errLine = new ByteArrayOutputStream();
+        private final List<String> captured = new ArrayList<>();
+
+        RankOutput(int rank, boolean tag, PrintStream sinkOut, PrintStream sinkErr) {
+            this.prefix = tag ? "[" + rank + "] " : "";
+            this.sinkOut = sinkOut;
+            this.sinkErr = sinkErr;
+        }
+
+        synchronized void write(boolean err, byte[] b, int off, int len) {
+            ByteArrayOutputStream line = err ? errLine : outLine;
+            int start = off;
+            for (int i = off; i < off + len; i++) {
+                if (b[i] == '\n') {
+                    line.write(b, start, i - start);
+                    emit(err, line);
+                    start = i + 1;
+                }
+            }
+            line.write(b, start, off + len - start);
+        }
+
+        private void emit(boolean err, ByteArrayOutputStream line) {
+            String text = line.toString(StandardCharsets.UTF_8);
+            if (text.endsWith("\r")) {
+                text = text.substring(0, text.length() - 1);
+            }
+            line.reset();
+            if (captured.size() >= MAX_CAPTURED_LINES) {
+                captured.removeFirst();
+            }
+            captured.add(text);
+            PrintStream sink = err ? sinkErr : sinkOut;
+            if (sink != null) {
+                sink.println(prefix + text);
+            }
+        }
+
+        synchronized void flush() {
+            if (outLine.size() > 0) {
+                emit(false, outLine);
+            }
+            if (errLine.size() > 0) {
+                emit(true, errLine);
+            }
+        }
+
+        synchronized List<String> lines() {
+            return List.copyOf(captured);
+        }
+    }
+
+    private static final class Routing extends OutputStream {
+        private final PrintStream original;
+        private final boolean err;
+
+        Routing(PrintStream original, boolean err) {
+            this.original = original;
+            this.err = err;
+        }
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            RankOutput o = CURRENT.get();
+            if (o == null) {
+                original.write(b, off, len);
+            } else {
+                o.write(err, b, off, len);
+            }
+        }
+
+        @Override
+        public void flush() {
+            RankOutput o = CURRENT.get();
+            if (o == null) {
+                original.flush();
+            }
+        }
+    }
+}

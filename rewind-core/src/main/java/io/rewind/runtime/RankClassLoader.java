@@ -1,0 +1,121 @@
+package io.rewind.runtime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The class loader of one rank. The application's classes and the {@code mpi} facade are defined
+ * afresh in every rank, so their static fields are per rank, as they would be in separate
+ * processes; the runtime itself (engine, protocols, transports) and third-party infrastructure are
+ * shared through the parent.
+ *
+ * <p>Class bytes come from the job's class path first, then from the parent's resources, so a test
+ * can run programs that sit on its own class path. Rank programs must therefore not live in the
+ * runtime's own packages (see {@link #SHARED_PREFIXES}).
+ */
+public final class RankClassLoader extends ClassLoader {
+    /** Packages loaded once for the whole JVM. Everything else is per rank. */
+    static final List<String> SHARED_PREFIXES = List.of(
+            "java.", "javax.", "jdk.", "sun.", "com.sun.",
+            "io.rewind.engine.", "io.rewind.transport.", "io.rewind.runtime.", "io.rewind.ft.",
+            "io.rewind.checkpoint.", "io.rewind.util.", "io.rewind.tools.", "io.rewind.cli.",
+            "io.rewind.bench.",
+            "org.junit.", "org.opentest4j.", "org.apiguardian.", "net.jqwik.", "picocli.",
+            "com.fasterxml.", "org.HdrHistogram.", "org.openjdk.jmh.", "io.netty.");
+
+    static {
+        registerAsParallelCapable();
+    }
+
+    private final RankContext context;
+    private final URLClassLoader jobClassPath;
+
+    public RankClassLoader(RankContext context, URL[] classPath, ClassLoader parent) {
+        super("rank-" + context.rank(), Objects.requireNonNull(parent));
+        this.context = context;
+        this.jobClassPath = new URLClassLoader(classPath, null);
+    }
+
+    /** The rank this loader belongs to. */
+    public RankContext context() {
+        return context;
+    }
+
+    static boolean isShared(String className) {
+        for (String p : SHARED_PREFIXES) {
+            if (className.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+        synchronized (getClassLoadingLock(name)) {
+            Class<?> c = findLoadedClass(name);
+            if (c == null) {
+                if (isShared(name)) {
+                    c = getParent().loadClass(name);
+                } else {
+                    byte[] bytes = classBytes(name);
+                    if (bytes != null) {
+                        c = defineClass(name, bytes, 0, bytes.length);
+                    } else {
+                        c = getParent().loadClass(name);
+                    }
+                }
+            }
+            if (resolve) {
+                resolveClass(c);
+            }
+            return c;
+        }
+    }
+
+    private byte[] classBytes(String name) {
+        String resource = name.replace('.', '/') + ".class";
+        URL url = jobClassPath.findResource(resource);
+        if (url == null) {
+            url = getParent().getResource(resource);
+        }
+        if (url == null || "jrt".equals(url.getProtocol())) {
+            return null;
+        }
+        try (InputStream in = url.openStream()) {
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read class " + name + " from " + url, e);
+        }
+    }
+
+    @Override
+    public URL getResource(String name) {
+        URL url = jobClassPath.findResource(name);
+        return url != null ? url : getParent().getResource(name);
+    }
+
+    @Override
+    public Enumeration<URL> getResources(String name) throws IOException {
+        List<URL> all = new ArrayList<>(Collections.list(jobClassPath.findResources(name)));
+        all.addAll(Collections.list(getParent().getResources(name)));
+        return Collections.enumeration(all);
+    }
+
+    /** Releases the jar files of the job class path. */
+    void close() {
+        try {
+            jobClassPath.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

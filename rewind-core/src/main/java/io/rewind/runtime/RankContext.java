@@ -1,0 +1,107 @@
+package io.rewind.runtime;
+
+import io.rewind.engine.EngineConfig;
+import io.rewind.engine.Liveness;
+import io.rewind.engine.RankEngine;
+import io.rewind.transport.local.InJvmTransport;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * What the {@code mpi} facade of one rank talks to: the rank's engine, its identity in the job, and
+ * job-level actions (abort). The facade finds it through the class loader that defined it, so each
+ * rank's copy of the facade reaches its own rank; a facade loaded outside any job (a program started
+ * with plain {@code java}) gets a one-rank job of its own, as MPI's singleton initialisation does.
+ */
+public final class RankContext {
+    private static volatile RankContext singleton;
+
+    private final Job job;
+    private final int rank;
+    private final int size;
+    private volatile RankEngine engine;
+    private volatile boolean initialized;
+    private volatile boolean finalized;
+
+    RankContext(Job job, int rank, int size) {
+        this.job = job;
+        this.rank = rank;
+        this.size = size;
+    }
+
+    /** The context of the rank whose class loader defined {@code facadeClass}. */
+    public static RankContext of(Class<?> facadeClass) {
+        if (facadeClass.getClassLoader() instanceof RankClassLoader loader) {
+            return loader.context();
+        }
+        return singleton();
+    }
+
+    private static RankContext singleton() {
+        RankContext s = singleton;
+        if (s == null) {
+            synchronized (RankContext.class) {
+                s = singleton;
+                if (s == null) {
+                    s = new RankContext(null, 0, 1);
+                    s.engine = new RankEngine(0, 1, new InJvmTransport(1), EngineConfig.forRanks(1), Liveness.ALWAYS);
+                    singleton = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public RankEngine engine() {
+        return engine;
+    }
+
+    void bind(RankEngine engine) {
+        this.engine = engine;
+    }
+
+    /** Called by {@code MPI.Init}. */
+    public void markInitialized() {
+        initialized = true;
+    }
+
+    /** Called by {@code MPI.Finalize}. */
+    public void markFinalized() {
+        finalized = true;
+    }
+
+    public boolean isInitialized() {
+        return initialized;
+    }
+
+    public boolean isFinalized() {
+        return finalized;
+    }
+
+    /** Ends the whole job with {@code errorCode}; every rank's next or current MPI call fails. */
+    public void abort(int errorCode, String reason) {
+        if (job != null) {
+            job.abort(rank, errorCode, reason);
+        } else {
+            throw new JobAbortedException(rank, errorCode, reason);
+        }
+    }
+
+    /** The host name, as {@code MPI.getProcessorName} reports it. */
+    public String processorName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (UnknownHostException e) {
+            return "localhost";
+        }
+    }
+}

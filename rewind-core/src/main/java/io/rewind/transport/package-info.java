@@ -1,0 +1,6 @@
+/**
+ * Transport implementations of the engine's transport SPI ({@link io.rewind.engine.Transport}).
+ * {@code local} moves frames between ranks of one JVM. A transport depends on the engine's SPI types
+ * only, never on the runtime, the fault-tolerance layer or the facade.
+ */
+package io.rewind.transport;
