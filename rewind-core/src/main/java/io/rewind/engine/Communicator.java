@@ -159,14 +159,19 @@ public final class Communicator {
             return done;
         }
         int destWorld = group[dest];
-        long seq = ++sendSequence[dest];
         SendRequest req = new SendRequest(engine, transport, destWorld);
         boolean waitForMatch = transport.sharesMemory()
                 && (mode == SendMode.SYNCHRONOUS
                 || (mode != SendMode.BUFFERED && lengthBytes > engine.config().eagerLimitBytes()));
-        Frame frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
-                waitForMatch ? req : null);
-        transport.send(destWorld, frame);
+        // A non-blocking collective runs its algorithm on a thread of its own while the rank thread
+        // may send on the same communicator: numbering and handing over a frame is one atomic step,
+        // so sequence numbers stay unique and in send order on every channel.
+        synchronized (sendSequence) {
+            long seq = ++sendSequence[dest];
+            Frame frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
+                    waitForMatch ? req : null);
+            transport.send(destWorld, frame);
+        }
         if (!waitForMatch) {
             req.completeSent();
         }
