@@ -45,6 +45,16 @@ public final class Clusterer {
         return expand(plan.groups, partOfGroup);
     }
 
+    /**
+     * A hierarchical clustering (dendrogram) of the ranks by recursive balanced bisection of the
+     * communication graph: element r is rank r's path from the root, one 0/1 step per level.
+     * Two ranks whose paths share a longer prefix sit in a smaller common cluster.
+     */
+    public static int[][] dendrogram(CommMatrix m, long seed) {
+        WeightedGraph g = WeightedGraph.ofGroups(m, Clustering.singletons(m.ranks()));
+        return new RecursivePartitioner(seed).dendrogram(g);
+    }
+
     /** Number of clusters the request resolves to for {@code ranks} ranks. */
     public static int clusterCount(int ranks, ClusterRequest request) {
         return plan(ranks, request).k;
