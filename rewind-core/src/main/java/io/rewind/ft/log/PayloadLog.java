@@ -294,6 +294,11 @@ public final class PayloadLog implements AutoCloseable {
     return entry;
   }
 
+  /** The copier, started if need be (tests use it to hold the copier back deterministically). */
+  HelperThreadCopier helperCopier() {
+    return copier();
+  }
+
   private HelperThreadCopier copier() {
     HelperThreadCopier existing = copier;
     if (existing != null) {
