@@ -1,0 +1,14 @@
+package io.rewind.tools.plan;
+
+import java.util.List;
+
+/**
+ * The planner's answer.
+ *
+ * @param nodes        compute nodes
+ * @param maxLoggers   loggers allowed
+ * @param options      every (clustering, quota) pair, clusters ascending then quota ascending
+ * @param chosen       the recommended option, or null when none is feasible
+ */
+public record LoggerPlan(int nodes, int maxLoggers, List<PlanOption> options, PlanOption chosen) {
+}
