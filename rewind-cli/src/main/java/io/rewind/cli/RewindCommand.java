@@ -1,0 +1,41 @@
+package io.rewind.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code rewind} root command. */
+@Command(name = "rewind",
+        mixinStandardHelpOptions = true,
+        versionProvider = VersionProvider.class,
+        description = {
+            "Rewind: a pure-Java MPI runtime (Open MPI Java API) with message-logging fault tolerance.",
+            "Ranks run as isolated threads of one JVM; a crashed rank restarts alone from its checkpoint",
+            "while the others keep their progress.",
+            ""
+        },
+        subcommands = {
+            RunCommand.class,
+            DemoCommand.class,
+            io.rewind.cli.bench.BenchCommand.class,
+            CommandLine.HelpCommand.class
+        })
+public final class RewindCommand implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(System.out);
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs a command line and returns its exit status (for tests and the launcher). */
+    public static int execute(String... args) {
+        return new CommandLine(new RewindCommand())
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .execute(args);
+    }
+}

@@ -1,0 +1,165 @@
+package io.rewind.checkpoint;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Checkpoint files of one job, one folder per rank:
+ *
+ * <pre>
+ *   jobDir/rank-00003/line-000000000007.ckpt
+ * </pre>
+ *
+ * A file is written to a temporary name, forced to disk and renamed, so a crash mid-write never
+ * leaves a half file under a real name. After a successful write only the latest {@code keepLines}
+ * lines of that rank remain. Reading tries the newest line first and falls back to older ones when a
+ * file is corrupt, reporting each one it skips.
+ */
+public final class CheckpointStore {
+    private static final Pattern LINE_FILE = Pattern.compile("line-(\\d+)\\.ckpt");
+
+    private final Path jobDir;
+    private final int keepLines;
+
+    public CheckpointStore(Path jobDir, int keepLines) {
+        if (keepLines < 1) {
+            throw new IllegalArgumentException("keepLines must be >= 1, was " + keepLines);
+        }
+        this.jobDir = jobDir;
+        this.keepLines = keepLines;
+    }
+
+    public Path jobDir() {
+        return jobDir;
+    }
+
+    public int keepLines() {
+        return keepLines;
+    }
+
+    Path rankDir(int rank) {
+        return jobDir.resolve(String.format("rank-%05d", rank));
+    }
+
+    Path file(int rank, long line) {
+        return rankDir(rank).resolve(String.format("line-%012d.ckpt", line));
+    }
+
+    /** Writes atomically, then deletes lines older than the latest {@code keepLines}. Returns bytes written. */
+    public long write(CheckpointImage image) {
+        byte[] bytes = CheckpointFormat.encode(image);
+        Path target = file(image.rank(), image.line());
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+        try {
+            Files.createDirectories(target.getParent());
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer buf = ByteBuffer.wrap(bytes);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } catch (IOException e) {
+            try {
+                Files.deleteIfExists(tmp);
+            } catch (IOException ignored) {
+                // the original failure is what matters
+            }
+            throw new CheckpointException("cannot write checkpoint " + target + ": " + e.getMessage(), e);
+        }
+        prune(image.rank());
+        return bytes.length;
+    }
+
+    /** Line numbers present for the rank, oldest first (whether valid or not). */
+    public List<Long> lines(int rank) {
+        List<Long> lines = new ArrayList<>();
+        Path dir = rankDir(rank);
+        if (!Files.isDirectory(dir)) {
+            return lines;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "line-*.ckpt")) {
+            for (Path p : files) {
+                Matcher m = LINE_FILE.matcher(p.getFileName().toString());
+                if (m.matches()) {
+                    lines.add(Long.parseLong(m.group(1)));
+                }
+            }
+        } catch (IOException e) {
+            throw new CheckpointException("cannot list checkpoints in " + dir + ": " + e.getMessage(), e);
+        }
+        Collections.sort(lines);
+        return lines;
+    }
+
+    /** Reads and verifies one line. */
+    public CheckpointImage load(int rank, long line) {
+        Path p = file(rank, line);
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(p);
+        } catch (NoSuchFileException e) {
+            throw new CheckpointException(p + ": missing");
+        } catch (IOException e) {
+            throw new CheckpointException(p + ": cannot read: " + e.getMessage(), e);
+        }
+        CheckpointImage image = CheckpointFormat.decode(bytes, p.toString());
+        if (image.rank() != rank || image.line() != line) {
+            throw new CheckpointException(p + ": holds rank " + image.rank() + " line " + image.line()
+                    + ", expected rank " + rank + " line " + line);
+        }
+        return image;
+    }
+
+    /**
+     * The newest valid line of the rank at or below {@code maxLine}; every newer file that is corrupt is
+     * reported to {@code skipped} and passed over. Empty when no valid line exists.
+     */
+    public Optional<CheckpointImage> loadLatestValid(int rank, long maxLine, Consumer<String> skipped) {
+        List<Long> lines = lines(rank);
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            long line = lines.get(i);
+            if (line > maxLine) {
+                continue;
+            }
+            try {
+                return Optional.of(load(rank, line));
+            } catch (CheckpointException e) {
+                skipped.accept(e.getMessage());
+            }
+        }
+        return Optional.empty();
+    }
+
+    private void prune(int rank) {
+        List<Long> lines = lines(rank);
+        for (int i = 0; i < lines.size() - keepLines; i++) {
+            try {
+                Files.deleteIfExists(file(rank, lines.get(i)));
+            } catch (IOException e) {
+                throw new CheckpointException("cannot delete old checkpoint " + file(rank, lines.get(i)), e);
+            }
+        }
+    }
+}

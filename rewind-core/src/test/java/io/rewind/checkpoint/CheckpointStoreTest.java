@@ -1,0 +1,98 @@
+package io.rewind.checkpoint;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class CheckpointStoreTest {
+    @TempDir
+    Path dir;
+
+    private static CheckpointImage image(int rank, long line, byte fill) {
+        Map<String, byte[]> s = new LinkedHashMap<>();
+        s.put("grid", new byte[] {fill, 2, 3});
+        s.put("empty", new byte[0]);
+        return new CheckpointImage(rank, line, s);
+    }
+
+    @Test
+    void roundTripsEverySection() {
+        CheckpointStore store = new CheckpointStore(dir, 2);
+        store.write(image(3, 1, (byte) 9));
+        CheckpointImage back = store.load(3, 1);
+        assertEquals(List.of("grid", "empty"), List.copyOf(back.sections().keySet()));
+        assertArrayEquals(new byte[] {9, 2, 3}, back.section("grid"));
+        assertArrayEquals(new byte[0], back.section("empty"));
+    }
+
+    @Test
+    void keepsOnlyTheLatestLines() {
+        CheckpointStore store = new CheckpointStore(dir, 2);
+        for (long line = 1; line <= 5; line++) {
+            store.write(image(0, line, (byte) line));
+        }
+        assertEquals(List.of(4L, 5L), store.lines(0));
+    }
+
+    @Test
+    void fallsBackToThePreviousLineWhenTheNewestIsCorrupt() throws IOException {
+        CheckpointStore store = new CheckpointStore(dir, 3);
+        store.write(image(1, 1, (byte) 1));
+        store.write(image(1, 2, (byte) 2));
+        Path newest = store.file(1, 2);
+        byte[] bytes = Files.readAllBytes(newest);
+        bytes[bytes.length / 2] ^= 0x40;
+        Files.write(newest, bytes);
+        List<String> skipped = new ArrayList<>();
+        Optional<CheckpointImage> got = store.loadLatestValid(1, Long.MAX_VALUE, skipped::add);
+        assertEquals(1, got.orElseThrow().line());
+        assertEquals(1, skipped.size());
+        assertTrue(skipped.get(0).contains("CRC mismatch"), skipped.get(0));
+    }
+
+    @Test
+    void truncatedAndMissingFilesAreReportedClearly() throws IOException {
+        CheckpointStore store = new CheckpointStore(dir, 3);
+        store.write(image(2, 1, (byte) 1));
+        Files.write(store.file(2, 1), new byte[] {1, 2, 3});
+        CheckpointException e = assertThrows(CheckpointException.class, () -> store.load(2, 1));
+        assertTrue(e.getMessage().contains("truncated"), e.getMessage());
+        CheckpointException missing = assertThrows(CheckpointException.class, () -> store.load(2, 7));
+        assertTrue(missing.getMessage().contains("missing"), missing.getMessage());
+        assertTrue(store.loadLatestValid(2, Long.MAX_VALUE, s -> { }).isEmpty());
+    }
+
+    @Test
+    void everySingleBitFlipIsDetected() {
+        byte[] good = CheckpointFormat.encode(image(0, 1, (byte) 5));
+        for (int i = 0; i < good.length; i++) {
+            for (int bit = 0; bit < 8; bit++) {
+                byte[] bad = good.clone();
+                bad[i] ^= (byte) (1 << bit);
+                assertThrows(CheckpointException.class, () -> CheckpointFormat.decode(bad, "test"));
+            }
+        }
+    }
+
+    @Test
+    void aWriteIntoAnUnwritableLocationFailsWithTheFileName() throws IOException {
+        Path blocker = dir.resolve("blocker");
+        Files.writeString(blocker, "a file where a folder should be");
+        CheckpointStore store = new CheckpointStore(blocker, 1);
+        CheckpointException e = assertThrows(CheckpointException.class, () -> store.write(image(0, 1, (byte) 0)));
+        assertTrue(e.getMessage().contains("cannot write checkpoint"), e.getMessage());
+    }
+}
