@@ -1,0 +1,73 @@
+package io.rewind.runtime;
+
+import io.rewind.testprograms.EnginePrograms;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class JobTest {
+    private static JobResult run(Class<?> program, int ranks, Duration timeout) {
+        return Job.run(JobConfig.builder(program.getName()).ranks(ranks).timeout(timeout).quiet().build());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 5, 8})
+    void pointToPointSemantics(int ranks) {
+        JobResult r = run(EnginePrograms.PointToPoint.class, ranks, Duration.ofSeconds(60));
+        assertTrue(r.ok(), r.describeFailures());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 7, 9})
+    void everyCollectiveAtEveryRoot(int ranks) {
+        JobResult r = run(EnginePrograms.AllCollectives.class, ranks, Duration.ofSeconds(60));
+        assertTrue(r.ok(), r.describeFailures());
+    }
+
+    @Test
+    void aFailingRankAbortsTheOthersInsteadOfHanging() {
+        JobResult r = run(EnginePrograms.FailsWhileOthersWait.class, 4, Duration.ofSeconds(60));
+        assertFalse(r.ok());
+        assertEquals(RankOutcome.Status.FAILED, r.ranks().get(1).status());
+        assertEquals(RankOutcome.Status.ABORTED, r.ranks().get(0).status());
+        assertTrue(r.describeFailures().contains("deliberate failure in rank 1"), r.describeFailures());
+    }
+
+    @Test
+    void aDeadlockedJobEndsAtItsTimeLimit() {
+        JobResult r = run(EnginePrograms.Deadlock.class, 3, Duration.ofMillis(500));
+        assertEquals(124, r.exitCode());
+        assertEquals(RankOutcome.Status.ABORTED, r.ranks().get(2).status());
+        assertEquals("waiting forever", r.output(2).get(0));
+    }
+
+    @Test
+    void staticStateIsPerRank() {
+        JobResult r = run(EnginePrograms.StaticsArePerRank.class, 6, Duration.ofSeconds(60));
+        assertTrue(r.ok(), r.describeFailures());
+        for (int i = 0; i < 6; i++) {
+            assertEquals("counter=1", r.output(i).get(0));
+        }
+    }
+
+    @Test
+    void manyMoreRanksThanCores() {
+        JobResult r = run(EnginePrograms.ManyRanks.class, 256, Duration.ofSeconds(120));
+        assertTrue(r.ok(), r.describeFailures());
+        assertEquals("ok 256", r.output(0).get(0));
+    }
+
+    @Test
+    void unknownMainClassIsAClearFailure() {
+        JobResult r = Job.run(JobConfig.builder("no.such.Main").ranks(2).quiet()
+                .timeout(Duration.ofSeconds(30)).build());
+        assertFalse(r.ok());
+        assertTrue(r.describeFailures().contains("no.such.Main"), r.describeFailures());
+    }
+}
