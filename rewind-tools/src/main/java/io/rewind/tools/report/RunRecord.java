@@ -1,0 +1,68 @@
+package io.rewind.tools.report;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+import java.util.List;
+
+/**
+ * The run record the runtime writes and `rewind report` plots: format {@code rewind-run-record}
+ * version 1, specified in {@code docs/formats.md}. Only the parts the report draws are defined;
+ * unknown fields are ignored so the runtime can add more without breaking older tools.
+ *
+ * @param format             always {@code "rewind-run-record"}
+ * @param version            1
+ * @param application        what ran
+ * @param protocol           fault-tolerance protocol of this run
+ * @param ranks              world size
+ * @param logSamples         per-rank payload-log size over time, samples in time order
+ * @param recovery           recovery phases, one entry per (rank, phase)
+ * @param protocolComparison one row per protocol compared (may be empty)
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RunRecord(String format, int version, String application, String protocol, int ranks,
+                        List<LogSample> logSamples, List<RecoveryPhase> recovery,
+                        List<ProtocolRow> protocolComparison) {
+
+    public static final String FORMAT = "rewind-run-record";
+
+    public RunRecord {
+        logSamples = logSamples == null ? List.of() : List.copyOf(logSamples);
+        recovery = recovery == null ? List.of() : List.copyOf(recovery);
+        protocolComparison = protocolComparison == null ? List.of() : List.copyOf(protocolComparison);
+    }
+
+    /**
+     * @param timeMs   milliseconds since the start of the run
+     * @param logBytes bytes held in each rank's payload log at that time, indexed by rank
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record LogSample(double timeMs, long[] logBytes) {
+    }
+
+    /**
+     * @param rank    the rank recovering (restarted or rolled back)
+     * @param phase   one of detect, respawn, restore, replay, catch-up (others are drawn too)
+     * @param startMs start, milliseconds since the start of the run
+     * @param endMs   end, not before {@code startMs}
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record RecoveryPhase(int rank, String phase, double startMs, double endMs) {
+    }
+
+    /**
+     * Any metric may be null when not measured.
+     *
+     * @param protocol                   none, global, pessimistic, causal, mcml, spbc ...
+     * @param failureFreeOverheadPercent slowdown without failures versus no fault tolerance
+     * @param maxLogBytes                largest per-rank log reached
+     * @param recoveryMs                 time from failure detection to catch-up
+     * @param rolledBackRanks            ranks that rolled back after the failure
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record ProtocolRow(String protocol, Double failureFreeOverheadPercent, Long maxLogBytes, Double recoveryMs,
+                              Double rolledBackRanks) {
+    }
+}
