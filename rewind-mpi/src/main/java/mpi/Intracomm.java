@@ -1,0 +1,148 @@
+package mpi;
+
+import io.rewind.engine.Collectives;
+import io.rewind.engine.Communicator;
+import io.rewind.engine.ReduceFunction;
+
+import java.nio.Buffer;
+
+/** An intra-communicator: adds splitting, creation from a group and the prefix reductions. */
+public class Intracomm extends Comm {
+    protected Intracomm() {
+    }
+
+    Intracomm(Communicator comm) {
+        super(comm);
+    }
+
+    /** A communicator that is {@code MPI_COMM_NULL} ({@link #isNull()} is true), as Open MPI returns. */
+    static Intracomm nullComm() {
+        return new Intracomm(null);
+    }
+
+    private Intracomm derived(Communicator c) {
+        Intracomm out = c == null ? nullComm() : new Intracomm(c);
+        out.inheritFrom(this);
+        return out;
+    }
+
+    @Override
+    public Intracomm clone() {
+        try {
+            return dup();
+        } catch (MPIException e) {
+            throw new RuntimeException(e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public Intracomm dup() throws MPIException {
+        return guarded(() -> derived(comm().dup()));
+    }
+
+    @Override
+    public Intracomm iDup() throws MPIException {
+        Intracomm c = dup();
+        c.completedRequest();
+        return c;
+    }
+
+    public Intracomm dupWithInfo(Info info) throws MPIException {
+        return dup();
+    }
+
+    /**
+     * Splits by colour, ranks ordered by key then old rank. {@code MPI.UNDEFINED} takes no part and
+     * gets a null communicator ({@link #isNull()}).
+     */
+    public final Intracomm split(int colour, int key) throws MPIException {
+        return guarded(() -> {
+            if (colour < 0 && colour != MPI.UNDEFINED) {
+                throw Failures.error(MPI.ERR_ARG, "invalid colour " + colour + " (>= 0 or MPI.UNDEFINED)");
+            }
+            return derived(comm().split(colour, key));
+        });
+    }
+
+    /** {@code MPI.COMM_TYPE_SHARED}: every in-JVM rank shares memory, so all members form one communicator. */
+    public final Intracomm splitType(int splitType, int key, Info info) throws MPIException {
+        return guarded(() -> {
+            if (splitType != MPI.COMM_TYPE_SHARED && splitType != MPI.UNDEFINED) {
+                throw Failures.error(MPI.ERR_ARG, "unsupported split type " + splitType);
+            }
+            return derived(comm().split(splitType == MPI.UNDEFINED ? MPI.UNDEFINED : 0, key));
+        });
+    }
+
+    /** Collective over this communicator; processes outside {@code group} get a null communicator. */
+    public final Intracomm create(Group group) throws MPIException {
+        return guarded(() -> {
+            Communicator c = comm();
+            int[] members = group.members();
+            int[] mine = c.groupWorldRanks();
+            for (int w : members) {
+                boolean found = false;
+                for (int m : mine) {
+                    found |= m == w;
+                }
+                if (!found) {
+                    throw Failures.error(MPI.ERR_GROUP, "the group is not a subset of " + this);
+                }
+            }
+            return derived(c.create(members));
+        });
+    }
+
+    // --- prefix reductions -----------------------------------------------------------------------------
+
+    private Request scanImpl(boolean async, boolean exclusive, Object sendbuf, Object recvbuf, int count,
+                             Datatype type, Op op) throws MPIException {
+        Communicator c = comm();
+        ReduceFunction f = op.forType(type.checkUsable());
+        int ecount = type.engineCount(count);
+        boolean inPlace = sendbuf == IN_PLACE;
+        Region s = inPlace ? null : Region.of(sendbuf, count, type, Region.Use.READ, "send buffer");
+        Region r = Region.of(recvbuf, count, type, inPlace || exclusive ? Region.Use.READ_WRITE : Region.Use.WRITE,
+                "receive buffer");
+        if (exclusive) {
+            return collective(async, "iexscan", tag -> Collectives.exScan(c, tag, seg(s), 0, r.segment, 0, ecount,
+                    type.engineType, f), r);
+        }
+        return collective(async, "iscan", tag -> Collectives.scan(c, tag, seg(s), 0, r.segment, 0, ecount,
+                type.engineType, f), r);
+    }
+
+    public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        guarded(() -> scanImpl(false, false, sendbuf, recvbuf, count, type, op));
+    }
+
+    public final void scan(Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        guarded(() -> scanImpl(false, false, IN_PLACE, recvbuf, count, type, op));
+    }
+
+    public final Request iScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
+        return guarded(() -> scanImpl(true, false, sendbuf, recvbuf, count, type, op));
+    }
+
+    public final Request iScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return guarded(() -> scanImpl(true, false, IN_PLACE, buf, count, type, op));
+    }
+
+    /** Exclusive prefix reduction; rank 0's receive buffer is left as it was. */
+    public final void exScan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+        guarded(() -> scanImpl(false, true, sendbuf, recvbuf, count, type, op));
+    }
+
+    public final void exScan(Object buf, int count, Datatype type, Op op) throws MPIException {
+        guarded(() -> scanImpl(false, true, IN_PLACE, buf, count, type, op));
+    }
+
+    public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
+        return guarded(() -> scanImpl(true, true, sendbuf, recvbuf, count, type, op));
+    }
+
+    public final Request iExScan(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+        return guarded(() -> scanImpl(true, true, IN_PLACE, buf, count, type, op));
+    }
+}
