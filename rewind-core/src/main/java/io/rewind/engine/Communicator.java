@@ -23,6 +23,7 @@ public final class Communicator {
     private final String name;
     private final long[] sendSequence;
     private int collectiveSequence;
+    private long creations;
     private volatile boolean freed;
 
     Communicator(RankEngine engine, int context, int[] group, int rank, String name) {
@@ -32,6 +33,7 @@ public final class Communicator {
         this.rank = rank;
         this.name = name;
         this.sendSequence = new long[group.length];
+        engine.register(this);
     }
 
     public RankEngine engine() {
@@ -120,6 +122,25 @@ public final class Communicator {
         checkPeer(source, true, "source");
         checkTag(tag, true);
         checkLength(capacityBytes);
+        engine.checkAlive();
+        FaultTolerance ft = engine.faultTolerance();
+        if (source == Constants.ANY_SOURCE && ft != FaultTolerance.NONE) {
+            long index = engine.nextWildcardIndex();
+            FaultTolerance.ForcedMatch forced = ft.forcedWildcard(index);
+            Mailbox mailbox = engine.mailbox();
+            RecvRequest req;
+            if (forced != null) {
+                // Replay: the receive matches exactly what it matched before the crash.
+                req = new RecvRequest(engine, mailbox, context, forced.source(), forced.tag(), buffer, offset,
+                        capacityBytes);
+                req.requiredSequence = forced.sequence();
+            } else {
+                req = new RecvRequest(engine, mailbox, context, source, tag, buffer, offset, capacityBytes);
+            }
+            req.wildcardIndex = index;
+            mailbox.post(req);
+            return req;
+        }
         return recvOn(context, buffer, offset, capacityBytes, source, tag);
     }
 
@@ -130,6 +151,26 @@ public final class Communicator {
         checkTag(tag, true);
         if (source == Constants.PROC_NULL) {
             return new ProbeResult(Constants.PROC_NULL, Constants.ANY_TAG, 0);
+        }
+        engine.checkAlive();
+        FaultTolerance ft = engine.faultTolerance();
+        if (ft != FaultTolerance.NONE) {
+            long index = engine.nextPollIndex();
+            long[] forced = ft.forcedPollOutcome(index);
+            if (forced != null) {
+                if (forced.length == 0) {
+                    return null; // it found nothing before the crash, so it finds nothing now
+                }
+                Frame f = engine.mailbox().awaitProbe(engine, context, (int) forced[0], (int) forced[1]);
+                return new ProbeResult(f.source, f.tag, f.lengthBytes);
+            }
+            Frame f = engine.mailbox().peek(context, source, tag);
+            ft.onPollOutcome(index, f == null ? new long[0] : new long[] {f.source, f.tag, f.sequence});
+            if (f == null) {
+                engine.onUnsuccessfulPoll();
+                return null;
+            }
+            return new ProbeResult(f.source, f.tag, f.lengthBytes);
         }
         Frame f = engine.mailbox().peek(context, source, tag);
         if (f == null) {
@@ -147,11 +188,35 @@ public final class Communicator {
         if (source == Constants.PROC_NULL) {
             return new ProbeResult(Constants.PROC_NULL, Constants.ANY_TAG, 0);
         }
+        FaultTolerance ft = engine.faultTolerance();
+        if (ft != FaultTolerance.NONE && source == Constants.ANY_SOURCE) {
+            long index = engine.nextPollIndex();
+            long[] forced = ft.forcedPollOutcome(index);
+            if (forced != null && forced.length > 0) {
+                source = (int) forced[0];
+                tag = (int) forced[1];
+            }
+            Frame f = engine.mailbox().awaitProbe(engine, context, source, tag);
+            ft.onPollOutcome(index, new long[] {f.source, f.tag, f.sequence});
+            return new ProbeResult(f.source, f.tag, f.lengthBytes);
+        }
         Frame f = engine.mailbox().awaitProbe(engine, context, source, tag);
         return new ProbeResult(f.source, f.tag, f.lengthBytes);
     }
 
     SendRequest sendOn(int ctx, MemorySegment buffer, long offset, long lengthBytes, int dest, int tag, SendMode mode) {
+        return sendOn(ctx, buffer, offset, lengthBytes, dest, tag, mode, false);
+    }
+
+    /**
+     * Numbers the frame, lets the protocol log it (or skip it when the destination already has it),
+     * and hands it to the transport.
+     *
+     * @param collectiveResult the payload is a collective's result, sent alike to several members
+     */
+    SendRequest sendOn(int ctx, MemorySegment buffer, long offset, long lengthBytes, int dest, int tag, SendMode mode,
+                       boolean collectiveResult) {
+        engine.checkAlive();
         Transport transport = engine.transport();
         if (dest == Constants.PROC_NULL) {
             SendRequest done = new SendRequest(engine, null, -1);
@@ -160,17 +225,29 @@ public final class Communicator {
         }
         int destWorld = group[dest];
         SendRequest req = new SendRequest(engine, transport, destWorld);
+        FaultTolerance ft = engine.faultTolerance();
+        boolean logging = ft != FaultTolerance.NONE;
+        // With a logging protocol the payload is copied into the log at once, so only synchronous sends
+        // wait for their match; without one, large sends wait so the payload is copied only once.
         boolean waitForMatch = transport.sharesMemory()
                 && (mode == SendMode.SYNCHRONOUS
-                || (mode != SendMode.BUFFERED && lengthBytes > engine.config().eagerLimitBytes()));
+                || (!logging && mode != SendMode.BUFFERED && lengthBytes > engine.config().eagerLimitBytes()));
+        Frame frame;
         // A non-blocking collective runs its algorithm on a thread of its own while the rank thread
         // may send on the same communicator: numbering and handing over a frame is one atomic step,
         // so sequence numbers stay unique and in send order on every channel.
         synchronized (sendSequence) {
             long seq = ++sendSequence[dest];
-            Frame frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
+            frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
                     waitForMatch ? req : null);
+            if (logging && !ft.beforeSend(this, frame, destWorld, collectiveResult)) {
+                req.completeSent(); // the destination already has this message
+                return req;
+            }
             transport.send(destWorld, frame);
+        }
+        if (logging) {
+            ft.afterSend(frame);
         }
         if (!waitForMatch) {
             req.completeSent();
@@ -220,6 +297,10 @@ public final class Communicator {
     }
 
     public Communicator dup() {
+        CommunicatorFactory factory = engine.communicatorFactory();
+        if (factory != null) {
+            return created(factory.create(this, creations++, 0, rank, null), "'");
+        }
         int ctx = agreeContext();
         return new Communicator(engine, ctx, group.clone(), rank, name + "'");
     }
@@ -229,6 +310,10 @@ public final class Communicator {
      * ({@code UNDEFINED}) takes no part and gets null.
      */
     public Communicator split(int color, int key) {
+        CommunicatorFactory factory = engine.communicatorFactory();
+        if (factory != null) {
+            return created(factory.create(this, creations++, color < 0 ? -1 : color, key, null), "/split(" + color + ")");
+        }
         int ctx = agreeContext();
         int n = size();
         int[] mine = {color, key};
@@ -262,6 +347,10 @@ public final class Communicator {
      * must call it with the same group. Ranks outside the group get null.
      */
     public Communicator create(int[] groupWorldRanks) {
+        CommunicatorFactory factory = engine.communicatorFactory();
+        if (factory != null) {
+            return created(factory.create(this, creations++, 0, 0, groupWorldRanks.clone()), "/create");
+        }
         int ctx = agreeContext();
         int me = -1;
         for (int i = 0; i < groupWorldRanks.length; i++) {
@@ -273,6 +362,33 @@ public final class Communicator {
             return null;
         }
         return new Communicator(engine, ctx, groupWorldRanks.clone(), me, name + "/create");
+    }
+
+    private Communicator created(CommunicatorFactory.Created c, String suffix) {
+        if (c == null) {
+            return null;
+        }
+        engine.contextAgreed(c.context());
+        return new Communicator(engine, c.context(), c.groupWorldRanks(), c.rank(), name + suffix);
+    }
+
+    /** Counters of this communicator, for a checkpoint. */
+    public CommunicatorState state() {
+        synchronized (sendSequence) {
+            return new CommunicatorState(context, sendSequence.clone(), collectiveSequence, creations);
+        }
+    }
+
+    public void restore(CommunicatorState s) {
+        if (s.sendSequence().length != sendSequence.length) {
+            throw RewindException.of(ErrorClass.INTERN, "checkpointed communicator %d has %d members, not %d",
+                    context, s.sendSequence().length, sendSequence.length);
+        }
+        synchronized (sendSequence) {
+            System.arraycopy(s.sendSequence(), 0, sendSequence, 0, sendSequence.length);
+            collectiveSequence = s.collectiveSequence();
+            creations = s.creations();
+        }
     }
 
     @Override

@@ -22,6 +22,10 @@ public final class Frame {
     long dataOffset;
     /** Non-null when the sender waits for this frame to be consumed (rendezvous and synchronous sends). */
     final SendRequest sender;
+    /** Non-null when the payload must move through the sender's log (pipelined copy). */
+    PayloadTee tee;
+    /** Protocol state attached by the sender (its log entry), or null. */
+    Object protocolState;
 
     public Frame(int context, int source, int sourceWorld, int tag, long sequence,
                  MemorySegment data, long dataOffset, long lengthBytes, SendRequest sender) {
@@ -69,9 +73,53 @@ public final class Frame {
         }
         byte[] copy = new byte[Math.toIntExact(lengthBytes)];
         MemorySegment owned = MemorySegment.ofArray(copy);
-        MemorySegment.copy(data, dataOffset, owned, 0, lengthBytes);
+        copyPayload(owned, 0, lengthBytes);
         data = owned;
         dataOffset = 0;
+        tee = null;
+    }
+
+    /** Copies the first {@code n} payload bytes to {@code target}, through the tee if there is one. */
+    void copyPayload(MemorySegment target, long targetOffset, long n) {
+        PayloadTee t = tee;
+        if (t != null && n == lengthBytes) {
+            t.transfer(data, dataOffset, target, targetOffset, n);
+        } else if (n > 0) {
+            MemorySegment.copy(data, dataOffset, target, targetOffset, n);
+        }
+    }
+
+    public void setTee(PayloadTee tee) {
+        this.tee = tee;
+    }
+
+    public Object protocolState() {
+        return protocolState;
+    }
+
+    public void setProtocolState(Object state) {
+        this.protocolState = state;
+    }
+
+    /** The payload (only valid while the frame is being sent or is held as a private copy). */
+    public MemorySegment data() {
+        return data;
+    }
+
+    public long dataOffset() {
+        return dataOffset;
+    }
+
+    /** A private copy of this frame (for replay queues and checkpoints). */
+    public Frame copy() {
+        Frame f = new Frame(context, source, sourceWorld, tag, sequence, data, dataOffset, lengthBytes, null);
+        f.materialize();
+        return f;
+    }
+
+    /** Channel key of the arrival tracking: the communicator (its even context) and the sending world rank. */
+    long channelKey() {
+        return ((long) (context & ~1) << 32) | (sourceWorld & 0xffffffffL);
     }
 
     boolean matches(int wantContext, int wantSource, int wantTag) {

@@ -23,37 +23,130 @@ public final class Mailbox implements FrameSink {
     private final List<Thread> probers = new ArrayList<>(2);
     private long unexpectedBytes;
     private volatile boolean closed;
+    /** Per-channel arrival frontier and early frames; null unless the protocol tracks arrivals. */
+    private final ArrivalTracker arrivals;
+
+    public Mailbox() {
+        this(false);
+    }
+
+    public Mailbox(boolean trackArrivals) {
+        this.arrivals = trackArrivals ? new ArrivalTracker() : null;
+    }
 
     @Override
     public void onFrame(Frame frame) {
-        RecvRequest match = null;
+        if (arrivals != null) {
+            onTrackedFrame(frame);
+            return;
+        }
+        RecvRequest match;
         synchronized (lock) {
             if (closed) {
                 return; // the receiving incarnation is gone; the frame is dropped (fenced)
             }
-            for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
-                RecvRequest r = it.next();
-                if (r.matches(frame)) {
-                    it.remove();
-                    match = r;
-                    break;
-                }
-            }
-            if (match == null) {
-                if (frame.sender == null) {
-                    frame.materialize();
-                } else {
-                    frame.sender.setPending(frame);
-                }
-                unexpected.addLast(frame);
-                unexpectedBytes += frame.lengthBytes;
-                for (Thread t : probers) {
-                    LockSupport.unpark(t);
-                }
-            }
+            match = matchOrQueue(frame);
         }
         if (match != null) {
             match.deliver(frame);
+        }
+    }
+
+    /** With arrival tracking: admit frames strictly in sequence order per channel. */
+    private void onTrackedFrame(Frame frame) {
+        List<RecvRequest> receives = null;
+        List<Frame> frames = null;
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            List<Frame> admitted = arrivals.admit(frame);
+            for (Frame f : admitted) {
+                RecvRequest r = matchOrQueue(f);
+                if (r != null) {
+                    if (receives == null) {
+                        receives = new ArrayList<>(admitted.size());
+                        frames = new ArrayList<>(admitted.size());
+                    }
+                    receives.add(r);
+                    frames.add(f);
+                }
+            }
+        }
+        if (receives != null) {
+            for (int i = 0; i < receives.size(); i++) {
+                receives.get(i).deliver(frames.get(i));
+            }
+        }
+    }
+
+    /** Under the lock: the oldest posted receive the frame matches (removed), or null after queueing it. */
+    private RecvRequest matchOrQueue(Frame frame) {
+        for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
+            RecvRequest r = it.next();
+            if (r.matches(frame)) {
+                it.remove();
+                return r;
+            }
+        }
+        if (frame.sender == null) {
+            frame.materialize();
+        } else {
+            frame.sender.setPending(frame);
+        }
+        unexpected.addLast(frame);
+        unexpectedBytes += frame.lengthBytes;
+        for (Thread t : probers) {
+            LockSupport.unpark(t);
+        }
+        return null;
+    }
+
+    /** The highest sequence number that arrived on the channel (communicator context, sending world rank). */
+    public long arrivedUpTo(int context, int sourceWorld) {
+        if (arrivals == null) {
+            throw new IllegalStateException("arrivals are not tracked");
+        }
+        synchronized (lock) {
+            return arrivals.arrivedUpTo(context, sourceWorld);
+        }
+    }
+
+    /**
+     * A consistent copy of the queues for a checkpoint: arrival frontiers and private copies of the
+     * frames that arrived but were not received yet (in arrival order).
+     */
+    public MailboxSnapshot snapshot() {
+        synchronized (lock) {
+            if (arrivals == null) {
+                throw new IllegalStateException("arrivals are not tracked");
+            }
+            if (!posted.isEmpty()) {
+                throw RewindException.of(ErrorClass.PENDING, "checkpoint with %d receive(s) still posted: a "
+                        + "checkpoint point must be a place where the rank has no request outstanding", posted.size());
+            }
+            List<Frame> copies = new ArrayList<>(unexpected.size());
+            for (Frame f : unexpected) {
+                copies.add(f.copy());
+            }
+            return new MailboxSnapshot(arrivals.frontiers(), copies, arrivals.heldCopies());
+        }
+    }
+
+    /** Replaces the queues by a snapshot's content (a restarted rank restoring its checkpoint). */
+    public void restore(MailboxSnapshot snapshot) {
+        synchronized (lock) {
+            unexpected.clear();
+            unexpectedBytes = 0;
+            arrivals.reset(snapshot.frontiers());
+            for (Frame f : snapshot.unexpected()) {
+                unexpected.addLast(f);
+                unexpectedBytes += f.lengthBytes;
+            }
+        }
+        // Frames held beyond a gap at checkpoint time go through admission again.
+        for (Frame f : snapshot.held()) {
+            onFrame(f);
         }
     }
 

@@ -19,9 +19,21 @@ public final class RankEngine {
     private final Liveness liveness;
     private final Communicator world;
     private final Communicator self;
+    private final FaultTolerance faultTolerance;
     private int nextContext = FIRST_FREE_CONTEXT;
+    /** Program-order count of wildcard-source receives (keys of their determinants). */
+    private long wildcardReceives;
+    /** Program-order count of completion-function and probe calls whose outcome is non-deterministic. */
+    private long polls;
+    private volatile CommunicatorFactory communicatorFactory;
+    private final java.util.Map<Integer, Communicator> communicators = new java.util.concurrent.ConcurrentHashMap<>();
 
     public RankEngine(int worldRank, int worldSize, Transport transport, EngineConfig config, Liveness liveness) {
+        this(worldRank, worldSize, transport, config, liveness, FaultTolerance.NONE);
+    }
+
+    public RankEngine(int worldRank, int worldSize, Transport transport, EngineConfig config, Liveness liveness,
+                      FaultTolerance faultTolerance) {
         if (worldRank < 0 || worldRank >= worldSize) {
             throw new IllegalArgumentException("rank " + worldRank + " outside world of " + worldSize);
         }
@@ -30,7 +42,8 @@ public final class RankEngine {
         this.transport = Objects.requireNonNull(transport);
         this.config = Objects.requireNonNull(config);
         this.liveness = Objects.requireNonNull(liveness);
-        this.mailbox = new Mailbox();
+        this.faultTolerance = Objects.requireNonNull(faultTolerance);
+        this.mailbox = new Mailbox(faultTolerance.tracksArrivals());
         this.waitStrategy = new WaitStrategy(this, config.spinIterations());
         int[] all = new int[worldSize];
         for (int i = 0; i < worldSize; i++) {
@@ -38,7 +51,57 @@ public final class RankEngine {
         }
         this.world = new Communicator(this, 0, all, worldRank, "MPI_COMM_WORLD");
         this.self = new Communicator(this, 2, new int[] {worldRank}, 0, "MPI_COMM_SELF");
+    }
+
+    /** Makes this incarnation reachable: frames sent to its rank now reach its queues. */
+    public void attach() {
         transport.attach(worldRank, mailbox);
+    }
+
+    void register(Communicator c) {
+        communicators.putIfAbsent(c.context(), c);
+    }
+
+    /** The communicator of this rank with the given context, or null. */
+    public Communicator communicator(int context) {
+        return communicators.get(context);
+    }
+
+    /** Every communicator this rank created (world and self included). */
+    public java.util.Collection<Communicator> communicators() {
+        return communicators.values();
+    }
+
+    public FaultTolerance faultTolerance() {
+        return faultTolerance;
+    }
+
+    /** How communicators are created; by default by messages among the members. */
+    public void setCommunicatorFactory(CommunicatorFactory factory) {
+        this.communicatorFactory = factory;
+    }
+
+    CommunicatorFactory communicatorFactory() {
+        return communicatorFactory;
+    }
+
+    long nextWildcardIndex() {
+        return wildcardReceives++;
+    }
+
+    long nextPollIndex() {
+        return polls++;
+    }
+
+    /** The event counters, for a checkpoint: {wildcard receives, polls, next free context}. */
+    public long[] counters() {
+        return new long[] {wildcardReceives, polls, nextContext};
+    }
+
+    public void restoreCounters(long[] c) {
+        wildcardReceives = c[0];
+        polls = c[1];
+        nextContext = (int) c[2];
     }
 
     public int worldRank() {

@@ -11,6 +11,10 @@ public final class RecvRequest extends Request {
     final long offset;
     final long capacityBytes;
     private final Mailbox mailbox;
+    /** Program-order index of a wildcard-source receive (its determinant key), or -1. */
+    long wildcardIndex = -1;
+    /** During replay, the only sequence number this receive may match, or -1. */
+    long requiredSequence = -1;
 
     RecvRequest(RankEngine engine, Mailbox mailbox, int context, int source, int tag,
                 MemorySegment buffer, long offset, long capacityBytes) {
@@ -26,10 +30,12 @@ public final class RecvRequest extends Request {
 
     /** Copies the frame's payload in and completes; a message longer than the buffer is a truncation error. */
     void deliver(Frame frame) {
-        long n = Math.min(frame.lengthBytes, capacityBytes);
-        if (n > 0) {
-            MemorySegment.copy(frame.data, frame.dataOffset, buffer, offset, n);
+        if (wildcardIndex >= 0) {
+            // Pessimistic: the outcome is stable before the program can act on it.
+            engine.faultTolerance().onWildcardMatch(wildcardIndex, frame);
         }
+        long n = Math.min(frame.lengthBytes, capacityBytes);
+        frame.copyPayload(buffer, offset, n);
         RewindException error = null;
         if (frame.lengthBytes > capacityBytes) {
             error = RewindException.of(ErrorClass.TRUNCATE,
@@ -43,7 +49,7 @@ public final class RecvRequest extends Request {
     }
 
     boolean matches(Frame f) {
-        return f.matches(context, source, tag);
+        return f.matches(context, source, tag) && (requiredSequence < 0 || f.sequence == requiredSequence);
     }
 
     @Override

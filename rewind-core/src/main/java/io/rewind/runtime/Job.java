@@ -50,6 +50,7 @@ public final class Job {
             RankContext ctx = new RankContext(this, r, n);
             final int rank = r;
             RankEngine engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(rank));
+            engine.attach();
             ctx.bind(engine);
             RankClassLoader loader = new RankClassLoader(ctx, config.classPathUrls(), parent);
             OutputRouter.RankOutput output = new OutputRouter.RankOutput(r, config.tagOutput(), config.out(),

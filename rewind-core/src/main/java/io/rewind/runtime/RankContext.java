@@ -46,6 +46,7 @@ public final class RankContext {
                 if (s == null) {
                     s = new RankContext(null, 0, 1);
                     s.engine = new RankEngine(0, 1, new InJvmTransport(1), EngineConfig.forRanks(1), Liveness.ALWAYS);
+                    s.engine.attach();
                     singleton = s;
                 }
             }

@@ -1,0 +1,94 @@
+package io.rewind.engine;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Per incoming channel, the highest sequence number admitted; frames are admitted only in order.
+ * A frame numbered above the next one expected (a live message overtaking a replayed one during
+ * recovery) waits, as a private copy, until the gap closes; a frame at or below the frontier is a
+ * duplicate (its receiver already has it) and is dropped. Guarded by the mailbox lock.
+ */
+final class ArrivalTracker {
+    private final Map<Long, Channel> channels = new HashMap<>();
+
+    private static final class Channel {
+        long arrived;
+        TreeMap<Long, Frame> held;
+    }
+
+    /** Frames that may now enter matching, in order (empty if the frame is early or a duplicate). */
+    List<Frame> admit(Frame frame) {
+        Channel c = channels.computeIfAbsent(frame.channelKey(), k -> new Channel());
+        long seq = frame.sequence;
+        if (seq <= c.arrived) {
+            if (frame.sender != null) {
+                frame.sender.completeSent();
+            }
+            return List.of();
+        }
+        if (seq > c.arrived + 1) {
+            if (c.held == null) {
+                c.held = new TreeMap<>();
+            }
+            if (!c.held.containsKey(seq)) {
+                if (frame.sender == null) {
+                    frame.materialize();
+                }
+                c.held.put(seq, frame);
+            }
+            return List.of();
+        }
+        c.arrived = seq;
+        if (c.held == null || c.held.isEmpty()) {
+            return List.of(frame);
+        }
+        List<Frame> ready = new ArrayList<>();
+        ready.add(frame);
+        while (!c.held.isEmpty() && c.held.firstKey() <= c.arrived + 1) {
+            Frame next = c.held.pollFirstEntry().getValue();
+            if (next.sequence == c.arrived + 1) {
+                c.arrived = next.sequence;
+                ready.add(next);
+            }
+        }
+        return ready;
+    }
+
+    long arrivedUpTo(int context, int sourceWorld) {
+        Channel c = channels.get(((long) (context & ~1) << 32) | (sourceWorld & 0xffffffffL));
+        return c == null ? 0 : c.arrived;
+    }
+
+    Map<Long, Long> frontiers() {
+        Map<Long, Long> m = new HashMap<>();
+        for (Map.Entry<Long, Channel> e : channels.entrySet()) {
+            m.put(e.getKey(), e.getValue().arrived);
+        }
+        return m;
+    }
+
+    List<Frame> heldCopies() {
+        List<Frame> out = new ArrayList<>();
+        for (Channel c : channels.values()) {
+            if (c.held != null) {
+                for (Frame f : c.held.values()) {
+                    out.add(f.copy());
+                }
+            }
+        }
+        return out;
+    }
+
+    void reset(Map<Long, Long> frontiers) {
+        channels.clear();
+        for (Map.Entry<Long, Long> e : frontiers.entrySet()) {
+            Channel c = new Channel();
+            c.arrived = e.getValue();
+            channels.put(e.getKey(), c);
+        }
+    }
+}

@@ -1,0 +1,12 @@
+package io.rewind.engine;
+
+/**
+ * The counters of one communicator at a checkpoint.
+ *
+ * @param context            the communicator's context
+ * @param sendSequence       last sequence number sent to each member
+ * @param collectiveSequence collectives called so far
+ * @param creations          communicators created from it so far
+ */
+public record CommunicatorState(int context, long[] sendSequence, int collectiveSequence, long creations) {
+}
