@@ -17,6 +17,10 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             DemoCommand.class,
             io.rewind.cli.bench.BenchCommand.class,
+            io.rewind.cli.tools.AnalyzeCommand.class,
+            io.rewind.cli.tools.ModelCommand.class,
+            io.rewind.cli.tools.PlanCommand.class,
+            io.rewind.cli.tools.ReportCommand.class,
             CommandLine.HelpCommand.class
         })
 public final class RewindCommand implements Runnable {

@@ -1,0 +1,83 @@
+package io.rewind.cli.tools;
+
+import io.rewind.tools.cluster.ClusterFile;
+import io.rewind.tools.cluster.ClusterRequest;
+import io.rewind.tools.cluster.Clusterer;
+import io.rewind.tools.cluster.Clustering;
+import io.rewind.tools.model.ModelParameters;
+import io.rewind.tools.profile.CommProfile;
+import io.rewind.tools.profile.Traffic;
+import io.rewind.tools.report.HtmlReport;
+import io.rewind.tools.report.ReportInput;
+import io.rewind.tools.report.RunRecord;
+import io.rewind.tools.report.RunRecordJson;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** {@code rewind report}: a self-contained HTML page with plots. */
+@Command(name = "report", mixinStandardHelpOptions = true,
+        description = {"Turn a profile and/or a run record into one self-contained HTML page: communication heatmap,",
+                "load curve with the Gini gap, cluster map, log growth per rank, recovery timeline,",
+                "protocol comparison and the model's curves."})
+public final class ReportCommand extends ToolCommand {
+
+    @Mixin
+    InputOptions input;
+
+    @Mixin
+    GroupOptions groups;
+
+    @Option(names = "--run-record", paramLabel = "FILE", description = "Run record JSON written by the runtime.")
+    Path runRecord;
+
+    @Option(names = {"-k", "--clusters"}, paramLabel = "K",
+            description = "Clusters for the cluster map (default: one per node with --ranks-per-node, else 8).")
+    Integer clusters;
+
+    @Option(names = "--clustering", paramLabel = "FILE", description = "Use this cluster file for the cluster map.")
+    Path clusteringFile;
+
+    @Option(names = "--title", defaultValue = "Rewind report", description = "Page title.")
+    String title;
+
+    @Option(names = {"-o", "--output"}, defaultValue = "rewind-report.html", paramLabel = "FILE",
+            description = "Where to write the page (default: ${DEFAULT-VALUE}).")
+    Path output;
+
+    @Override
+    int execute() {
+        if (!input.given() && runRecord == null) {
+            throw new ToolFailure("give --input (a profile or matrix), --run-record, or both");
+        }
+        CommProfile profile = input.given() ? input.load() : null;
+        RunRecord run = runRecord == null ? null : RunRecordJson.read(runRecord);
+        Clustering clustering = null;
+        if (profile != null) {
+            if (clusteringFile != null) {
+                clustering = ClusterFile.read(clusteringFile);
+            } else {
+                Clustering nodeGroups = groups.groups(profile.ranks());
+                int k = clusters != null ? clusters
+                        : nodeGroups != null ? nodeGroups.count() : Math.min(8, profile.ranks());
+                clustering = Clusterer.cluster(profile.traffic(input.traffic),
+                        ClusterRequest.intoClusters(k).keeping(nodeGroups));
+            }
+        }
+        String html = HtmlReport.render(new ReportInput(title, profile, input.traffic == null ? Traffic.P2P : input.traffic,
+                clustering, run, ModelParameters.tableVi()));
+        try {
+            Files.writeString(output, html);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + output, e);
+        }
+        out().printf("report written to %s (%d KiB)%n", output, html.length() / 1024);
+        out().flush();
+        return 0;
+    }
+}
