@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * with randomly chosen wildcards. Every message must be received exactly once, and a receive must get
  * the oldest not-yet-received message of its source that matches it (non-overtaking).
  */
-class MatchingProperties {
+class MatchingPropertyTest {
 
     /** "tags of sender 1;tags of sender 2;...|seed", tags comma-separated. */
     @Provide
