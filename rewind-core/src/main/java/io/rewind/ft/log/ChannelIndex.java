@@ -27,6 +27,12 @@ final class ChannelIndex {
     this.channel = channel;
   }
 
+  boolean matches(MessageKey key) {
+    return key.contextId() == channel.contextId()
+        && key.source() == channel.source()
+        && key.destination() == channel.destination();
+  }
+
   int size() {
     return entries.size() - head;
   }

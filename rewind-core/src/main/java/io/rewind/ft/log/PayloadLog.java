@@ -68,6 +68,8 @@ public final class PayloadLog implements AutoCloseable {
   private final Appender spill;
 
   private final Map<Channel, ChannelIndex> channels = new HashMap<>();
+  /** The channel appended to last: a send usually follows one on the same channel. */
+  private ChannelIndex lastIndex;
   private final ArrayDeque<LogEntry> sendOrder = new ArrayDeque<>();
   private final List<StorageBlock> retiredScratch = new ArrayList<>();
   private int truncatedInSendOrder;
@@ -212,8 +214,7 @@ public final class PayloadLog implements AutoCloseable {
     lock.lock();
     try {
       ensureOpen();
-      Channel channel = key.channel();
-      ChannelIndex index = channels.computeIfAbsent(channel, ChannelIndex::new);
+      ChannelIndex index = indexFor(key);
       index.checkInsertable(key.sequence());
       Appender appender =
           spill != null && policy.prefersMappedFile(lengthBytes) ? spill : primary;
@@ -297,6 +298,15 @@ public final class PayloadLog implements AutoCloseable {
   /** The copier, started if need be (tests use it to hold the copier back deterministically). */
   HelperThreadCopier helperCopier() {
     return copier();
+  }
+
+  private ChannelIndex indexFor(MessageKey key) {
+    ChannelIndex last = lastIndex;
+    if (last != null && last.matches(key)) {
+      return last;
+    }
+    lastIndex = channels.computeIfAbsent(key.channel(), ChannelIndex::new);
+    return lastIndex;
   }
 
   private HelperThreadCopier copier() {
