@@ -40,9 +40,9 @@ import java.util.function.LongSupplier;
  * Each rank owns its log; only that rank's threads and the log's own copier thread touch it. Any
  * number of the rank's threads may append, truncate, list and read concurrently (an {@code
  * MPI_THREAD_MULTIPLE} rank is supported): the index, accounting and block bookkeeping are guarded
- * by one lock held for a few hundred nanoseconds, while copies longer than {@value
- * #INLINE_COPY_MAX_BYTES} bytes run outside it, holding a use count on the blocks they touch so
- * those cannot be freed or unmapped underneath them. Per channel, sequence numbers must be unique
+ * by one lock held only for bookkeeping. Pack copies of at most {@value #INLINE_COPY_MAX_BYTES}
+ * bytes run under it; every other copy, and every read, runs outside it, holding a use count on
+ * the blocks it touches so those cannot be freed or unmapped underneath it. Per channel, sequence numbers must be unique
  * but may be appended out of order by concurrent senders. The quota listener runs on the
  * appending thread, outside the lock. {@link #close()} must be called once no other thread uses the
  * log; it first lets queued helper copies finish, then frees all storage.
