@@ -18,7 +18,8 @@ import java.util.Map;
 
 /** {@code rewind analyze cluster}: clustering that minimises logged volume, against contiguous blocks. */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
-        description = {"Cluster ranks so that as few bytes as possible cross clusters (those are logged),",
+        description = {"Cluster ranks to minimise logged (inter-cluster) bytes; compare with contiguous blocks.",
+                "Cluster ranks so that as few bytes as possible cross clusters (those are logged),",
                 "optionally keeping the ranks of a node together; --balanced then lowers the largest per-rank log.",
                 "Compares with contiguous blocks of ranks and can write a cluster file for hierarchical logging."})
 final class AnalyzeClusterCommand extends ToolCommand {

@@ -17,7 +17,8 @@ import java.util.Map;
 
 /** {@code rewind analyze load}: per-rank load, Gini index, and the coverage of a clustering. */
 @Command(name = "load", mixinStandardHelpOptions = true,
-        description = {"Per-rank communication load and its Gini index (MCML paper, section III-A);",
+        description = {"Per-rank communication load, its Gini index, and the coverage of a clustering.",
+                "Gini index as in the MCML paper, section III-A;",
                 "with --clustering, the coverage of that clustering (share of bytes inside clusters)."})
 final class AnalyzeLoadCommand extends ToolCommand {
 

@@ -16,7 +16,8 @@ import java.util.Map;
 
 /** {@code rewind analyze mcml}: channel switch-off under a log budget, rollback set and chain. */
 @Command(name = "mcml", mixinStandardHelpOptions = true,
-        description = {"Memory-constrained message logging: with a per-rank log budget of theta % of the largest",
+        description = {"MCML analysis: channels switched off under a log budget, rollback set and chain.",
+                "Memory-constrained message logging: with a per-rank log budget of theta % of the largest",
                 "log under full logging, switch channels off (heaviest link first, or nearest in a dendrogram first)",
                 "and report the average rollback set and rollback chain after one failure, in % of ranks."})
 final class AnalyzeMcmlCommand extends ToolCommand {

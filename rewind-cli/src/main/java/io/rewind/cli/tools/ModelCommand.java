@@ -14,8 +14,9 @@ import java.util.Map;
 
 /** {@code rewind model}: the analytical model of the MCML paper's section VI. */
 @Command(name = "model", mixinStandardHelpOptions = true,
-        description = {"Project execution time and energy of MCML against simple causal message logging (SCML):",
-                "T = solve + checkpoint + recover + restart, optimal checkpoint period, energy from two power levels.",
+        description = {"Project time and energy of MCML versus simple causal message logging at scale.",
+                "T = solve + checkpoint + recover + restart, optimal checkpoint period, energy from two power levels;",
+                "SCML checkpoints at omega times the optimal period, MCML at the optimum.",
                 "Defaults are table VI of the MCML paper; see docs/tools.md for the formulas."})
 public final class ModelCommand extends ToolCommand {
 

@@ -15,7 +15,8 @@ import java.util.Map;
 
 /** {@code rewind plan}: clustering, memory quota and logger nodes for a run. */
 @Command(name = "plan", mixinStandardHelpOptions = true,
-        description = {"Choose a clustering, a memory quota for the message log and a number of logger nodes",
+        description = {"Choose clustering, log memory quota and number of logger nodes for a run.",
+                "Picks a clustering, a memory quota for the message log and a number of logger nodes",
                 "(the procedure of 'Addressing the last roadblock for message logging in HPC', section 4.6)",
                 "so that loggers stay under a share of the nodes; prints the whole trade-off table."})
 public final class PlanCommand extends ToolCommand {

@@ -22,9 +22,9 @@ import java.nio.file.Path;
 
 /** {@code rewind report}: a self-contained HTML page with plots. */
 @Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Turn a profile and/or a run record into one self-contained HTML page: communication heatmap,",
-                "load curve with the Gini gap, cluster map, log growth per rank, recovery timeline,",
-                "protocol comparison and the model's curves."})
+        description = {"Write a self-contained HTML report with plots from a profile and/or a run record.",
+                "Plots: communication heatmap, load curve with the Gini gap, cluster map, log growth per rank,",
+                "recovery timeline, protocol comparison and the model's curves."})
 public final class ReportCommand extends ToolCommand {
 
     @Mixin
