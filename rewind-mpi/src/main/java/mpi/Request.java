@@ -1,5 +1,6 @@
 package mpi;
 
+import io.rewind.engine.PollKind;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
 
@@ -102,10 +103,9 @@ public class Request implements Freeable {
         if (active == null) {
             return Status.empty();
         }
-        if (active.isComplete()) {
+        if (MPI.engine().decide(new io.rewind.engine.Request[] {active}, PollKind.TEST).length > 0) {
             return finishActive();
         }
-        MPI.engine().onUnsuccessfulPoll();
         return null;
     }
 
@@ -120,8 +120,7 @@ public class Request implements Freeable {
         if (r == null) {
             return Status.empty();
         }
-        if (!r.isComplete()) {
-            MPI.engine().onUnsuccessfulPoll();
+        if (MPI.engine().decide(new io.rewind.engine.Request[] {r}, PollKind.TEST).length == 0) {
             return null;
         }
         Region.finishAll(outputs);
@@ -179,7 +178,8 @@ public class Request implements Freeable {
     private static int awaitAny(io.rewind.engine.Request[] e, Request[] requests) throws MPIException {
         RankEngine engine = MPI.engine();
         try {
-            return engine.waitAny(e);
+            int[] d = engine.decide(e, PollKind.WAIT_ANY);
+            return d.length == 0 ? -1 : d[0];
         } catch (RewindException ex) {
             Comm owner = null;
             for (Request r : requests) {
@@ -218,13 +218,11 @@ public class Request implements Freeable {
         if (noneActive(e)) {
             return Status.empty();
         }
-        for (int i = 0; i < e.length; i++) {
-            if (e[i] != null && e[i].isComplete()) {
-                return requests[i].finishActive().withIndex(i);
-            }
+        int[] d = MPI.engine().decide(e, PollKind.TEST_ANY);
+        if (d.length == 0) {
+            return null;
         }
-        MPI.engine().onUnsuccessfulPoll();
-        return null;
+        return requests[d[0]].finishActive().withIndex(d[0]);
     }
 
     public static void waitAll(Request[] requests) throws MPIException {
@@ -276,11 +274,8 @@ public class Request implements Freeable {
     public static Status[] testAllStatus(Request[] requests) throws MPIException {
         MPI.check();
         io.rewind.engine.Request[] e = engineRequests(requests);
-        for (io.rewind.engine.Request r : e) {
-            if (r != null && !r.isComplete()) {
-                MPI.engine().onUnsuccessfulPoll();
-                return null;
-            }
+        if (!noneActive(e) && MPI.engine().decide(e, PollKind.TEST_ALL).length == 0) {
+            return null;
         }
         return finishAll(requests, e);
     }
@@ -295,8 +290,7 @@ public class Request implements Freeable {
         if (noneActive(e)) {
             return null;
         }
-        awaitAny(e, requests);
-        return finishCompleted(requests, e);
+        return finishCompleted(requests, e, MPI.engine().decide(e, PollKind.WAIT_SOME));
     }
 
     public static int[] testSome(Request[] requests) throws MPIException {
@@ -309,21 +303,16 @@ public class Request implements Freeable {
         if (noneActive(e)) {
             return null;
         }
-        Status[] done = finishCompleted(requests, e);
-        if (done.length == 0) {
-            MPI.engine().onUnsuccessfulPoll();
-        }
-        return done;
+        return finishCompleted(requests, e, MPI.engine().decide(e, PollKind.TEST_SOME));
     }
 
-    private static Status[] finishCompleted(Request[] requests, io.rewind.engine.Request[] e) throws MPIException {
-        int n = 0;
+    /** Completes the requests at the given indices (the outcome the engine decided). */
+    private static Status[] finishCompleted(Request[] requests, io.rewind.engine.Request[] e, int[] indices)
+            throws MPIException {
+        int n = indices.length;
         boolean[] done = new boolean[e.length];
-        for (int i = 0; i < e.length; i++) {
-            if (e[i] != null && e[i].isComplete()) {
-                done[i] = true;
-                n++;
-            }
+        for (int i : indices) {
+            done[i] = true;
         }
         Status[] out = new Status[n];
         MPIException first = null;

@@ -34,8 +34,8 @@ final class RunCommand implements Callable<Integer> {
     int ranks;
 
     @Option(names = {"-cp", "--classpath"}, paramLabel = "CLASSPATH",
-            description = "Where the program's classes are (jars and folders, separated by '"
-                    + File.pathSeparator + "'). Default: the examples and workloads shipped with Rewind.")
+            description = "Where the program's classes are (jars and folders, separated by the platform's path "
+                    + "separator). Default: the examples and workloads shipped with Rewind.")
     String classPath;
 
     @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT24H",

@@ -38,6 +38,11 @@ public final class Collectives {
         return MemorySegment.ofArray(new byte[Math.toIntExact(bytes)]);
     }
 
+    /** Under a logging protocol collectives run rooted, so their log is one entry per call. */
+    private static boolean rooted(Communicator c) {
+        return c.engine().faultTolerance().rootedCollectives();
+    }
+
     private static void checkRoot(Communicator c, int root) {
         if (root < 0 || root >= c.size()) {
             throw RewindException.of(ErrorClass.ROOT, "invalid root %d for communicator of size %d", root, c.size());
@@ -54,6 +59,10 @@ public final class Collectives {
 
     /** Dissemination barrier: ceil(log2 n) rounds of empty messages. */
     public static void barrier(Communicator c, int tag) {
+        if (rooted(c)) {
+            RootedCollectives.barrier(c, tag);
+            return;
+        }
         int n = c.size();
         int r = c.rank();
         MemorySegment none = MemorySegment.NULL;
@@ -66,6 +75,11 @@ public final class Collectives {
 
     /** Binomial-tree broadcast. */
     public static void bcast(Communicator c, int tag, MemorySegment buf, long off, long bytes, int root) {
+        if (rooted(c)) {
+            checkRoot(c, root);
+            RootedCollectives.bcast(c, tag, buf, off, bytes, root);
+            return;
+        }
         checkRoot(c, root);
         int n = c.size();
         int vr = (c.rank() - root + n) % n;
@@ -96,6 +110,10 @@ public final class Collectives {
                               int count, BaseType type, ReduceFunction op, int root) {
         checkRoot(c, root);
         checkOp(op, type);
+        if (rooted(c)) {
+            RootedCollectives.reduce(c, send, sOff, recv, rOff, tag, count, type, op, root);
+            return;
+        }
         int n = c.size();
         long bytes = (long) count * type.sizeBytes();
         boolean isRoot = c.rank() == root;
@@ -149,6 +167,11 @@ public final class Collectives {
     /** Reduce to rank 0, then broadcast: every member gets the identical result. */
     public static void allReduce(Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv, long rOff,
                                  int count, BaseType type, ReduceFunction op) {
+        if (rooted(c)) {
+            checkOp(op, type);
+            RootedCollectives.allReduce(c, tag, send, sOff, recv, rOff, count, type, op);
+            return;
+        }
         reduce(c, tag, send, sOff, recv, rOff, count, type, op, 0);
         bcast(c, tag, recv, rOff, (long) count * type.sizeBytes(), 0);
     }
@@ -157,6 +180,10 @@ public final class Collectives {
     public static void scan(Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv, long rOff,
                             int count, BaseType type, ReduceFunction op) {
         checkOp(op, type);
+        if (rooted(c)) {
+            RootedCollectives.scan(c, tag, send, sOff, recv, rOff, count, type, op, false);
+            return;
+        }
         long bytes = (long) count * type.sizeBytes();
         if (send != null && bytes > 0) {
             MemorySegment.copy(send, sOff, recv, rOff, bytes);
@@ -176,6 +203,10 @@ public final class Collectives {
     public static void exScan(Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv, long rOff,
                               int count, BaseType type, ReduceFunction op) {
         checkOp(op, type);
+        if (rooted(c)) {
+            RootedCollectives.scan(c, tag, send, sOff, recv, rOff, count, type, op, true);
+            return;
+        }
         long bytes = (long) count * type.sizeBytes();
         MemorySegment own = scratch(bytes);
         if (bytes > 0) {

@@ -190,6 +190,77 @@ public final class RankEngine {
         }
     }
 
+    /**
+     * The outcome of a completion function: the indices of the requests it reports complete. Under a
+     * logging protocol the outcome is recorded before it is returned, and a restarted rank gets the
+     * recorded outcome (waiting, if need be, for those very requests) instead of whatever timing
+     * gives now.
+     */
+    public int[] decide(Request[] requests, PollKind kind) {
+        if (faultTolerance == FaultTolerance.NONE) {
+            return outcome(requests, kind);
+        }
+        long index = nextPollIndex();
+        long[] forced = faultTolerance.forcedPollOutcome(index);
+        if (forced != null) {
+            int[] idx = new int[forced.length];
+            for (int i = 0; i < idx.length; i++) {
+                idx[i] = (int) forced[i];
+                Request r = requests[idx[i]];
+                if (r != null && !r.isComplete()) {
+                    waitStrategy.await(r);
+                }
+            }
+            if (idx.length == 0) {
+                onUnsuccessfulPoll();
+            }
+            return idx;
+        }
+        int[] out = outcome(requests, kind);
+        long[] record = new long[out.length];
+        for (int i = 0; i < out.length; i++) {
+            record[i] = out[i];
+        }
+        faultTolerance.onPollOutcome(index, record);
+        return out;
+    }
+
+    private int[] outcome(Request[] requests, PollKind kind) {
+        if (kind.blocks()) {
+            int first = waitAny(requests);
+            if (first < 0) {
+                return new int[0];
+            }
+            if (kind == PollKind.WAIT_ANY) {
+                return new int[] {first};
+            }
+        }
+        int n = 0;
+        int[] done = new int[requests.length];
+        boolean all = true;
+        for (int i = 0; i < requests.length; i++) {
+            Request r = requests[i];
+            if (r == null) {
+                continue;
+            }
+            if (r.isComplete()) {
+                done[n++] = i;
+                if (kind == PollKind.TEST_ANY || kind == PollKind.TEST) {
+                    break;
+                }
+            } else {
+                all = false;
+            }
+        }
+        if (kind == PollKind.TEST_ALL && !all) {
+            n = 0;
+        }
+        if (n == 0) {
+            onUnsuccessfulPoll();
+        }
+        return java.util.Arrays.copyOf(done, n);
+    }
+
     /** Tells the wait strategy that a test or probe found nothing (lets other ranks run when oversubscribed). */
     public void onUnsuccessfulPoll() {
         waitStrategy.onUnsuccessfulPoll();

@@ -1,22 +1,46 @@
 package io.rewind.runtime;
 
+import io.rewind.checkpoint.CheckpointImage;
+import io.rewind.checkpoint.CheckpointStore;
+import io.rewind.engine.FaultTolerance;
+import io.rewind.engine.Frame;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
+import io.rewind.ft.EventLogger;
+import io.rewind.ft.GlobalRollback;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.pessimistic.PessimisticProtocol;
 import io.rewind.transport.local.InJvmTransport;
 
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
 
 /**
  * Runs one SPMD job in this JVM: every rank is a platform thread named {@code rank-N} running the
- * program's {@code main} in its own class loader. The job ends when every rank has returned, or
- * when it is aborted (a rank failed, called {@code abort}, or the time limit passed).
+ * program's {@code main} in its own class loader. The job ends when every rank has returned, or when
+ * it is aborted (a rank failed, called {@code abort}, or the time limit passed).
+ *
+ * <p>The calling thread is the job's coordinator: it waits for ranks to end or crash and, under a
+ * fault-tolerance protocol, recovers crashed ranks. A crashed rank loses everything it held (its
+ * queues, its payload log, its heap state: a new incarnation gets a new class loader) and is
+ * respawned; under {@code pessimistic} its peers replay to it from their logs, under {@code global}
+ * every rank restarts from the newest common recovery line.
  */
 public final class Job {
     /** How long ranks get to notice an abort before they are reported as hung. */
@@ -26,11 +50,34 @@ public final class Job {
     private final InJvmTransport transport;
     private final RankSlot[] slots;
     private final AtomicReference<JobAbortedException> abort = new AtomicReference<>();
+    private final LinkedBlockingQueue<Runnable> coordinatorQueue = new LinkedBlockingQueue<>();
+    private final CommunicatorRegistry communicators = new CommunicatorRegistry();
+    private final EventLogger events;
+    private final RecoveryLines lines;
+    private final CheckpointStore store;
+    private final Path checkpointDir;
+    private final boolean ownCheckpointDir;
+    private final FailureInjector injector;
+    private final RunReport.Builder report;
+    private ClassLoader parentLoader;
+    private int running;
 
     private Job(JobConfig config) {
         this.config = config;
         this.transport = new InJvmTransport(config.ranks());
         this.slots = new RankSlot[config.ranks()];
+        this.events = new EventLogger(config.ranks());
+        this.lines = new RecoveryLines(config.ranks(), config.keepLines());
+        try {
+            this.ownCheckpointDir = config.checkpointDir() == null;
+            this.checkpointDir = ownCheckpointDir ? Files.createTempDirectory("rewind-checkpoints-")
+                    : Files.createDirectories(config.checkpointDir());
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot create the checkpoint folder: " + e.getMessage(), e);
+        }
+        this.store = new CheckpointStore(checkpointDir, config.keepLines());
+        this.injector = new FailureInjector(this, config.failures());
+        this.report = new RunReport.Builder(config);
     }
 
     /** Runs the job to its end and reports how every rank ended. */
@@ -38,64 +85,80 @@ public final class Job {
         return new Job(config).execute();
     }
 
+    JobConfig config() {
+        return config;
+    }
+
+    CheckpointStore store() {
+        return store;
+    }
+
+    FailureInjector injector() {
+        return injector;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Life cycle
+
     private JobResult execute() {
         OutputRouter.install();
         long start = System.nanoTime();
-        ClassLoader parent = Thread.currentThread().getContextClassLoader();
-        if (parent == null) {
-            parent = Job.class.getClassLoader();
+        report.started(start);
+        parentLoader = Thread.currentThread().getContextClassLoader();
+        if (parentLoader == null) {
+            parentLoader = Job.class.getClassLoader();
         }
         int n = config.ranks();
         for (int r = 0; r < n; r++) {
-            RankContext ctx = new RankContext(this, r, n);
-            final int rank = r;
-            RankEngine engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(rank));
-            engine.attach();
-            ctx.bind(engine);
-            RankClassLoader loader = new RankClassLoader(ctx, config.classPathUrls(), parent);
-            OutputRouter.RankOutput output = new OutputRouter.RankOutput(r, config.tagOutput(), config.out(),
-                    config.err());
-            slots[r] = new RankSlot(ctx, loader, output);
+            slots[r] = new RankSlot(r, new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
         }
+        // Every endpoint exists before any rank runs, so no early message is dropped.
+        List<Incarnation> first = new ArrayList<>();
         for (RankSlot s : slots) {
-            Thread t = Thread.ofPlatform().name("rank-" + s.context.rank()).daemon(true)
-                    .unstarted(() -> runRank(s));
-            t.setContextClassLoader(s.loader);
-            s.thread = t;
+            first.add(prepare(s, 0, null));
         }
-        for (RankSlot s : slots) {
-            s.thread.start();
+        running = n;
+        for (Incarnation inc : first) {
+            inc.thread.start();
         }
+        injector.start();
         long deadline = start + config.timeout().toNanos();
-        boolean timedOut = false;
-        for (RankSlot s : slots) {
-            if (!join(s.thread, deadline)) {
-                timedOut = true;
-                break;
-            }
-        }
+        boolean timedOut = coordinate(deadline);
         if (timedOut) {
             abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
-            long graceDeadline = System.nanoTime() + ABORT_GRACE.toNanos();
-            for (RankSlot s : slots) {
-                join(s.thread, graceDeadline);
+        }
+        // Ranks post their end just before their thread exits: give them that moment (and, after an
+        // abort, the time to notice it).
+        long graceDeadline = System.nanoTime() + ABORT_GRACE.toNanos();
+        for (RankSlot s : slots) {
+            join(s.current.thread, graceDeadline);
+        }
+        if (timedOut) {
+            // Ranks that noticed the abort posted their end; take those notices in.
+            Runnable task;
+            while ((task = coordinatorQueue.poll()) != null) {
+                task.run();
             }
         }
+        injector.close();
         List<RankOutcome> outcomes = new ArrayList<>(n);
         List<List<String>> output = new ArrayList<>(n);
         for (RankSlot s : slots) {
             s.output.flush();
+            Incarnation inc = s.current;
             RankOutcome o = s.outcome;
-            if (o == null || s.thread.isAlive()) {
-                o = new RankOutcome(s.context.rank(), RankOutcome.Status.TIMED_OUT,
-                        "still running at the time limit" + (s.thread.isAlive() ? " (thread did not stop)" : ""), null);
+            if (o == null || inc.thread.isAlive()) {
+                o = new RankOutcome(s.rank, RankOutcome.Status.TIMED_OUT,
+                        "still running at the time limit" + (inc.thread.isAlive() ? " (thread did not stop)" : ""), null);
             }
             outcomes.add(o);
             output.add(s.output.lines());
-            s.loader.close();
-            s.context.engine().mailbox().close();
+            report.finalLog(s.rank, inc.protocol == null ? null : inc.protocol.logStatistics());
+            retire(inc);
         }
         transport.close();
+        report.events(events.events(), events.bytes());
+        cleanUpCheckpoints();
         JobAbortedException a = abort.get();
         int exit = 0;
         for (RankOutcome o : outcomes) {
@@ -109,8 +172,43 @@ public final class Job {
         if (timedOut) {
             exit = 124;
         }
-        return new JobResult(exit, List.copyOf(outcomes), List.copyOf(output),
-                Duration.ofNanos(System.nanoTime() - start), a == null ? null : a.getMessage());
+        Duration wall = Duration.ofNanos(System.nanoTime() - start);
+        return new JobResult(exit, List.copyOf(outcomes), List.copyOf(output), wall,
+                a == null ? null : a.getMessage(), report.build(wall));
+    }
+
+    /** Runs coordinator tasks until every rank has ended; true if the time limit passed first. */
+    private boolean coordinate(long deadline) {
+        while (running > 0) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                return true;
+            }
+            Runnable task;
+            try {
+                task = coordinatorQueue.poll(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return true;
+            }
+            if (task != null) {
+                task.run();
+            }
+        }
+        return false;
+    }
+
+    private void cleanUpCheckpoints() {
+        if (!ownCheckpointDir) {
+            return;
+        }
+        try (Stream<Path> files = Files.walk(checkpointDir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            System.err.println("rewind: could not remove " + checkpointDir + ": " + e.getMessage());
+        }
     }
 
     private static boolean join(Thread t, long deadlineNanos) {
@@ -126,45 +224,123 @@ public final class Job {
         }
     }
 
-    private void runRank(RankSlot s) {
+    // ---------------------------------------------------------------------------------------------
+    // Incarnations
+
+    /**
+     * Creates an incarnation of a rank, with its queues restored from {@code image} if given, and makes
+     * it reachable; its thread is created but not started.
+     */
+    private Incarnation prepare(RankSlot slot, int number, CheckpointImage image) {
+        int r = slot.rank;
+        int n = config.ranks();
+        Incarnation inc = new Incarnation(slot, r, number);
+        FaultTolerance ft;
+        switch (config.protocol()) {
+            case NONE -> ft = FaultTolerance.NONE;
+            case GLOBAL -> ft = new GlobalRollback();
+            case PESSIMISTIC -> {
+                PayloadLog log = PayloadLog.open(r, config.payloadLog());
+                inc.protocol = new PessimisticProtocol(r, number, log, events, lines, this::arrivedUpTo);
+                ft = inc.protocol;
+            }
+            default -> throw new IllegalStateException(config.protocol().name());
+        }
+        RankContext ctx = new RankContext(this, r, n);
+        inc.engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(inc), ft);
+        inc.engine.setCommunicatorFactory(communicators);
+        ctx.bind(inc.engine);
+        inc.agent = new CheckpointAgent(this, inc, image);
+        ctx.bind(inc.agent);
+        if (image != null) {
+            EngineStateCodec.State state = EngineStateCodec.decode(image.section(CheckpointAgent.RUNTIME_SECTION));
+            inc.engine.mailbox().restore(state.mailbox());
+            inc.restoredFrontiers = state.mailbox().frontiers();
+        }
+        inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader);
+        inc.thread = Thread.ofPlatform().name("rank-" + r + (number > 0 ? "." + number : "")).daemon(true)
+                .unstarted(() -> runRank(inc));
+        inc.thread.setContextClassLoader(inc.loader);
+        slot.current = inc;
+        inc.engine.attach();
+        return inc;
+    }
+
+    private long arrivedUpTo(int receiverWorld, int context, int sourceWorld) {
+        Incarnation inc = slots[receiverWorld].current;
+        return inc.engine.mailbox().arrivedUpTo(context, sourceWorld);
+    }
+
+    private void runRank(Incarnation inc) {
+        RankSlot s = inc.slot;
         OutputRouter.bind(s.output);
-        int rank = s.context.rank();
+        int rank = inc.rank;
+        RankOutcome outcome;
         try {
-            Method main = findMain(s.loader);
+            Method main = findMain(inc.loader);
             main.invoke(null, (Object) config.args().toArray(new String[0]));
-            if (s.context.isInitialized() && !s.context.isFinalized()) {
-                s.outcome = new RankOutcome(rank, RankOutcome.Status.FAILED,
+            if (inc.context().isInitialized() && !inc.context().isFinalized()) {
+                outcome = new RankOutcome(rank, RankOutcome.Status.FAILED,
                         "returned from main after MPI.Init without calling MPI.Finalize", null);
                 abort(rank, 1, "rank " + rank + " returned from main without calling MPI.Finalize");
             } else {
-                s.outcome = new RankOutcome(rank, RankOutcome.Status.COMPLETED, "", null);
+                outcome = new RankOutcome(rank, RankOutcome.Status.COMPLETED, "", null);
             }
         } catch (InvocationTargetException e) {
-            onRankThrew(s, e.getCause());
+            Throwable cause = e.getCause();
+            if (isCrash(cause, inc)) {
+                s.output.flush();
+                OutputRouter.unbind();
+                coordinatorQueue.add(() -> onCrash(inc));
+                return;
+            }
+            outcome = onRankThrew(rank, cause);
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            s.outcome = new RankOutcome(rank, RankOutcome.Status.FAILED, "cannot start " + config.mainClass() + ": "
+            if (isCrash(e, inc)) {
+                OutputRouter.unbind();
+                coordinatorQueue.add(() -> onCrash(inc));
+                return;
+            }
+            outcome = new RankOutcome(rank, RankOutcome.Status.FAILED, "cannot start " + config.mainClass() + ": "
                     + e, e);
             abort(rank, 1, "rank " + rank + " could not start: " + e.getMessage());
+        } catch (RankKilledError e) {
+            OutputRouter.unbind();
+            coordinatorQueue.add(() -> onCrash(inc));
+            return;
         } finally {
             s.output.flush();
-            OutputRouter.unbind();
         }
+        OutputRouter.unbind();
+        RankOutcome o = outcome;
+        coordinatorQueue.add(() -> onEnded(inc, o));
     }
 
-    private void onRankThrew(RankSlot s, Throwable cause) {
-        int rank = s.context.rank();
+    /** A crash is the injected kill of this incarnation, however the program wrapped it. */
+    private static boolean isCrash(Throwable t, Incarnation inc) {
+        if (inc.killed) {
+            return true;
+        }
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof RankKilledError) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private RankOutcome onRankThrew(int rank, Throwable cause) {
         JobAbortedException a = abort.get();
         if (cause instanceof JobAbortedException || (a != null && cause instanceof RewindException)) {
-            s.outcome = new RankOutcome(rank, RankOutcome.Status.ABORTED, a != null ? a.getMessage()
-                    : cause.getMessage(), cause);
-            return;
+            return new RankOutcome(rank, RankOutcome.Status.ABORTED, a != null ? a.getMessage() : cause.getMessage(),
+                    cause);
         }
-        s.outcome = new RankOutcome(rank, RankOutcome.Status.FAILED, cause.toString(), cause);
         System.err.println("rank " + rank + " failed: " + cause);
         for (StackTraceElement el : cause.getStackTrace()) {
             System.err.println("\tat " + el);
         }
         abort(rank, 1, "rank " + rank + " failed: " + cause);
+        return new RankOutcome(rank, RankOutcome.Status.FAILED, cause.toString(), cause);
     }
 
     private Method findMain(ClassLoader loader) throws ReflectiveOperationException {
@@ -177,37 +353,286 @@ public final class Job {
         return m;
     }
 
-    /** The first abort wins; every rank's waits notice it within one park slice, sooner if woken. */
-    void abort(int rank, int errorCode, String reason) {
-        if (abort.compareAndSet(null, new JobAbortedException(rank, errorCode, reason))) {
-            for (RankSlot s : slots) {
-                if (s != null && s.thread != null) {
-                    LockSupport.unpark(s.thread);
-                }
-            }
+    /** Coordinator: a rank's current incarnation returned or failed. */
+    private void onEnded(Incarnation inc, RankOutcome outcome) {
+        if (inc.slot.current != inc) {
+            return; // a superseded incarnation (global rollback killed it)
+        }
+        inc.slot.outcome = outcome;
+        running--;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Failures
+
+    /** Strikes the rank's current incarnation: it crashes at its next runtime call. */
+    void kill(int rank, String how) {
+        Incarnation inc = slots[rank].current;
+        if (inc != null) {
+            markKilled(inc, how);
+            LockSupport.unpark(inc.thread);
         }
     }
 
-    private void checkAlive(int rank) {
+    void markKilled(Incarnation inc, String how) {
+        if (!inc.killed) {
+            inc.killNanos = System.nanoTime();
+            inc.killReason = how;
+            inc.killedAtPoint = inc.agent.points();
+            inc.killed = true;
+        }
+    }
+
+    private void checkAlive(Incarnation inc) {
+        if (inc.killed) {
+            throw new RankKilledError(inc.rank, inc.number, inc.killReason);
+        }
         JobAbortedException a = abort.get();
         if (a != null) {
             throw new JobAbortedException(a.abortingRank(), a.errorCode(), a.getMessage());
         }
     }
 
-    /** Per-rank bookkeeping of the launcher. */
+    /** Coordinator: an incarnation crashed (its thread has ended). */
+    private void onCrash(Incarnation inc) {
+        if (inc.slot.current != inc || abort.get() != null) {
+            if (inc.slot.current == inc) {
+                inc.slot.outcome = new RankOutcome(inc.rank, RankOutcome.Status.ABORTED, "crashed during abort", null);
+                running--;
+            }
+            return;
+        }
+        if (!inc.killed) {
+            markKilled(inc, "crashed");
+        }
+        long detected = System.nanoTime();
+        switch (config.protocol()) {
+            case NONE -> {
+                inc.slot.outcome = new RankOutcome(inc.rank, RankOutcome.Status.FAILED,
+                        "crashed (" + inc.killReason + "); protocol none cannot recover", null);
+                running--;
+                abort(inc.rank, 1, "rank " + inc.rank + " crashed (" + inc.killReason
+                        + ") and protocol none cannot recover: run with --protocol pessimistic or global");
+            }
+            case PESSIMISTIC -> recoverLocally(inc, detected);
+            case GLOBAL -> recoverGlobally(inc, detected);
+        }
+    }
+
+    private void recoverLocally(Incarnation dead, long detected) {
+        int r = dead.rank;
+        retire(dead);
+        List<String> skipped = new ArrayList<>();
+        Optional<CheckpointImage> image = store.loadLatestValid(r, Long.MAX_VALUE, skipped::add);
+        for (String s : skipped) {
+            System.err.println("rewind: rank " + r + ": skipping checkpoint: " + s);
+        }
+        long oldestKept = lines.oldestLine(r);
+        if (image.isPresent() && oldestKept > 0 && image.get().line() < oldestKept
+                || image.isEmpty() && oldestKept > 0) {
+            System.err.println("rewind: rank " + r + " has no valid checkpoint among the kept recovery lines; "
+                    + "the peers' logs no longer reach back far enough, so every rank rolls back");
+            recoverGlobally(dead, detected);
+            return;
+        }
+        Incarnation next = prepare(dead.slot, dead.number + 1, image.orElse(null));
+        next.recovery = report.failure(r, dead.number, dead.killReason, dead.killNanos, detected,
+                image.map(CheckpointImage::line).orElse(0L), 1);
+        next.catchUpTarget = dead.killedAtPoint;
+        // Peers that are restarted ranks themselves must look again at what this rank holds.
+        Map<Long, Long> frontiers = next.restoredFrontiers != null ? next.restoredFrontiers : Map.of();
+        long replayed = 0;
+        for (RankSlot s : slots) {
+            Incarnation peer = s.current;
+            if (s.rank == r || peer.protocol == null || peer.killed || peer.retired) {
+                continue; // a peer that is down itself regenerates its messages when it re-executes
+            }
+            peer.protocol.forgetPeerFrontier(r);
+            for (Frame f : peer.protocol.framesFor(r, frontiers)) {
+                transport.send(r, f);
+                replayed++;
+            }
+        }
+        next.recovery.respawned(System.nanoTime(), replayed);
+        next.thread.start();
+        if (image.isEmpty()) {
+            next.recovery.restored(System.nanoTime(), 0);
+        }
+        maybeCaughtUp(next, 0);
+    }
+
+    private void recoverGlobally(Incarnation first, long detected) {
+        // Every other rank is stopped too; all restart from the newest line every rank holds.
+        for (RankSlot s : slots) {
+            Incarnation inc = s.current;
+            if (inc != first) {
+                markKilled(inc, "rolled back after the crash of rank " + first.rank);
+                LockSupport.unpark(inc.thread);
+            }
+        }
+        long graceDeadline = System.nanoTime() + ABORT_GRACE.toNanos();
+        for (RankSlot s : slots) {
+            if (!join(s.current.thread, graceDeadline)) {
+                abort(s.rank, 1, "rank " + s.rank + " did not stop for the global rollback");
+                return;
+            }
+        }
+        // Drop the crash notices of the incarnations stopped on purpose; they are superseded below.
+        for (RankSlot s : slots) {
+            retire(s.current);
+            if (s.outcome != null) {
+                s.outcome = null;
+                running++;
+            }
+        }
+        long line = newestCommonLine();
+        List<Incarnation> next = new ArrayList<>();
+        RunReport.FailureRecord record = report.failure(first.rank, first.number, first.killReason, first.killNanos,
+                detected, line, config.ranks());
+        for (RankSlot s : slots) {
+            CheckpointImage image = line > 0 ? store.load(s.rank, line) : null;
+            Incarnation inc = prepare(s, s.current.number + 1, image);
+            inc.recovery = s.rank == first.rank ? record : null;
+            if (s.rank == first.rank) {
+                inc.catchUpTarget = first.killedAtPoint;
+            }
+            next.add(inc);
+        }
+        record.respawned(System.nanoTime(), 0);
+        for (Incarnation inc : next) {
+            inc.thread.start();
+        }
+        if (line == 0) {
+            record.restored(System.nanoTime(), 0);
+        }
+    }
+
+    private long newestCommonLine() {
+        long common = Long.MAX_VALUE;
+        for (RankSlot s : slots) {
+            List<Long> have = store.lines(s.rank);
+            long newestValid = 0;
+            for (int i = have.size() - 1; i >= 0; i--) {
+                try {
+                    store.load(s.rank, have.get(i));
+                    newestValid = have.get(i);
+                    break;
+                } catch (RuntimeException e) {
+                    System.err.println("rewind: rank " + s.rank + ": skipping checkpoint: " + e.getMessage());
+                }
+            }
+            common = Math.min(common, newestValid);
+        }
+        if (common == Long.MAX_VALUE) {
+            return 0;
+        }
+        // Every rank must hold that very line (retention keeps the same numbers everywhere).
+        for (RankSlot s : slots) {
+            if (!store.lines(s.rank).contains(common)) {
+                return 0;
+            }
+        }
+        return common;
+    }
+
+    /** Releases what an incarnation held: endpoint, queues, payload log. */
+    private void retire(Incarnation inc) {
+        if (inc.retired) {
+            return;
+        }
+        inc.retired = true;
+        transport.detach(inc.rank, inc.engine.mailbox());
+        inc.engine.mailbox().close();
+        if (inc.protocol != null) {
+            report.finalLog(inc.rank, inc.protocol.logStatistics());
+            inc.protocol.close();
+        }
+        inc.loader.close();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Callbacks from checkpoint agents (rank threads)
+
+    void onRestored(Incarnation inc, long line, long nanos) {
+        if (inc.recovery != null) {
+            inc.recovery.restored(System.nanoTime(), nanos);
+        }
+    }
+
+    void onPoint(Incarnation inc, long points) {
+        maybeCaughtUp(inc, points);
+    }
+
+    private void maybeCaughtUp(Incarnation inc, long points) {
+        if (inc.recovery != null && !inc.caughtUp && points >= inc.catchUpTarget) {
+            inc.caughtUp = true;
+            inc.recovery.caughtUp(System.nanoTime());
+        }
+    }
+
+    void onCheckpoint(Incarnation inc, long line, Map<Long, Long> frontiers, long bytes, long nanos) {
+        lines.published(inc.rank, line, frontiers);
+        if (inc.protocol != null) {
+            inc.protocol.truncate();
+        }
+        report.checkpoint(inc.rank, bytes, nanos);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Abort
+
+    /** The first abort wins; every rank's waits notice it within one park slice, sooner if woken. */
+    void abort(int rank, int errorCode, String reason) {
+        if (abort.compareAndSet(null, new JobAbortedException(rank, errorCode, reason))) {
+            for (RankSlot s : slots) {
+                if (s != null && s.current != null && s.current.thread != null) {
+                    LockSupport.unpark(s.current.thread);
+                }
+            }
+        }
+    }
+
+    /** One rank across its incarnations. */
     private static final class RankSlot {
-        final RankContext context;
-        final RankClassLoader loader;
+        final int rank;
         final OutputRouter.RankOutput output;
-        Thread thread;
+        volatile Incarnation current;
         volatile RankOutcome outcome;
 
-        RankSlot(RankContext context, RankClassLoader loader, OutputRouter.RankOutput output) {
-            this.context = context;
-            this.loader = loader;
+        RankSlot(int rank, OutputRouter.RankOutput output) {
+            this.rank = rank;
             this.output = output;
         }
     }
 
+    /** One life of a rank: from its start (or respawn) to its end or crash. */
+    static final class Incarnation {
+        final RankSlot slot;
+        final int rank;
+        final int number;
+        RankEngine engine;
+        PessimisticProtocol protocol;
+        CheckpointAgent agent;
+        RankClassLoader loader;
+        Thread thread;
+        Map<Long, Long> restoredFrontiers;
+        volatile boolean killed;
+        volatile long killNanos;
+        volatile String killReason;
+        volatile long killedAtPoint;
+        boolean retired;
+        RunReport.FailureRecord recovery;
+        long catchUpTarget;
+        volatile boolean caughtUp;
+
+        Incarnation(RankSlot slot, int rank, int number) {
+            this.slot = slot;
+            this.rank = rank;
+            this.number = number;
+        }
+
+        RankContext context() {
+            return loader.context();
+        }
+    }
 }

@@ -1,6 +1,8 @@
 package io.rewind.runtime;
 
 import io.rewind.engine.EngineConfig;
+import io.rewind.ft.log.PayloadLogConfig;
+import io.rewind.ft.log.StorageBackend;
 
 import java.io.PrintStream;
 import java.net.MalformedURLException;
@@ -24,9 +26,17 @@ import java.util.Objects;
  * @param tagOutput prefix every output line with {@code [rank]}
  * @param out       where rank standard output goes (null: only captured)
  * @param err       where rank standard error goes (null: only captured)
+ * @param protocol  fault-tolerance protocol
+ * @param checkpointEvery every how many checkpoint points a checkpoint is written (0: never)
+ * @param keepLines how many recovery lines are kept (and logs for them)
+ * @param checkpointDir where checkpoints go (null: a temporary folder removed after the job)
+ * @param failures  crashes to inject
+ * @param payloadLog settings of the sender-based payload log (logging protocols)
  */
 public record JobConfig(int ranks, String mainClass, List<String> args, List<Path> classPath, EngineConfig engine,
-                        Duration timeout, boolean tagOutput, PrintStream out, PrintStream err) {
+                        Duration timeout, boolean tagOutput, PrintStream out, PrintStream err, Protocol protocol,
+                        int checkpointEvery, int keepLines, Path checkpointDir, FailureSchedule failures,
+                        PayloadLogConfig payloadLog) {
 
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
@@ -65,6 +75,12 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
         private PrintStream out;
         private PrintStream err;
         private boolean echo = true;
+        private Protocol protocol = Protocol.NONE;
+        private int checkpointEvery = 0;
+        private int keepLines = 2;
+        private Path checkpointDir;
+        private FailureSchedule failures = FailureSchedule.NONE;
+        private PayloadLogConfig payloadLog;
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -118,6 +134,37 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
             return this;
         }
 
+        public Builder protocol(Protocol p) {
+            this.protocol = p;
+            return this;
+        }
+
+        /** Write a checkpoint every {@code n} checkpoint points (0: never). */
+        public Builder checkpointEvery(int n) {
+            this.checkpointEvery = n;
+            return this;
+        }
+
+        public Builder keepLines(int l) {
+            this.keepLines = l;
+            return this;
+        }
+
+        public Builder checkpointDir(Path dir) {
+            this.checkpointDir = dir;
+            return this;
+        }
+
+        public Builder failures(FailureSchedule f) {
+            this.failures = f;
+            return this;
+        }
+
+        public Builder payloadLog(PayloadLogConfig c) {
+            this.payloadLog = c;
+            return this;
+        }
+
         public JobConfig build() {
             if (mainClass == null || mainClass.isBlank()) {
                 throw new IllegalArgumentException("a main class is required");
@@ -133,12 +180,32 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
                     throw new IllegalArgumentException("class path entry does not exist: " + p);
                 }
             }
+            if (protocol == null) {
+                throw new IllegalArgumentException("a protocol is required");
+            }
+            if (checkpointEvery < 0) {
+                throw new IllegalArgumentException("checkpointEvery must be >= 0, was " + checkpointEvery);
+            }
+            if (keepLines < 1) {
+                throw new IllegalArgumentException("keepLines must be >= 1, was " + keepLines);
+            }
+            if (failures == null) {
+                throw new IllegalArgumentException("failures must not be null (use FailureSchedule.NONE)");
+            }
+            for (FailureSchedule.Kill k : failures.kills()) {
+                if (k.rank() >= ranks) {
+                    throw new IllegalArgumentException("kill " + k + " names rank " + k.rank() + " but the job has "
+                            + ranks + " ranks");
+                }
+            }
+            PayloadLogConfig log = payloadLog != null ? payloadLog : PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build();
             EngineConfig e = engine != null ? engine : EngineConfig.forRanks(ranks);
             PrintStream o = echo ? (out != null ? out : OutputRouter.rawStdout()) : null;
             PrintStream r = echo ? (err != null ? err : new PrintStream(
                     new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
                     java.nio.charset.StandardCharsets.UTF_8)) : null;
-            return new JobConfig(ranks, mainClass, args, classPath, e, timeout, tagOutput, o, r);
+            return new JobConfig(ranks, mainClass, args, classPath, e, timeout, tagOutput, o, r, protocol,
+                    checkpointEvery, keepLines, checkpointDir, failures, log);
         }
     }
 }

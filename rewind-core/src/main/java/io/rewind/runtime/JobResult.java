@@ -8,7 +8,7 @@ import java.util.List;
  * should return (0 only if every rank completed).
  */
 public record JobResult(int exitCode, List<RankOutcome> ranks, List<List<String>> output, Duration wallTime,
-                        String abortReason) {
+                        String abortReason, RunReport report) {
     public boolean ok() {
         return exitCode == 0;
     }

@@ -21,6 +21,7 @@ public final class RankContext {
     private final int rank;
     private final int size;
     private volatile RankEngine engine;
+    private volatile CheckpointAgent checkpoints;
     private volatile boolean initialized;
     private volatile boolean finalized;
 
@@ -68,6 +69,15 @@ public final class RankContext {
 
     void bind(RankEngine engine) {
         this.engine = engine;
+    }
+
+    void bind(CheckpointAgent agent) {
+        this.checkpoints = agent;
+    }
+
+    /** The checkpoint agent of this rank incarnation, or null outside a launched job. */
+    public CheckpointAgent checkpoints() {
+        return checkpoints;
     }
 
     /** Called by {@code MPI.Init}. */

@@ -157,12 +157,16 @@ class BlockLifecycleTest {
     try (PayloadLog log = PayloadLog.open(0, config)) {
       java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
       log.helperCopier().submit(() -> awaitQuietly(gate)); // holds the copier back
-      byte[] payload = randomBytes(new SplittableRandom(6), 40_000);
-      LogEntry entry = log.append(key(1, 1), MemorySegment.ofArray(payload), 0, payload.length, CopyMethod.HELPER_THREAD);
-      log.truncate(TO_1, 1);
-      assertEquals(0, log.statistics().entries());
-      assertTrue(log.statistics().mappedBytes() >= 3 * SMALL_WINDOW_BYTES, "windows stay mapped for the copy");
-      gate.countDown();
+      LogEntry entry;
+      try {
+        byte[] payload = randomBytes(new SplittableRandom(6), 40_000);
+        entry = log.append(key(1, 1), MemorySegment.ofArray(payload), 0, payload.length, CopyMethod.HELPER_THREAD);
+        log.truncate(TO_1, 1);
+        assertEquals(0, log.statistics().entries());
+        assertTrue(log.statistics().mappedBytes() >= 3 * SMALL_WINDOW_BYTES, "windows stay mapped for the copy");
+      } finally {
+        gate.countDown(); // an early failure must not leave the copier blocked at close()
+      }
       entry.awaitCopy();
       LogStatistics after = log.statistics();
       assertEquals(SMALL_WINDOW_BYTES, after.mappedBytes());

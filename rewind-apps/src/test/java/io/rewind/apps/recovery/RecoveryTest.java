@@ -1,0 +1,168 @@
+package io.rewind.apps.recovery;
+
+import io.rewind.apps.workloads.CollectiveMix;
+import io.rewind.apps.workloads.MasterWorker;
+import io.rewind.apps.workloads.PollingExchange;
+import io.rewind.apps.workloads.Stencil2D;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.Job;
+import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.JobResult;
+import io.rewind.runtime.Protocol;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Runs each workload with crashes under the protocols that recover, and compares what it prints with
+ * a failure-free run of the same workload, bit for bit. Schedules are drawn from seeds, so a failing
+ * case names the seed that reproduces it.
+ */
+class RecoveryTest {
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+    private static final Map<String, String> BASELINES = new ConcurrentHashMap<>();
+
+    /** A workload: class, ranks, arguments, the prefix of its result line, and its iteration count. */
+    record Workload(Class<?> main, int ranks, List<String> args, String prefix, int iterations) {
+        @Override
+        public String toString() {
+            return main.getSimpleName() + "x" + ranks;
+        }
+    }
+
+    static final Workload STENCIL = new Workload(Stencil2D.class, 4, List.of("48", "24"), "stencil", 24);
+    static final Workload MASTER_WORKER = new Workload(MasterWorker.class, 4, List.of("24", "50"), "masterworker", 24);
+    static final Workload POLLING = new Workload(PollingExchange.class, 5, List.of("24"), "polling", 24);
+    static final Workload COLLECTIVES = new Workload(CollectiveMix.class, 5, List.of("24", "8"), "collectives", 24);
+
+    static JobResult run(Workload w, Protocol protocol, FailureSchedule failures, int checkpointEvery) {
+        return Job.run(JobConfig.builder(w.main().getName()).ranks(w.ranks()).args(w.args()).protocol(protocol)
+                .checkpointEvery(checkpointEvery).failures(failures).timeout(LIMIT).quiet().build());
+    }
+
+    static String resultLine(JobResult r, String prefix) {
+        for (String line : r.output(0)) {
+            if (line.startsWith(prefix)) {
+                return line;
+            }
+        }
+        throw new AssertionError("no line starting with '" + prefix + "' in rank 0's output: " + r.output(0));
+    }
+
+    static String baseline(Workload w) {
+        return BASELINES.computeIfAbsent(w.toString(), k -> {
+            JobResult r = run(w, Protocol.NONE, FailureSchedule.NONE, 0);
+            assertTrue(r.ok(), r.describeFailures());
+            return resultLine(r, w.prefix());
+        });
+    }
+
+    static void assertRecovers(Workload w, Protocol protocol, FailureSchedule failures, int checkpointEvery,
+                               String label) {
+        JobResult r = run(w, protocol, failures, checkpointEvery);
+        String context = label + " " + w + " " + protocol.cliName() + " kills=" + failures + "\n"
+                + r.describeFailures() + (r.report() != null ? r.report().summary() : "");
+        assertTrue(r.ok(), context);
+        assertEquals(baseline(w), resultLine(r, w.prefix()), context);
+        assertEquals(failures.kills().size(), r.report().failures().size(), "every kill struck and was recovered: "
+                + context);
+    }
+
+    static Stream<Arguments> seeded() {
+        List<Arguments> cases = new ArrayList<>();
+        for (Workload w : List.of(STENCIL, MASTER_WORKER, POLLING, COLLECTIVES)) {
+            for (Protocol p : List.of(Protocol.PESSIMISTIC, Protocol.GLOBAL)) {
+                for (long seed = 1; seed <= 4; seed++) {
+                    cases.add(Arguments.of(w, p, seed));
+                }
+            }
+        }
+        return cases.stream();
+    }
+
+    @ParameterizedTest(name = "{0} {1} seed {2}")
+    @MethodSource("seeded")
+    void recoversFromSeededCrashesBitForBit(Workload w, Protocol protocol, long seed) {
+        FailureSchedule f = FailureSchedule.chaos(seed, w.ranks(), w.iterations());
+        assertRecovers(w, protocol, f, 4, "seed " + seed);
+    }
+
+    @Test
+    void aCrashBeforeTheFirstCheckpointRestartsFromTheBeginning() {
+        assertRecovers(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("2@3", 4), 10, "early");
+        assertRecovers(MASTER_WORKER, Protocol.PESSIMISTIC, FailureSchedule.parse("0@2", 4), 10, "early");
+    }
+
+    @Test
+    void theMasterOfAnAnySourceScheduleReplaysItsDecisions() {
+        assertRecovers(MASTER_WORKER, Protocol.PESSIMISTIC, FailureSchedule.parse("0@11", 4), 4, "master");
+        assertRecovers(MASTER_WORKER, Protocol.PESSIMISTIC, FailureSchedule.parse("0@9,0@15", 4), 4, "master twice");
+    }
+
+    @Test
+    void concurrentCrashesRecover() {
+        assertRecovers(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("1@10,2@10", 4), 4, "concurrent");
+        assertRecovers(COLLECTIVES, Protocol.PESSIMISTIC, FailureSchedule.parse("0@10,4@10", 5), 4, "concurrent");
+    }
+
+    @Test
+    void aSecondCrashDuringRecoveryRecovers() {
+        // Rank 1 restarts from line 2 (point 8) and re-executes 9..13 while rank 2 dies at 11.
+        assertRecovers(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("1@13,2@14", 4), 4, "during recovery");
+        assertRecovers(POLLING, Protocol.PESSIMISTIC, FailureSchedule.parse("3@13,1@14", 5), 4, "during recovery");
+    }
+
+    @Test
+    void repeatedCrashesOnTheSameRecoveryLineRecover() {
+        assertRecovers(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("3@10,3@11", 4), 4, "repeated");
+        assertRecovers(COLLECTIVES, Protocol.GLOBAL, FailureSchedule.parse("2@10,2@11", 5), 4, "repeated");
+    }
+
+    @Test
+    void aCrashWhileWritingACheckpointFallsBackToThePreviousLine() {
+        JobResult r = run(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("1@c3", 4), 4);
+        assertTrue(r.ok(), r.describeFailures());
+        assertEquals(baseline(STENCIL), resultLine(r, STENCIL.prefix()));
+        assertEquals(2, r.report().failures().get(0).line(), r.report().summary());
+    }
+
+    @Test
+    void aTimedCrashRecovers() {
+        Workload slow = new Workload(Stencil2D.class, 4, List.of("48", "200"), "stencil", 200);
+        assertRecovers(slow, Protocol.PESSIMISTIC, FailureSchedule.parse("2@t30", 4), 20, "timed");
+    }
+
+    @Test
+    void withoutAProtocolACrashAbortsTheJobWithAClearMessage() {
+        JobResult r = run(STENCIL, Protocol.NONE, FailureSchedule.parse("1@5", 4), 0);
+        assertFalse(r.ok());
+        assertTrue(r.describeFailures().contains("protocol none cannot recover"), r.describeFailures());
+    }
+
+    @Test
+    void localRollbackRestartsOneRankAndReplaysItsMessages() {
+        JobResult r = run(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("2@14", 4), 4);
+        assertTrue(r.ok(), r.describeFailures());
+        var f = r.report().failures().get(0);
+        assertEquals(1, f.rollbackSet());
+        assertEquals(3, f.line());
+        assertTrue(f.replayedFrames() > 0, r.report().summary());
+        assertTrue(r.report().loggedBytes() > 0 && r.report().checkpoints() > 0, r.report().summary());
+        JobResult g = run(STENCIL, Protocol.GLOBAL, FailureSchedule.parse("2@14", 4), 4);
+        assertTrue(g.ok(), g.describeFailures());
+        assertEquals(4, g.report().failures().get(0).rollbackSet());
+        assertEquals(0, g.report().loggedBytes());
+    }
+}

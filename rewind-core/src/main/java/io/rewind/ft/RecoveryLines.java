@@ -1,0 +1,61 @@
+package io.rewind.ft;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+
+/**
+ * What the kept recovery lines of every rank hold: for each rank and line, the arrival frontier of
+ * each incoming channel (channel key: communicator context and sending world rank). A sender may drop
+ * a logged message once the receiver's oldest kept line already holds it. Thread safe.
+ */
+public final class RecoveryLines {
+    private final int keepLines;
+    private final Deque<Line>[] lines;
+
+    /** One line of one rank. */
+    public record Line(long number, Map<Long, Long> frontiers) {
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public RecoveryLines(int ranks, int keepLines) {
+        this.keepLines = keepLines;
+        this.lines = new Deque[ranks];
+        for (int r = 0; r < ranks; r++) {
+            lines[r] = new ArrayDeque<>();
+        }
+    }
+
+    public void published(int rank, long number, Map<Long, Long> frontiers) {
+        synchronized (lines[rank]) {
+            Deque<Line> d = lines[rank];
+            d.removeIf(l -> l.number() >= number); // a restarted rank writes a line again
+            d.addLast(new Line(number, Map.copyOf(frontiers)));
+            while (d.size() > keepLines) {
+                d.removeFirst();
+            }
+        }
+    }
+
+    /** The oldest line the rank keeps, or 0 if it has none. */
+    public long oldestLine(int rank) {
+        synchronized (lines[rank]) {
+            Line oldest = lines[rank].peekFirst();
+            return oldest == null ? 0 : oldest.number();
+        }
+    }
+
+    /**
+     * Messages on the channel up to this number are held by every line the receiver keeps; 0 while the
+     * receiver has no line (a restart from the beginning needs everything).
+     */
+    public long safelyHeldUpTo(int receiver, long channelKey) {
+        synchronized (lines[receiver]) {
+            Line oldest = lines[receiver].peekFirst();
+            if (oldest == null) {
+                return 0;
+            }
+            return oldest.frontiers().getOrDefault(channelKey, 0L);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package io.rewind.ft.pessimistic;
+
+import io.rewind.engine.Communicator;
+import io.rewind.engine.FaultTolerance;
+import io.rewind.engine.Frame;
+import io.rewind.ft.EventLogger;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.log.Channel;
+import io.rewind.ft.log.CopyMethod;
+import io.rewind.ft.log.LogEntry;
+import io.rewind.ft.log.LogStatistics;
+import io.rewind.ft.log.MessageKey;
+import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.log.PipelinedCopier;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+/**
+ * The pessimistic protocol of one rank incarnation.
+ *
+ * <p>Every outgoing frame is logged before it leaves; its send completes once the copy is in the
+ * log. A collective's result, sent alike to every member, is logged once and shared by the frames
+ * that carry it. The index below maps each outgoing channel to its logged frames by sequence number;
+ * it is what replay reads and what truncation trims.
+ *
+ * <p>A restarted incarnation skips the frames its peers already hold (their arrival frontier when it
+ * first sends on the channel again) and takes the outcomes of its non-deterministic events from the
+ * event logger as long as the logger has them.
+ */
+public final class PessimisticProtocol implements FaultTolerance {
+    /** A logged outgoing frame. */
+    private record Record(int context, int source, int tag, long sequence, LogEntry entry) {
+    }
+
+    private final int worldRank;
+    private final int incarnation;
+    private final boolean restarted;
+    private final PayloadLog log;
+    private final EventLogger events;
+    private final RecoveryLines lines;
+    private final PeerFrontiers peers;
+    private final long pipelineChunkBytes;
+
+    private final Object lock = new Object();
+    /** Outgoing channel key (communicator context, destination world rank) to logged frames by sequence. */
+    private final Map<Long, NavigableMap<Long, Record>> index = new HashMap<>();
+    /** A collective call's result, logged once: key (collective context, tag). */
+    private final Map<Long, LogEntry> sharedResults = new HashMap<>();
+    /** For a restarted rank: per outgoing channel, what the peer already holds. */
+    private final Map<Long, Long> skipUpTo = new HashMap<>();
+    private long sharedSequence;
+    private long skippedFrames;
+    private long replayedFrames;
+
+    public PessimisticProtocol(int worldRank, int incarnation, PayloadLog log, EventLogger events, RecoveryLines lines,
+                               PeerFrontiers peers) {
+        this.worldRank = worldRank;
+        this.incarnation = incarnation;
+        this.restarted = incarnation > 0;
+        this.log = log;
+        this.events = events;
+        this.lines = lines;
+        this.peers = peers;
+        this.pipelineChunkBytes = log.config().pipelineChunkBytes();
+    }
+
+    static long channelKey(int context, int world) {
+        return ((long) (context & ~1) << 32) | (world & 0xffffffffL);
+    }
+
+    @Override
+    public String name() {
+        return "pessimistic";
+    }
+
+    @Override
+    public boolean tracksArrivals() {
+        return true;
+    }
+
+    @Override
+    public boolean rootedCollectives() {
+        return true;
+    }
+
+    @Override
+    public boolean beforeSend(Communicator comm, Frame frame, int destinationWorld, boolean collectiveResult) {
+        long key = channelKey(frame.context(), destinationWorld);
+        synchronized (lock) {
+            if (restarted) {
+                long held = skipUpTo.computeIfAbsent(key,
+                        k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
+                if (frame.sequence() <= held) {
+                    skippedFrames++;
+                    return false;
+                }
+            }
+            LogEntry entry;
+            boolean fresh = true;
+            if (collectiveResult) {
+                long call = ((long) frame.context() << 32) | (frame.tag() & 0xffffffffL);
+                entry = sharedResults.get(call);
+                if (entry == null) {
+                    entry = log.append(new MessageKey(frame.context(), worldRank, worldRank, frame.tag(),
+                            ++sharedSequence, incarnation), frame.data(), frame.dataOffset(), frame.lengthBytes());
+                    sharedResults.put(call, entry);
+                } else {
+                    fresh = false;
+                }
+            } else {
+                entry = log.append(new MessageKey(frame.context(), worldRank, destinationWorld, frame.tag(),
+                        frame.sequence(), incarnation), frame.data(), frame.dataOffset(), frame.lengthBytes());
+            }
+            if (fresh && entry.copyMethod() == CopyMethod.PIPELINED) {
+                LogEntry e = entry;
+                frame.setTee((src, so, dst, d, n) -> PipelinedCopier.transferAndLog(src, so, dst, d, n, e,
+                        pipelineChunkBytes));
+            }
+            frame.setProtocolState(entry);
+            index.computeIfAbsent(key, k -> new TreeMap<>())
+                    .put(frame.sequence(), new Record(frame.context(), frame.source(), frame.tag(), frame.sequence(),
+                            entry));
+            return true;
+        }
+    }
+
+    @Override
+    public void afterSend(Frame frame) {
+        if (frame.protocolState() instanceof LogEntry entry) {
+            entry.awaitCopy();
+        }
+    }
+
+    @Override
+    public void onWildcardMatch(long index, Frame frame) {
+        events.recordWildcard(worldRank, index, frame.source(), frame.tag(), frame.sequence());
+    }
+
+    @Override
+    public ForcedMatch forcedWildcard(long index) {
+        return restarted ? events.wildcard(worldRank, index) : null;
+    }
+
+    @Override
+    public void onPollOutcome(long index, long[] outcome) {
+        events.recordPoll(worldRank, index, outcome);
+    }
+
+    @Override
+    public long[] forcedPollOutcome(long index) {
+        return restarted ? events.poll(worldRank, index) : null;
+    }
+
+    /**
+     * The logged frames a restarted peer needs, as private copies in sequence order per channel: those
+     * numbered above what its restored checkpoint holds ({@code frontiers}, keyed by the peer's incoming
+     * channel keys).
+     */
+    public List<Frame> framesFor(int destinationWorld, Map<Long, Long> frontiers) {
+        List<Frame> out = new ArrayList<>();
+        synchronized (lock) {
+            for (Map.Entry<Long, NavigableMap<Long, Record>> e : index.entrySet()) {
+                long key = e.getKey();
+                if ((int) key != destinationWorld) {
+                    continue;
+                }
+                int context = (int) (key >>> 32);
+                long held = frontiers.getOrDefault(channelKey(context, worldRank), 0L);
+                for (Record r : e.getValue().tailMap(held, false).values()) {
+                    byte[] payload = r.entry().payloadToArray();
+                    out.add(new Frame(r.context(), r.source(), worldRank, r.tag(), r.sequence(),
+                            MemorySegment.ofArray(payload), 0, payload.length, null));
+                }
+            }
+            replayedFrames += out.size();
+        }
+        return out;
+    }
+
+    /** A peer restarted: what it holds must be looked up again before this rank skips anything to it. */
+    public void forgetPeerFrontier(int peerWorld) {
+        synchronized (lock) {
+            skipUpTo.keySet().removeIf(k -> (int) (long) k == peerWorld);
+        }
+    }
+
+    /**
+     * Drops what every receiver's oldest kept recovery line already holds. Called when this rank
+     * checkpoints (and may be called at any time).
+     */
+    public void truncate() {
+        synchronized (lock) {
+            for (Map.Entry<Long, NavigableMap<Long, Record>> e : index.entrySet()) {
+                long key = e.getKey();
+                int dest = (int) key;
+                int context = (int) (key >>> 32);
+                long held = lines.safelyHeldUpTo(dest, channelKey(context, worldRank));
+                if (held <= 0) {
+                    continue;
+                }
+                NavigableMap<Long, Record> obsolete = e.getValue().headMap(held, true);
+                if (obsolete.isEmpty()) {
+                    continue;
+                }
+                obsolete.clear();
+                log.truncate(new Channel(context, worldRank, dest), held);
+                log.truncate(new Channel(context + 1, worldRank, dest), held);
+            }
+            // Shared results: release those no remaining frame refers to.
+            Map<LogEntry, Boolean> live = new java.util.IdentityHashMap<>();
+            for (NavigableMap<Long, Record> m : index.values()) {
+                for (Record r : m.values()) {
+                    live.put(r.entry(), Boolean.TRUE);
+                }
+            }
+            Map<Integer, Long> minLiveShared = new HashMap<>();
+            for (Iterator<Map.Entry<Long, LogEntry>> it = sharedResults.entrySet().iterator(); it.hasNext(); ) {
+                Map.Entry<Long, LogEntry> s = it.next();
+                LogEntry entry = s.getValue();
+                if (live.containsKey(entry)) {
+                    minLiveShared.merge(entry.key().contextId(), entry.key().sequence(), Math::min);
+                } else {
+                    it.remove();
+                }
+            }
+            for (Channel c : log.channels()) {
+                if (c.source() == worldRank && c.destination() == worldRank) {
+                    long min = minLiveShared.getOrDefault(c.contextId(), Long.MAX_VALUE);
+                    log.truncate(c, min == Long.MAX_VALUE ? sharedSequence : min - 1);
+                }
+            }
+        }
+    }
+
+    public LogStatistics logStatistics() {
+        return log.statistics();
+    }
+
+    public long skippedFrames() {
+        synchronized (lock) {
+            return skippedFrames;
+        }
+    }
+
+    public long replayedFrames() {
+        synchronized (lock) {
+            return replayedFrames;
+        }
+    }
+
+    /** Frees the log (the incarnation crashed or the job ended). */
+    public void close() {
+        synchronized (lock) {
+            index.clear();
+            sharedResults.clear();
+        }
+        log.close();
+    }
+}

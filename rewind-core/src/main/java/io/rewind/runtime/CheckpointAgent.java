@@ -1,0 +1,144 @@
+package io.rewind.runtime;
+
+import io.rewind.checkpoint.CheckpointException;
+import io.rewind.checkpoint.CheckpointImage;
+import io.rewind.engine.Communicator;
+import io.rewind.engine.CommunicatorState;
+import io.rewind.engine.ErrorClass;
+import io.rewind.engine.MailboxSnapshot;
+import io.rewind.engine.RankEngine;
+import io.rewind.engine.RewindException;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The checkpoint side of one rank incarnation: the registered state sections, the count of
+ * checkpoint points, taking a checkpoint every N-th point, and restoring a restarted rank. Used by
+ * the rank's own thread only.
+ */
+public final class CheckpointAgent {
+    static final String RUNTIME_SECTION = "rewind.runtime";
+
+    private final Job job;
+    private final Job.Incarnation incarnation;
+    private final Map<String, StateSection> sections = new LinkedHashMap<>();
+    private final CheckpointImage restoreImage;
+    private long points;
+    private boolean resuming;
+    private boolean restoreCalled;
+
+    CheckpointAgent(Job job, Job.Incarnation incarnation, CheckpointImage restoreImage) {
+        this.job = job;
+        this.incarnation = incarnation;
+        this.restoreImage = restoreImage;
+    }
+
+    public void register(String name, StateSection section) {
+        if (name == null || name.isBlank() || name.startsWith("rewind.")) {
+            throw new IllegalArgumentException("invalid section name '" + name + "' (names starting with 'rewind.' "
+                    + "are reserved)");
+        }
+        if (sections.putIfAbsent(name, section) != null) {
+            throw new IllegalArgumentException("state '" + name + "' is already registered");
+        }
+    }
+
+    /** Whether this incarnation starts from a checkpoint (true only for a restarted rank that has one). */
+    public boolean isRestart() {
+        return restoreImage != null;
+    }
+
+    /**
+     * Loads the registered state and the runtime state from the recovery line chosen for this
+     * restarted incarnation; false (and nothing changes) on a fresh start.
+     */
+    public boolean restore() {
+        if (restoreCalled) {
+            throw new IllegalStateException("restore() may be called once");
+        }
+        restoreCalled = true;
+        if (restoreImage == null) {
+            return false;
+        }
+        long t0 = System.nanoTime();
+        for (Map.Entry<String, StateSection> e : sections.entrySet()) {
+            e.getValue().load(restoreImage.section(e.getKey()));
+        }
+        for (String name : restoreImage.sections().keySet()) {
+            if (!name.equals(RUNTIME_SECTION) && !sections.containsKey(name)) {
+                throw new CheckpointException("the checkpoint holds state '" + name + "' that the program did not "
+                        + "register before restore()");
+            }
+        }
+        EngineStateCodec.State state = EngineStateCodec.decode(restoreImage.section(RUNTIME_SECTION));
+        RankEngine engine = incarnation.engine;
+        engine.restoreCounters(state.counters());
+        for (CommunicatorState cs : state.communicators()) {
+            Communicator c = engine.communicator(cs.context());
+            if (c == null) {
+                throw new CheckpointException("the checkpoint holds communicator context " + cs.context()
+                        + ", which this restarted rank has not created: create communicators before restore()");
+            }
+            c.restore(cs);
+        }
+        long line = restoreImage.line();
+        points = line * job.config().checkpointEvery() - 1;
+        resuming = true;
+        job.onRestored(incarnation, line, System.nanoTime() - t0);
+        return true;
+    }
+
+    /**
+     * A checkpoint point: counts, lets the failure injector strike, and every N-th call writes a
+     * checkpoint. Returns whether it wrote one.
+     */
+    public boolean point() {
+        incarnation.engine.checkAlive();
+        if (!restoreCalled && incarnation.number > 0 && restoreImage != null) {
+            throw new IllegalStateException("a restarted rank reached a checkpoint point before restore(): call "
+                    + "Checkpointer.restore() after registering state and before the main loop");
+        }
+        points++;
+        job.onPoint(incarnation, points);
+        if (resuming) {
+            resuming = false; // the first point after a restore is the one the checkpoint was taken at
+            return false;
+        }
+        job.injector().atPoint(incarnation, points);
+        int every = job.config().checkpointEvery();
+        if (every <= 0 || points % every != 0 || job.config().protocol() == Protocol.NONE) {
+            return false;
+        }
+        checkpoint(points / every);
+        return true;
+    }
+
+    public long points() {
+        return points;
+    }
+
+    private void checkpoint(long line) {
+        long t0 = System.nanoTime();
+        RankEngine engine = incarnation.engine;
+        MailboxSnapshot mailbox;
+        try {
+            mailbox = engine.mailbox().snapshot();
+        } catch (RewindException e) {
+            if (e.errorClass() == ErrorClass.PENDING) {
+                throw RewindException.of(ErrorClass.PENDING, "rank %d at checkpoint point %d: %s", incarnation.rank,
+                        points, e.getMessage());
+            }
+            throw e;
+        }
+        Map<String, byte[]> data = new LinkedHashMap<>();
+        for (Map.Entry<String, StateSection> e : sections.entrySet()) {
+            data.put(e.getKey(), e.getValue().save());
+        }
+        data.put(RUNTIME_SECTION, EngineStateCodec.encode(engine, mailbox));
+        CheckpointImage image = new CheckpointImage(incarnation.rank, line, data);
+        job.injector().duringCheckpoint(incarnation, line, image, job.store());
+        long bytes = job.store().write(image);
+        job.onCheckpoint(incarnation, line, mailbox.frontiers(), bytes, System.nanoTime() - t0);
+    }
+}

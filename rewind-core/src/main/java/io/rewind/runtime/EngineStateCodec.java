@@ -1,0 +1,147 @@
+package io.rewind.runtime;
+
+import io.rewind.checkpoint.CheckpointException;
+import io.rewind.engine.Communicator;
+import io.rewind.engine.CommunicatorState;
+import io.rewind.engine.Frame;
+import io.rewind.engine.MailboxSnapshot;
+import io.rewind.engine.RankEngine;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The runtime's own part of a checkpoint: what a restarted rank needs besides the program's state.
+ *
+ * <pre>
+ *  version i32 = 1
+ *  counters: count i32, then i64 each (wildcard receives, polls, next context)
+ *  communicators: count i32, then each: context i32, members i32, sendSequence i64 x members,
+ *                 collectiveSequence i32, creations i64
+ *  frontiers: count i32, then each: channel key i64, highest arrived i64
+ *  unexpected: count i32, then frames
+ *  held: count i32, then frames
+ *  frame: context i32, source i32, sourceWorld i32, tag i32, sequence i64, length i32, payload
+ * </pre>
+ */
+final class EngineStateCodec {
+    private EngineStateCodec() {
+    }
+
+    static byte[] encode(RankEngine engine, MailboxSnapshot mailbox) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeInt(1);
+            long[] counters = engine.counters();
+            out.writeInt(counters.length);
+            for (long c : counters) {
+                out.writeLong(c);
+            }
+            List<Communicator> comms = new ArrayList<>(engine.communicators());
+            out.writeInt(comms.size());
+            for (Communicator c : comms) {
+                CommunicatorState s = c.state();
+                out.writeInt(s.context());
+                out.writeInt(s.sendSequence().length);
+                for (long q : s.sendSequence()) {
+                    out.writeLong(q);
+                }
+                out.writeInt(s.collectiveSequence());
+                out.writeLong(s.creations());
+            }
+            out.writeInt(mailbox.frontiers().size());
+            for (Map.Entry<Long, Long> e : mailbox.frontiers().entrySet()) {
+                out.writeLong(e.getKey());
+                out.writeLong(e.getValue());
+            }
+            writeFrames(out, mailbox.unexpected());
+            writeFrames(out, mailbox.held());
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new CheckpointException("cannot encode runtime state", e);
+        }
+    }
+
+    private static void writeFrames(DataOutputStream out, List<Frame> frames) throws IOException {
+        out.writeInt(frames.size());
+        for (Frame f : frames) {
+            out.writeInt(f.context());
+            out.writeInt(f.source());
+            out.writeInt(f.sourceWorld());
+            out.writeInt(f.tag());
+            out.writeLong(f.sequence());
+            int len = Math.toIntExact(f.lengthBytes());
+            out.writeInt(len);
+            byte[] payload = new byte[len];
+            if (len > 0) {
+                MemorySegment.copy(f.data(), f.dataOffset(), MemorySegment.ofArray(payload), 0, len);
+            }
+            out.write(payload);
+        }
+    }
+
+    /** The decoded state. */
+    record State(long[] counters, List<CommunicatorState> communicators, MailboxSnapshot mailbox) {
+    }
+
+    static State decode(byte[] bytes) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
+            int version = in.readInt();
+            if (version != 1) {
+                throw new CheckpointException("unsupported runtime-state version " + version);
+            }
+            long[] counters = new long[in.readInt()];
+            for (int i = 0; i < counters.length; i++) {
+                counters[i] = in.readLong();
+            }
+            int nc = in.readInt();
+            List<CommunicatorState> comms = new ArrayList<>(nc);
+            for (int i = 0; i < nc; i++) {
+                int context = in.readInt();
+                long[] seq = new long[in.readInt()];
+                for (int j = 0; j < seq.length; j++) {
+                    seq[j] = in.readLong();
+                }
+                comms.add(new CommunicatorState(context, seq, in.readInt(), in.readLong()));
+            }
+            int nf = in.readInt();
+            Map<Long, Long> frontiers = new HashMap<>();
+            for (int i = 0; i < nf; i++) {
+                frontiers.put(in.readLong(), in.readLong());
+            }
+            List<Frame> unexpected = readFrames(in);
+            List<Frame> held = readFrames(in);
+            return new State(counters, comms, new MailboxSnapshot(frontiers, unexpected, held));
+        } catch (IOException e) {
+            throw new CheckpointException("runtime state is malformed: " + e.getMessage(), e);
+        }
+    }
+
+    private static List<Frame> readFrames(DataInputStream in) throws IOException {
+        int n = in.readInt();
+        List<Frame> frames = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            int context = in.readInt();
+            int source = in.readInt();
+            int sourceWorld = in.readInt();
+            int tag = in.readInt();
+            long seq = in.readLong();
+            byte[] payload = new byte[in.readInt()];
+            in.readFully(payload);
+            frames.add(new Frame(context, source, sourceWorld, tag, seq, MemorySegment.ofArray(payload), 0,
+                    payload.length, null));
+        }
+        return frames;
+    }
+}

@@ -1,0 +1,98 @@
+package io.rewind.runtime;
+
+import io.rewind.checkpoint.CheckpointFormat;
+import io.rewind.checkpoint.CheckpointImage;
+import io.rewind.checkpoint.CheckpointStore;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Makes the crashes of a {@link FailureSchedule} happen: at a checkpoint point, in the middle of a
+ * checkpoint write (a half-written file is left behind), or at a wall-clock time. Each kill strikes
+ * once, whichever incarnation of the rank is running then.
+ */
+final class FailureInjector implements AutoCloseable {
+    private final Job job;
+    private final FailureSchedule schedule;
+    private final boolean[] fired;
+    private ScheduledExecutorService timer;
+
+    FailureInjector(Job job, FailureSchedule schedule) {
+        this.job = job;
+        this.schedule = schedule;
+        this.fired = new boolean[schedule.kills().size()];
+    }
+
+    /** Arms the time-triggered kills; call when the job starts. */
+    void start() {
+        for (int i = 0; i < fired.length; i++) {
+            FailureSchedule.Kill k = schedule.kills().get(i);
+            if (k.trigger() == FailureSchedule.Trigger.TIME) {
+                if (timer == null) {
+                    timer = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon(true)
+                            .name("rewind-failure-injector").unstarted(r));
+                }
+                final int index = i;
+                timer.schedule(() -> {
+                    if (claim(index)) {
+                        job.kill(k.rank(), "killed at " + k.value() + " ms (" + k + ")");
+                    }
+                }, k.value(), TimeUnit.MILLISECONDS);
+            }
+        }
+    }
+
+    private synchronized boolean claim(int index) {
+        if (fired[index]) {
+            return false;
+        }
+        fired[index] = true;
+        return true;
+    }
+
+    /** Called at every checkpoint point of a rank. */
+    void atPoint(Job.Incarnation inc, long points) {
+        for (int i = 0; i < fired.length; i++) {
+            FailureSchedule.Kill k = schedule.kills().get(i);
+            if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.ITERATION && k.value() == points
+                    && claim(i)) {
+                job.markKilled(inc, "killed at iteration " + points + " (" + k + ")");
+                throw new RankKilledError(inc.rank, inc.number, "at iteration " + points);
+            }
+        }
+    }
+
+    /** Called before a checkpoint file is written: a kill here leaves a torn temporary file. */
+    void duringCheckpoint(Job.Incarnation inc, long line, CheckpointImage image, CheckpointStore store) {
+        for (int i = 0; i < fired.length; i++) {
+            FailureSchedule.Kill k = schedule.kills().get(i);
+            if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.CHECKPOINT && k.value() == line
+                    && claim(i)) {
+                byte[] bytes = CheckpointFormat.encode(image);
+                Path torn = store.jobDir().resolve(String.format("rank-%05d", inc.rank))
+                        .resolve(String.format("line-%012d.ckpt.tmp", line));
+                try {
+                    Files.createDirectories(torn.getParent());
+                    Files.write(torn, Arrays.copyOf(bytes, bytes.length / 2));
+                } catch (IOException e) {
+                    // the crash happens anyway; the torn file is only there to be ignored
+                }
+                job.markKilled(inc, "killed while writing checkpoint " + line + " (" + k + ")");
+                throw new RankKilledError(inc.rank, inc.number, "while writing checkpoint " + line);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (timer != null) {
+            timer.shutdownNow();
+        }
+    }
+}

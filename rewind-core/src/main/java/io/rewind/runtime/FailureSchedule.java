@@ -1,0 +1,113 @@
+package io.rewind.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+
+/**
+ * When ranks crash: parsed from {@code RANK@ITERATION}, {@code RANK@tMILLIS} or
+ * {@code RANK@cCHECKPOINT} items separated by commas, or drawn from a seed. Every item strikes once.
+ */
+public record FailureSchedule(List<Kill> kills) {
+    /** What triggers a kill. */
+    public enum Trigger {
+        /** At the rank's n-th checkpoint point call (1-based), before it checkpoints. */
+        ITERATION,
+        /** Some milliseconds after the job started, at the rank's next runtime call. */
+        TIME,
+        /** While the rank writes its n-th checkpoint: the file is left half written. */
+        CHECKPOINT
+    }
+
+    /** One crash. */
+    public record Kill(int rank, Trigger trigger, long value) {
+        @Override
+        public String toString() {
+            return rank + "@" + switch (trigger) {
+                case ITERATION -> Long.toString(value);
+                case TIME -> "t" + value;
+                case CHECKPOINT -> "c" + value;
+            };
+        }
+    }
+
+    public FailureSchedule {
+        kills = List.copyOf(kills);
+    }
+
+    public static final FailureSchedule NONE = new FailureSchedule(List.of());
+
+    public boolean isEmpty() {
+        return kills.isEmpty();
+    }
+
+    /** Parses e.g. {@code 2@5,0@t1500,3@c2}; ranks are checked against {@code ranks}. */
+    public static FailureSchedule parse(String spec, int ranks) {
+        List<Kill> kills = new ArrayList<>();
+        if (spec == null || spec.isBlank()) {
+            return NONE;
+        }
+        for (String item : spec.split(",")) {
+            String s = item.trim();
+            int at = s.indexOf('@');
+            if (at <= 0 || at == s.length() - 1) {
+                throw new IllegalArgumentException("'" + s + "' is not RANK@ITERATION, RANK@tMILLIS or RANK@cCHECKPOINT");
+            }
+            int rank;
+            long value;
+            Trigger trigger = Trigger.ITERATION;
+            String when = s.substring(at + 1);
+            try {
+                rank = Integer.parseInt(s.substring(0, at));
+                if (when.startsWith("t")) {
+                    trigger = Trigger.TIME;
+                    when = when.substring(1);
+                } else if (when.startsWith("c")) {
+                    trigger = Trigger.CHECKPOINT;
+                    when = when.substring(1);
+                }
+                value = Long.parseLong(when);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + s + "' is not RANK@ITERATION, RANK@tMILLIS or RANK@cCHECKPOINT");
+            }
+            if (rank < 0 || rank >= ranks) {
+                throw new IllegalArgumentException("kill '" + s + "' names rank " + rank + " but the job has " + ranks
+                        + " ranks");
+            }
+            if (value < (trigger == Trigger.TIME ? 0 : 1)) {
+                throw new IllegalArgumentException("kill '" + s + "': the " + trigger.name().toLowerCase()
+                        + " must be " + (trigger == Trigger.TIME ? ">= 0" : ">= 1"));
+            }
+            kills.add(new Kill(rank, trigger, value));
+        }
+        return new FailureSchedule(kills);
+    }
+
+    /**
+     * A reproducible random schedule: one to three crashes at iterations in [2, span], on random ranks,
+     * sometimes two at the same iteration, sometimes one during a checkpoint.
+     */
+    public static FailureSchedule chaos(long seed, int ranks, int span) {
+        Random rnd = new Random(seed);
+        int count = 1 + rnd.nextInt(3);
+        List<Kill> kills = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int rank = rnd.nextInt(ranks);
+            long iteration = 2 + rnd.nextInt(Math.max(1, span - 1));
+            if (!kills.isEmpty() && rnd.nextInt(4) == 0) {
+                iteration = kills.get(kills.size() - 1).value(); // concurrent with the previous one
+            }
+            kills.add(new Kill(rank, Trigger.ITERATION, iteration));
+        }
+        return new FailureSchedule(kills);
+    }
+
+    @Override
+    public String toString() {
+        List<String> s = new ArrayList<>();
+        for (Kill k : kills) {
+            s.add(k.toString());
+        }
+        return String.join(",", s);
+    }
+}

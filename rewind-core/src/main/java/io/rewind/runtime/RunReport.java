@@ -1,0 +1,211 @@
+package io.rewind.runtime;
+
+import io.rewind.ft.log.LogStatistics;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What a job measured about itself: checkpoints, logs, non-deterministic events, and for every
+ * failure the recovery timeline (detect, respawn, restore, replay up to where the rank had crashed).
+ *
+ * @param protocol          protocol name
+ * @param ranks             world size
+ * @param wall              wall time of the job
+ * @param failures          one record per failure, in order
+ * @param checkpoints       checkpoint files written (all ranks)
+ * @param checkpointBytes   bytes written to them
+ * @param checkpointNanos   time spent writing them (summed over ranks)
+ * @param loggedBytes       payload bytes appended to payload logs (all ranks, all incarnations)
+ * @param loggedEntries     entries appended to payload logs
+ * @param maxRankLoggedBytes largest per-rank total of appended payload bytes
+ * @param logHighWaterBytes largest payload held by one rank's log at one time
+ * @param events            non-deterministic outcomes recorded by the event logger
+ * @param eventBytes        their size
+ */
+public record RunReport(String protocol, int ranks, Duration wall, List<FailureRecord> failures, long checkpoints,
+                        long checkpointBytes, long checkpointNanos, long loggedBytes, long loggedEntries,
+                        long maxRankLoggedBytes, long logHighWaterBytes, long events, long eventBytes) {
+
+    /** The recovery of one failure; times are {@code System.nanoTime()} values, 0 while not reached. */
+    public static final class FailureRecord {
+        private final int rank;
+        private final int incarnation;
+        private final String how;
+        private final long killNanos;
+        private final long detectedNanos;
+        private final long line;
+        private final int rollbackSet;
+        private long respawnedNanos;
+        private long replayedFrames;
+        private long restoredNanos;
+        private long restoreWorkNanos;
+        private long caughtUpNanos;
+
+        FailureRecord(int rank, int incarnation, String how, long killNanos, long detectedNanos, long line,
+                      int rollbackSet) {
+            this.rank = rank;
+            this.incarnation = incarnation;
+            this.how = how;
+            this.killNanos = killNanos;
+            this.detectedNanos = detectedNanos;
+            this.line = line;
+            this.rollbackSet = rollbackSet;
+        }
+
+        synchronized void respawned(long nanos, long frames) {
+            respawnedNanos = nanos;
+            replayedFrames = frames;
+        }
+
+        synchronized void restored(long nanos, long workNanos) {
+            restoredNanos = nanos;
+            restoreWorkNanos = workNanos;
+        }
+
+        synchronized void caughtUp(long nanos) {
+            caughtUpNanos = nanos;
+        }
+
+        public int rank() {
+            return rank;
+        }
+
+        public int incarnation() {
+            return incarnation;
+        }
+
+        public String how() {
+            return how;
+        }
+
+        /** The recovery line restored (0: from the beginning). */
+        public long line() {
+            return line;
+        }
+
+        /** How many ranks rolled back. */
+        public int rollbackSet() {
+            return rollbackSet;
+        }
+
+        public synchronized long replayedFrames() {
+            return replayedFrames;
+        }
+
+        private static double ms(long from, long to) {
+            return from == 0 || to == 0 ? Double.NaN : Math.max(0, to - from) / 1e6;
+        }
+
+        public synchronized double detectMs() {
+            return ms(killNanos, detectedNanos);
+        }
+
+        public synchronized double respawnMs() {
+            return ms(detectedNanos, respawnedNanos);
+        }
+
+        public synchronized double restoreMs() {
+            return ms(respawnedNanos, restoredNanos);
+        }
+
+        /** From restored to back where it crashed (re-execution with replayed messages). */
+        public synchronized double replayMs() {
+            return ms(restoredNanos, caughtUpNanos);
+        }
+
+        /** From the kill to back where it crashed. */
+        public synchronized double totalMs() {
+            return ms(killNanos, caughtUpNanos);
+        }
+
+        @Override
+        public synchronized String toString() {
+            return String.format(Locale.ROOT, "rank %d %s: restored line %d, rolled back %d rank(s), replayed %d "
+                            + "message(s); detect %.1f ms, respawn %.1f ms, restore %.1f ms, replay %.1f ms",
+                    rank, how, line, rollbackSet, replayedFrames, detectMs(), respawnMs(), restoreMs(), replayMs());
+        }
+    }
+
+    /** Collects figures from the coordinator and the rank threads. */
+    static final class Builder {
+        private final JobConfig config;
+        private final List<FailureRecord> failures = new ArrayList<>();
+        private final long[] rankLogged;
+        private long checkpoints;
+        private long checkpointBytes;
+        private long checkpointNanos;
+        private long loggedBytes;
+        private long loggedEntries;
+        private long highWater;
+        private long events;
+        private long eventBytes;
+
+        Builder(JobConfig config) {
+            this.config = config;
+            this.rankLogged = new long[config.ranks()];
+        }
+
+        synchronized void started(long nanos) {
+        }
+
+        synchronized FailureRecord failure(int rank, int incarnation, String how, long killNanos, long detectedNanos,
+                                           long line, int rollbackSet) {
+            FailureRecord f = new FailureRecord(rank, incarnation, how, killNanos, detectedNanos, line, rollbackSet);
+            failures.add(f);
+            return f;
+        }
+
+        synchronized void checkpoint(int rank, long bytes, long nanos) {
+            checkpoints++;
+            checkpointBytes += bytes;
+            checkpointNanos += nanos;
+        }
+
+        /** Adds an incarnation's log figures (called once per incarnation, when it ends). */
+        synchronized void finalLog(int rank, LogStatistics s) {
+            if (s == null) {
+                return;
+            }
+            loggedBytes += s.appendedBytes();
+            loggedEntries += s.appendedEntries();
+            rankLogged[rank] += s.appendedBytes();
+            highWater = Math.max(highWater, s.highWaterPayloadBytes());
+        }
+
+        synchronized void events(long n, long bytes) {
+            events = n;
+            eventBytes = bytes;
+        }
+
+        synchronized RunReport build(Duration wall) {
+            long max = 0;
+            for (long b : rankLogged) {
+                max = Math.max(max, b);
+            }
+            return new RunReport(config.protocol().cliName(), config.ranks(), wall, List.copyOf(failures), checkpoints,
+                    checkpointBytes, checkpointNanos, loggedBytes, loggedEntries, max, highWater, events, eventBytes);
+        }
+    }
+
+    /** A few lines for the terminal. */
+    public String summary() {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "protocol %s, %d ranks, %.3f s", protocol, ranks, wall.toNanos() / 1e9));
+        if (checkpoints > 0) {
+            sb.append(String.format(Locale.ROOT, "; %d checkpoints, %.1f KiB, %.1f ms writing", checkpoints,
+                    checkpointBytes / 1024.0, checkpointNanos / 1e6));
+        }
+        if (loggedEntries > 0) {
+            sb.append(String.format(Locale.ROOT, "; logged %d messages, %.1f KiB (max %.1f KiB per rank, peak %.1f KiB "
+                    + "held); %d events", loggedEntries, loggedBytes / 1024.0, maxRankLoggedBytes / 1024.0,
+                    logHighWaterBytes / 1024.0, events));
+        }
+        for (FailureRecord f : failures) {
+            sb.append("\n  failure: ").append(f);
+        }
+        return sb.toString();
+    }
+}
