@@ -256,6 +256,7 @@ public final class Communicator {
     }
 
     RecvRequest recvOn(int ctx, MemorySegment buffer, long offset, long capacityBytes, int source, int tag) {
+        engine.checkAlive();
         Mailbox mailbox = engine.mailbox();
         RecvRequest req = new RecvRequest(engine, mailbox, ctx, source, tag, buffer, offset, capacityBytes);
         if (source == Constants.PROC_NULL) {

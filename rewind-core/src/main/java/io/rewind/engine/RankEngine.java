@@ -197,6 +197,7 @@ public final class RankEngine {
      * gives now.
      */
     public int[] decide(Request[] requests, PollKind kind) {
+        checkAlive(); // busy test loops must notice an abort or a kill too
         if (faultTolerance == FaultTolerance.NONE) {
             return outcome(requests, kind);
         }

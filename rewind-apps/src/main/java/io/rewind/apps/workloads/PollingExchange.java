@@ -25,9 +25,10 @@ public final class PollingExchange {
         int steps = args.length > 0 ? Integer.parseInt(args[0]) : 60;
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
-        int[] peers = size == 1 ? new int[] {0} : new int[] {(rank + 1) % size, (rank + size - 1) % size,
-            (rank + size / 2) % size};
-        int k = peers.length;
+        // Send to +1, -1, +2; receive from the matching -1, +1, -2.
+        int[] to = {(rank + 1) % size, (rank + size - 1) % size, (rank + 2) % size};
+        int[] from = {(rank + size - 1) % size, (rank + 1) % size, (rank + 2 * size - 2) % size};
+        int k = to.length;
         long[] state = new long[3]; // step, value, order digest
         Checkpointer cp = Checkpointer.get();
         cp.register("state", state);
@@ -41,12 +42,12 @@ public final class PollingExchange {
             Request[] sends = new Request[k];
             for (int i = 0; i < k; i++) {
                 in[i] = MPI.newLongBuffer(1);
-                recvs[i] = MPI.COMM_WORLD.iRecv(in[i], 1, MPI.LONG, peers[(i + 1) % k], 5);
+                recvs[i] = MPI.COMM_WORLD.iRecv(in[i], 1, MPI.LONG, from[i], 5 + i);
             }
             for (int i = 0; i < k; i++) {
                 LongBuffer b = MPI.newLongBuffer(1);
                 b.put(0, state[1] * 7 + i);
-                sends[i] = MPI.COMM_WORLD.iSend(b, 1, MPI.LONG, peers[i], 5);
+                sends[i] = MPI.COMM_WORLD.iSend(b, 1, MPI.LONG, to[i], 5 + i);
             }
             long sum = 0;
             int done = 0;

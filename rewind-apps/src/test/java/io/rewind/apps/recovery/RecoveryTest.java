@@ -38,7 +38,7 @@ class RecoveryTest {
     record Workload(Class<?> main, int ranks, List<String> args, String prefix, int iterations) {
         @Override
         public String toString() {
-            return main.getSimpleName() + "x" + ranks;
+            return main.getSimpleName() + "x" + ranks + args;
         }
     }
 
@@ -76,8 +76,13 @@ class RecoveryTest {
                 + r.describeFailures() + (r.report() != null ? r.report().summary() : "");
         assertTrue(r.ok(), context);
         assertEquals(baseline(w), resultLine(r, w.prefix()), context);
-        assertEquals(failures.kills().size(), r.report().failures().size(), "every kill struck and was recovered: "
-                + context);
+        int recoveries = r.report().failures().size();
+        if (protocol == Protocol.PESSIMISTIC) {
+            assertEquals(failures.kills().size(), recoveries, "every kill struck and was recovered: " + context);
+        } else {
+            // A kill that strikes while every rank is being rolled back anyway joins that rollback.
+            assertTrue(recoveries >= 1 && recoveries <= failures.kills().size(), context);
+        }
     }
 
     static Stream<Arguments> seeded() {

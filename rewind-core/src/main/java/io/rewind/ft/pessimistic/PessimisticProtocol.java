@@ -71,6 +71,16 @@ public final class PessimisticProtocol implements FaultTolerance {
         this.pipelineChunkBytes = log.config().pipelineChunkBytes();
     }
 
+    /**
+     * Shared results are stored on a channel of their own (this rank to itself, in a context no
+     * communicator uses), so their numbering never meets a real self-send's.
+     */
+    static int sharedContext(int context) {
+        return context | SHARED_CONTEXT_BIT;
+    }
+
+    private static final int SHARED_CONTEXT_BIT = 1 << 30;
+
     static long channelKey(int context, int world) {
         return ((long) (context & ~1) << 32) | (world & 0xffffffffL);
     }
@@ -94,22 +104,15 @@ public final class PessimisticProtocol implements FaultTolerance {
     public boolean beforeSend(Communicator comm, Frame frame, int destinationWorld, boolean collectiveResult) {
         long key = channelKey(frame.context(), destinationWorld);
         synchronized (lock) {
-            if (restarted) {
-                long held = skipUpTo.computeIfAbsent(key,
-                        k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
-                if (frame.sequence() <= held) {
-                    skippedFrames++;
-                    return false;
-                }
-            }
             LogEntry entry;
             boolean fresh = true;
             if (collectiveResult) {
                 long call = ((long) frame.context() << 32) | (frame.tag() & 0xffffffffL);
                 entry = sharedResults.get(call);
                 if (entry == null) {
-                    entry = log.append(new MessageKey(frame.context(), worldRank, worldRank, frame.tag(),
-                            ++sharedSequence, incarnation), frame.data(), frame.dataOffset(), frame.lengthBytes());
+                    entry = log.append(new MessageKey(sharedContext(frame.context()), worldRank, worldRank,
+                            frame.tag(), ++sharedSequence, incarnation), frame.data(), frame.dataOffset(),
+                            frame.lengthBytes());
                     sharedResults.put(call, entry);
                 } else {
                     fresh = false;
@@ -127,6 +130,18 @@ public final class PessimisticProtocol implements FaultTolerance {
             index.computeIfAbsent(key, k -> new TreeMap<>())
                     .put(frame.sequence(), new Record(frame.context(), frame.source(), frame.tag(), frame.sequence(),
                             entry));
+            // A restarted rank logs what it re-executes even when the peer already holds it: if that peer
+            // crashes later, this log is the only place left to replay it from.
+            if (restarted) {
+                long held = skipUpTo.computeIfAbsent(key,
+                        k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
+                if (frame.sequence() <= held) {
+                    skippedFrames++;
+                    frame.setTee(null);
+                    entry.awaitCopy(); // nothing is transferred, so the log copy is finished here
+                    return false;
+                }
+            }
             return true;
         }
     }
@@ -231,7 +246,7 @@ public final class PessimisticProtocol implements FaultTolerance {
                 }
             }
             for (Channel c : log.channels()) {
-                if (c.source() == worldRank && c.destination() == worldRank) {
+                if ((c.contextId() & SHARED_CONTEXT_BIT) != 0) {
                     long min = minLiveShared.getOrDefault(c.contextId(), Long.MAX_VALUE);
                     log.truncate(c, min == Long.MAX_VALUE ? sharedSequence : min - 1);
                 }
