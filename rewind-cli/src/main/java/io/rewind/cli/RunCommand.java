@@ -26,6 +26,8 @@ import java.util.concurrent.Callable;
             "Examples:",
             "  rewind run -n 4 io.rewind.apps.examples.Hello",
             "  rewind run -n 8 -cp myapp.jar com.example.Main arg1 arg2",
+            "  rewind run -n 4 --protocol pessimistic --checkpoint-every 20 --kill 2@130 \\",
+            "      io.rewind.apps.workloads.Stencil2D 256 200",
             ""
         })
 final class RunCommand implements Callable<Integer> {
@@ -49,6 +51,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--eager-limit", paramLabel = "BYTES", description = "Largest message sent eagerly "
             + "(larger ones wait for their receive and are copied once). Default: 65536.")
     Long eagerLimit;
+
+    @picocli.CommandLine.Mixin
+    FaultToleranceOptions ft = new FaultToleranceOptions();
+
+    @Option(names = "--summary", description = "Print the run summary (checkpoints, logs, recoveries) at the end.")
+    boolean summary;
 
     @Parameters(index = "0", paramLabel = "MAIN_CLASS", description = "Class whose main method every rank runs.")
     String mainClass;
@@ -74,12 +82,16 @@ final class RunCommand implements Callable<Integer> {
         }
         JobConfig config;
         try {
+            ft.applyTo(b, ranks);
             config = b.build();
         } catch (IllegalArgumentException e) {
             System.err.println("rewind run: " + e.getMessage());
             return 2;
         }
         JobResult result = Job.run(config);
+        if (summary || !config.failures().isEmpty()) {
+            System.out.println("rewind: " + result.report().summary());
+        }
         if (!result.ok()) {
             System.err.print("rewind run: job failed (exit " + result.exitCode() + ")\n" + result.describeFailures());
         }

@@ -1,0 +1,116 @@
+package io.rewind.cli;
+
+import io.rewind.ft.log.PayloadLogConfig;
+import io.rewind.ft.log.StorageBackend;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.Protocol;
+import picocli.CommandLine.Option;
+
+import java.nio.file.Path;
+import java.util.Locale;
+
+/** The fault-tolerance options shared by the commands that launch jobs. */
+final class FaultToleranceOptions {
+    /** How the payload log copies messages. */
+    enum LogCopy { HYBRID, PACK, PIPELINED, HELPER }
+
+    @Option(names = "--protocol", paramLabel = "NAME", defaultValue = "none",
+            description = "Fault tolerance: none (a crash aborts the job), global (coordinated checkpoints, every "
+                    + "rank rolls back), pessimistic (message logging, only the crashed rank rolls back). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    String protocol;
+
+    @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "10",
+            description = "Write a checkpoint at every N-th Checkpointer.point() call (0: never). Default: "
+                    + "${DEFAULT-VALUE}.")
+    int checkpointEvery;
+
+    @Option(names = "--keep-lines", paramLabel = "L", defaultValue = "2",
+            description = "Recovery lines kept (and logs for them). Default: ${DEFAULT-VALUE}.")
+    int keepLines;
+
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = "Where checkpoints go (default: a temporary folder removed after the job).")
+    Path checkpointDir;
+
+    @Option(names = "--kill", paramLabel = "RANK@WHEN[,...]",
+            description = "Crash ranks: RANK@ITERATION (at that Checkpointer.point() call), RANK@tMILLIS (that long "
+                    + "after the start), RANK@cN (while writing checkpoint N). Example: 2@50,0@t1500.")
+    String kill;
+
+    @Option(names = "--chaos", paramLabel = "SEED",
+            description = "Crash one to three ranks at random iterations drawn from SEED (reproducible).")
+    Long chaos;
+
+    @Option(names = "--chaos-span", paramLabel = "ITERATIONS", defaultValue = "50",
+            description = "Iterations over which --chaos spreads its crashes. Default: ${DEFAULT-VALUE}.")
+    int chaosSpan;
+
+    @Option(names = "--log-backend", paramLabel = "NAME", defaultValue = "off-heap",
+            description = "Payload log storage: off-heap, mapped-file, hybrid (off-heap, large messages to the "
+                    + "file), dummy (one reused area: measures the copy alone; cannot replay). Default: "
+                    + "${DEFAULT-VALUE}.")
+    String logBackend;
+
+    @Option(names = "--log-copy", paramLabel = "METHOD", defaultValue = "hybrid",
+            description = "Payload log copy method: hybrid (chosen by size), pack, pipelined, helper. Default: "
+                    + "${DEFAULT-VALUE}.")
+    String logCopy;
+
+    @Option(names = "--log-dir", paramLabel = "DIR",
+            description = "Folder for mapped-file logs (default: the system's temporary folder).")
+    Path logDir;
+
+    /** Applies the options; throws IllegalArgumentException with a message for the user. */
+    void applyTo(JobConfig.Builder b, int ranks) {
+        Protocol p;
+        try {
+            p = Protocol.valueOf(protocol.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown protocol '" + protocol + "' (use none, global or pessimistic)");
+        }
+        b.protocol(p).checkpointEvery(checkpointEvery).keepLines(keepLines).checkpointDir(checkpointDir);
+        if (kill != null && chaos != null) {
+            throw new IllegalArgumentException("--kill and --chaos cannot be combined");
+        }
+        if (kill != null) {
+            b.failures(FailureSchedule.parse(kill, ranks));
+        } else if (chaos != null) {
+            if (chaosSpan < 2) {
+                throw new IllegalArgumentException("--chaos-span must be at least 2");
+            }
+            b.failures(FailureSchedule.chaos(chaos, ranks, chaosSpan));
+        }
+        b.payloadLog(payloadLog());
+    }
+
+    PayloadLogConfig payloadLog() {
+        StorageBackend backend = switch (logBackend.trim().toLowerCase(Locale.ROOT)) {
+            case "off-heap", "offheap" -> StorageBackend.OFF_HEAP;
+            case "mapped-file", "mapped" -> StorageBackend.MAPPED_FILE;
+            case "hybrid" -> StorageBackend.HYBRID;
+            case "dummy" -> StorageBackend.DUMMY;
+            default -> throw new IllegalArgumentException("unknown log backend '" + logBackend
+                    + "' (use off-heap, mapped-file, hybrid or dummy)");
+        };
+        LogCopy copy;
+        try {
+            copy = LogCopy.valueOf(logCopy.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown log copy method '" + logCopy
+                    + "' (use hybrid, pack, pipelined or helper)");
+        }
+        PayloadLogConfig.Builder c = PayloadLogConfig.builder(backend);
+        if (logDir != null) {
+            c.mappedDirectory(logDir);
+        }
+        switch (copy) {
+            case HYBRID -> { }
+            case PACK -> c.pipelineThresholdBytes(Long.MAX_VALUE).helperThreadThresholdBytes(Long.MAX_VALUE);
+            case PIPELINED -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(Long.MAX_VALUE);
+            case HELPER -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(0);
+        }
+        return c.build();
+    }
+}
