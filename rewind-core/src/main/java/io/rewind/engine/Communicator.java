@@ -244,6 +244,7 @@ public final class Communicator {
                 req.completeSent(); // the destination already has this message
                 return req;
             }
+            engine.traffic().count(destWorld, lengthBytes, (ctx & 1) == 1);
             transport.send(destWorld, frame);
         }
         if (logging) {

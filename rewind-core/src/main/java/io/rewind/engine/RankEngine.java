@@ -20,6 +20,7 @@ public final class RankEngine {
     private final Communicator world;
     private final Communicator self;
     private final FaultTolerance faultTolerance;
+    private final TrafficCounters traffic;
     private int nextContext = FIRST_FREE_CONTEXT;
     /** Program-order count of wildcard-source receives (keys of their determinants). */
     private long wildcardReceives;
@@ -44,6 +45,7 @@ public final class RankEngine {
         this.liveness = Objects.requireNonNull(liveness);
         this.faultTolerance = Objects.requireNonNull(faultTolerance);
         this.mailbox = new Mailbox(faultTolerance.tracksArrivals());
+        this.traffic = new TrafficCounters(worldSize);
         this.waitStrategy = new WaitStrategy(this, config.spinIterations());
         int[] all = new int[worldSize];
         for (int i = 0; i < worldSize; i++) {
@@ -70,6 +72,11 @@ public final class RankEngine {
     /** Every communicator this rank created (world and self included). */
     public java.util.Collection<Communicator> communicators() {
         return communicators.values();
+    }
+
+    /** Bytes and messages this incarnation sent, per destination. */
+    public TrafficCounters traffic() {
+        return traffic;
     }
 
     public FaultTolerance faultTolerance() {

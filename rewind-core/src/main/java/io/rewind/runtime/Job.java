@@ -61,6 +61,7 @@ public final class Job {
     private final RunReport.Builder report;
     private ClassLoader parentLoader;
     private int running;
+    private long startNanos;
 
     private Job(JobConfig config) {
         this.config = config;
@@ -103,6 +104,7 @@ public final class Job {
     private JobResult execute() {
         OutputRouter.install();
         long start = System.nanoTime();
+        startNanos = start;
         report.started(start);
         parentLoader = Thread.currentThread().getContextClassLoader();
         if (parentLoader == null) {
@@ -153,7 +155,6 @@ public final class Job {
             }
             outcomes.add(o);
             output.add(s.output.lines());
-            report.finalLog(s.rank, inc.protocol == null ? null : inc.protocol.logStatistics());
             retire(inc);
         }
         transport.close();
@@ -358,6 +359,7 @@ public final class Job {
         if (inc.slot.current != inc) {
             return; // a superseded incarnation (global rollback killed it)
         }
+        report.rankTime(inc.rank, (System.nanoTime() - startNanos) / 1e9);
         inc.slot.outcome = outcome;
         running--;
     }
@@ -541,6 +543,7 @@ public final class Job {
             return;
         }
         inc.retired = true;
+        report.traffic(inc.rank, inc.engine.traffic());
         transport.detach(inc.rank, inc.engine.mailbox());
         inc.engine.mailbox().close();
         if (inc.protocol != null) {

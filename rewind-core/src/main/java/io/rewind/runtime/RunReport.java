@@ -27,7 +27,21 @@ import java.util.Locale;
  */
 public record RunReport(String protocol, int ranks, Duration wall, List<FailureRecord> failures, long checkpoints,
                         long checkpointBytes, long checkpointNanos, long loggedBytes, long loggedEntries,
-                        long maxRankLoggedBytes, long logHighWaterBytes, long events, long eventBytes) {
+                        long maxRankLoggedBytes, long logHighWaterBytes, long events, long eventBytes,
+                        Traffic traffic) {
+
+    /**
+     * Who sent what to whom during the job, [source][destination], and how long each rank ran.
+     *
+     * @param p2pBytes        point-to-point payload bytes
+     * @param p2pMessages     point-to-point messages
+     * @param collBytes       bytes of the messages of collective algorithms
+     * @param collMessages    their count
+     * @param rankSeconds     wall time of each rank, first start to final end
+     */
+    public record Traffic(long[][] p2pBytes, long[][] p2pMessages, long[][] collBytes, long[][] collMessages,
+                          double[] rankSeconds) {
+    }
 
     /** The recovery of one failure; times are {@code System.nanoTime()} values, 0 while not reached. */
     public static final class FailureRecord {
@@ -142,10 +156,31 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
         private long highWater;
         private long events;
         private long eventBytes;
+        private final long[][] p2pBytes;
+        private final long[][] p2pMessages;
+        private final long[][] collBytes;
+        private final long[][] collMessages;
+        private final double[] rankSeconds;
 
         Builder(JobConfig config) {
             this.config = config;
             this.rankLogged = new long[config.ranks()];
+            int n = config.ranks();
+            p2pBytes = new long[n][n];
+            p2pMessages = new long[n][n];
+            collBytes = new long[n][n];
+            collMessages = new long[n][n];
+            rankSeconds = new double[n];
+        }
+
+        /** Adds an incarnation's traffic (called once per incarnation, when it is retired). */
+        synchronized void traffic(int rank, io.rewind.engine.TrafficCounters t) {
+            t.addTo(p2pBytes, p2pMessages, false, rank);
+            t.addTo(collBytes, collMessages, true, rank);
+        }
+
+        synchronized void rankTime(int rank, double seconds) {
+            rankSeconds[rank] = seconds;
         }
 
         synchronized void started(long nanos) {
@@ -186,7 +221,8 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
                 max = Math.max(max, b);
             }
             return new RunReport(config.protocol().cliName(), config.ranks(), wall, List.copyOf(failures), checkpoints,
-                    checkpointBytes, checkpointNanos, loggedBytes, loggedEntries, max, highWater, events, eventBytes);
+                    checkpointBytes, checkpointNanos, loggedBytes, loggedEntries, max, highWater, events, eventBytes,
+                    new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds));
         }
     }
 

@@ -1,0 +1,40 @@
+package io.rewind.engine;
+
+/**
+ * What one rank sent to each other rank: bytes and messages, point-to-point and collective traffic
+ * apart. Counted when a frame leaves (replayed frames are not counted again). Updated under the
+ * sending communicator's numbering lock; read when the rank has ended.
+ */
+public final class TrafficCounters {
+    private final long[] p2pBytes;
+    private final long[] p2pMessages;
+    private final long[] collBytes;
+    private final long[] collMessages;
+
+    TrafficCounters(int worldSize) {
+        p2pBytes = new long[worldSize];
+        p2pMessages = new long[worldSize];
+        collBytes = new long[worldSize];
+        collMessages = new long[worldSize];
+    }
+
+    synchronized void count(int destinationWorld, long bytes, boolean collective) {
+        if (collective) {
+            collBytes[destinationWorld] += bytes;
+            collMessages[destinationWorld]++;
+        } else {
+            p2pBytes[destinationWorld] += bytes;
+            p2pMessages[destinationWorld]++;
+        }
+    }
+
+    /** Adds another incarnation's counts (a restarted rank's totals span its lives). */
+    public synchronized void addTo(long[][] bytes, long[][] messages, boolean collective, int source) {
+        long[] b = collective ? collBytes : p2pBytes;
+        long[] m = collective ? collMessages : p2pMessages;
+        for (int d = 0; d < b.length; d++) {
+            bytes[source][d] += b[d];
+            messages[source][d] += m[d];
+        }
+    }
+}
