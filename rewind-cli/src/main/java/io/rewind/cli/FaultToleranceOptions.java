@@ -58,6 +58,12 @@ final class FaultToleranceOptions {
                     + "${DEFAULT-VALUE}.")
     String logCopy;
 
+    @Option(names = "--collective-logging", paramLabel = "LEVEL", defaultValue = "application",
+            description = "How a logging protocol logs collectives: application (rooted algorithms, each contribution "
+                    + "and result logged once) or internal (every message of the tree algorithms, for comparison). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    String collectiveLogging;
+
     @Option(names = "--log-dir", paramLabel = "DIR",
             description = "Folder for mapped-file logs (default: the system's temporary folder).")
     Path logDir;
@@ -83,6 +89,12 @@ final class FaultToleranceOptions {
             b.failures(FailureSchedule.chaos(chaos, ranks, chaosSpan));
         }
         b.payloadLog(payloadLog());
+        switch (collectiveLogging.trim().toLowerCase(Locale.ROOT)) {
+            case "application" -> b.applicationLevelCollectives(true);
+            case "internal" -> b.applicationLevelCollectives(false);
+            default -> throw new IllegalArgumentException("unknown collective logging '" + collectiveLogging
+                    + "' (use application or internal)");
+        }
     }
 
     PayloadLogConfig payloadLog() {

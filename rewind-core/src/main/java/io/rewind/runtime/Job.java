@@ -242,7 +242,8 @@ public final class Job {
             case GLOBAL -> ft = new GlobalRollback();
             case PESSIMISTIC -> {
                 PayloadLog log = PayloadLog.open(r, config.payloadLog());
-                inc.protocol = new PessimisticProtocol(r, number, log, events, lines, this::arrivedUpTo);
+                inc.protocol = new PessimisticProtocol(r, number, log, events, lines, this::arrivedUpTo,
+                        config.applicationLevelCollectives());
                 ft = inc.protocol;
             }
             default -> throw new IllegalStateException(config.protocol().name());
@@ -548,6 +549,7 @@ public final class Job {
         inc.engine.mailbox().close();
         if (inc.protocol != null) {
             report.finalLog(inc.rank, inc.protocol.logStatistics());
+            report.collectiveLog(inc.protocol.collectiveEntries(), inc.protocol.collectiveBytes());
             inc.protocol.close();
         }
         inc.loader.close();

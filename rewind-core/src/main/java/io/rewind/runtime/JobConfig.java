@@ -32,11 +32,13 @@ import java.util.Objects;
  * @param checkpointDir where checkpoints go (null: a temporary folder removed after the job)
  * @param failures  crashes to inject
  * @param payloadLog settings of the sender-based payload log (logging protocols)
+ * @param applicationLevelCollectives under a logging protocol, log collectives at application level
+ *                  (default); false logs every message of the tree algorithms (for comparison)
  */
 public record JobConfig(int ranks, String mainClass, List<String> args, List<Path> classPath, EngineConfig engine,
                         Duration timeout, boolean tagOutput, PrintStream out, PrintStream err, Protocol protocol,
                         int checkpointEvery, int keepLines, Path checkpointDir, FailureSchedule failures,
-                        PayloadLogConfig payloadLog) {
+                        PayloadLogConfig payloadLog, boolean applicationLevelCollectives) {
 
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
@@ -81,6 +83,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
         private Path checkpointDir;
         private FailureSchedule failures = FailureSchedule.NONE;
         private PayloadLogConfig payloadLog;
+        private boolean applicationLevelCollectives = true;
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -165,6 +168,12 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
             return this;
         }
 
+        /** Log collectives at application level (true, the default) or as their internal messages. */
+        public Builder applicationLevelCollectives(boolean on) {
+            this.applicationLevelCollectives = on;
+            return this;
+        }
+
         public JobConfig build() {
             if (mainClass == null || mainClass.isBlank()) {
                 throw new IllegalArgumentException("a main class is required");
@@ -205,7 +214,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
                     new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
                     java.nio.charset.StandardCharsets.UTF_8)) : null;
             return new JobConfig(ranks, mainClass, args, classPath, e, timeout, tagOutput, o, r, protocol,
-                    checkpointEvery, keepLines, checkpointDir, failures, log);
+                    checkpointEvery, keepLines, checkpointDir, failures, log, applicationLevelCollectives);
         }
     }
 }

@@ -24,11 +24,14 @@ import java.util.Locale;
  * @param logHighWaterBytes largest payload held by one rank's log at one time
  * @param events            non-deterministic outcomes recorded by the event logger
  * @param eventBytes        their size
+ * @param collectiveLoggedEntries log entries made for messages of collectives
+ * @param collectiveLoggedBytes   payload bytes logged for messages of collectives
+ * @param traffic           who sent what to whom
  */
 public record RunReport(String protocol, int ranks, Duration wall, List<FailureRecord> failures, long checkpoints,
                         long checkpointBytes, long checkpointNanos, long loggedBytes, long loggedEntries,
                         long maxRankLoggedBytes, long logHighWaterBytes, long events, long eventBytes,
-                        Traffic traffic) {
+                        long collectiveLoggedEntries, long collectiveLoggedBytes, Traffic traffic) {
 
     /**
      * Who sent what to whom during the job, [source][destination], and how long each rank ran.
@@ -156,6 +159,8 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
         private long highWater;
         private long events;
         private long eventBytes;
+        private long collEntries;
+        private long collLogBytes;
         private final long[][] p2pBytes;
         private final long[][] p2pMessages;
         private final long[][] collBytes;
@@ -210,6 +215,11 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             highWater = Math.max(highWater, s.highWaterPayloadBytes());
         }
 
+        synchronized void collectiveLog(long entries, long bytes) {
+            collEntries += entries;
+            collLogBytes += bytes;
+        }
+
         synchronized void events(long n, long bytes) {
             events = n;
             eventBytes = bytes;
@@ -222,7 +232,7 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             }
             return new RunReport(config.protocol().cliName(), config.ranks(), wall, List.copyOf(failures), checkpoints,
                     checkpointBytes, checkpointNanos, loggedBytes, loggedEntries, max, highWater, events, eventBytes,
-                    new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds));
+                    collEntries, collLogBytes, new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds));
         }
     }
 
@@ -238,6 +248,8 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             sb.append(String.format(Locale.ROOT, "; logged %d messages, %.1f KiB (max %.1f KiB per rank, peak %.1f KiB "
                     + "held); %d events", loggedEntries, loggedBytes / 1024.0, maxRankLoggedBytes / 1024.0,
                     logHighWaterBytes / 1024.0, events));
+            sb.append(String.format(Locale.ROOT, "; collectives: %d entries, %.1f KiB", collectiveLoggedEntries,
+                    collectiveLoggedBytes / 1024.0));
         }
         for (FailureRecord f : failures) {
             sb.append("\n  failure: ").append(f);

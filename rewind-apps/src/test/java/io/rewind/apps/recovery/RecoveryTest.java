@@ -150,6 +150,30 @@ class RecoveryTest {
     }
 
     @Test
+    void collectivesLoggedAtApplicationLevelTakeLessLogThanTheirInternalMessages() {
+        JobResult app = Job.run(JobConfig.builder(CollectiveMix.class.getName()).ranks(8).args("12", "64")
+                .protocol(Protocol.PESSIMISTIC).timeout(LIMIT).quiet().build());
+        JobResult internal = Job.run(JobConfig.builder(CollectiveMix.class.getName()).ranks(8).args("12", "64")
+                .protocol(Protocol.PESSIMISTIC).applicationLevelCollectives(false).timeout(LIMIT).quiet().build());
+        assertTrue(app.ok(), app.describeFailures());
+        assertTrue(internal.ok(), internal.describeFailures());
+        assertEquals(resultLine(app, "collectives"), resultLine(internal, "collectives"));
+        assertTrue(app.report().collectiveLoggedEntries() < internal.report().collectiveLoggedEntries(),
+                app.report().summary() + "\n" + internal.report().summary());
+        assertTrue(app.report().collectiveLoggedBytes() < internal.report().collectiveLoggedBytes(),
+                app.report().summary() + "\n" + internal.report().summary());
+    }
+
+    @Test
+    void collectivesLoggedAsInternalMessagesRecoverToo() {
+        JobResult r = Job.run(JobConfig.builder(CollectiveMix.class.getName()).ranks(5).args("24", "8")
+                .protocol(Protocol.PESSIMISTIC).applicationLevelCollectives(false).checkpointEvery(4)
+                .failures(FailureSchedule.parse("3@10", 5)).timeout(LIMIT).quiet().build());
+        assertTrue(r.ok(), r.describeFailures());
+        assertEquals(baseline(COLLECTIVES), resultLine(r, COLLECTIVES.prefix()));
+    }
+
+    @Test
     void withoutAProtocolACrashAbortsTheJobWithAClearMessage() {
         JobResult r = run(STENCIL, Protocol.NONE, FailureSchedule.parse("1@5", 4), 0);
         assertFalse(r.ok());

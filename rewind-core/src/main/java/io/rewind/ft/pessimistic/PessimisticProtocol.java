@@ -55,12 +55,26 @@ public final class PessimisticProtocol implements FaultTolerance {
     private final Map<Long, LogEntry> sharedResults = new HashMap<>();
     /** For a restarted rank: per outgoing channel, what the peer already holds. */
     private final Map<Long, Long> skipUpTo = new HashMap<>();
+    private final boolean rootedCollectives;
     private long sharedSequence;
+    private long collectiveEntries;
+    private long collectiveBytes;
     private long skippedFrames;
     private long replayedFrames;
 
     public PessimisticProtocol(int worldRank, int incarnation, PayloadLog log, EventLogger events, RecoveryLines lines,
                                PeerFrontiers peers) {
+        this(worldRank, incarnation, log, events, lines, peers, true);
+    }
+
+    /**
+     * @param rootedCollectives log collectives at application level (rooted algorithms, each
+     *                          contribution and each result once); false logs every message of the
+     *                          tree algorithms, the baseline the application-level log is measured against
+     */
+    public PessimisticProtocol(int worldRank, int incarnation, PayloadLog log, EventLogger events, RecoveryLines lines,
+                               PeerFrontiers peers, boolean rootedCollectives) {
+        this.rootedCollectives = rootedCollectives;
         this.worldRank = worldRank;
         this.incarnation = incarnation;
         this.restarted = incarnation > 0;
@@ -97,7 +111,7 @@ public final class PessimisticProtocol implements FaultTolerance {
 
     @Override
     public boolean rootedCollectives() {
-        return true;
+        return rootedCollectives;
     }
 
     @Override
@@ -120,6 +134,10 @@ public final class PessimisticProtocol implements FaultTolerance {
             } else {
                 entry = log.append(new MessageKey(frame.context(), worldRank, destinationWorld, frame.tag(),
                         frame.sequence(), incarnation), frame.data(), frame.dataOffset(), frame.lengthBytes());
+            }
+            if (fresh && (frame.context() & 1) == 1) {
+                collectiveEntries++;
+                collectiveBytes += frame.lengthBytes();
             }
             if (fresh && entry.copyMethod() == CopyMethod.PIPELINED) {
                 LogEntry e = entry;
@@ -256,6 +274,20 @@ public final class PessimisticProtocol implements FaultTolerance {
 
     public LogStatistics logStatistics() {
         return log.statistics();
+    }
+
+    /** Log entries made for messages of collectives (a shared result counts once). */
+    public long collectiveEntries() {
+        synchronized (lock) {
+            return collectiveEntries;
+        }
+    }
+
+    /** Payload bytes logged for messages of collectives (a shared result counts once). */
+    public long collectiveBytes() {
+        synchronized (lock) {
+            return collectiveBytes;
+        }
     }
 
     public long skippedFrames() {
