@@ -89,6 +89,17 @@ final class FailureInjector implements AutoCloseable {
         }
     }
 
+    /** The kills that never struck (the job ended first, or the rank never got that far). */
+    synchronized java.util.List<FailureSchedule.Kill> unfired() {
+        java.util.List<FailureSchedule.Kill> out = new java.util.ArrayList<>();
+        for (int i = 0; i < fired.length; i++) {
+            if (!fired[i]) {
+                out.add(schedule.kills().get(i));
+            }
+        }
+        return out;
+    }
+
     @Override
     public void close() {
         if (timer != null) {

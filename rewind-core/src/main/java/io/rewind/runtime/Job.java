@@ -143,6 +143,7 @@ public final class Job {
             }
         }
         injector.close();
+        report.killsNotStruck(injector.unfired());
         List<RankOutcome> outcomes = new ArrayList<>(n);
         List<List<String>> output = new ArrayList<>(n);
         for (RankSlot s : slots) {

@@ -27,11 +27,13 @@ import java.util.Locale;
  * @param collectiveLoggedEntries log entries made for messages of collectives
  * @param collectiveLoggedBytes   payload bytes logged for messages of collectives
  * @param traffic           who sent what to whom
+ * @param killsNotStruck    scheduled crashes that never happened (the job ended first)
  */
 public record RunReport(String protocol, int ranks, Duration wall, List<FailureRecord> failures, long checkpoints,
                         long checkpointBytes, long checkpointNanos, long loggedBytes, long loggedEntries,
                         long maxRankLoggedBytes, long logHighWaterBytes, long events, long eventBytes,
-                        long collectiveLoggedEntries, long collectiveLoggedBytes, Traffic traffic) {
+                        long collectiveLoggedEntries, long collectiveLoggedBytes, Traffic traffic,
+                        List<FailureSchedule.Kill> killsNotStruck) {
 
     /**
      * Who sent what to whom during the job, [source][destination], and how long each rank ran.
@@ -225,6 +227,12 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             eventBytes = bytes;
         }
 
+        private List<FailureSchedule.Kill> notStruck = List.of();
+
+        synchronized void killsNotStruck(List<FailureSchedule.Kill> kills) {
+            notStruck = List.copyOf(kills);
+        }
+
         synchronized RunReport build(Duration wall) {
             long max = 0;
             for (long b : rankLogged) {
@@ -232,7 +240,8 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             }
             return new RunReport(config.protocol().cliName(), config.ranks(), wall, List.copyOf(failures), checkpoints,
                     checkpointBytes, checkpointNanos, loggedBytes, loggedEntries, max, highWater, events, eventBytes,
-                    collEntries, collLogBytes, new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds));
+                    collEntries, collLogBytes, new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds),
+                    notStruck);
         }
     }
 
@@ -253,6 +262,9 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
         }
         for (FailureRecord f : failures) {
             sb.append("\n  failure: ").append(f);
+        }
+        for (FailureSchedule.Kill k : killsNotStruck) {
+            sb.append("\n  kill ").append(k).append(" never struck: the rank ended before it");
         }
         return sb.toString();
     }
