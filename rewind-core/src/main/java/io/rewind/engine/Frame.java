@@ -89,6 +89,16 @@ public final class Frame {
         }
     }
 
+    /**
+     * The frame will never be matched (its receiver is gone): a sender waiting for the match is let go.
+     * Under a logging protocol the message reaches the receiver's next incarnation by replay.
+     */
+    public void releaseSender() {
+        if (sender != null) {
+            sender.completeSent();
+        }
+    }
+
     public void setTee(PayloadTee tee) {
         this.tee = tee;
     }

@@ -243,16 +243,31 @@ public final class Mailbox implements FrameSink {
         }
     }
 
-    /** Stops accepting frames (the owner crashed or finished); returns how many were discarded. */
+    /**
+     * Stops accepting frames (the owner crashed or finished); returns how many were discarded.
+     * Senders still waiting for a discarded frame to be matched (synchronous sends) are released:
+     * under a logging protocol the message is in their log and reaches the restarted rank by replay;
+     * otherwise the job is being aborted or rolled back anyway.
+     */
     public int close() {
+        List<SendRequest> waiting = new ArrayList<>();
+        int n;
         synchronized (lock) {
             closed = true;
-            int n = unexpected.size();
+            n = unexpected.size();
+            for (Frame f : unexpected) {
+                if (f.sender != null) {
+                    waiting.add(f.sender);
+                }
+            }
             unexpected.clear();
             posted.clear();
             unexpectedBytes = 0;
-            return n;
         }
+        for (SendRequest s : waiting) {
+            s.completeSent();
+        }
+        return n;
     }
 
     public int unexpectedCount() {

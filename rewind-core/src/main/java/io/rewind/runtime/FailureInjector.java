@@ -40,8 +40,8 @@ final class FailureInjector implements AutoCloseable {
                 }
                 final int index = i;
                 timer.schedule(() -> {
-                    if (claim(index)) {
-                        job.kill(k.rank(), "killed at " + k.value() + " ms (" + k + ")");
+                    if (claim(index) && !job.kill(k.rank(), "killed at " + k.value() + " ms (" + k + ")")) {
+                        unclaim(index);
                     }
                 }, k.value(), TimeUnit.MILLISECONDS);
             }
@@ -54,6 +54,10 @@ final class FailureInjector implements AutoCloseable {
         }
         fired[index] = true;
         return true;
+    }
+
+    private synchronized void unclaim(int index) {
+        fired[index] = false;
     }
 
     /** Called at every checkpoint point of a rank. */

@@ -369,13 +369,19 @@ public final class Job {
     // ---------------------------------------------------------------------------------------------
     // Failures
 
-    /** Strikes the rank's current incarnation: it crashes at its next runtime call. */
-    void kill(int rank, String how) {
-        Incarnation inc = slots[rank].current;
-        if (inc != null) {
-            markKilled(inc, how);
-            LockSupport.unpark(inc.thread);
+    /**
+     * Strikes the rank's current incarnation: it crashes at its next runtime call. False if the rank
+     * has already ended (there is nothing left to crash).
+     */
+    boolean kill(int rank, String how) {
+        RankSlot slot = slots[rank];
+        Incarnation inc = slot.current;
+        if (inc == null || slot.outcome != null || !inc.thread.isAlive()) {
+            return false;
         }
+        markKilled(inc, how);
+        LockSupport.unpark(inc.thread);
+        return true;
     }
 
     void markKilled(Incarnation inc, String how) {

@@ -174,6 +174,14 @@ class RecoveryTest {
     }
 
     @Test
+    void aSynchronousSendToARankThatCrashesIsNotLeftWaiting() {
+        Workload sync = new Workload(SyncExchange.class, 2, List.of("24"), "sync", 24);
+        for (String kill : List.of("1@10", "1@13", "0@11", "1@t5")) {
+            assertRecovers(sync, Protocol.PESSIMISTIC, FailureSchedule.parse(kill, 2), 4, "sSend " + kill);
+        }
+    }
+
+    @Test
     void withoutAProtocolACrashAbortsTheJobWithAClearMessage() {
         JobResult r = run(STENCIL, Protocol.NONE, FailureSchedule.parse("1@5", 4), 0);
         assertFalse(r.ok());

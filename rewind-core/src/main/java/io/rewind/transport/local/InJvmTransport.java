@@ -26,6 +26,8 @@ public final class InJvmTransport implements Transport {
         FrameSink sink = endpoints.get(destinationWorldRank);
         if (sink != null) {
             sink.onFrame(frame);
+        } else {
+            frame.releaseSender(); // dropped: nobody will ever match it
         }
     }
 
