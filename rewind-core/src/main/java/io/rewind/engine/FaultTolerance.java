@@ -13,81 +13,58 @@ public interface FaultTolerance {
      * Whether receivers track, per incoming channel, the highest sequence number that arrived:
      * frames are then admitted strictly in sequence order (early ones held, duplicates dropped).
      */
-    boolean tracksArrivals();
+    default boolean tracksArrivals() {
+        return false;
+    }
 
     /**
      * Whether collectives run rooted (contributions to a root, results from it) so that every
      * message is a rank's contribution or the call's result, logged once at application level.
      */
-    boolean rootedCollectives();
+    default boolean rootedCollectives() {
+        return false;
+    }
 
     /**
      * Called for every outgoing frame, under the channel's numbering lock, before it leaves.
      * Returns false when the frame must not be sent: the destination already has it (a restarted
      * rank re-executing). May log the payload and set a tee on the frame.
      */
-    boolean beforeSend(Communicator comm, Frame frame, int destinationWorld, boolean collectiveResult);
+    default boolean beforeSend(Communicator comm, Frame frame, int destinationWorld, boolean collectiveResult) {
+        return true;
+    }
 
     /** Called after the frame was handed over; returns once the send request may complete. */
-    void afterSend(Frame frame);
+    default void afterSend(Frame frame) {
+    }
 
     /** A wildcard-source receive matched: record the outcome before the receive completes. */
-    void onWildcardMatch(long index, Frame frame);
+    default void onWildcardMatch(long index, Frame frame) {
+    }
 
     /** During replay, the outcome a wildcard-source receive must have, or null to match freely. */
-    ForcedMatch forcedWildcard(long index);
+    default ForcedMatch forcedWildcard(long index) {
+        return null;
+    }
 
     /** Records the outcome of a completion function or probe (test, testAny, iProbe...). */
-    void onPollOutcome(long index, long[] outcome);
+    default void onPollOutcome(long index, long[] outcome) {
+    }
 
     /** During replay, the recorded outcome of a completion function or probe, or null to run freely. */
-    long[] forcedPollOutcome(long index);
+    default long[] forcedPollOutcome(long index) {
+        return null;
+    }
 
     /** The recorded source, tag and sequence number a wildcard receive matched. */
     record ForcedMatch(int source, int tag, long sequence) {
     }
 
+    /** No fault tolerance: every hook does nothing, and the engine skips them altogether. */
     FaultTolerance NONE = new FaultTolerance() {
         @Override
         public String name() {
             return "none";
-        }
-
-        @Override
-        public boolean tracksArrivals() {
-            return false;
-        }
-
-        @Override
-        public boolean rootedCollectives() {
-            return false;
-        }
-
-        @Override
-        public boolean beforeSend(Communicator comm, Frame frame, int destinationWorld, boolean collectiveResult) {
-            return true;
-        }
-
-        @Override
-        public void afterSend(Frame frame) {
-        }
-
-        @Override
-        public void onWildcardMatch(long index, Frame frame) {
-        }
-
-        @Override
-        public ForcedMatch forcedWildcard(long index) {
-            return null;
-        }
-
-        @Override
-        public void onPollOutcome(long index, long[] outcome) {
-        }
-
-        @Override
-        public long[] forcedPollOutcome(long index) {
-            return null;
         }
     };
 }

@@ -1,8 +1,6 @@
 package io.rewind.ft;
 
-import io.rewind.engine.Communicator;
 import io.rewind.engine.FaultTolerance;
-import io.rewind.engine.Frame;
 
 /**
  * The coordinated-checkpoint baseline: nothing is logged; on any failure every rank rolls back to
@@ -18,37 +16,5 @@ public final class GlobalRollback implements FaultTolerance {
     @Override
     public boolean tracksArrivals() {
         return true;
-    }
-
-    @Override
-    public boolean rootedCollectives() {
-        return false;
-    }
-
-    @Override
-    public boolean beforeSend(Communicator comm, Frame frame, int destinationWorld, boolean collectiveResult) {
-        return true;
-    }
-
-    @Override
-    public void afterSend(Frame frame) {
-    }
-
-    @Override
-    public void onWildcardMatch(long index, Frame frame) {
-    }
-
-    @Override
-    public ForcedMatch forcedWildcard(long index) {
-        return null;
-    }
-
-    @Override
-    public void onPollOutcome(long index, long[] outcome) {
-    }
-
-    @Override
-    public long[] forcedPollOutcome(long index) {
-        return null;
     }
 }
