@@ -122,7 +122,7 @@ public final class Communicator {
         checkPeer(source, true, "source");
         checkTag(tag, true);
         checkLength(capacityBytes);
-        engine.checkAlive();
+        engine.operation();
         FaultTolerance ft = engine.faultTolerance();
         if (source == Constants.ANY_SOURCE && ft != FaultTolerance.NONE) {
             long index = engine.nextWildcardIndex();
@@ -216,7 +216,7 @@ public final class Communicator {
      */
     SendRequest sendOn(int ctx, MemorySegment buffer, long offset, long lengthBytes, int dest, int tag, SendMode mode,
                        boolean collectiveResult) {
-        engine.checkAlive();
+        engine.operation();
         Transport transport = engine.transport();
         if (dest == Constants.PROC_NULL) {
             SendRequest done = new SendRequest(engine, null, -1);
@@ -257,7 +257,7 @@ public final class Communicator {
     }
 
     RecvRequest recvOn(int ctx, MemorySegment buffer, long offset, long capacityBytes, int source, int tag) {
-        engine.checkAlive();
+        engine.operation();
         Mailbox mailbox = engine.mailbox();
         RecvRequest req = new RecvRequest(engine, mailbox, ctx, source, tag, buffer, offset, capacityBytes);
         if (source == Constants.PROC_NULL) {

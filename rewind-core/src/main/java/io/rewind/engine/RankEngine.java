@@ -27,6 +27,8 @@ public final class RankEngine {
     /** Program-order count of completion-function and probe calls whose outcome is non-deterministic. */
     private long polls;
     private volatile CommunicatorFactory communicatorFactory;
+    private final java.util.concurrent.atomic.AtomicLong operations = new java.util.concurrent.atomic.AtomicLong();
+    private volatile java.util.function.LongConsumer operationHook;
     private final java.util.Map<Integer, Communicator> communicators = new java.util.concurrent.ConcurrentHashMap<>();
 
     public RankEngine(int worldRank, int worldSize, Transport transport, EngineConfig config, Liveness liveness) {
@@ -148,6 +150,25 @@ public final class RankEngine {
         liveness.check();
     }
 
+    /**
+     * Counts one communication operation (a frame sent, a receive posted, a completion function or
+     * probe) and lets the failure injector strike there, so crashes can land in the middle of an
+     * exchange or a collective.
+     */
+    void operation() {
+        long n = operations.incrementAndGet();
+        java.util.function.LongConsumer hook = operationHook;
+        if (hook != null) {
+            hook.accept(n);
+        }
+        liveness.check();
+    }
+
+    /** Called with the running count at every communication operation (the failure injector). */
+    public void setOperationHook(java.util.function.LongConsumer hook) {
+        this.operationHook = hook;
+    }
+
     int nextContextCandidate() {
         return nextContext;
     }
@@ -204,7 +225,7 @@ public final class RankEngine {
      * gives now.
      */
     public int[] decide(Request[] requests, PollKind kind) {
-        checkAlive(); // busy test loops must notice an abort or a kill too
+        operation(); // busy test loops must notice an abort or a kill too
         if (faultTolerance == FaultTolerance.NONE) {
             return outcome(requests, kind);
         }

@@ -72,6 +72,27 @@ final class FailureInjector implements AutoCloseable {
         }
     }
 
+    /** Called at every communication operation of a rank (counted per incarnation). */
+    void atOperation(Job.Incarnation inc, long operations) {
+        for (int i = 0; i < fired.length; i++) {
+            FailureSchedule.Kill k = schedule.kills().get(i);
+            if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.OPERATION
+                    && operations >= k.value() && claim(i)) {
+                job.markKilled(inc, "killed at operation " + operations + " (" + k + ")");
+                throw new RankKilledError(inc.rank, inc.number, "at operation " + operations);
+            }
+        }
+    }
+
+    boolean hasOperationKills() {
+        for (FailureSchedule.Kill k : schedule.kills()) {
+            if (k.trigger() == FailureSchedule.Trigger.OPERATION) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Called before a checkpoint file is written: a kill here leaves a torn temporary file. */
     void duringCheckpoint(Job.Incarnation inc, long line, CheckpointImage image, CheckpointStore store) {
         for (int i = 0; i < fired.length; i++) {

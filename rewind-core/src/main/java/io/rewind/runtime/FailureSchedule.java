@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * When ranks crash: parsed from {@code RANK@ITERATION}, {@code RANK@tMILLIS} or
- * {@code RANK@cCHECKPOINT} items separated by commas, or drawn from a seed. Every item strikes once.
+ * When ranks crash: parsed from {@code RANK@ITERATION}, {@code RANK@tMILLIS},
+ * {@code RANK@cCHECKPOINT} or {@code RANK@oOPERATION} items separated by commas, or drawn from a
+ * seed. Every item strikes once.
  */
 public record FailureSchedule(List<Kill> kills) {
     /** What triggers a kill. */
@@ -16,7 +17,9 @@ public record FailureSchedule(List<Kill> kills) {
         /** Some milliseconds after the job started, at the rank's next runtime call. */
         TIME,
         /** While the rank writes its n-th checkpoint: the file is left half written. */
-        CHECKPOINT
+        CHECKPOINT,
+        /** At the rank's n-th communication operation (send, receive, completion function, probe). */
+        OPERATION
     }
 
     /** One crash. */
@@ -27,6 +30,7 @@ public record FailureSchedule(List<Kill> kills) {
                 case ITERATION -> Long.toString(value);
                 case TIME -> "t" + value;
                 case CHECKPOINT -> "c" + value;
+                case OPERATION -> "o" + value;
             };
         }
     }
@@ -51,7 +55,7 @@ public record FailureSchedule(List<Kill> kills) {
             String s = item.trim();
             int at = s.indexOf('@');
             if (at <= 0 || at == s.length() - 1) {
-                throw new IllegalArgumentException("'" + s + "' is not RANK@ITERATION, RANK@tMILLIS or RANK@cCHECKPOINT");
+                throw new IllegalArgumentException("'" + s + "' is not RANK@ITERATION, RANK@tMILLIS, RANK@cCHECKPOINT or RANK@oOPERATION");
             }
             int rank;
             long value;
@@ -65,10 +69,13 @@ public record FailureSchedule(List<Kill> kills) {
                 } else if (when.startsWith("c")) {
                     trigger = Trigger.CHECKPOINT;
                     when = when.substring(1);
+                } else if (when.startsWith("o")) {
+                    trigger = Trigger.OPERATION;
+                    when = when.substring(1);
                 }
                 value = Long.parseLong(when);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + s + "' is not RANK@ITERATION, RANK@tMILLIS or RANK@cCHECKPOINT");
+                throw new IllegalArgumentException("'" + s + "' is not RANK@ITERATION, RANK@tMILLIS, RANK@cCHECKPOINT or RANK@oOPERATION");
             }
             if (rank < 0 || rank >= ranks) {
                 throw new IllegalArgumentException("kill '" + s + "' names rank " + rank + " but the job has " + ranks
@@ -84,8 +91,10 @@ public record FailureSchedule(List<Kill> kills) {
     }
 
     /**
-     * A reproducible random schedule: one to three crashes at iterations in [2, span], on random ranks,
-     * sometimes two at the same iteration, sometimes one during a checkpoint.
+     * A reproducible random schedule of one to three crashes on random ranks: at a checkpoint point
+     * (an iteration in [2, span]), sometimes two at the same iteration, or in the middle of the
+     * communication of an iteration (an operation count in [1, 6 x span]: a send, a receive, a wait,
+     * possibly inside a collective).
      */
     public static FailureSchedule chaos(long seed, int ranks, int span) {
         Random rnd = new Random(seed);
@@ -93,8 +102,12 @@ public record FailureSchedule(List<Kill> kills) {
         List<Kill> kills = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int rank = rnd.nextInt(ranks);
+            if (rnd.nextBoolean()) {
+                kills.add(new Kill(rank, Trigger.OPERATION, 1 + rnd.nextInt(Math.max(1, 6 * span))));
+                continue;
+            }
             long iteration = 2 + rnd.nextInt(Math.max(1, span - 1));
-            if (!kills.isEmpty() && rnd.nextInt(4) == 0) {
+            if (!kills.isEmpty() && kills.get(kills.size() - 1).trigger() == Trigger.ITERATION && rnd.nextInt(4) == 0) {
                 iteration = kills.get(kills.size() - 1).value(); // concurrent with the previous one
             }
             kills.add(new Kill(rank, Trigger.ITERATION, iteration));

@@ -252,6 +252,9 @@ public final class Job {
         RankContext ctx = new RankContext(this, r, n);
         inc.engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(inc), ft);
         inc.engine.setCommunicatorFactory(communicators);
+        if (injector.hasOperationKills()) {
+            inc.engine.setOperationHook(ops -> injector.atOperation(inc, ops));
+        }
         ctx.bind(inc.engine);
         inc.agent = new CheckpointAgent(this, inc, image);
         ctx.bind(inc.agent);
