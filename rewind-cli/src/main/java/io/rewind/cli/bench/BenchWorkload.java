@@ -1,0 +1,117 @@
+package io.rewind.cli.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The workloads the harness knows, by short name, each at two sizes: {@code small} (seconds for a
+ * whole sweep, what CI runs) and {@code medium} (the figures in docs/benchmarks.md). Every
+ * workload prints one result line starting with {@link #prefix()} and calls
+ * {@code Checkpointer.point()} exactly {@code iterations} times.
+ */
+enum BenchWorkload {
+    STENCIL3D("io.rewind.apps.workloads.Stencil3D", "stencil3d", "Himeno-like 3-D Jacobi: halo planes + allReduce",
+            new String[] {"16", "24"}, 24, new String[] {"48", "100"}, 100),
+    CG("io.rewind.apps.workloads.ConjugateGradient", "cg", "NPB-CG-like sparse CG on a 2-D process grid",
+            new String[] {"600", "5", "24"}, 24, new String[] {"12000", "8", "100"}, 100),
+    HEAT("io.rewind.apps.workloads.HeatCG", "heat", "TeaLeaf-like implicit heat, CG per step",
+            new String[] {"32", "32", "24", "100"}, 24, new String[] {"96", "96", "40", "200"}, 40),
+    AMR("io.rewind.apps.workloads.AmrHalo", "amr", "MiniAMR-like refined halo exchange (uneven)",
+            new String[] {"24", "8", "8", "2", "3", "2"}, 24, new String[] {"60", "8", "8", "8", "3", "4"}, 60),
+    BFS("io.rewind.apps.workloads.GraphBfs", "bfs", "Graph500-like BFS on a Kronecker graph",
+            new String[] {"9", "8", "12"}, 12, new String[] {"13", "16", "24"}, 24),
+    DISCOVERY("io.rewind.apps.workloads.Discovery", "discovery", "SPBC fig. 4: iProbe(ANY_SOURCE), replies, testAll",
+            new String[] {"24", "3"}, 24, new String[] {"200", "4"}, 200),
+    MONTECARLO("io.rewind.apps.workloads.MonteCarlo", "montecarlo", "SPhot-like: tallies to the root, barriers",
+            new String[] {"24", "8", "200"}, 24, new String[] {"60", "32", "3000"}, 60),
+    MASTERWORKER("io.rewind.apps.workloads.MasterWorker", "masterworker", "ANY_SOURCE master-worker schedule",
+            new String[] {"24", "200"}, 24, new String[] {"100", "20000"}, 100);
+
+    /** Problem sizes. */
+    enum Size { SMALL, MEDIUM }
+
+    private final String mainClass;
+    private final String prefix;
+    private final String pattern;
+    private final String[] smallArgs;
+    private final int smallIterations;
+    private final String[] mediumArgs;
+    private final int mediumIterations;
+
+    BenchWorkload(String mainClass, String prefix, String pattern, String[] smallArgs, int smallIterations,
+                  String[] mediumArgs, int mediumIterations) {
+        this.mainClass = mainClass;
+        this.prefix = prefix;
+        this.pattern = pattern;
+        this.smallArgs = smallArgs;
+        this.smallIterations = smallIterations;
+        this.mediumArgs = mediumArgs;
+        this.mediumIterations = mediumIterations;
+    }
+
+    String cliName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    String mainClass() {
+        return mainClass;
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    String pattern() {
+        return pattern;
+    }
+
+    List<String> args(Size size) {
+        return List.of(size == Size.SMALL ? smallArgs : mediumArgs);
+    }
+
+    int iterations(Size size) {
+        return size == Size.SMALL ? smallIterations : mediumIterations;
+    }
+
+    /** The smallest rank count the workload accepts. */
+    int minRanks() {
+        return this == MASTERWORKER ? 2 : 1;
+    }
+
+    /** Parses a comma-separated list of names, or {@code all}. */
+    static List<BenchWorkload> parseList(String spec) {
+        List<BenchWorkload> out = new ArrayList<>();
+        for (String s : spec.split(",")) {
+            String name = s.trim().toLowerCase(Locale.ROOT);
+            if (name.equals("all")) {
+                out.addAll(List.of(values()));
+                continue;
+            }
+            out.add(byName(name));
+        }
+        return out;
+    }
+
+    static BenchWorkload byName(String name) {
+        for (BenchWorkload w : values()) {
+            if (w.cliName().equals(name.trim().toLowerCase(Locale.ROOT))) {
+                return w;
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (BenchWorkload w : values()) {
+            names.add(w.cliName());
+        }
+        throw new IllegalArgumentException("unknown workload '" + name + "' (use " + String.join(", ", names)
+                + " or all)");
+    }
+
+    static Size parseSize(String s) {
+        try {
+            return Size.valueOf(s.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown size '" + s + "' (use small or medium)");
+        }
+    }
+}

@@ -1,0 +1,212 @@
+package io.rewind.cli.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.Job;
+import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.JobResult;
+import io.rewind.runtime.Protocol;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** What the bench subcommands share: launching a workload, statistics, and writing results. */
+final class Harness {
+    private Harness() {
+    }
+
+    /** One job of a workload. */
+    record Run(BenchWorkload workload, BenchWorkload.Size size, int ranks, Protocol protocol, int checkpointEvery,
+               int keepLines, FailureSchedule failures, Duration timeout) {
+        JobResult execute() {
+            return Job.run(JobConfig.builder(workload.mainClass()).ranks(ranks).args(workload.args(size))
+                    .protocol(protocol).checkpointEvery(checkpointEvery).keepLines(keepLines).failures(failures)
+                    .timeout(timeout).quiet().build());
+        }
+
+        /** The {@code rewind run} command line that repeats this job. */
+        String commandLine() {
+            StringBuilder sb = new StringBuilder("rewind run -n ").append(ranks).append(" --timeout ")
+                    .append(timeout.toSeconds()).append("s --protocol ").append(protocol.cliName());
+            if (protocol != Protocol.NONE) {
+                sb.append(" --checkpoint-every ").append(checkpointEvery).append(" --keep-lines ").append(keepLines);
+            }
+            if (!failures.isEmpty()) {
+                sb.append(" --kill ").append(failures);
+            }
+            sb.append(' ').append(workload.mainClass());
+            for (String a : workload.args(size)) {
+                sb.append(' ').append(a);
+            }
+            return sb.toString();
+        }
+    }
+
+    /** Rank 0's result line, or null when the job printed none. */
+    static String resultLine(JobResult r, String prefix) {
+        if (r.output().isEmpty()) {
+            return null;
+        }
+        for (String line : r.output(0)) {
+            if (line.startsWith(prefix + " ")) {
+                return line;
+            }
+        }
+        return null;
+    }
+
+    static Protocol protocol(String name) {
+        try {
+            return Protocol.valueOf(name.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("unknown protocol '" + name + "' (use none, global or pessimistic)");
+        }
+    }
+
+    static List<Protocol> protocols(String spec) {
+        List<Protocol> out = new ArrayList<>();
+        for (String s : spec.split(",")) {
+            out.add(protocol(s));
+        }
+        return out;
+    }
+
+    static List<Integer> ints(String spec) {
+        List<Integer> out = new ArrayList<>();
+        for (String s : spec.split(",")) {
+            out.add(Integer.parseInt(s.trim()));
+        }
+        return out;
+    }
+
+    static double median(List<Double> xs) {
+        if (xs.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).toArray();
+        Arrays.sort(a);
+        int n = a.length;
+        return n % 2 == 1 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
+    }
+
+    static double min(List<Double> xs) {
+        return xs.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
+    }
+
+    static double max(List<Double> xs) {
+        return xs.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+    }
+
+    static String fmt(double v, int decimals) {
+        return Double.isNaN(v) ? "-" : String.format(Locale.ROOT, "%." + decimals + "f", v);
+    }
+
+    /**
+     * A result table: named columns, rows of values (numbers, strings), written as JSON (an object
+     * with the command and the rows as objects), CSV (raw values) and Markdown (formatted).
+     */
+    static final class Table {
+        private final List<String> columns;
+        private final List<String> headers;
+        private final List<Integer> decimals;
+        private final List<Object[]> rows = new ArrayList<>();
+
+        /** Each column: id (JSON key and CSV header), Markdown header, decimals for doubles. */
+        Table(Object... spec) {
+            columns = new ArrayList<>();
+            headers = new ArrayList<>();
+            decimals = new ArrayList<>();
+            for (int i = 0; i < spec.length; i += 3) {
+                columns.add((String) spec[i]);
+                headers.add((String) spec[i + 1]);
+                decimals.add((Integer) spec[i + 2]);
+            }
+        }
+
+        void add(Object... values) {
+            if (values.length != columns.size()) {
+                throw new IllegalArgumentException("row of " + values.length + " values for " + columns.size()
+                        + " columns");
+            }
+            rows.add(values);
+        }
+
+        List<Object[]> rows() {
+            return rows;
+        }
+
+        String markdown() {
+            StringBuilder sb = new StringBuilder("|");
+            for (String h : headers) {
+                sb.append(' ').append(h).append(" |");
+            }
+            sb.append("\n|");
+            for (int i = 0; i < headers.size(); i++) {
+                sb.append(rows.isEmpty() || rows.get(0)[i] instanceof String ? "---|" : "---:|");
+            }
+            sb.append('\n');
+            for (Object[] row : rows) {
+                sb.append('|');
+                for (int i = 0; i < row.length; i++) {
+                    sb.append(' ').append(cell(row[i], decimals.get(i))).append(" |");
+                }
+                sb.append('\n');
+            }
+            return sb.toString();
+        }
+
+        private static String cell(Object v, int decimals) {
+            if (v instanceof Double d) {
+                return fmt(d, decimals);
+            }
+            return String.valueOf(v);
+        }
+
+        String csv() {
+            StringBuilder sb = new StringBuilder(String.join(",", columns)).append('\n');
+            for (Object[] row : rows) {
+                for (int i = 0; i < row.length; i++) {
+                    if (i > 0) {
+                        sb.append(',');
+                    }
+                    Object v = row[i];
+                    String s = v instanceof Double d ? (Double.isNaN(d) ? "" : Double.toString(d)) : String.valueOf(v);
+                    sb.append(s.contains(",") ? '"' + s + '"' : s);
+                }
+                sb.append('\n');
+            }
+            return sb.toString();
+        }
+
+        /** Writes {@code name.json}, {@code name.csv} and {@code name.md} into {@code dir}. */
+        void write(Path dir, String name, String command, Map<String, Object> settings) throws IOException {
+            Files.createDirectories(dir);
+            Map<String, Object> doc = new LinkedHashMap<>();
+            doc.put("command", command);
+            doc.put("settings", settings);
+            List<Map<String, Object>> list = new ArrayList<>();
+            for (Object[] row : rows) {
+                Map<String, Object> m = new LinkedHashMap<>();
+                for (int i = 0; i < row.length; i++) {
+                    Object v = row[i];
+                    m.put(columns.get(i), v instanceof Double d && (d.isNaN() || d.isInfinite()) ? null : v);
+                }
+                list.add(m);
+            }
+            doc.put("rows", list);
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve(name + ".json").toFile(),
+                    doc);
+            Files.writeString(dir.resolve(name + ".csv"), csv());
+            Files.writeString(dir.resolve(name + ".md"), "`" + command + "`\n\n" + markdown());
+        }
+    }
+}
