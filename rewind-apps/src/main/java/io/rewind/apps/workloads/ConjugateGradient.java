@@ -19,9 +19,9 @@ import java.util.List;
  * not above its square root). Rank (r, c) holds the block of rows R_r and columns C_c of the
  * matrix; the vectors are split by rows R_r and repeated on the {@code cols} ranks of grid row r.
  *
- * <p>Communication per iteration, the same amount on every rank: (1) inside each grid column, the
- * owners of p's row blocks send the parts that overlap the column's block C_c to the other ranks
- * of the column (iSend/iRecv/waitAll); (2) inside each grid row, every rank sends its partial
+ * <p>Communication per iteration, about the same amount on every rank: (1) each rank gets the
+ * parts of p in C_c from ranks of the grid rows that hold them, chosen so that on a square grid
+ * this is NPB's exchange with the transpose partner (iSend/iRecv/waitAll); (2) inside each grid row, every rank sends its partial
  * product to the others and all add them in column order (iSend/iRecv/waitAll); (3) two dot
  * products, each an allReduce on the grid-column communicator.
  *
@@ -135,12 +135,12 @@ public final class ConjugateGradient {
             ovTo[r2] = Math.min(cHi, Workloads.blockStart(n, rows, r2 + 1));
             colIn[r2] = MPI.newDoubleBuffer(Math.max(0, ovTo[r2] - ovFrom[r2]));
         }
-        int mine = Math.max(0, ovTo[r] - ovFrom[r]);
-        DoubleBuffer colOut = MPI.newDoubleBuffer(mine);
 
         while (scalars[1] < iterations) {
             cp.point();
-            // (1) p restricted to C_c, from the owners of its row blocks in this grid column.
+            // (1) p restricted to C_c. The part in row block R_r2 is held by every rank of grid row r2;
+            // rank (r2, s) with s = (r + c - r2) mod cols sends it, which on a square grid is the
+            // transpose partner of NPB CG and spreads the sending evenly.
             List<Request> reqs = new ArrayList<>();
             for (int r2 = 0; r2 < rows; r2++) {
                 int len = ovTo[r2] - ovFrom[r2];
@@ -149,15 +149,26 @@ public final class ConjugateGradient {
                 }
                 if (r2 == r) {
                     System.arraycopy(p, ovFrom[r2] - rLo, pCol, ovFrom[r2] - cLo, len);
-                    colOut.clear();
-                    colOut.put(p, ovFrom[r2] - rLo, len);
-                    for (int r3 = 0; r3 < rows; r3++) {
-                        if (r3 != r) {
-                            reqs.add(colComm.iSend(colOut, len, MPI.DOUBLE, r3, TAG_GATHER));
-                        }
-                    }
                 } else {
-                    reqs.add(colComm.iRecv(colIn[r2], len, MPI.DOUBLE, r2, TAG_GATHER));
+                    int from = r2 * cols + Math.floorMod(r + c - r2, cols);
+                    reqs.add(MPI.COMM_WORLD.iRecv(colIn[r2], len, MPI.DOUBLE, from, TAG_GATHER));
+                }
+            }
+            for (int r3 = 0; r3 < rows; r3++) {
+                if (r3 == r) {
+                    continue;
+                }
+                for (int c3 = 0; c3 < cols; c3++) {
+                    if (Math.floorMod(r3 + c3 - r, cols) != c) {
+                        continue;
+                    }
+                    int from = Math.max(Workloads.blockStart(n, cols, c3), rLo);
+                    int to = Math.min(Workloads.blockStart(n, cols, c3 + 1), rHi);
+                    if (to > from) {
+                        DoubleBuffer b = MPI.newDoubleBuffer(to - from);
+                        b.put(p, from - rLo, to - from);
+                        reqs.add(MPI.COMM_WORLD.iSend(b, to - from, MPI.DOUBLE, r3 * cols + c3, TAG_GATHER));
+                    }
                 }
             }
             Request.waitAll(reqs.toArray(new Request[0]));
