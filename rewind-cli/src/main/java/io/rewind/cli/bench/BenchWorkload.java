@@ -12,7 +12,7 @@ import java.util.Locale;
  */
 enum BenchWorkload {
     STENCIL3D("io.rewind.apps.workloads.Stencil3D", "stencil3d", "Himeno-like 3-D Jacobi: halo planes + allReduce",
-            new String[] {"16", "24"}, 24, new String[] {"48", "100"}, 100),
+            new String[] {"16", "24"}, 24, new String[] {"64", "150"}, 150),
     CG("io.rewind.apps.workloads.ConjugateGradient", "cg", "NPB-CG-like sparse CG on a 2-D process grid",
             new String[] {"600", "5", "24"}, 24, new String[] {"12000", "8", "100"}, 100),
     HEAT("io.rewind.apps.workloads.HeatCG", "heat", "TeaLeaf-like implicit heat, CG per step",
@@ -26,7 +26,7 @@ enum BenchWorkload {
     MONTECARLO("io.rewind.apps.workloads.MonteCarlo", "montecarlo", "SPhot-like: tallies to the root, barriers",
             new String[] {"24", "8", "200"}, 24, new String[] {"60", "32", "3000"}, 60),
     MASTERWORKER("io.rewind.apps.workloads.MasterWorker", "masterworker", "ANY_SOURCE master-worker schedule",
-            new String[] {"24", "200"}, 24, new String[] {"100", "20000"}, 100);
+            new String[] {"24", "200"}, 24, new String[] {"200", "100000"}, 200);
 
     /** Problem sizes. */
     enum Size { SMALL, MEDIUM }
