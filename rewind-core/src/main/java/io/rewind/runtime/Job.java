@@ -24,7 +24,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -432,46 +431,80 @@ public final class Job {
         }
     }
 
-    private void recoverLocally(Incarnation dead, long detected) {
-        int r = dead.rank;
-        retire(dead);
-        List<String> skipped = new ArrayList<>();
-        Optional<CheckpointImage> image = store.loadLatestValid(r, Long.MAX_VALUE, skipped::add);
-        for (String s : skipped) {
-            System.err.println("rewind: rank " + r + ": skipping checkpoint: " + s);
-        }
-        long oldestKept = lines.oldestLine(r);
-        if (image.isPresent() && oldestKept > 0 && image.get().line() < oldestKept
-                || image.isEmpty() && oldestKept > 0) {
-            System.err.println("rewind: rank " + r + " has no valid checkpoint among the kept recovery lines; "
-                    + "the peers' logs no longer reach back far enough, so every rank rolls back");
-            recoverGlobally(dead, detected);
-            return;
-        }
-        Incarnation next = prepare(dead.slot, dead.number + 1, image.orElse(null));
-        next.recovery = report.failure(r, dead.number, dead.killReason, dead.killNanos, detected,
-                image.map(CheckpointImage::line).orElse(0L), 1);
-        next.catchUpTarget = dead.killedAtPoint;
-        // Peers that are restarted ranks themselves must look again at what this rank holds.
-        Map<Long, Long> frontiers = next.restoredFrontiers != null ? next.restoredFrontiers : Map.of();
-        long replayed = 0;
+    /**
+     * Restarts the crashed rank alone, or together with the ranks that crashed at the same time.
+     * Ranks whose logs were lost together restart from one common recovery line: a rank restarting
+     * from a later line would not regenerate messages that a peer restarting from an earlier one
+     * needs, and the log that held them is gone. Live peers replay from their logs to every member.
+     */
+    private void recoverLocally(Incarnation first, long detected) {
+        List<Incarnation> group = new ArrayList<>();
+        group.add(first);
         for (RankSlot s : slots) {
-            Incarnation peer = s.current;
-            if (s.rank == r || peer.protocol == null || peer.killed || peer.retired) {
-                continue; // a peer that is down itself regenerates its messages when it re-executes
-            }
-            peer.protocol.forgetPeerFrontier(r);
-            for (Frame f : peer.protocol.framesFor(r, frontiers)) {
-                transport.send(r, f);
-                replayed++;
+            Incarnation inc = s.current;
+            if (inc != first && inc.killed && !inc.retired && inc.protocol != null) {
+                group.add(inc);
             }
         }
-        next.recovery.respawned(System.nanoTime(), replayed);
-        next.thread.start();
-        if (image.isEmpty()) {
-            next.recovery.restored(System.nanoTime(), 0);
+        long graceDeadline = System.nanoTime() + ABORT_GRACE.toNanos();
+        for (Incarnation inc : group) {
+            if (inc != first && !join(inc.thread, graceDeadline)) {
+                abort(inc.rank, 1, "rank " + inc.rank + " did not stop after its crash");
+                return;
+            }
         }
-        maybeCaughtUp(next, 0);
+        for (Incarnation inc : group) {
+            retire(inc);
+        }
+        List<Integer> ranks = new ArrayList<>();
+        for (Incarnation inc : group) {
+            ranks.add(inc.rank);
+        }
+        long line = newestCommonLine(ranks);
+        for (int r : ranks) {
+            long oldestKept = lines.oldestLine(r);
+            if (oldestKept > 0 && line < oldestKept) {
+                System.err.println("rewind: rank " + r + " has no valid checkpoint " + (ranks.size() > 1
+                        ? "common to the ranks that crashed with it " + ranks + " " : "")
+                        + "among the kept recovery lines; the peers' logs no longer reach back far enough, so "
+                        + "every rank rolls back");
+                recoverGlobally(first, detected);
+                return;
+            }
+        }
+        List<Incarnation> next = new ArrayList<>();
+        for (Incarnation dead : group) {
+            CheckpointImage image = line > 0 ? store.load(dead.rank, line) : null;
+            Incarnation inc = prepare(dead.slot, dead.number + 1, image);
+            inc.recovery = report.failure(dead.rank, dead.number, dead.killReason, dead.killNanos, detected, line,
+                    group.size());
+            inc.catchUpTarget = dead.killedAtPoint;
+            next.add(inc);
+        }
+        for (Incarnation inc : next) {
+            // Peers that are restarted ranks themselves must look again at what this rank holds.
+            Map<Long, Long> frontiers = inc.restoredFrontiers != null ? inc.restoredFrontiers : Map.of();
+            long replayed = 0;
+            for (RankSlot s : slots) {
+                Incarnation peer = s.current;
+                if (next.contains(peer) || peer.protocol == null || peer.killed || peer.retired) {
+                    continue; // a peer that is down, or restarts with this one, regenerates its messages
+                }
+                peer.protocol.forgetPeerFrontier(inc.rank);
+                for (Frame f : peer.protocol.framesFor(inc.rank, frontiers)) {
+                    transport.send(inc.rank, f);
+                    replayed++;
+                }
+            }
+            inc.recovery.respawned(System.nanoTime(), replayed);
+        }
+        for (Incarnation inc : next) {
+            inc.thread.start();
+            if (line == 0) {
+                inc.recovery.restored(System.nanoTime(), 0);
+            }
+            maybeCaughtUp(inc, 0);
+        }
     }
 
     private void recoverGlobally(Incarnation first, long detected) {
@@ -498,7 +531,11 @@ public final class Job {
                 running++;
             }
         }
-        long line = newestCommonLine();
+        List<Integer> all = new ArrayList<>();
+        for (RankSlot s : slots) {
+            all.add(s.rank);
+        }
+        long line = newestCommonLine(all);
         List<Incarnation> next = new ArrayList<>();
         RunReport.FailureRecord record = report.failure(first.rank, first.number, first.killReason, first.killNanos,
                 detected, line, config.ranks());
@@ -520,32 +557,31 @@ public final class Job {
         }
     }
 
-    private long newestCommonLine() {
-        long common = Long.MAX_VALUE;
-        for (RankSlot s : slots) {
-            List<Long> have = store.lines(s.rank);
-            long newestValid = 0;
-            for (int i = have.size() - 1; i >= 0; i--) {
+    /** The newest recovery line every one of the ranks holds a valid file for (0: none, start over). */
+    private long newestCommonLine(List<Integer> ranks) {
+        long candidate = Long.MAX_VALUE;
+        for (int r : ranks) {
+            List<Long> have = store.lines(r);
+            candidate = Math.min(candidate, have.isEmpty() ? 0 : have.get(have.size() - 1));
+        }
+        // Walk down from the newest line any of them could share until every one reads it back intact.
+        for (long line = candidate; line > 0; line--) {
+            boolean allValid = true;
+            for (int r : ranks) {
                 try {
-                    store.load(s.rank, have.get(i));
-                    newestValid = have.get(i);
-                    break;
+                    store.load(r, line);
                 } catch (RuntimeException e) {
-                    System.err.println("rewind: rank " + s.rank + ": skipping checkpoint: " + e.getMessage());
+                    System.err.println("rewind: rank " + r + ": cannot use checkpoint line " + line + ": "
+                            + e.getMessage());
+                    allValid = false;
+                    break;
                 }
             }
-            common = Math.min(common, newestValid);
-        }
-        if (common == Long.MAX_VALUE) {
-            return 0;
-        }
-        // Every rank must hold that very line (retention keeps the same numbers everywhere).
-        for (RankSlot s : slots) {
-            if (!store.lines(s.rank).contains(common)) {
-                return 0;
+            if (allValid) {
+                return line;
             }
         }
-        return common;
+        return 0;
     }
 
     /** Releases what an incarnation held: endpoint, queues, payload log. */
