@@ -16,6 +16,12 @@ import java.util.List;
  * every frame; the fault-tolerance protocols use them to tell replayed messages from new ones.
  */
 public final class Communicator {
+    /**
+     * Logged messages from this size on are pulled by their receiver when it is already waiting (see
+     * {@link Frame#isPulled()}); below it the hand-off costs more than the copy it moves off this core.
+     */
+    static final long PULL_MIN_BYTES = 16 << 10;
+
     private final RankEngine engine;
     private final int context;
     private final int[] group;
@@ -232,6 +238,11 @@ public final class Communicator {
         boolean waitForMatch = transport.sharesMemory()
                 && (mode == SendMode.SYNCHRONOUS
                 || (!logging && mode != SendMode.BUFFERED && lengthBytes > engine.config().eagerLimitBytes()));
+        // A logged message long enough for a second core to pay off is pulled: if its receive is posted,
+        // the receiving thread copies it while this one copies it into the log, and the send completes
+        // when both copies are done. Unmatched, it is queued as a private copy as before.
+        boolean pull = logging && !waitForMatch && transport.sharesMemory() && mode != SendMode.BUFFERED
+                && lengthBytes >= PULL_MIN_BYTES;
         Frame frame;
         // A non-blocking collective runs its algorithm on a thread of its own while the rank thread
         // may send on the same communicator: numbering and handing over a frame is one atomic step,
@@ -239,7 +250,8 @@ public final class Communicator {
         synchronized (sendSequence) {
             long seq = ++sendSequence[dest];
             frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
-                    waitForMatch ? req : null);
+                    waitForMatch || pull ? req : null);
+            frame.pull = pull;
             if (logging && !ft.beforeSend(this, frame, destWorld, collectiveResult)) {
                 req.completeSent(); // the destination already has this message
                 return req;
@@ -250,7 +262,7 @@ public final class Communicator {
         if (logging) {
             ft.afterSend(frame);
         }
-        if (!waitForMatch) {
+        if (!waitForMatch && !pull) {
             req.completeSent();
         }
         return req;

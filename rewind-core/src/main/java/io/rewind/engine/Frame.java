@@ -20,8 +20,17 @@ public final class Frame {
     final long lengthBytes;
     MemorySegment data;
     long dataOffset;
-    /** Non-null when the sender waits for this frame to be consumed (rendezvous and synchronous sends). */
-    final SendRequest sender;
+    /**
+     * Non-null when the sender waits for this frame to be consumed (rendezvous, synchronous and pulled
+     * sends); cleared when a pulled frame is queued as a private copy, since nobody waits for it then.
+     */
+    SendRequest sender;
+    /**
+     * A logged send the receiver copies itself when its receive is already posted, while the sender
+     * copies the payload into its log: the two copies of a logged message then run on two cores.
+     * Queued unmatched, the frame becomes a private copy at once, as an eager logged send always did.
+     */
+    boolean pull;
     /** Non-null when the payload must move through the sender's log (pipelined copy). */
     PayloadTee tee;
     /** Protocol state attached by the sender (its log entry), or null. */
@@ -96,6 +105,24 @@ public final class Frame {
     public void releaseSender() {
         if (sender != null) {
             sender.completeSent();
+        }
+    }
+
+    /**
+     * Whether the receiver, not the sender, copies this frame's payload when its receive is posted
+     * (the sender meanwhile copies it into its log; it must then not set a tee).
+     */
+    public boolean isPulled() {
+        return pull;
+    }
+
+    /** Queued unmatched: a pulled frame becomes a private copy and its sender is let go. */
+    void materializeAndReleaseSender() {
+        materialize();
+        SendRequest s = sender;
+        sender = null;
+        if (s != null) {
+            s.completeSent();
         }
     }
 

@@ -48,7 +48,7 @@ public final class Mailbox implements FrameSink {
             match = matchOrQueue(frame);
         }
         if (match != null) {
-            match.deliver(frame);
+            match.deliverOrOffer(frame);
         }
     }
 
@@ -75,7 +75,7 @@ public final class Mailbox implements FrameSink {
         }
         if (receives != null) {
             for (int i = 0; i < receives.size(); i++) {
-                receives.get(i).deliver(frames.get(i));
+                receives.get(i).deliverOrOffer(frames.get(i));
             }
         }
     }
@@ -91,6 +91,8 @@ public final class Mailbox implements FrameSink {
         }
         if (frame.sender == null) {
             frame.materialize();
+        } else if (frame.pull) {
+            frame.materializeAndReleaseSender();
         } else {
             frame.sender.setPending(frame);
         }

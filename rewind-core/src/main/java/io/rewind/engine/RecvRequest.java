@@ -1,6 +1,8 @@
 package io.rewind.engine;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /** A posted receive: what it matches and where the payload goes. */
 public final class RecvRequest extends Request {
@@ -15,6 +17,19 @@ public final class RecvRequest extends Request {
     long wildcardIndex = -1;
     /** During replay, the only sequence number this receive may match, or -1. */
     long requiredSequence = -1;
+    /** A matched pulled frame not copied yet; whoever takes it (receiver or sender) copies it. */
+    @SuppressWarnings("unused") // accessed through OFFERED
+    private volatile Frame offered;
+
+    private static final VarHandle OFFERED;
+
+    static {
+        try {
+            OFFERED = MethodHandles.lookup().findVarHandle(RecvRequest.class, "offered", Frame.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     RecvRequest(RankEngine engine, Mailbox mailbox, int context, int source, int tag,
                 MemorySegment buffer, long offset, long capacityBytes) {
@@ -26,6 +41,34 @@ public final class RecvRequest extends Request {
         this.buffer = buffer;
         this.offset = offset;
         this.capacityBytes = capacityBytes;
+    }
+
+    /**
+     * The frame matched this receive: copies it now, or for a pulled frame offers it to the receiving
+     * thread (woken if parked), which copies it on its own core while the sender logs it. The sender
+     * takes the copy back if the receiver has not started it by the time the sender waits.
+     */
+    void deliverOrOffer(Frame frame) {
+        if (!frame.pull || frame.sender == null) {
+            deliver(frame);
+            return;
+        }
+        frame.sender.pullFrom(this);
+        OFFERED.setVolatile(this, frame);
+        wakeWaiter();
+    }
+
+    /** Copies an offered frame if nobody has taken it yet. */
+    void takeOffered() {
+        Frame f = (Frame) OFFERED.getVolatile(this);
+        if (f != null && OFFERED.compareAndSet(this, f, null)) {
+            deliver(f);
+        }
+    }
+
+    @Override
+    protected void helpProgress() {
+        takeOffered();
     }
 
     /** Copies the frame's payload in and completes; a message longer than the buffer is a truncation error. */

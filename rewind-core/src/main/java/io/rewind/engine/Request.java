@@ -26,7 +26,27 @@ public abstract class Request {
     }
 
     public final boolean isComplete() {
+        if (complete) {
+            return true;
+        }
+        helpProgress();
         return complete;
+    }
+
+    /**
+     * Does work this request is waiting for, if the calling thread can (a pulled transfer the
+     * receiver or the sender may run). Called by every completion check of the owner; cheap when
+     * there is nothing to do.
+     */
+    protected void helpProgress() {
+    }
+
+    /** Wakes the thread parked on this request without completing it (work is waiting for it). */
+    final void wakeWaiter() {
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
     }
 
     /** Records the status and completes. Called once, by whichever thread finishes the operation. */

@@ -8,6 +8,8 @@ public final class SendRequest extends Request {
     private final Transport transport;
     private final int destinationWorld;
     private volatile Frame pending;
+    /** The receive that matched this send's pulled frame and may still have to copy it. */
+    private volatile RecvRequest pullFrom;
 
     SendRequest(RankEngine engine, Transport transport, int destinationWorld) {
         super(engine);
@@ -17,12 +19,26 @@ public final class SendRequest extends Request {
 
     void completeSent() {
         pending = null;
+        pullFrom = null;
         complete(Constants.ANY_SOURCE, Constants.ANY_TAG, 0, null);
     }
 
     void completeFailed(RewindException error) {
         pending = null;
         complete(Constants.ANY_SOURCE, Constants.ANY_TAG, 0, error);
+    }
+
+    void pullFrom(RecvRequest receive) {
+        this.pullFrom = receive;
+    }
+
+    /** Waiting for a pulled frame the receiver has not taken yet: copy it from here. */
+    @Override
+    protected void helpProgress() {
+        RecvRequest r = pullFrom;
+        if (r != null) {
+            r.takeOffered();
+        }
     }
 
     void setPending(Frame frame) {

@@ -126,20 +126,21 @@ public final class PessimisticProtocol implements FaultTolerance {
                 if (entry == null) {
                     entry = log.append(new MessageKey(sharedContext(frame.context()), worldRank, worldRank,
                             frame.tag(), ++sharedSequence, incarnation), frame.data(), frame.dataOffset(),
-                            frame.lengthBytes());
+                            frame.lengthBytes(), copyMethodFor(frame));
                     sharedResults.put(call, entry);
                 } else {
                     fresh = false;
                 }
             } else {
                 entry = log.append(new MessageKey(frame.context(), worldRank, destinationWorld, frame.tag(),
-                        frame.sequence(), incarnation), frame.data(), frame.dataOffset(), frame.lengthBytes());
+                        frame.sequence(), incarnation), frame.data(), frame.dataOffset(), frame.lengthBytes(),
+                        copyMethodFor(frame));
             }
             if (fresh && (frame.context() & 1) == 1) {
                 collectiveEntries++;
                 collectiveBytes += frame.lengthBytes();
             }
-            if (fresh && entry.copyMethod() == CopyMethod.PIPELINED) {
+            if (fresh && entry.copyMethod() == CopyMethod.PIPELINED && !frame.isPulled()) {
                 LogEntry e = entry;
                 frame.setTee((src, so, dst, d, n) -> PipelinedCopier.transferAndLog(src, so, dst, d, n, e,
                         pipelineChunkBytes));
@@ -162,6 +163,17 @@ public final class PessimisticProtocol implements FaultTolerance {
             }
             return true;
         }
+    }
+
+    /**
+     * The policy's copy method, except for a frame its receiver pulls: the receiving thread makes the
+     * transfer copy, so this thread copies into the log after the hand-off (a pipelined entry without
+     * a tee, finished in one go by {@link #afterSend}) instead of before it, and the two copies overlap.
+     * A helper-thread copy overlaps either way.
+     */
+    private CopyMethod copyMethodFor(Frame frame) {
+        CopyMethod m = log.policy().methodFor(frame.lengthBytes());
+        return frame.isPulled() && m == CopyMethod.PACK ? CopyMethod.PIPELINED : m;
     }
 
     @Override
