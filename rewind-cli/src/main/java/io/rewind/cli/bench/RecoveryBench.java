@@ -147,7 +147,7 @@ public final class RecoveryBench implements Callable<Integer> {
                 "detect_ms", "detect ms", 1, "respawn_ms", "respawn ms", 1, "restore_ms", "restore ms", 1,
                 "rework_ms", "rework ms", 1, "span_failure_free_ms", "same span failure-free ms", 1,
                 "rework_ratio", "rework / span", 2, "recovery_ms", "kill to caught up ms", 1,
-                "lost_reduction", "lost: local vs global", 2);
+                "lost_reduction", "time lost: reduction by local rollback", 2);
         for (BenchWorkload w : ws) {
             int[] pl = plan.get(w.cliName());
             Sample local = samples.get(w.cliName() + "/pessimistic");
