@@ -2,6 +2,7 @@ package io.rewind.ft;
 
 import io.rewind.engine.FaultTolerance;
 
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -14,6 +15,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class EventLogger {
     private final ConcurrentHashMap<Long, FaultTolerance.ForcedMatch>[] wildcards;
     private final ConcurrentHashMap<Long, long[]>[] polls;
+    /** Runs of unsuccessful polls (nothing found, nothing completed): first index to last, per rank. */
+    private final java.util.TreeMap<Long, Long>[] emptyRuns;
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
 
@@ -21,9 +24,11 @@ public final class EventLogger {
     public EventLogger(int ranks) {
         wildcards = new ConcurrentHashMap[ranks];
         polls = new ConcurrentHashMap[ranks];
+        emptyRuns = new java.util.TreeMap[ranks];
         for (int r = 0; r < ranks; r++) {
             wildcards[r] = new ConcurrentHashMap<>();
             polls[r] = new ConcurrentHashMap<>();
+            emptyRuns[r] = new java.util.TreeMap<>();
         }
     }
 
@@ -38,19 +43,62 @@ public final class EventLogger {
         return wildcards[rank].get(index);
     }
 
+    /**
+     * Records a poll's outcome. A busy loop of tests that find nothing is stored as one run of
+     * unsuccessful polls, not one entry per call: the count still advances, the log does not grow.
+     */
     public void recordPoll(int rank, long index, long[] outcome) {
+        if (outcome.length == 0) {
+            recordEmpty(rank, index);
+            return;
+        }
         if (polls[rank].putIfAbsent(index, outcome.clone()) == null) {
             events.incrementAndGet();
             bytes.addAndGet(8 + 8L * outcome.length);
         }
     }
 
-    public long[] poll(int rank, long index) {
-        long[] o = polls[rank].get(index);
-        return o == null ? null : o.clone();
+    private void recordEmpty(int rank, long index) {
+        java.util.TreeMap<Long, Long> runs = emptyRuns[rank];
+        synchronized (runs) {
+            Map.Entry<Long, Long> before = runs.floorEntry(index);
+            if (before != null && before.getValue() >= index) {
+                return; // already recorded (a replayed rank records its forced outcomes again)
+            }
+            if (before != null && before.getValue() == index - 1) {
+                runs.put(before.getKey(), index);
+                Long next = runs.get(index + 1);
+                if (next != null) {
+                    runs.remove(index + 1);
+                    runs.put(before.getKey(), next);
+                }
+                return;
+            }
+            Long next = runs.get(index + 1);
+            if (next != null) {
+                runs.remove(index + 1);
+                runs.put(index, next);
+                return;
+            }
+            runs.put(index, index);
+            events.incrementAndGet();
+            bytes.addAndGet(16);
+        }
     }
 
-    /** Outcomes recorded so far (all ranks). */
+    public long[] poll(int rank, long index) {
+        long[] o = polls[rank].get(index);
+        if (o != null) {
+            return o.clone();
+        }
+        java.util.TreeMap<Long, Long> runs = emptyRuns[rank];
+        synchronized (runs) {
+            Map.Entry<Long, Long> run = runs.floorEntry(index);
+            return run != null && run.getValue() >= index ? new long[0] : null;
+        }
+    }
+
+    /** Entries recorded so far (all ranks); a run of unsuccessful polls is one entry. */
     public long events() {
         return events.get();
     }
