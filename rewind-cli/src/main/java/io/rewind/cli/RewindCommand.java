@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             DemoCommand.class,
             io.rewind.cli.bench.BenchCommand.class,
+            CalibrateCommand.class,
             io.rewind.cli.tools.AnalyzeCommand.class,
             io.rewind.cli.tools.ModelCommand.class,
             io.rewind.cli.tools.PlanCommand.class,

@@ -1,5 +1,6 @@
 package io.rewind.apps.bench;
 
+import io.rewind.api.Checkpointer;
 import mpi.MPI;
 import mpi.MPIException;
 
@@ -12,8 +13,15 @@ import java.util.Arrays;
  * reports the median half round trip; beside it, the bandwidth of a single-thread copy of the same
  * size in the same process, the physical limit of any in-memory transport.
  *
- * <p>Usage: {@code PingPong [array|direct] [maxBytes] [batches]}. Rank 0 prints one CSV line per
- * size: {@code pingpong,<buffer>,<bytes>,<median half round trip ns>,<MB/s>,<copy MB/s>}.
+ * <p>Usage: {@code PingPong [array|direct] [maxBytes] [batches] [minBytes] [sizeFactor] [workScale]}:
+ * sizes go from {@code minBytes} (default 1) to {@code maxBytes} multiplied by {@code sizeFactor}
+ * (default 2); {@code workScale} (default 1) scales the round trips per batch. Rank 0 prints one CSV
+ * line per size: {@code pingpong,<buffer>,<bytes>,<median half round trip ns>,<MB/s>,<copy MB/s>}.
+ *
+ * <p>Between batches, outside the timed part, each rank passes a checkpoint point. Without a
+ * fault-tolerance protocol that does nothing; under a logging protocol with checkpoints enabled it
+ * is where the log is truncated, so a long run measures the log in its steady state (memory
+ * recycled at every checkpoint) instead of a log that grows without bound.
  */
 public final class PingPong {
     private static final int TAG = 99;
@@ -26,6 +34,13 @@ public final class PingPong {
         String kind = args.length > 0 ? args[0] : "array";
         int maxBytes = args.length > 1 ? Integer.parseInt(args[1]) : 4 << 20;
         int batches = args.length > 2 ? Integer.parseInt(args[2]) : 7;
+        int minBytes = args.length > 3 ? Integer.parseInt(args[3]) : 1;
+        int factor = args.length > 4 ? Integer.parseInt(args[4]) : 2;
+        double workScale = args.length > 5 ? Double.parseDouble(args[5]) : 1.0;
+        if (minBytes < 1 || factor < 2 || workScale <= 0) {
+            throw new IllegalArgumentException("need minBytes >= 1, sizeFactor >= 2, workScale > 0");
+        }
+        Checkpointer cp = Checkpointer.get();
         int rank = MPI.COMM_WORLD.getRank();
         if (MPI.COMM_WORLD.getSize() < 2) {
             throw new IllegalStateException("ping-pong needs 2 ranks");
@@ -34,12 +49,14 @@ public final class PingPong {
         if (rank == 0) {
             System.out.println("# kind,buffer,bytes,median_half_rtt_ns,bandwidth_MBps,copy_MBps");
         }
-        for (int size = 1; size <= maxBytes; size *= 2) {
+        for (long sz = minBytes; sz <= maxBytes; sz *= factor) {
+            int size = (int) sz;
             Object buf = direct ? ByteBuffer.allocateDirect(size) : new byte[size];
-            int iters = iterationsFor(size);
+            int iters = (int) Math.max(4, iterationsFor(size) * workScale);
             double[] halfRtt = new double[batches];
             roundTrips(rank, buf, size, Math.max(10, iters / 4)); // warm-up
             for (int b = 0; b < batches; b++) {
+                cp.point(); // no request is outstanding here; a checkpoint (if any) truncates the log
                 MPI.COMM_WORLD.barrier();
                 long t0 = System.nanoTime();
                 roundTrips(rank, buf, size, iters);
@@ -49,7 +66,7 @@ public final class PingPong {
                 Arrays.sort(halfRtt);
                 double median = halfRtt[batches / 2];
                 double mbps = size / median * 1e3; // bytes per ns -> MB/s (1e6 bytes)
-                double copy = copyBandwidth(size, direct);
+                double copy = copyBandwidth(size, direct, workScale);
                 System.out.printf("pingpong,%s,%d,%.1f,%.1f,%.1f%n", kind, size, median, mbps, copy);
             }
         }
@@ -76,8 +93,8 @@ public final class PingPong {
     }
 
     /** Median MB/s of copying {@code size} bytes between two buffers of the same kind, one thread. */
-    private static double copyBandwidth(int size, boolean direct) {
-        int iters = iterationsFor(size) * 2;
+    private static double copyBandwidth(int size, boolean direct, double workScale) {
+        int iters = (int) Math.max(4, iterationsFor(size) * 2 * workScale);
         double[] rates = new double[5];
         for (int b = 0; b < rates.length; b++) {
             long t0;

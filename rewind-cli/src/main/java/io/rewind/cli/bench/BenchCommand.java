@@ -7,8 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "bench",
         mixinStandardHelpOptions = true,
         description = "Measures the runtime on real jobs; see the subcommands.",
-        subcommands = {PingPongBench.class, OverheadBench.class, RecoveryBench.class, ChaosBench.class,
-            ProfileBench.class, CommandLine.HelpCommand.class})
+        subcommands = {PingPongBench.class, LoggingBench.class, OverheadBench.class, RecoveryBench.class,
+            ChaosBench.class, ProfileBench.class, CommandLine.HelpCommand.class})
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

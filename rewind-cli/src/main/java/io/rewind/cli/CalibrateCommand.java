@@ -1,0 +1,44 @@
+package io.rewind.cli;
+
+import io.rewind.ft.log.CopyMethodCalibration;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.util.concurrent.Callable;
+
+/** {@code rewind calibrate}: measures the payload log's copy methods on this machine and suggests thresholds. */
+@Command(name = "calibrate",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Measures a logged send (in-JVM transfer plus the copy into an off-heap payload log) with each copy",
+            "method (pack, pipelined, helper thread) from 1 KiB to 4 MiB, and prints the hybrid policy's suggested",
+            "pipelineThresholdBytes and helperThreadThresholdBytes for this machine (about 8 s; --quick: about 2 s)."
+        })
+public final class CalibrateCommand implements Callable<Integer> {
+    @Option(names = "--quick", description = "Measure briefly (fewer rounds, shorter points); noisier.")
+    boolean quick;
+
+    @Option(names = "--millis-per-point", paramLabel = "MS",
+            description = "Time spent on each (size, method) point (default 200, or 40 with --quick).")
+    Integer millisPerPoint;
+
+    @Option(names = "--rounds", paramLabel = "N",
+            description = "Rounds per point; the median is kept (default 5, or 3 with --quick).")
+    Integer rounds;
+
+    @Override
+    public Integer call() {
+        CopyMethodCalibration.Options d = CopyMethodCalibration.Options.defaults();
+        long nanos = millisPerPoint != null ? millisPerPoint * 1_000_000L : quick ? 40_000_000L : d.nanosPerPoint();
+        int r = rounds != null ? rounds : quick ? 3 : d.rounds();
+        CopyMethodCalibration.Options options;
+        try {
+            options = new CopyMethodCalibration.Options(d.sizesBytes(), nanos, r, d.pipelineChunkBytes());
+        } catch (IllegalArgumentException e) {
+            System.err.println("rewind calibrate: " + e.getMessage());
+            return 2;
+        }
+        System.out.print(CopyMethodCalibration.calibrate(options).report());
+        return 0;
+    }
+}

@@ -1,0 +1,351 @@
+package io.rewind.cli.bench;
+
+import io.rewind.ft.log.PayloadLogConfig;
+import io.rewind.ft.log.StorageBackend;
+import io.rewind.runtime.Job;
+import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.JobResult;
+import io.rewind.runtime.Protocol;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+
+/**
+ * {@code rewind bench logging}: the ping-pong bandwidth with sender-based payload logging divided by
+ * the bandwidth without logging, from 1 byte to 4 MiB, for every storage backend and copy method,
+ * as in the figures of "Dodging the cost of unavoidable memory copies in message logging protocols".
+ *
+ * <p>Every variant is a job of its own (the protocol is chosen per job); the variants run one after
+ * the other within each repetition, in an order rotated from one repetition to the next, and each
+ * variant's bandwidth is divided by the baseline's of the same repetition. The median of those
+ * paired ratios is reported, with the smallest and largest beside it.
+ */
+@Command(name = "logging",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Ping-pong bandwidth with payload logging (pessimistic protocol) divided by the bandwidth without",
+            "logging, per storage backend x copy method, 1 byte to --max-bytes. Variants are interleaved,",
+            "repetitions paired, medians reported. Writes logging.csv, logging.md and SVG charts to --out.",
+            "The dummy backend keeps nothing (one reused area): it measures the copy alone, not a usable log."
+        })
+public final class LoggingBench implements Callable<Integer> {
+    @Option(names = "--min-bytes", defaultValue = "1", description = "Smallest message (default ${DEFAULT-VALUE}).")
+    int minBytes;
+
+    @Option(names = "--max-bytes", defaultValue = "4194304", description = "Largest message (default 4 MiB).")
+    int maxBytes;
+
+    @Option(names = "--size-factor", defaultValue = "4",
+            description = "Each size is this many times the previous (default ${DEFAULT-VALUE}).")
+    int sizeFactor;
+
+    @Option(names = "--reps", defaultValue = "5",
+            description = "Interleaved repetitions of every variant; the median ratio is kept (default ${DEFAULT-VALUE}).")
+    int reps;
+
+    @Option(names = "--batches", defaultValue = "5",
+            description = "Timed batches per size inside one job; the job reports their median (default ${DEFAULT-VALUE}).")
+    int batches;
+
+    @Option(names = "--work-scale", defaultValue = "0.25",
+            description = "Scales the round trips per batch (1: about 20,000 short or 40 MB of long messages; "
+                    + "default ${DEFAULT-VALUE}).")
+    double workScale;
+
+    @Option(names = "--backends", split = ",", defaultValue = "off-heap,mapped-file,hybrid,dummy",
+            description = "Storage backends (off-heap, mapped-file, hybrid, dummy). Default: ${DEFAULT-VALUE}.")
+    List<String> backends;
+
+    @Option(names = "--copies", split = ",", defaultValue = "hybrid,pack,pipelined,helper",
+            description = "Copy methods (hybrid: chosen by size; pack, pipelined, helper). Default: ${DEFAULT-VALUE}.")
+    List<String> copies;
+
+    @Option(names = "--checkpoint-every", defaultValue = "1",
+            description = "Checkpoint every N batches, outside the timed part, so that the log is truncated and its "
+                    + "memory recycled as in a long run (0: never; the log then grows for the whole run). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int checkpointEvery;
+
+    @Option(names = "--tracking-only", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Also run the global-rollback protocol (arrival tracking and eager sends, no payload log) to "
+                    + "separate the protocol's other costs from the copy. Default: on.")
+    boolean trackingOnly;
+
+    @Option(names = "--buffer", defaultValue = "array", description = "array or direct (default ${DEFAULT-VALUE}).")
+    String buffer;
+
+    @Option(names = "--out", defaultValue = "runs/logging", description = "Output folder (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    /** One job configuration measured in every repetition. */
+    record Variant(String name, String backend, String copy, Protocol protocol) {
+        boolean isBaseline() {
+            return protocol == Protocol.NONE;
+        }
+    }
+
+    /** Rank 0's figures for one size in one job. */
+    record Sample(long bytes, double halfRttNs, double mbps) {
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        if (minBytes < 1 || maxBytes < minBytes || sizeFactor < 2 || reps < 1 || batches < 1 || workScale <= 0
+                || checkpointEvery < 0) {
+            System.err.println("rewind bench logging: need 1 <= --min-bytes <= --max-bytes, --size-factor >= 2, "
+                    + "positive --reps, --batches, --work-scale, and --checkpoint-every >= 0");
+            return 2;
+        }
+        if (!buffer.equals("array") && !buffer.equals("direct")) {
+            System.err.println("rewind bench logging: --buffer must be array or direct");
+            return 2;
+        }
+        List<Variant> variants = new ArrayList<>();
+        variants.add(new Variant("no logging", "-", "-", Protocol.NONE));
+        if (trackingOnly) {
+            variants.add(new Variant("tracking only (no log)", "-", "-", Protocol.GLOBAL));
+        }
+        try {
+            for (String b : backends) {
+                for (String c : copies) {
+                    String backend = backendName(b);
+                    String copy = copyName(c);
+                    variants.add(new Variant(backend + " / " + copy, backend, copy, Protocol.PESSIMISTIC));
+                }
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("rewind bench logging: " + e.getMessage());
+            return 2;
+        }
+        Files.createDirectories(out);
+        Path logDir = Files.createTempDirectory("rewind-bench-logs");
+        // samples[variant][rep] = one sample per size
+        Map<Variant, List<List<Sample>>> samples = new LinkedHashMap<>();
+        for (Variant v : variants) {
+            samples.put(v, new ArrayList<>());
+        }
+        try {
+            for (int rep = 0; rep < reps; rep++) {
+                for (int k = 0; k < variants.size(); k++) {
+                    Variant v = variants.get((k + rep) % variants.size());
+                    List<Sample> s = runJob(v, logDir);
+                    if (s == null) {
+                        return 1;
+                    }
+                    samples.get(v).add(s);
+                }
+                System.err.printf(Locale.ROOT, "rewind bench logging: repetition %d of %d done%n", rep + 1, reps);
+            }
+        } finally {
+            deleteTree(logDir);
+        }
+        write(variants, samples);
+        return 0;
+    }
+
+    private List<Sample> runJob(Variant v, Path logDir) {
+        JobConfig.Builder b = JobConfig.builder("io.rewind.apps.bench.PingPong").ranks(2)
+                .args(buffer, Integer.toString(maxBytes), Integer.toString(batches), Integer.toString(minBytes),
+                        Integer.toString(sizeFactor), Double.toString(workScale))
+                .timeout(Duration.ofMinutes(10)).quiet().protocol(v.protocol());
+        if (v.protocol() != Protocol.NONE) {
+            b.checkpointEvery(checkpointEvery);
+        }
+        if (v.protocol() == Protocol.PESSIMISTIC) {
+            b.payloadLog(logConfig(v.backend(), v.copy(), logDir));
+        }
+        JobResult r = Job.run(b.build());
+        if (!r.ok()) {
+            System.err.print("rewind bench logging: job " + v.name() + " failed\n" + r.describeFailures());
+            return null;
+        }
+        List<Sample> out = new ArrayList<>();
+        for (String line : r.output(0)) {
+            if (line.startsWith("pingpong,")) {
+                String[] f = line.split(",");
+                out.add(new Sample(Long.parseLong(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4])));
+            }
+        }
+        return out;
+    }
+
+    static String backendName(String s) {
+        return switch (s.trim().toLowerCase(Locale.ROOT)) {
+            case "off-heap", "offheap" -> "off-heap";
+            case "mapped-file", "mapped" -> "mapped-file";
+            case "hybrid" -> "hybrid";
+            case "dummy" -> "dummy";
+            default -> throw new IllegalArgumentException("unknown backend '" + s
+                    + "' (use off-heap, mapped-file, hybrid or dummy)");
+        };
+    }
+
+    static String copyName(String s) {
+        return switch (s.trim().toLowerCase(Locale.ROOT)) {
+            case "hybrid" -> "hybrid";
+            case "pack" -> "pack";
+            case "pipelined" -> "pipelined";
+            case "helper", "helper-thread" -> "helper";
+            default -> throw new IllegalArgumentException("unknown copy method '" + s
+                    + "' (use hybrid, pack, pipelined or helper)");
+        };
+    }
+
+    /** The log settings of a variant: the defaults, with the copy method forced unless it is hybrid. */
+    static PayloadLogConfig logConfig(String backend, String copy, Path logDir) {
+        StorageBackend sb = switch (backend) {
+            case "off-heap" -> StorageBackend.OFF_HEAP;
+            case "mapped-file" -> StorageBackend.MAPPED_FILE;
+            case "hybrid" -> StorageBackend.HYBRID;
+            default -> StorageBackend.DUMMY;
+        };
+        PayloadLogConfig.Builder c = PayloadLogConfig.builder(sb).mappedDirectory(logDir);
+        switch (copy) {
+            case "pack" -> c.pipelineThresholdBytes(Long.MAX_VALUE).helperThreadThresholdBytes(Long.MAX_VALUE);
+            case "pipelined" -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(Long.MAX_VALUE);
+            case "helper" -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(0);
+            default -> { }
+        }
+        return c.build();
+    }
+
+    private void write(List<Variant> variants, Map<Variant, List<List<Sample>>> samples) throws IOException {
+        Variant base = variants.get(0);
+        List<List<Sample>> baseReps = samples.get(base);
+        int sizes = baseReps.get(0).size();
+        long[] bytes = new long[sizes];
+        for (int i = 0; i < sizes; i++) {
+            bytes[i] = baseReps.get(0).get(i).bytes();
+        }
+        Map<Variant, double[][]> ratios = new LinkedHashMap<>(); // [size] -> {median, min, max}
+        StringBuilder csv = new StringBuilder(
+                "variant,protocol,backend,copy,bytes,median_half_rtt_ns,median_bandwidth_MBps,ratio_median,ratio_min,ratio_max,reps\n");
+        for (Variant v : variants) {
+            double[][] rs = new double[sizes][];
+            for (int i = 0; i < sizes; i++) {
+                double[] paired = new double[reps];
+                double[] rtt = new double[reps];
+                double[] bw = new double[reps];
+                for (int r = 0; r < reps; r++) {
+                    Sample s = samples.get(v).get(r).get(i);
+                    paired[r] = s.mbps() / baseReps.get(r).get(i).mbps();
+                    rtt[r] = s.halfRttNs();
+                    bw[r] = s.mbps();
+                }
+                double[] sorted = paired.clone();
+                Arrays.sort(sorted);
+                rs[i] = new double[] {median(paired), sorted[0], sorted[sorted.length - 1]};
+                csv.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%.1f,%.1f,%.4f,%.4f,%.4f,%d%n", v.name(),
+                        v.protocol().name().toLowerCase(Locale.ROOT), v.backend(), v.copy(), bytes[i], median(rtt),
+                        median(bw), rs[i][0], rs[i][1], rs[i][2], reps));
+            }
+            ratios.put(v, rs);
+        }
+        StringBuilder md = new StringBuilder();
+        md.append("Bandwidth with logging / without logging (median of ").append(reps)
+                .append(" paired repetitions; ").append(buffer).append(" buffers; checkpoint every ")
+                .append(checkpointEvery == 0 ? "never" : checkpointEvery + " batch(es)").append(").\n\n");
+        md.append("| size | no logging MB/s | no logging half RTT (us)");
+        for (Variant v : variants) {
+            if (!v.isBaseline()) {
+                md.append(" | ").append(v.name());
+            }
+        }
+        md.append(" |\n|---:|---:|---:");
+        md.append("|---:".repeat(variants.size() - 1)).append("|\n");
+        for (int i = 0; i < sizes; i++) {
+            double[] bw = new double[reps];
+            double[] rtt = new double[reps];
+            for (int r = 0; r < reps; r++) {
+                bw[r] = baseReps.get(r).get(i).mbps();
+                rtt[r] = baseReps.get(r).get(i).halfRttNs();
+            }
+            md.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f", RatioChart.bytes(bytes[i]), median(bw),
+                    median(rtt) / 1000));
+            for (Variant v : variants) {
+                if (!v.isBaseline()) {
+                    md.append(String.format(Locale.ROOT, " | %.2f", ratios.get(v)[i][0]));
+                }
+            }
+            md.append(" |\n");
+        }
+        Files.writeString(out.resolve("logging.csv"), csv);
+        Files.writeString(out.resolve("logging.md"), md);
+        List<RatioChart.Reference> targets = List.of(new RatioChart.Reference("0.95", 0.95),
+                new RatioChart.Reference("0.85", 0.85));
+        String xLabel = "message size (bytes, log scale)";
+        String yLabel = "bandwidth with logging / without (ratio)";
+        String note = buffer + " buffers, in-JVM transport";
+        // All variants in one chart, then one per backend (copy methods compared, as in the paper's
+        // figure 2) and one per copy method (backends compared, as in its figure 3).
+        List<RatioChart.Line> all = new ArrayList<>();
+        for (Variant v : variants) {
+            if (!v.isBaseline()) {
+                all.add(line(v, ratios.get(v)));
+            }
+        }
+        // Ratios above 1.5 are noise of the shortest messages; they are drawn at the top edge.
+        double yMax = Math.min(1.5, Math.max(1.1, Math.ceil(all.stream().flatMapToDouble(l -> Arrays.stream(l.y()))
+                .filter(d -> !Double.isNaN(d)).max().orElse(1.0) * 10) / 10));
+        Files.writeString(out.resolve("logging-ratio-all.svg"), RatioChart.svg(
+                "Ping-pong bandwidth ratio, logging / no logging (" + note + ")", xLabel, yLabel, bytes, all,
+                targets, 0, yMax));
+        for (String group : Stream.concat(variants.stream().map(Variant::backend),
+                variants.stream().map(Variant::copy)).distinct().filter(g -> !g.equals("-")).toList()) {
+            boolean isBackend = variants.stream().anyMatch(v -> v.backend().equals(group));
+            List<RatioChart.Line> lines = new ArrayList<>();
+            for (Variant v : variants) {
+                if (v.protocol() == Protocol.GLOBAL || (isBackend ? v.backend() : v.copy()).equals(group)) {
+                    lines.add(line(v, ratios.get(v)));
+                }
+            }
+            String title = (isBackend ? "Storage " + group + ": copy methods" : "Copy " + group + ": storage backends")
+                    + " (" + note + ")";
+            Files.writeString(out.resolve("logging-ratio-" + (isBackend ? "backend-" : "copy-") + group + ".svg"),
+                    RatioChart.svg(title, xLabel, yLabel, bytes, lines, targets, 0, yMax));
+        }
+        System.out.print(md);
+        System.out.println("wrote " + out.resolve("logging.csv") + ", " + out.resolve("logging.md") + " and "
+                + out.resolve("logging-ratio-*.svg"));
+    }
+
+    private static RatioChart.Line line(Variant v, double[][] rs) {
+        double[] y = new double[rs.length];
+        for (int i = 0; i < rs.length; i++) {
+            y[i] = rs[i][0];
+        }
+        String name = v.backend().equals("dummy") ? v.name() + " (copy only)" : v.name();
+        return new RatioChart.Line(name, y, v.protocol() == Protocol.GLOBAL || v.backend().equals("dummy"));
+    }
+
+    static double median(double[] values) {
+        double[] s = values.clone();
+        Arrays.sort(s);
+        int n = s.length;
+        return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(root)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

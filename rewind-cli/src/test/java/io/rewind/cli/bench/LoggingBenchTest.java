@@ -1,0 +1,53 @@
+package io.rewind.cli.bench;
+
+import io.rewind.cli.RewindCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** {@code rewind bench logging} end to end with tiny sizes: files written, every ratio parses. */
+class LoggingBenchTest {
+
+    @Test
+    void writesCsvMarkdownAndChartsWithParsableRatios(@TempDir Path dir) throws Exception {
+        int status = RewindCommand.execute("bench", "logging", "--min-bytes", "16", "--max-bytes", "4096",
+                "--size-factor", "16", "--reps", "2", "--batches", "1", "--work-scale", "0.01",
+                "--backends", "off-heap,dummy", "--copies", "hybrid,helper", "--out", dir.toString());
+        assertEquals(0, status);
+        List<String> csv = Files.readAllLines(dir.resolve("logging.csv"));
+        assertTrue(csv.get(0).startsWith("variant,protocol,backend,copy,bytes,"), csv.get(0));
+        // no logging + tracking only + 2 backends x 2 copy methods, at 16 B, 256 B and 4 KiB
+        assertEquals(1 + 6 * 3, csv.size(), String.join("\n", csv));
+        Set<String> variants = csv.stream().skip(1).map(l -> l.split(",")[0]).collect(Collectors.toSet());
+        assertTrue(variants.contains("off-heap / helper") && variants.contains("dummy / hybrid"), variants.toString());
+        for (String line : csv.subList(1, csv.size())) {
+            String[] f = line.split(",");
+            double ratio = Double.parseDouble(f[7]);
+            assertTrue(ratio > 0 && Double.isFinite(ratio), line);
+            assertTrue(Double.parseDouble(f[8]) <= ratio && ratio <= Double.parseDouble(f[9]), line);
+            if (f[1].equals("none")) {
+                assertEquals(1.0, ratio, 1e-9, line);
+            }
+        }
+        String md = Files.readString(dir.resolve("logging.md"));
+        assertTrue(md.contains("| 4 KiB |"), md);
+        for (String chart : List.of("logging-ratio-all.svg", "logging-ratio-backend-off-heap.svg",
+                "logging-ratio-copy-helper.svg")) {
+            String svg = Files.readString(dir.resolve(chart));
+            assertTrue(svg.startsWith("<svg") && svg.contains("message size") && svg.contains("</svg>"), chart);
+        }
+    }
+
+    @Test
+    void rejectsUnknownBackend(@TempDir Path dir) {
+        assertEquals(2, RewindCommand.execute("bench", "logging", "--backends", "tape", "--out", dir.toString()));
+    }
+}
