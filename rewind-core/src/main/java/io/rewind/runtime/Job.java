@@ -460,7 +460,17 @@ public final class Job {
         for (Incarnation inc : group) {
             ranks.add(inc.rank);
         }
-        long line = newestCommonLine(ranks);
+        // No further forward than the newest line every other rank holds: a peer that crashes later
+        // restarts from its own newest line and needs what this group sent after it, which only this
+        // group's re-execution can send again (its old logs are gone).
+        long atMost = Long.MAX_VALUE;
+        for (RankSlot s : slots) {
+            if (!ranks.contains(s.rank)) {
+                List<Long> have = store.lines(s.rank);
+                atMost = Math.min(atMost, have.isEmpty() ? 0 : have.get(have.size() - 1));
+            }
+        }
+        long line = newestCommonLine(ranks, atMost);
         for (int r : ranks) {
             long oldestKept = lines.oldestLine(r);
             if (oldestKept > 0 && line < oldestKept) {
@@ -487,8 +497,8 @@ public final class Job {
             long replayed = 0;
             for (RankSlot s : slots) {
                 Incarnation peer = s.current;
-                if (next.contains(peer) || peer.protocol == null || peer.killed || peer.retired) {
-                    continue; // a peer that is down, or restarts with this one, regenerates its messages
+                if (next.contains(peer) || peer.protocol == null || peer.retired) {
+                    continue; // a peer restarting with this one regenerates its messages
                 }
                 peer.protocol.forgetPeerFrontier(inc.rank);
                 for (Frame f : peer.protocol.framesFor(inc.rank, frontiers)) {
@@ -535,7 +545,7 @@ public final class Job {
         for (RankSlot s : slots) {
             all.add(s.rank);
         }
-        long line = newestCommonLine(all);
+        long line = newestCommonLine(all, Long.MAX_VALUE);
         List<Incarnation> next = new ArrayList<>();
         RunReport.FailureRecord record = report.failure(first.rank, first.number, first.killReason, first.killNanos,
                 detected, line, config.ranks());
@@ -557,9 +567,12 @@ public final class Job {
         }
     }
 
-    /** The newest recovery line every one of the ranks holds a valid file for (0: none, start over). */
-    private long newestCommonLine(List<Integer> ranks) {
-        long candidate = Long.MAX_VALUE;
+    /**
+     * The newest recovery line, at most {@code atMost}, that every one of the ranks holds a valid file
+     * for (0: none, start over).
+     */
+    private long newestCommonLine(List<Integer> ranks, long atMost) {
+        long candidate = atMost;
         for (int r : ranks) {
             List<Long> have = store.lines(r);
             candidate = Math.min(candidate, have.isEmpty() ? 0 : have.get(have.size() - 1));
