@@ -84,8 +84,33 @@ public final class PingPongBench implements Callable<Integer> {
         }
         Files.writeString(out.resolve("pingpong.csv"), csv);
         Files.writeString(out.resolve("pingpong.md"), md);
+        Files.writeString(out.resolve("pingpong.svg"), chart(a, d));
         System.out.print(md);
-        System.out.println("wrote " + out.resolve("pingpong.csv") + " and " + out.resolve("pingpong.md"));
+        System.out.println("wrote " + out.resolve("pingpong.csv") + ", " + out.resolve("pingpong.md") + " and "
+                + out.resolve("pingpong.svg"));
         return 0;
+    }
+
+    /** Bandwidth in GB/s against message size, with the single-thread copy as the physical limit. */
+    private static String chart(List<String[]> array, List<String[]> direct) {
+        int n = array.size();
+        long[] sizes = new long[n];
+        double[] a = new double[n];
+        double[] d = new double[n];
+        double[] copy = new double[n];
+        double max = 1;
+        for (int i = 0; i < n; i++) {
+            sizes[i] = Long.parseLong(array.get(i)[2]);
+            a[i] = Double.parseDouble(array.get(i)[4]) / 1000;
+            d[i] = Double.parseDouble(direct.get(i)[4]) / 1000;
+            copy[i] = Double.parseDouble(array.get(i)[5]) / 1000;
+            max = Math.max(max, Math.max(copy[i], Math.max(a[i], d[i])));
+        }
+        return RatioChart.svg("Ping-pong bandwidth between two in-JVM ranks", "message size",
+                "bandwidth (GB/s)", sizes,
+                List.of(new RatioChart.Line("byte[] messages", a, false),
+                        new RatioChart.Line("direct ByteBuffer messages", d, false),
+                        new RatioChart.Line("single-thread copy (limit)", copy, true)),
+                List.of(), 0, Math.ceil(max / 10) * 10);
     }
 }
