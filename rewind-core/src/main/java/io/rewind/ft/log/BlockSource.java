@@ -28,6 +28,12 @@ sealed interface BlockSource permits OffHeapBlockSource, MappedFileBlockSource, 
    */
   MemorySegment readView(StorageBlock block, Arena scratch);
 
+  /**
+   * A checkpoint interval ended: the log was truncated after appends. Sources that keep freed
+   * storage for reuse size what they keep from the interval that just ended.
+   */
+  default void onIntervalEnd() {}
+
   /** Bytes in blocks handed out and not yet released. */
   long inUseBytes();
 

@@ -13,6 +13,21 @@ import java.util.Set;
  * only be freed all at once); shared because the helper copier thread writes into it. A few freed
  * blocks are kept as spares, since re-faulting fresh pages after every checkpoint costs more than
  * the copy itself for short messages.
+ *
+ * <h2>Spare blocks</h2>
+ *
+ * Copying into a freshly allocated block costs a page fault (and the zeroing) every 4 KiB, which
+ * runs an order of magnitude slower than copying into a block already touched; a log that hands its
+ * blocks back at every checkpoint and allocates them again in the next interval pays that on every
+ * logged byte. So a freed block is kept as a spare while in-use plus spare blocks stay within the
+ * off-heap high-water mark of the current or the previous checkpoint interval (an interval ends
+ * when the log is truncated after appends, see {@link #onIntervalEnd}). At least {@code
+ * spareBlocks} spares are always allowed, and at most {@code spareLimitBytes} of spares beyond
+ * that. Bound: spares never exceed {@code max(spareBlocks, min(spareLimitBytes / blockBytes,
+ * highWater(previous interval) - inUse))} after an interval ends, so steady-state logging reuses
+ * the same blocks and never faults, while a log that shrinks for good gives its memory back at the
+ * end of the first smaller interval. The peak footprint is never raised: a spare is memory the log
+ * held at its last peak.
  */
 final class OffHeapBlockSource implements BlockSource {
 
@@ -20,15 +35,48 @@ final class OffHeapBlockSource implements BlockSource {
   private static final long ALIGNMENT_BYTES = 64;
 
   private final long blockBytes;
-  private final int spareLimit;
+  private final int spareBlocks;
+  private final long spareLimitBlocks;
   private final long limitBytes;
+  /** Most blocks in use at once during the current interval. */
+  private int currentHighWaterBlocks;
+  /** Most blocks in use at once during the interval before. */
+  private int previousHighWaterBlocks;
   private final ArrayDeque<StorageBlock> spares = new ArrayDeque<>();
   private final Set<StorageBlock> inUse = Collections.newSetFromMap(new IdentityHashMap<>());
 
-  OffHeapBlockSource(long blockBytes, int spareLimit, long limitBytes) {
+  OffHeapBlockSource(long blockBytes, int spareBlocks, long spareLimitBytes, long limitBytes) {
     this.blockBytes = blockBytes;
-    this.spareLimit = spareLimit;
+    this.spareBlocks = spareBlocks;
+    this.spareLimitBlocks = spareLimitBytes / blockBytes;
     this.limitBytes = limitBytes;
+  }
+
+  /** How many spares may be kept now. */
+  int spareAllowance() {
+    long coverHighWater =
+        (long) Math.max(previousHighWaterBlocks, currentHighWaterBlocks) - inUse.size();
+    return (int) Math.max(spareBlocks, Math.min(spareLimitBlocks, coverHighWater));
+  }
+
+  @Override
+  public void onIntervalEnd() {
+    previousHighWaterBlocks = currentHighWaterBlocks;
+    currentHighWaterBlocks = inUse.size();
+    int allowed = spareAllowance();
+    while (spares.size() > allowed) {
+      free(spares.pollLast());
+    }
+  }
+
+  private void free(StorageBlock block) {
+    block.arena.close();
+    block.segment = null;
+  }
+
+  private void noteInUse(StorageBlock block) {
+    inUse.add(block);
+    currentHighWaterBlocks = Math.max(currentHighWaterBlocks, inUse.size());
   }
 
   @Override
@@ -39,7 +87,7 @@ final class OffHeapBlockSource implements BlockSource {
     StorageBlock block = spares.pollFirst();
     if (block != null) {
       block.resetForReuse();
-      inUse.add(block);
+      noteInUse(block);
       return block;
     }
     long heldBytes = inUseBytes() + spareBytes();
@@ -62,7 +110,7 @@ final class OffHeapBlockSource implements BlockSource {
           e);
     }
     block = new StorageBlock(this, blockBytes, -1, arena, segment);
-    inUse.add(block);
+    noteInUse(block);
     return block;
   }
 
@@ -75,11 +123,10 @@ final class OffHeapBlockSource implements BlockSource {
   public void release(StorageBlock block) {
     inUse.remove(block);
     block.released = true;
-    if (spares.size() < spareLimit) {
-      spares.addLast(block);
+    if (spares.size() < spareAllowance()) {
+      spares.addFirst(block); // most recently used first: its pages are the likeliest to be cached
     } else {
-      block.arena.close();
-      block.segment = null;
+      free(block);
     }
   }
 

@@ -85,6 +85,8 @@ public final class PayloadLog implements AutoCloseable {
   private long truncatedEntries;
   private long truncatedBytes;
   private boolean overQuota;
+  /** Whether an append happened since the last truncation: the next truncation ends an interval. */
+  private boolean appendedSinceTruncation;
 
   private PayloadLog(
       int rank,
@@ -111,7 +113,11 @@ public final class PayloadLog implements AutoCloseable {
 
   private static Appender offHeap(PayloadLogConfig config) {
     return new BlockAppender(
-        new OffHeapBlockSource(config.blockBytes(), config.spareBlocks(), config.offHeapLimitBytes()),
+        new OffHeapBlockSource(
+            config.blockBytes(),
+            config.spareBlocks(),
+            config.spareLimitBytes(),
+            config.offHeapLimitBytes()),
         config.blockBytes());
   }
 
@@ -259,6 +265,7 @@ public final class PayloadLog implements AutoCloseable {
       payloadBytes += lengthBytes;
       appendedEntries++;
       appendedBytes += lengthBytes;
+      appendedSinceTruncation = true;
       highWaterPayloadBytes = Math.max(highWaterPayloadBytes, payloadBytes);
       highWaterStorageBytes = Math.max(highWaterStorageBytes, storageBytes());
       boolean wasOverQuota = overQuota;
@@ -424,6 +431,13 @@ public final class PayloadLog implements AutoCloseable {
   }
 
   private void afterTruncation() {
+    if (appendedSinceTruncation) {
+      appendedSinceTruncation = false;
+      primary.source().onIntervalEnd();
+      if (spill != null) {
+        spill.source().onIntervalEnd();
+      }
+    }
     while (!sendOrder.isEmpty() && sendOrder.peekFirst().truncated) {
       sendOrder.pollFirst();
       truncatedInSendOrder--;

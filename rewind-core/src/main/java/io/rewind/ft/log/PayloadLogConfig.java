@@ -9,8 +9,12 @@ import java.nio.file.Path;
  * @param backend where payloads live
  * @param blockBytes size of one off-heap block; also the unit a logger node receives, so it is
  *     fixed for the life of the log (multiple of 4096, at most 1 GiB)
- * @param spareBlocks how many freed off-heap blocks are kept for reuse instead of being returned to
- *     the system (reuse avoids re-faulting fresh pages after every checkpoint)
+ * @param spareBlocks how many freed off-heap blocks are always kept for reuse instead of being
+ *     returned to the system (reuse avoids re-faulting fresh pages after every checkpoint)
+ * @param spareLimitBytes cap on the spare blocks kept beyond {@code spareBlocks} so that in-use plus
+ *     spare blocks cover the off-heap high-water mark of the previous checkpoint interval (see
+ *     {@link OffHeapBlockSource}); {@link #UNLIMITED} by default, since that memory was in use
+ *     anyway, and 0 keeps only {@code spareBlocks}
  * @param offHeapLimitBytes hard limit on off-heap storage (in-use plus spare blocks); reaching it
  *     fails the append, or under {@link StorageBackend#HYBRID} spills to the mapped file
  * @param mappedDirectory directory for the mapped log file; required by {@code MAPPED_FILE} and
@@ -31,6 +35,7 @@ public record PayloadLogConfig(
     StorageBackend backend,
     long blockBytes,
     int spareBlocks,
+    long spareLimitBytes,
     long offHeapLimitBytes,
     Path mappedDirectory,
     long mappedWindowBytes,
@@ -54,6 +59,9 @@ public record PayloadLogConfig(
     requireBlockSize("mappedWindowBytes", mappedWindowBytes);
     if (spareBlocks < 0) {
       throw new IllegalArgumentException("spareBlocks must be >= 0, got " + spareBlocks);
+    }
+    if (spareLimitBytes < 0) {
+      throw new IllegalArgumentException("spareLimitBytes must be >= 0, got " + spareLimitBytes);
     }
     if (offHeapLimitBytes < blockBytes) {
       throw new IllegalArgumentException(
@@ -111,6 +119,7 @@ public record PayloadLogConfig(
     return new Builder(backend)
         .blockBytes(blockBytes)
         .spareBlocks(spareBlocks)
+        .spareLimitBytes(spareLimitBytes)
         .offHeapLimitBytes(offHeapLimitBytes)
         .mappedDirectory(mappedDirectory)
         .mappedWindowBytes(mappedWindowBytes)
@@ -132,6 +141,7 @@ public record PayloadLogConfig(
     private final StorageBackend backend;
     private long blockBytes = 1L << 20;
     private int spareBlocks = 4;
+    private long spareLimitBytes = UNLIMITED;
     private long offHeapLimitBytes = UNLIMITED;
     private Path mappedDirectory;
     private long mappedWindowBytes = 64L << 20;
@@ -153,6 +163,11 @@ public record PayloadLogConfig(
 
     public Builder spareBlocks(int v) {
       spareBlocks = v;
+      return this;
+    }
+
+    public Builder spareLimitBytes(long v) {
+      spareLimitBytes = v;
       return this;
     }
 
@@ -207,6 +222,7 @@ public record PayloadLogConfig(
           backend,
           blockBytes,
           spareBlocks,
+          spareLimitBytes,
           offHeapLimitBytes,
           mappedDirectory,
           mappedWindowBytes,

@@ -34,7 +34,8 @@ class BlockLifecycleTest {
 
   @Test
   void off_heap_blocks_go_back_to_the_backend_when_truncation_empties_them() {
-    PayloadLogConfig config = small(StorageBackend.OFF_HEAP, null).spareBlocks(2).build();
+    PayloadLogConfig config =
+        small(StorageBackend.OFF_HEAP, null).spareBlocks(2).spareLimitBytes(0).build();
     try (PayloadLog log = PayloadLog.open(0, config)) {
       byte[] payload = new byte[1000];
       for (long s = 1; s <= 40; s++) { // 40 x (56 + 1000) bytes: 11 blocks of 4 KiB
@@ -53,6 +54,57 @@ class BlockLifecycleTest {
       assertEquals(SMALL_BLOCK_BYTES, empty.storageBytes(), "only the block being filled remains");
       send(log, key(1, 41), payload, CopyMethod.PACK);
       assertEquals(SMALL_BLOCK_BYTES, log.statistics().storageBytes(), "emptied current block is rewound");
+    }
+  }
+
+  @Test
+  void freed_blocks_are_kept_up_to_the_previous_interval_high_water_mark_and_released_when_the_log_shrinks() {
+    PayloadLogConfig config = small(StorageBackend.OFF_HEAP, null).spareBlocks(1).build();
+    try (PayloadLog log = PayloadLog.open(0, config)) {
+      byte[] payload = new byte[1000];
+      long s = 0;
+      // Interval 1: 40 messages in 11 blocks, then a checkpoint truncates them all.
+      for (int i = 0; i < 40; i++) {
+        send(log, key(1, ++s), payload, CopyMethod.PACK);
+      }
+      log.truncate(TO_1, 20);
+      log.truncateAll(); // a second truncation without appends in between: same interval end
+      LogStatistics afterFirst = log.statistics();
+      assertEquals(SMALL_BLOCK_BYTES, afterFirst.storageBytes(), "only the block being filled remains");
+      assertEquals(10 * SMALL_BLOCK_BYTES, afterFirst.spareStorageBytes(), "kept up to the high-water mark");
+
+      // Interval 2, the same traffic: served from spares, nothing allocated, nothing beyond 11 blocks held.
+      for (int i = 0; i < 40; i++) {
+        send(log, key(1, ++s), payload, CopyMethod.PACK);
+        LogStatistics now = log.statistics();
+        assertTrue(now.storageBytes() + now.spareStorageBytes() <= 11 * SMALL_BLOCK_BYTES);
+      }
+      assertEquals(0, log.statistics().spareStorageBytes(), "every spare reused");
+      log.truncateAll();
+      assertEquals(10 * SMALL_BLOCK_BYTES, log.statistics().spareStorageBytes());
+
+      // Interval 3 is small (2 blocks): at its end the log gives back what interval 2 needed beyond it.
+      for (int i = 0; i < 5; i++) {
+        send(log, key(1, ++s), payload, CopyMethod.PACK);
+      }
+      log.truncateAll();
+      LogStatistics shrunk = log.statistics();
+      assertEquals(SMALL_BLOCK_BYTES, shrunk.storageBytes());
+      assertEquals(SMALL_BLOCK_BYTES, shrunk.spareStorageBytes(), "max(spareBlocks, 2 - 1 in use)");
+    }
+  }
+
+  @Test
+  void spare_blocks_beyond_spareBlocks_are_capped_by_spareLimitBytes() {
+    PayloadLogConfig config =
+        small(StorageBackend.OFF_HEAP, null).spareBlocks(1).spareLimitBytes(3 * SMALL_BLOCK_BYTES).build();
+    try (PayloadLog log = PayloadLog.open(0, config)) {
+      byte[] payload = new byte[1000];
+      for (long s = 1; s <= 40; s++) {
+        send(log, key(1, s), payload, CopyMethod.PACK);
+      }
+      log.truncateAll();
+      assertEquals(3 * SMALL_BLOCK_BYTES, log.statistics().spareStorageBytes());
     }
   }
 
