@@ -19,26 +19,21 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
-import java.util.TreeMap;
 
 /**
  * The pessimistic protocol of one rank incarnation.
  *
  * <p>Every outgoing frame is logged before it leaves; its send completes once the copy is in the
  * log. A collective's result, sent alike to every member, is logged once and shared by the frames
- * that carry it. The index below maps each outgoing channel to its logged frames by sequence number;
- * it is what replay reads and what truncation trims.
+ * that carry it. The index below maps each outgoing channel to its logged frames by sequence number
+ * ({@link SentFrames}, primitive arrays, nothing allocated per frame); it is what replay reads and
+ * what truncation trims.
  *
  * <p>A restarted incarnation skips the frames its peers already hold (their arrival frontier when it
  * first sends on the channel again) and takes the outcomes of its non-deterministic events from the
  * event logger as long as the logger has them.
  */
 public final class PessimisticProtocol implements FaultTolerance {
-    /** A logged outgoing frame. */
-    private record Record(int context, int source, int tag, long sequence, LogEntry entry) {
-    }
-
     private final int worldRank;
     private final int incarnation;
     private final boolean restarted;
@@ -50,7 +45,9 @@ public final class PessimisticProtocol implements FaultTolerance {
 
     private final Object lock = new Object();
     /** Outgoing channel key (communicator context, destination world rank) to logged frames by sequence. */
-    private final Map<Long, NavigableMap<Long, Record>> index = new HashMap<>();
+    private final Map<Long, SentFrames> index = new HashMap<>();
+    /** The channel sent on last: a send usually follows one on the same channel. */
+    private SentFrames lastChannel;
     /** A collective call's result, logged once: key (collective context, tag). */
     private final Map<Long, LogEntry> sharedResults = new HashMap<>();
     /** For a restarted rank: per outgoing channel, what the peer already holds. */
@@ -146,9 +143,7 @@ public final class PessimisticProtocol implements FaultTolerance {
                         pipelineChunkBytes));
             }
             frame.setProtocolState(entry);
-            index.computeIfAbsent(key, k -> new TreeMap<>())
-                    .put(frame.sequence(), new Record(frame.context(), frame.source(), frame.tag(), frame.sequence(),
-                            entry));
+            channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), entry);
             // A restarted rank logs what it re-executes even when the peer already holds it: if that peer
             // crashes later, this log is the only place left to replay it from.
             if (restarted) {
@@ -163,6 +158,16 @@ public final class PessimisticProtocol implements FaultTolerance {
             }
             return true;
         }
+    }
+
+    private SentFrames channel(long key) {
+        SentFrames last = lastChannel;
+        if (last != null && last.key == key) {
+            return last;
+        }
+        SentFrames c = index.computeIfAbsent(key, SentFrames::new);
+        lastChannel = c;
+        return c;
     }
 
     /**
@@ -211,16 +216,16 @@ public final class PessimisticProtocol implements FaultTolerance {
     public List<Frame> framesFor(int destinationWorld, Map<Long, Long> frontiers) {
         List<Frame> out = new ArrayList<>();
         synchronized (lock) {
-            for (Map.Entry<Long, NavigableMap<Long, Record>> e : index.entrySet()) {
-                long key = e.getKey();
+            for (SentFrames c : index.values()) {
+                long key = c.key;
                 if ((int) key != destinationWorld) {
                     continue;
                 }
                 int context = (int) (key >>> 32);
                 long held = frontiers.getOrDefault(channelKey(context, worldRank), 0L);
-                for (Record r : e.getValue().tailMap(held, false).values()) {
-                    byte[] payload = r.entry().payloadToArray();
-                    out.add(new Frame(r.context(), r.source(), worldRank, r.tag(), r.sequence(),
+                for (int i = c.firstAbove(held); i < c.tail(); i++) {
+                    byte[] payload = c.entry(i).payloadToArray();
+                    out.add(new Frame(c.context(i), c.source(i), worldRank, c.tag(i), c.sequence(i),
                             MemorySegment.ofArray(payload), 0, payload.length, null));
                 }
             }
@@ -242,27 +247,27 @@ public final class PessimisticProtocol implements FaultTolerance {
      */
     public void truncate() {
         synchronized (lock) {
-            for (Map.Entry<Long, NavigableMap<Long, Record>> e : index.entrySet()) {
-                long key = e.getKey();
+            for (SentFrames c : index.values()) {
+                long key = c.key;
                 int dest = (int) key;
                 int context = (int) (key >>> 32);
                 long held = lines.safelyHeldUpTo(dest, channelKey(context, worldRank));
                 if (held <= 0) {
                     continue;
                 }
-                NavigableMap<Long, Record> obsolete = e.getValue().headMap(held, true);
-                if (obsolete.isEmpty()) {
+                if (c.dropUpTo(held) == 0) {
                     continue;
                 }
-                obsolete.clear();
                 log.truncate(new Channel(context, worldRank, dest), held);
                 log.truncate(new Channel(context + 1, worldRank, dest), held);
             }
             // Shared results: release those no remaining frame refers to.
             Map<LogEntry, Boolean> live = new java.util.IdentityHashMap<>();
-            for (NavigableMap<Long, Record> m : index.values()) {
-                for (Record r : m.values()) {
-                    live.put(r.entry(), Boolean.TRUE);
+            if (!sharedResults.isEmpty()) {
+                for (SentFrames c : index.values()) {
+                    for (int i = c.head(); i < c.tail(); i++) {
+                        live.put(c.entry(i), Boolean.TRUE);
+                    }
                 }
             }
             Map<Integer, Long> minLiveShared = new HashMap<>();
@@ -318,6 +323,7 @@ public final class PessimisticProtocol implements FaultTolerance {
     public void close() {
         synchronized (lock) {
             index.clear();
+            lastChannel = null;
             sharedResults.clear();
         }
         log.close();

@@ -1,0 +1,153 @@
+package io.rewind.ft.pessimistic;
+
+import io.rewind.ft.log.LogEntry;
+
+import java.util.Arrays;
+
+/**
+ * The logged frames of one outgoing channel (a communicator's context pair and a destination), in
+ * sequence order: what replay re-sends and what truncation trims. Parallel primitive arrays used as
+ * a queue (appended at the tail, consumed from the head), so that a logged send allocates nothing
+ * here; the payload and its envelope live in the {@link LogEntry}, which a collective's shared
+ * result lends to every frame that carries it. Frames normally arrive in sequence order; a frame
+ * overtaken by a concurrent sender is inserted in place. Guarded by the protocol's lock.
+ */
+final class SentFrames {
+    private static final int INITIAL = 16;
+
+    final long key;
+    private long[] sequences = new long[INITIAL];
+    private int[] contexts = new int[INITIAL];
+    private int[] sources = new int[INITIAL];
+    private int[] tags = new int[INITIAL];
+    private LogEntry[] entries = new LogEntry[INITIAL];
+    /** Live frames are at [head, tail). */
+    private int head;
+    private int tail;
+
+    SentFrames(long key) {
+        this.key = key;
+    }
+
+    int size() {
+        return tail - head;
+    }
+
+    int context(int i) {
+        return contexts[i];
+    }
+
+    int source(int i) {
+        return sources[i];
+    }
+
+    int tag(int i) {
+        return tags[i];
+    }
+
+    long sequence(int i) {
+        return sequences[i];
+    }
+
+    LogEntry entry(int i) {
+        return entries[i];
+    }
+
+    int head() {
+        return head;
+    }
+
+    int tail() {
+        return tail;
+    }
+
+    void add(int context, int source, int tag, long sequence, LogEntry entry) {
+        if (tail == sequences.length) {
+            makeRoom();
+        }
+        int at = tail;
+        if (tail > head && sequences[tail - 1] > sequence) {
+            at = firstAbove(sequence);
+            int n = tail - at;
+            System.arraycopy(sequences, at, sequences, at + 1, n);
+            System.arraycopy(contexts, at, contexts, at + 1, n);
+            System.arraycopy(sources, at, sources, at + 1, n);
+            System.arraycopy(tags, at, tags, at + 1, n);
+            System.arraycopy(entries, at, entries, at + 1, n);
+        }
+        sequences[at] = sequence;
+        contexts[at] = context;
+        sources[at] = source;
+        tags[at] = tag;
+        entries[at] = entry;
+        tail++;
+    }
+
+    /** Index of the first live frame numbered above {@code sequence} ({@link #tail()} if none). */
+    int firstAbove(long sequence) {
+        int lo = head;
+        int hi = tail;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sequences[mid] <= sequence) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** Drops the frames numbered up to {@code sequence}; returns how many. */
+    int dropUpTo(long sequence) {
+        int end = firstAbove(sequence);
+        int dropped = end - head;
+        Arrays.fill(entries, head, end, null);
+        head = end;
+        if (head == tail) {
+            head = 0;
+            tail = 0;
+        }
+        return dropped;
+    }
+
+    void clear() {
+        Arrays.fill(entries, head, tail, null);
+        head = 0;
+        tail = 0;
+    }
+
+    private void makeRoom() {
+        int live = tail - head;
+        if (head > 0 && live <= sequences.length / 2) {
+            shift(sequences.length);
+        } else {
+            shift(sequences.length * 2);
+        }
+    }
+
+    private void shift(int capacity) {
+        int live = tail - head;
+        sequences = moved(sequences, capacity, live);
+        contexts = moved(contexts, capacity, live);
+        sources = moved(sources, capacity, live);
+        tags = moved(tags, capacity, live);
+        LogEntry[] e = new LogEntry[capacity];
+        System.arraycopy(entries, head, e, 0, live);
+        entries = e;
+        head = 0;
+        tail = live;
+    }
+
+    private long[] moved(long[] a, int capacity, int live) {
+        long[] b = capacity == a.length ? a : new long[capacity];
+        System.arraycopy(a, head, b, 0, live);
+        return b;
+    }
+
+    private int[] moved(int[] a, int capacity, int live) {
+        int[] b = capacity == a.length ? a : new int[capacity];
+        System.arraycopy(a, head, b, 0, live);
+        return b;
+    }
+}

@@ -1,0 +1,155 @@
+package io.rewind.ft.pessimistic;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.rewind.engine.Frame;
+import io.rewind.ft.EventLogger;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.log.PayloadLogConfig;
+import io.rewind.ft.log.StorageBackend;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The protocol's per-channel index of logged frames (primitive arrays, {@link SentFrames}) replays
+ * exactly the frames a reference map of every send says it should, through growth, compaction,
+ * out-of-order sends, collective results shared by several frames, and truncations.
+ */
+class SentFramesIndexTest {
+
+  private static final int ME = 0;
+  private static final int[] CONTEXTS = {2, 3, 4}; // 2 and 3 share a channel key (point to point + collective)
+
+  /** What was sent: per (destination, channel key), sequence to (context, source, tag, payload). */
+  private record Sent(int context, int source, int tag, long sequence, byte[] payload) {}
+
+  @Test
+  void replays_the_same_frames_as_a_reference_map_through_growth_truncation_and_shared_results() {
+    RecoveryLines lines = new RecoveryLines(3, 1);
+    PessimisticProtocol protocol =
+        new PessimisticProtocol(
+            ME,
+            0,
+            PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
+            new EventLogger(3),
+            lines,
+            (r, c, s) -> 0L);
+    Map<Integer, Map<Long, TreeMap<Long, Sent>>> model = new HashMap<>();
+    Map<Long, Long> nextSequence = new HashMap<>();
+    SplittableRandom random = new SplittableRandom(42);
+    long lineNumber = 0;
+    try {
+      for (int step = 0; step < 3000; step++) {
+        int dest = 1 + random.nextInt(2);
+        int context = CONTEXTS[random.nextInt(CONTEXTS.length)];
+        long channelKey = PessimisticProtocol.channelKey(context, dest);
+        long seqKey = channelKey; // a communicator's two contexts number their frames together
+        boolean collective = context == 3 && random.nextInt(3) == 0;
+        List<Frame> batch = new ArrayList<>();
+        int count = collective ? 1 : 1 + random.nextInt(3);
+        byte[] payload = new byte[random.nextInt(200)];
+        random.nextBytes(payload);
+        int tag = collective ? 1000 + step : random.nextInt(10);
+        for (int i = 0; i < count; i++) {
+          long sequence = nextSequence.merge(seqKey, 1L, Long::sum);
+          batch.add(new Frame(context, 5, ME, tag, sequence, MemorySegment.ofArray(payload.clone()), 0,
+              payload.length, null));
+        }
+        if (batch.size() > 1 && random.nextBoolean()) {
+          java.util.Collections.reverse(batch); // a concurrent sender overtook: logged out of order
+        }
+        for (Frame frame : batch) {
+          protocol.beforeSend(null, frame, dest, collective);
+          protocol.afterSend(frame);
+          model.computeIfAbsent(dest, d -> new HashMap<>())
+              .computeIfAbsent(channelKey, k -> new TreeMap<>())
+              .put(frame.sequence(), new Sent(context, 5, tag, frame.sequence(), payload));
+        }
+        if (collective) {
+          // The same result to the other destination too: one log entry, two frames.
+          int other = 3 - dest;
+          long otherKey = PessimisticProtocol.channelKey(context, other);
+          long sequence = nextSequence.merge(otherKey, 1L, Long::sum);
+          Frame frame = new Frame(context, 5, ME, tag, sequence, MemorySegment.ofArray(payload.clone()), 0,
+              payload.length, null);
+          protocol.beforeSend(null, frame, other, true);
+          protocol.afterSend(frame);
+          model.computeIfAbsent(other, d -> new HashMap<>())
+              .computeIfAbsent(otherKey, k -> new TreeMap<>())
+              .put(sequence, new Sent(context, 5, tag, sequence, payload));
+        }
+        if (step % 97 == 96) {
+          // Receivers checkpoint part of what they got; the protocol truncates.
+          for (int receiver = 1; receiver <= 2; receiver++) {
+            Map<Long, Long> frontier = new HashMap<>();
+            for (Map.Entry<Long, TreeMap<Long, Sent>> c :
+                model.getOrDefault(receiver, Map.of()).entrySet()) {
+              if (c.getValue().isEmpty()) {
+                continue;
+              }
+              long held = c.getValue().firstKey() + random.nextInt(c.getValue().size());
+              frontier.put(PessimisticProtocol.channelKey((int) (c.getKey() >>> 32), ME), held);
+              c.getValue().headMap(held, true).clear();
+            }
+            lines.published(receiver, ++lineNumber, frontier);
+          }
+          protocol.truncate();
+        }
+        if (step % 250 == 249) {
+          checkReplay(protocol, model, random);
+        }
+      }
+      checkReplay(protocol, model, random);
+    } finally {
+      protocol.close();
+    }
+  }
+
+  private static void checkReplay(
+      PessimisticProtocol protocol, Map<Integer, Map<Long, TreeMap<Long, Sent>>> model, SplittableRandom random) {
+    for (int dest = 1; dest <= 2; dest++) {
+      Map<Long, Long> frontiers = new HashMap<>();
+      List<Sent> expected = new ArrayList<>();
+      for (Map.Entry<Long, TreeMap<Long, Sent>> c : model.getOrDefault(dest, Map.of()).entrySet()) {
+        long held = c.getValue().isEmpty() ? 0 : c.getValue().firstKey() - 1 + random.nextInt(c.getValue().size() + 1);
+        frontiers.put(PessimisticProtocol.channelKey((int) (c.getKey() >>> 32), ME), held);
+        expected.addAll(c.getValue().tailMap(held, false).values());
+      }
+      List<Frame> replay = protocol.framesFor(dest, frontiers);
+      Map<Long, List<Sent>> byChannel = new HashMap<>();
+      for (Frame f : replay) {
+        byte[] bytes = new byte[Math.toIntExact(f.lengthBytes())];
+        MemorySegment.copy(f.data(), f.dataOffset(), MemorySegment.ofArray(bytes), 0, bytes.length);
+        byChannel.computeIfAbsent(PessimisticProtocol.channelKey(f.context(), dest), k -> new ArrayList<>())
+            .add(new Sent(f.context(), f.source(), f.tag(), f.sequence(), bytes));
+      }
+      int total = 0;
+      for (Map.Entry<Long, TreeMap<Long, Sent>> c : model.getOrDefault(dest, Map.of()).entrySet()) {
+        long held = frontiers.get(PessimisticProtocol.channelKey((int) (c.getKey() >>> 32), ME));
+        List<Sent> want = new ArrayList<>(c.getValue().tailMap(held, false).values());
+        List<Sent> got = byChannel.getOrDefault(c.getKey(), List.of());
+        assertEquals(want.size(), got.size(), "frames replayed on channel " + Long.toHexString(c.getKey()));
+        for (int i = 0; i < want.size(); i++) {
+          Sent w = want.get(i);
+          Sent g = got.get(i);
+          assertEquals(w.context(), g.context());
+          assertEquals(w.source(), g.source());
+          assertEquals(w.tag(), g.tag());
+          assertEquals(w.sequence(), g.sequence(), "sequence order");
+          assertArrayEquals(w.payload(), g.payload());
+        }
+        total += want.size();
+      }
+      assertEquals(expected.size(), total);
+      assertEquals(total, replay.size());
+    }
+  }
+}
