@@ -26,6 +26,8 @@ final class BlockAppender implements Appender {
     return freeBytes >= HEADER_BYTES + (remainingBytes == 0 ? 0 : 8);
   }
 
+  private static final StorageBlock[] NO_BLOCKS = new StorageBlock[0];
+
   @Override
   public Extent[] reserve(MessageKey key, long lengthBytes, List<StorageBlock> retired) {
     // First plan, so that every block the message needs is obtained before anything changes:
@@ -45,7 +47,7 @@ final class BlockAppender implements Appender {
       fragments++;
     } while (remaining > 0);
 
-    StorageBlock[] fresh = new StorageBlock[newBlocks];
+    StorageBlock[] fresh = newBlocks == 0 ? NO_BLOCKS : new StorageBlock[newBlocks];
     try {
       for (int i = 0; i < newBlocks; i++) {
         fresh[i] = source.allocate(blockBytes);
