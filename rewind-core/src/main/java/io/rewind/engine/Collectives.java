@@ -18,7 +18,7 @@ public final class Collectives {
 
     // --- helpers ----------------------------------------------------------------------------------
 
-    private static void send(Communicator c, int tag, MemorySegment b, long off, long len, int dest) {
+    static void send(Communicator c, int tag, MemorySegment b, long off, long len, int dest) {
         c.sendOn(c.collectiveContext(), b, off, len, dest, tag, SendMode.STANDARD).await();
     }
 
@@ -26,7 +26,7 @@ public final class Collectives {
         return c.sendOn(c.collectiveContext(), b, off, len, dest, tag, SendMode.STANDARD);
     }
 
-    private static void recv(Communicator c, int tag, MemorySegment b, long off, long len, int src) {
+    static void recv(Communicator c, int tag, MemorySegment b, long off, long len, int src) {
         c.recvOn(c.collectiveContext(), b, off, len, src, tag).await();
     }
 
@@ -34,7 +34,7 @@ public final class Collectives {
         return c.recvOn(c.collectiveContext(), b, off, len, src, tag);
     }
 
-    private static MemorySegment scratch(long bytes) {
+    static MemorySegment scratch(long bytes) {
         return MemorySegment.ofArray(new byte[Math.toIntExact(bytes)]);
     }
 

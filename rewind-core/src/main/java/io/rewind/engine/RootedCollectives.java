@@ -16,20 +16,8 @@ final class RootedCollectives {
     private RootedCollectives() {
     }
 
-    private static MemorySegment scratch(long bytes) {
-        return MemorySegment.ofArray(new byte[Math.toIntExact(bytes)]);
-    }
-
-    private static void send(Communicator c, int tag, MemorySegment b, long off, long len, int dest) {
-        c.sendOn(c.collectiveContext(), b, off, len, dest, tag, SendMode.STANDARD, false).await();
-    }
-
     private static SendRequest sendResult(Communicator c, int tag, MemorySegment b, long off, long len, int dest) {
         return c.sendOn(c.collectiveContext(), b, off, len, dest, tag, SendMode.STANDARD, true);
-    }
-
-    private static void recv(Communicator c, int tag, MemorySegment b, long off, long len, int src) {
-        c.recvOn(c.collectiveContext(), b, off, len, src, tag).await();
     }
 
     /** At the root: receive every other member's contribution of {@code bytes} into slot r of {@code all}. */
@@ -62,8 +50,8 @@ final class RootedCollectives {
             collect(c, tag, none, 0, 0);
             distribute(c, tag, none, 0, 0, 0);
         } else {
-            send(c, tag, none, 0, 0, 0);
-            recv(c, tag, none, 0, 0, 0);
+            Collectives.send(c, tag, none, 0, 0, 0);
+            Collectives.recv(c, tag, none, 0, 0, 0);
         }
     }
 
@@ -71,7 +59,7 @@ final class RootedCollectives {
         if (c.rank() == root) {
             distribute(c, tag, buf, off, bytes, root);
         } else {
-            recv(c, tag, buf, off, bytes, root);
+            Collectives.recv(c, tag, buf, off, bytes, root);
         }
     }
 
@@ -111,10 +99,10 @@ final class RootedCollectives {
         MemorySegment own = send != null ? send : recv;
         long ownOff = send != null ? sOff : rOff;
         if (c.rank() != root) {
-            send(c, tag, own, ownOff, bytes, root);
+            Collectives.send(c, tag, own, ownOff, bytes, root);
             return;
         }
-        MemorySegment all = scratch(bytes * n);
+        MemorySegment all = Collectives.scratch(bytes * n);
         if (bytes > 0) {
             MemorySegment.copy(own, ownOff, all, bytes * root, bytes);
         }
@@ -141,17 +129,17 @@ final class RootedCollectives {
         MemorySegment own = send != null ? send : recv;
         long ownOff = send != null ? sOff : rOff;
         if (c.rank() != 0) {
-            send(c, tag, own, ownOff, bytes, 0);
-            recv(c, tag, recv, rOff, bytes, 0);
+            Collectives.send(c, tag, own, ownOff, bytes, 0);
+            Collectives.recv(c, tag, recv, rOff, bytes, 0);
             return;
         }
-        MemorySegment all = scratch(bytes * n);
+        MemorySegment all = Collectives.scratch(bytes * n);
         if (bytes > 0) {
             MemorySegment.copy(own, ownOff, all, 0, bytes);
         }
         collect(c, tag, all, bytes, 0);
         // prefix[r] = prefix[r-1] op x[r], with the running prefix as the left operand.
-        MemorySegment prefix = scratch(bytes * n);
+        MemorySegment prefix = Collectives.scratch(bytes * n);
         if (bytes > 0) {
             MemorySegment.copy(all, 0, prefix, 0, bytes);
         }
