@@ -473,12 +473,12 @@ public class Comm implements Freeable {
         Communicator c = comm();
         int tag = c.reserveCollectiveTag();
         if (!async) {
+            c.awaitCollectives();
             algorithm.run(tag);
             Region.finishAll(outputs);
             return null;
         }
-        TaskRequest t = TaskRequest.start(c.engine(), "rank-" + c.engine().worldRank() + "-" + what,
-                () -> algorithm.run(tag));
+        TaskRequest t = c.startCollective("rank-" + c.engine().worldRank() + "-" + what, () -> algorithm.run(tag));
         return new Request(this, t, outputs);
     }
 

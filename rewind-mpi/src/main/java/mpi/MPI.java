@@ -267,6 +267,7 @@ public final class MPI {
     public static void Finalize() throws MPIException {
         check();
         try {
+            COMM_WORLD.comm().awaitCollectives();
             Collectives.barrier(COMM_WORLD.comm(), COMM_WORLD.comm().reserveCollectiveTag());
         } catch (RewindException e) {
             throw Failures.convertOrRethrow(e);

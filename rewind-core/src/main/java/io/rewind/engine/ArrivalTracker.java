@@ -61,7 +61,7 @@ final class ArrivalTracker {
     }
 
     long arrivedUpTo(int context, int sourceWorld) {
-        Channel c = channels.get(((long) (context & ~1) << 32) | (sourceWorld & 0xffffffffL));
+        Channel c = channels.get(((long) context << 32) | (sourceWorld & 0xffffffffL));
         return c == null ? 0 : c.arrived;
     }
 

@@ -27,7 +27,16 @@ public final class Communicator {
     private final int[] group;
     private final int rank;
     private final String name;
+    /** Last sequence number sent to each member: point-to-point traffic. */
     private final long[] sendSequence;
+    /**
+     * The same for the messages of collectives, numbered apart: collectives may run on a thread of
+     * their own, and sharing one numbering with the rank thread's sends would make the numbers depend
+     * on timing, which replay cannot reproduce.
+     */
+    private final long[] collectiveSendSequence;
+    /** The last collective started on this communicator; the next one runs after it. */
+    private volatile Request lastCollective;
     private int collectiveSequence;
     private long creations;
     private volatile boolean freed;
@@ -39,6 +48,7 @@ public final class Communicator {
         this.rank = rank;
         this.name = name;
         this.sendSequence = new long[group.length];
+        this.collectiveSendSequence = new long[group.length];
         engine.register(this);
     }
 
@@ -248,7 +258,7 @@ public final class Communicator {
         // may send on the same communicator: numbering and handing over a frame is one atomic step,
         // so sequence numbers stay unique and in send order on every channel.
         synchronized (sendSequence) {
-            long seq = ++sendSequence[dest];
+            long seq = (ctx & 1) == 0 ? ++sendSequence[dest] : ++collectiveSendSequence[dest];
             frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
                     waitForMatch || pull ? req : null);
             frame.pull = pull;
@@ -297,6 +307,32 @@ public final class Communicator {
     /** Reserves the tag for a collective whose algorithm runs later (non-blocking collectives). */
     public int reserveCollectiveTag() {
         return nextCollectiveTag();
+    }
+
+    /**
+     * Starts a non-blocking collective's algorithm on a thread of its own, once every collective
+     * started before it on this communicator has finished: collectives then send in program order on
+     * every channel, so their messages are numbered the same way in every run.
+     */
+    public TaskRequest startCollective(String name, Runnable algorithm) {
+        Request previous = lastCollective;
+        TaskRequest t = TaskRequest.start(engine, name, () -> {
+            awaitQuietly(previous);
+            algorithm.run();
+        });
+        lastCollective = t;
+        return t;
+    }
+
+    /** Waits until the collectives started on this communicator have finished (before a blocking one). */
+    public void awaitCollectives() {
+        awaitQuietly(lastCollective);
+    }
+
+    private void awaitQuietly(Request r) {
+        if (r != null && !r.isComplete()) {
+            engine.waitStrategy().await(r);
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -389,7 +425,8 @@ public final class Communicator {
     /** Counters of this communicator, for a checkpoint. */
     public CommunicatorState state() {
         synchronized (sendSequence) {
-            return new CommunicatorState(context, sendSequence.clone(), collectiveSequence, creations);
+            return new CommunicatorState(context, sendSequence.clone(), collectiveSendSequence.clone(),
+                    collectiveSequence, creations);
         }
     }
 
@@ -400,6 +437,7 @@ public final class Communicator {
         }
         synchronized (sendSequence) {
             System.arraycopy(s.sendSequence(), 0, sendSequence, 0, sendSequence.length);
+            System.arraycopy(s.collectiveSendSequence(), 0, collectiveSendSequence, 0, collectiveSendSequence.length);
             collectiveSequence = s.collectiveSequence();
             creations = s.creations();
         }

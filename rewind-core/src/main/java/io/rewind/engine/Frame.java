@@ -154,9 +154,12 @@ public final class Frame {
         return f;
     }
 
-    /** Channel key of the arrival tracking: the communicator (its even context) and the sending world rank. */
+    /**
+     * Channel key of the arrival tracking: the context (a communicator's point-to-point or collective
+     * traffic, numbered apart) and the sending world rank.
+     */
     long channelKey() {
-        return ((long) (context & ~1) << 32) | (sourceWorld & 0xffffffffL);
+        return ((long) context << 32) | (sourceWorld & 0xffffffffL);
     }
 
     boolean matches(int wantContext, int wantSource, int wantTag) {

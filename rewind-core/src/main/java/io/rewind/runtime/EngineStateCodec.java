@@ -25,7 +25,7 @@ import java.util.Map;
  *  version i32 = 1
  *  counters: count i32, then i64 each (wildcard receives, polls, next context)
  *  communicators: count i32, then each: context i32, members i32, sendSequence i64 x members,
- *                 collectiveSequence i32, creations i64
+ *                 collectiveSendSequence i64 x members, collectiveSequence i32, creations i64
  *  frontiers: count i32, then each: channel key i64, highest arrived i64
  *  unexpected: count i32, then frames
  *  held: count i32, then frames
@@ -53,6 +53,9 @@ final class EngineStateCodec {
                 out.writeInt(s.context());
                 out.writeInt(s.sendSequence().length);
                 for (long q : s.sendSequence()) {
+                    out.writeLong(q);
+                }
+                for (long q : s.collectiveSendSequence()) {
                     out.writeLong(q);
                 }
                 out.writeInt(s.collectiveSequence());
@@ -113,7 +116,11 @@ final class EngineStateCodec {
                 for (int j = 0; j < seq.length; j++) {
                     seq[j] = in.readLong();
                 }
-                comms.add(new CommunicatorState(context, seq, in.readInt(), in.readLong()));
+                long[] collSeq = new long[seq.length];
+                for (int j = 0; j < collSeq.length; j++) {
+                    collSeq[j] = in.readLong();
+                }
+                comms.add(new CommunicatorState(context, seq, collSeq, in.readInt(), in.readLong()));
             }
             int nf = in.readInt();
             Map<Long, Long> frontiers = new HashMap<>();

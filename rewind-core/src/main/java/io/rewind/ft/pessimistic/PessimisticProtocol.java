@@ -93,7 +93,7 @@ public final class PessimisticProtocol implements FaultTolerance {
     private static final int SHARED_CONTEXT_BIT = 1 << 30;
 
     static long channelKey(int context, int world) {
-        return ((long) (context & ~1) << 32) | (world & 0xffffffffL);
+        return ((long) context << 32) | (world & 0xffffffffL);
     }
 
     @Override
@@ -259,7 +259,6 @@ public final class PessimisticProtocol implements FaultTolerance {
                     continue;
                 }
                 log.truncate(new Channel(context, worldRank, dest), held);
-                log.truncate(new Channel(context + 1, worldRank, dest), held);
             }
             // Shared results: release those no remaining frame refers to.
             Map<LogEntry, Boolean> live = new java.util.IdentityHashMap<>();
