@@ -116,7 +116,7 @@ public abstract class Request {
         return failure;
     }
 
-    /** Whether waiting on this request is a non-deterministic event worth tracing (receives may be). */
+    /** The engine of the rank incarnation that owns this request. */
     public RankEngine engine() {
         return engine;
     }

@@ -104,7 +104,6 @@ public final class Job {
         OutputRouter.install();
         long start = System.nanoTime();
         startNanos = start;
-        report.started(start);
         parentLoader = Thread.currentThread().getContextClassLoader();
         if (parentLoader == null) {
             parentLoader = Job.class.getClassLoader();

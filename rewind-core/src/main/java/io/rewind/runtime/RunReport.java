@@ -190,9 +190,6 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             rankSeconds[rank] = seconds;
         }
 
-        synchronized void started(long nanos) {
-        }
-
         synchronized FailureRecord failure(int rank, int incarnation, String how, long killNanos, long detectedNanos,
                                            long line, int rollbackSet) {
             FailureRecord f = new FailureRecord(rank, incarnation, how, killNanos, detectedNanos, line, rollbackSet);
