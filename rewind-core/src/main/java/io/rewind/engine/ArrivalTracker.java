@@ -14,15 +14,45 @@ import java.util.TreeMap;
  */
 final class ArrivalTracker {
     private final Map<Long, Channel> channels = new HashMap<>();
+    /** The channel a frame came on last: consecutive frames usually share one. */
+    private Channel lastChannel;
 
     private static final class Channel {
+        final long key;
         long arrived;
         TreeMap<Long, Frame> held;
+
+        Channel(long key) {
+            this.key = key;
+        }
+    }
+
+    private Channel channel(long key) {
+        Channel last = lastChannel;
+        if (last != null && last.key == key) {
+            return last;
+        }
+        Channel c = channels.computeIfAbsent(key, Channel::new);
+        lastChannel = c;
+        return c;
+    }
+
+    /**
+     * The common case, decided without allocating: the frame is the next one expected on its channel
+     * and nothing waits behind it. Admits it and returns true; otherwise changes nothing.
+     */
+    boolean admitNext(Frame frame) {
+        Channel c = channel(frame.channelKey());
+        if (frame.sequence == c.arrived + 1 && (c.held == null || c.held.isEmpty())) {
+            c.arrived = frame.sequence;
+            return true;
+        }
+        return false;
     }
 
     /** Frames that may now enter matching, in order (empty if the frame is early or a duplicate). */
     List<Frame> admit(Frame frame) {
-        Channel c = channels.computeIfAbsent(frame.channelKey(), k -> new Channel());
+        Channel c = channel(frame.channelKey());
         long seq = frame.sequence;
         if (seq <= c.arrived) {
             if (frame.sender != null) {
@@ -87,8 +117,9 @@ final class ArrivalTracker {
 
     void reset(Map<Long, Long> frontiers) {
         channels.clear();
+        lastChannel = null;
         for (Map.Entry<Long, Long> e : frontiers.entrySet()) {
-            Channel c = new Channel();
+            Channel c = new Channel(e.getKey());
             c.arrived = e.getValue();
             channels.put(e.getKey(), c);
         }

@@ -243,15 +243,17 @@ public final class Communicator {
         SendRequest req = new SendRequest(engine, transport, destWorld);
         FaultTolerance ft = engine.faultTolerance();
         boolean logging = ft != FaultTolerance.NONE;
-        // With a logging protocol the payload is copied into the log at once, so only synchronous sends
-        // wait for their match; without one, large sends wait so the payload is copied only once.
+        boolean logsPayloads = logging && ft.logsPayloads();
+        // With payload logging the payload is copied into the log at once, so only synchronous sends
+        // wait for their match; without it, large sends wait so the payload is copied only once.
         boolean waitForMatch = transport.sharesMemory()
                 && (mode == SendMode.SYNCHRONOUS
-                || (!logging && mode != SendMode.BUFFERED && lengthBytes > engine.config().eagerLimitBytes()));
+                || (!logsPayloads && mode != SendMode.BUFFERED && lengthBytes > engine.config().eagerLimitBytes()));
         // A logged message long enough for a second core to pay off is pulled: if its receive is posted,
-        // the receiving thread copies it while this one copies it into the log, and the send completes
-        // when both copies are done. Unmatched, it is queued as a private copy as before.
-        boolean pull = logging && !waitForMatch && transport.sharesMemory() && mode != SendMode.BUFFERED
+        // the receiving thread copies it while this one copies it into the log; if not, it waits in the
+        // receiver's queue, borrowed, until this thread has logged it (see SendRequest#helpProgress).
+        // The send completes when both copies are done.
+        boolean pull = logsPayloads && !waitForMatch && transport.sharesMemory() && mode != SendMode.BUFFERED
                 && lengthBytes >= PULL_MIN_BYTES;
         Frame frame;
         // A non-blocking collective runs its algorithm on a thread of its own while the rank thread
@@ -262,12 +264,13 @@ public final class Communicator {
             frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
                     waitForMatch || pull ? req : null);
             frame.pull = pull;
-            if (logging && !ft.beforeSend(this, frame, destWorld, collectiveResult)) {
+            if (!logging) {
+                transport.send(destWorld, frame);
+            } else if (!ft.send(frame, destWorld, collectiveResult, transport)) {
                 req.completeSent(); // the destination already has this message
                 return req;
             }
             engine.traffic().count(destWorld, lengthBytes, (ctx & 1) == 1);
-            transport.send(destWorld, frame);
         }
         if (logging) {
             ft.afterSend(frame);

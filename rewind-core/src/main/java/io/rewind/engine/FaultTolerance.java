@@ -18,6 +18,15 @@ public interface FaultTolerance {
     }
 
     /**
+     * Whether the sender keeps a copy of every payload (sender-based payload logging). A send then
+     * never waits for its receive: the copy into the log frees the buffer, and a long message is
+     * pulled by its receiver while the sender logs it.
+     */
+    default boolean logsPayloads() {
+        return false;
+    }
+
+    /**
      * Whether collectives run rooted (contributions to a root, results from it) so that every
      * message is a rank's contribution or the call's result, logged once at application level.
      */
@@ -26,15 +35,19 @@ public interface FaultTolerance {
     }
 
     /**
-     * Called for every outgoing frame, under the channel's numbering lock, before it leaves.
-     * Returns false when the frame must not be sent: the destination already has it (a restarted
-     * rank re-executing). May log the payload and set a tee on the frame.
+     * Sends a numbered frame: hands it to {@code transport} unless the destination already holds it
+     * (a restarted rank re-executing), and records what the protocol keeps of it. Called under the
+     * communicator's numbering lock. A logging protocol hands the frame off first and logs it after,
+     * so that the receiver does not wait for the log; the copy may then finish in {@link #afterSend}.
+     *
+     * @return false when the frame was not handed off because the destination already has it
      */
-    default boolean beforeSend(Communicator comm, Frame frame, int destinationWorld, boolean collectiveResult) {
+    default boolean send(Frame frame, int destinationWorld, boolean collectiveResult, Transport transport) {
+        transport.send(destinationWorld, frame);
         return true;
     }
 
-    /** Called after the frame was handed over; returns once the send request may complete. */
+    /** Called after {@link #send}, outside any lock; returns once the send request may complete. */
     default void afterSend(Frame frame) {
     }
 

@@ -1,6 +1,8 @@
 package io.rewind.engine;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * One message as it travels from a sender to a receiver's matching queues: the envelope (context,
@@ -28,9 +30,33 @@ public final class Frame {
     /**
      * A logged send the receiver copies itself when its receive is already posted, while the sender
      * copies the payload into its log: the two copies of a logged message then run on two cores.
-     * Queued unmatched, the frame becomes a private copy at once, as an eager logged send always did.
+     * Queued unmatched, it stays borrowed while the sender logs it, and becomes a private copy only if
+     * no receive has taken it by then.
      */
     boolean pull;
+    /**
+     * Who owns a borrowed frame waiting in a queue: nobody yet ({@link #QUEUED}), the receiving side
+     * (a receive took it, or it was withdrawn or dropped), or its sender, which replaces the payload
+     * by a private copy ({@link #DETACHING}, then {@link #DETACHED}). Claimed by compare-and-set, so
+     * exactly one side copies out of the sender's buffer after the frame was queued.
+     */
+    @SuppressWarnings("unused") // accessed through CLAIM
+    private volatile int claim;
+
+    static final int QUEUED = 0;
+    static final int TAKEN = 1;
+    static final int DETACHING = 2;
+    static final int DETACHED = 3;
+
+    private static final VarHandle CLAIM;
+
+    static {
+        try {
+            CLAIM = MethodHandles.lookup().findVarHandle(Frame.class, "claim", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Non-null when the payload must move through the sender's log (pipelined copy). */
     PayloadTee tee;
     /** Protocol state attached by the sender (its log entry), or null. */
@@ -123,6 +149,31 @@ public final class Frame {
         sender = null;
         if (s != null) {
             s.completeSent();
+        }
+    }
+
+    /** The receiving side takes the frame; false if its sender is detaching (or detached) it. */
+    boolean claimForReceiver() {
+        return CLAIM.compareAndSet(this, QUEUED, TAKEN);
+    }
+
+    /** The sender claims the frame to replace its payload by a private copy; false if it was taken. */
+    boolean claimForSender() {
+        return CLAIM.compareAndSet(this, QUEUED, DETACHING);
+    }
+
+    /** The private copy is in place (payload, offset and sender written before this). */
+    void detached() {
+        CLAIM.setVolatile(this, DETACHED);
+    }
+
+    /**
+     * Waits while the sender is replacing the payload by a private copy (one memory copy, which that
+     * thread makes without taking any lock), so the payload fields are stable when this returns.
+     */
+    void awaitStable() {
+        while ((int) CLAIM.getVolatile(this) == DETACHING) {
+            Thread.onSpinWait();
         }
     }
 

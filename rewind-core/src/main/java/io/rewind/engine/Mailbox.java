@@ -1,5 +1,6 @@
 package io.rewind.engine;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -54,6 +55,26 @@ public final class Mailbox implements FrameSink {
 
     /** With arrival tracking: admit frames strictly in sequence order per channel. */
     private void onTrackedFrame(Frame frame) {
+        RecvRequest match = null;
+        boolean inOrder;
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            inOrder = arrivals.admitNext(frame);
+            if (inOrder) {
+                match = matchOrQueue(frame);
+            }
+        }
+        if (!inOrder) {
+            onFrameOutOfOrder(frame); // admission decided again under the lock
+        } else if (match != null) {
+            match.deliverOrOffer(frame);
+        }
+    }
+
+    /** A frame that is early, a duplicate, or closes a gap behind which frames are held. */
+    private void onFrameOutOfOrder(Frame frame) {
         List<RecvRequest> receives = null;
         List<Frame> frames = null;
         synchronized (lock) {
@@ -91,9 +112,10 @@ public final class Mailbox implements FrameSink {
         }
         if (frame.sender == null) {
             frame.materialize();
-        } else if (frame.pull) {
-            frame.materializeAndReleaseSender();
         } else {
+            // Rendezvous and synchronous frames wait for their receive. A pulled frame waits too, still
+            // borrowed, while its sender copies it into its log; the sender then detaches it (a private
+            // copy) unless a receive has taken it meanwhile, which then copies from the sender's buffer.
             frame.sender.setPending(frame);
         }
         unexpected.addLast(frame);
@@ -129,6 +151,7 @@ public final class Mailbox implements FrameSink {
             }
             List<Frame> copies = new ArrayList<>(unexpected.size());
             for (Frame f : unexpected) {
+                f.awaitStable();
                 copies.add(f.copy());
             }
             return new MailboxSnapshot(arrivals.frontiers(), copies, arrivals.heldCopies());
@@ -137,7 +160,15 @@ public final class Mailbox implements FrameSink {
 
     /** Replaces the queues by a snapshot's content (a restarted rank restoring its checkpoint). */
     public void restore(MailboxSnapshot snapshot) {
+        List<SendRequest> waiting = new ArrayList<>();
         synchronized (lock) {
+            // Anything queued before the restore is superseded by the snapshot (and by replay from the
+            // senders' logs); senders still waiting on such a frame are let go.
+            for (Frame f : unexpected) {
+                if (f.sender != null && f.claimForReceiver()) {
+                    waiting.add(f.sender); // a sender detaching its frame completes by itself
+                }
+            }
             unexpected.clear();
             unexpectedBytes = 0;
             arrivals.reset(snapshot.frontiers());
@@ -145,6 +176,9 @@ public final class Mailbox implements FrameSink {
                 unexpected.addLast(f);
                 unexpectedBytes += f.lengthBytes;
             }
+        }
+        for (SendRequest w : waiting) {
+            w.completeSent();
         }
         // Frames held beyond a gap at checkpoint time go through admission again.
         for (Frame f : snapshot.held()) {
@@ -161,6 +195,7 @@ public final class Mailbox implements FrameSink {
                 if (recv.matches(f)) {
                     it.remove();
                     unexpectedBytes -= f.lengthBytes;
+                    f.claimForReceiver(); // fails only if the sender is detaching it: then wait below
                     match = f;
                     break;
                 }
@@ -170,6 +205,7 @@ public final class Mailbox implements FrameSink {
             }
         }
         if (match != null) {
+            match.awaitStable();
             recv.deliver(match);
         }
     }
@@ -188,17 +224,23 @@ public final class Mailbox implements FrameSink {
 
     /** Removes and returns the oldest matching unexpected frame (for matched probe / mrecv). */
     Frame take(int context, int source, int tag) {
+        Frame match = null;
         synchronized (lock) {
             for (Iterator<Frame> it = unexpected.iterator(); it.hasNext(); ) {
                 Frame f = it.next();
                 if (f.matches(context, source, tag)) {
                     it.remove();
                     unexpectedBytes -= f.lengthBytes;
-                    return f;
+                    f.claimForReceiver();
+                    match = f;
+                    break;
                 }
             }
-            return null;
         }
+        if (match != null) {
+            match.awaitStable();
+        }
+        return match;
     }
 
     /** Blocks until a frame matching the pattern is in the unexpected queue. */
@@ -237,12 +279,35 @@ public final class Mailbox implements FrameSink {
     @Override
     public boolean withdraw(Frame frame) {
         synchronized (lock) {
-            boolean removed = unexpected.remove(frame);
-            if (removed) {
-                unexpectedBytes -= frame.lengthBytes;
+            // A frame its sender is detaching stays: the send completes by itself.
+            if (!unexpected.contains(frame) || (frame.sender != null && !frame.claimForReceiver())) {
+                return false;
             }
-            return removed;
+            unexpected.remove(frame);
+            unexpectedBytes -= frame.lengthBytes;
+            return true;
         }
+    }
+
+    /**
+     * Turns a pulled frame still waiting unmatched in a queue into a private copy, so its sender may
+     * complete. Called by the sender once its log copy is done, without the queue's lock: a receive
+     * that matches the frame meanwhile waits for the copy ({@link Frame#awaitStable()}).
+     *
+     * @return false if a receive took the frame first: it copies from the sender's buffer and
+     *     completes the send itself
+     */
+    static boolean detach(Frame frame) {
+        if (!frame.claimForSender()) {
+            return false;
+        }
+        byte[] copy = new byte[Math.toIntExact(frame.lengthBytes)];
+        MemorySegment.copy(frame.data, frame.dataOffset, MemorySegment.ofArray(copy), 0, frame.lengthBytes);
+        frame.data = MemorySegment.ofArray(copy);
+        frame.dataOffset = 0;
+        frame.sender = null;
+        frame.detached();
+        return true;
     }
 
     /**
@@ -258,8 +323,8 @@ public final class Mailbox implements FrameSink {
             closed = true;
             n = unexpected.size();
             for (Frame f : unexpected) {
-                if (f.sender != null) {
-                    waiting.add(f.sender);
+                if (f.sender != null && f.claimForReceiver()) {
+                    waiting.add(f.sender); // a sender detaching its frame completes by itself
                 }
             }
             unexpected.clear();

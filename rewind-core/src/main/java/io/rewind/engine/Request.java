@@ -41,6 +41,10 @@ public abstract class Request {
     protected void helpProgress() {
     }
 
+    /** Called by the waiting owner before it parks: last work worth doing before sleeping. */
+    protected void beforePark() {
+    }
+
     /** Wakes the thread parked on this request without completing it (work is waiting for it). */
     final void wakeWaiter() {
         Thread w = waiter;

@@ -7,7 +7,15 @@ package io.rewind.engine;
 public final class SendRequest extends Request {
     private final Transport transport;
     private final int destinationWorld;
+    /**
+     * How long a pulled frame waits, borrowed, for its receive once the sender waits for it: about
+     * as long as a receiver that is on its way takes to post, far shorter than copying a long message.
+     */
+    static final long DETACH_GRACE_NS = 50_000;
+
     private volatile Frame pending;
+    /** When the owner first found its pulled frame still unmatched (0: not yet); owner thread only. */
+    private long waitingSince;
     /** The receive that matched this send's pulled frame and may still have to copy it. */
     private volatile RecvRequest pullFrom;
 
@@ -32,12 +40,43 @@ public final class SendRequest extends Request {
         this.pullFrom = receive;
     }
 
-    /** Waiting for a pulled frame the receiver has not taken yet: copy it from here. */
+    /**
+     * Waiting for a pulled frame: if its receive matched it but has not started copying, copy it from
+     * here. If no receive has matched it yet, give the receiver a moment to come (it then copies from
+     * this rank's buffer, and nothing more is copied) before leaving a private copy in its queue and
+     * completing: a logged send never waits for its receive for long, as an eager send does not.
+     */
     @Override
     protected void helpProgress() {
         RecvRequest r = pullFrom;
         if (r != null) {
             r.takeOffered();
+            return;
+        }
+        Frame f = pending;
+        if (f != null && f.pull) {
+            long now = System.nanoTime();
+            if (waitingSince == 0) {
+                waitingSince = now; // the grace counts from the sender's first look, after its log copy
+            } else if (now - waitingSince > DETACH_GRACE_NS) {
+                detach(f);
+            }
+        }
+    }
+
+    /** About to park: a pulled frame nobody has taken is detached now rather than at the next wake-up. */
+    @Override
+    protected void beforePark() {
+        Frame f = pending;
+        if (f != null && f.pull) {
+            detach(f);
+        }
+    }
+
+    private void detach(Frame f) {
+        pending = null;
+        if (Mailbox.detach(f)) {
+            completeSent();
         }
     }
 

@@ -29,6 +29,7 @@ public final class WaitStrategy {
             }
             Thread.onSpinWait();
         }
+        request.beforePark();
         Thread me = Thread.currentThread();
         request.setWaiter(me);
         try {
@@ -52,6 +53,7 @@ public final class WaitStrategy {
         Thread me = Thread.currentThread();
         for (Request r : requests) {
             if (r != null) {
+                r.beforePark();
                 r.setWaiter(me);
             }
         }

@@ -111,6 +111,63 @@ class LoggedSendPathTest {
         }
     }
 
+    /**
+     * A pulled frame that waits unmatched is either taken by its receive (which copies from the
+     * sender's buffer) or detached by its sender (a private copy); the receive is posted at random
+     * moments around the sender's grace period, so both sides win the race many times. Every message
+     * must arrive intact although each send's buffer is overwritten the moment the send completes.
+     */
+    @org.junit.jupiter.api.Test
+    void pulledFramesArriveIntactWhoeverWinsTheRaceToCopyThem(@TempDir Path dir) throws Exception {
+        PayloadLogConfig config = PayloadLogConfig.builder(StorageBackend.DUMMY).build();
+        InJvmTransport transport = new InJvmTransport(2);
+        RankEngine[] engines = new RankEngine[2];
+        PessimisticProtocol[] protocols = new PessimisticProtocol[2];
+        for (int r = 0; r < 2; r++) {
+            protocols[r] = new PessimisticProtocol(r, 0, PayloadLog.open(r, config), new EventLogger(2),
+                    new RecoveryLines(2, 2), (receiver, context, source) -> 0);
+            engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
+                    1_000), () -> { }, protocols[r]);
+            engines[r].attach();
+        }
+        int messages = 400;
+        int size = (int) Communicator.PULL_MIN_BYTES + 24;
+        java.util.Random random = new java.util.Random(7);
+        long[] delays = new long[messages];
+        for (int i = 0; i < messages; i++) {
+            delays[i] = random.nextInt(4) == 0 ? 0 : random.nextInt(2 * (int) SendRequest.DETACH_GRACE_NS);
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(1);
+        try {
+            Future<?> sending = pool.submit(() -> {
+                byte[] buf = new byte[size];
+                for (int i = 0; i < messages; i++) {
+                    System.arraycopy(pattern(size, i), 0, buf, 0, size);
+                    engines[0].world().isend(MemorySegment.ofArray(buf), 0, size, 1, 5, SendMode.STANDARD).await();
+                    Arrays.fill(buf, (byte) 0x5a);
+                }
+                return null;
+            });
+            byte[] got = new byte[size];
+            for (int i = 0; i < messages; i++) {
+                long until = System.nanoTime() + delays[i];
+                while (System.nanoTime() < until) {
+                    Thread.onSpinWait();
+                }
+                Arrays.fill(got, (byte) 0);
+                engines[1].world().irecv(MemorySegment.ofArray(got), 0, size, 0, 5).await();
+                assertArrayEquals(pattern(size, i), got, "message " + i);
+            }
+            sending.get(30, TimeUnit.SECONDS);
+            assertEquals(0, engines[1].mailbox().unexpectedCount());
+        } finally {
+            pool.shutdownNow();
+            for (PessimisticProtocol p : protocols) {
+                p.close();
+            }
+        }
+    }
+
     @ParameterizedTest(name = "{0} bytes")
     @CsvSource({"100", "20000", "2000000"})
     void aSendToItselfCompletesWhetherPostedOrNot(int size, @TempDir Path dir) {

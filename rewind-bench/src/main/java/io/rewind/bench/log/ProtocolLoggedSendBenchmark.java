@@ -1,6 +1,8 @@
 package io.rewind.bench.log;
 
 import io.rewind.engine.Frame;
+import io.rewind.engine.FrameSink;
+import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
@@ -25,9 +27,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The pessimistic protocol's part of one logged send, alone on one thread: {@code beforeSend} (log
- * append, bookkeeping) and {@code afterSend} (wait for the log copy) on a frame as the engine builds
- * it, with no transfer. The receiver "checkpoints" every 65,536 sends (a recovery line naming the
+ * The pessimistic protocol's part of one logged send, alone on one thread: {@code send} (hand-off to a
+ * transport that drops it, log append, bookkeeping) and {@code afterSend} (finish the log copy) on a
+ * frame as the engine builds it, with no transfer. The receiver "checkpoints" every 65,536 sends (a recovery line naming the
  * last sequence, then {@code truncate()}), so truncation and block recycling are included as in a
  * long run. The {@code DUMMY} backend keeps nothing: it measures the bookkeeping plus a copy to one
  * hot area, not a usable log.
@@ -39,6 +41,34 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class ProtocolLoggedSendBenchmark {
+  /** Takes frames and drops them: only the protocol's own work is exercised. */
+  private static final Transport NOWHERE =
+      new Transport() {
+        @Override
+        public void send(int destinationWorldRank, Frame frame) {}
+
+        @Override
+        public boolean sharesMemory() {
+          return false;
+        }
+
+        @Override
+        public void attach(int worldRank, FrameSink sink) {}
+
+        @Override
+        public boolean withdraw(int destinationWorldRank, Frame frame) {
+          return false;
+        }
+
+        @Override
+        public String name() {
+          return "nowhere";
+        }
+
+        @Override
+        public void close() {}
+      };
+
 
   private static final int CONTEXT = 2;
   private static final long CHECKPOINT_EVERY = 65_536;
@@ -74,7 +104,7 @@ public class ProtocolLoggedSendBenchmark {
   public Object loggedSend() {
     long s = ++sequence;
     Frame frame = new Frame(CONTEXT, 0, 0, 5, s, source, 0, sizeBytes, null);
-    protocol.beforeSend(null, frame, 1, false);
+    protocol.send(frame, 1, false, NOWHERE);
     protocol.afterSend(frame);
     if (s % CHECKPOINT_EVERY == 0) {
       lines.published(1, ++line, Map.of(((long) CONTEXT << 32), s));

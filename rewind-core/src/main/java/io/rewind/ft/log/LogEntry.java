@@ -125,6 +125,30 @@ public final class LogEntry {
   }
 
   /**
+   * Waits, from a thread other than the one making it, until the copy is done or failed: a pack or
+   * pipelined copy is made by the sending thread, which finishes it without help.
+   *
+   * @return false if it was not done within {@code timeoutNanos}
+   */
+  public boolean awaitCopyDone(long timeoutNanos) {
+    if (isCopyDone()) {
+      return true;
+    }
+    if (copyMethod == CopyMethod.HELPER_THREAD) {
+      awaitCopy();
+      return true;
+    }
+    long deadline = System.nanoTime() + timeoutNanos;
+    while (!isCopyDone()) {
+      if (System.nanoTime() - deadline > 0) {
+        return false;
+      }
+      Thread.yield();
+    }
+    return true;
+  }
+
+  /**
    * Copies the next at most {@code maxBytes} of a pipelined entry's payload into the log.
    *
    * @return bytes copied; 0 once everything is copied

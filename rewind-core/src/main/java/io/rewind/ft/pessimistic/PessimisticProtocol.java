@@ -1,8 +1,8 @@
 package io.rewind.ft.pessimistic;
 
-import io.rewind.engine.Communicator;
 import io.rewind.engine.FaultTolerance;
 import io.rewind.engine.Frame;
+import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.Channel;
@@ -92,6 +92,9 @@ public final class PessimisticProtocol implements FaultTolerance {
 
     private static final int SHARED_CONTEXT_BIT = 1 << 30;
 
+    /** How long a replay waits for a sending thread to finish a log copy it is making (a memory copy). */
+    private static final long COPY_WAIT_NANOS = 30_000_000_000L;
+
     static long channelKey(int context, int world) {
         return ((long) context << 32) | (world & 0xffffffffL);
     }
@@ -107,56 +110,88 @@ public final class PessimisticProtocol implements FaultTolerance {
     }
 
     @Override
+    public boolean logsPayloads() {
+        return true;
+    }
+
+    @Override
     public boolean rootedCollectives() {
         return rootedCollectives;
     }
 
+    /**
+     * Hands the frame off, then logs it, both under this protocol's lock: the receiver gets the
+     * message without waiting for the log (in a ping-pong the log copy overlaps the peer's reply),
+     * and a replay ({@link #framesFor}) that takes the lock after a hand-off to a crashed peer finds
+     * the frame in the log. Only a pipelined copy that rides on the transfer (a tee) is set up first.
+     */
     @Override
-    public boolean beforeSend(Communicator comm, Frame frame, int destinationWorld, boolean collectiveResult) {
+    public boolean send(Frame frame, int destinationWorld, boolean collectiveResult, Transport transport) {
         long key = channelKey(frame.context(), destinationWorld);
+        // The log copies the sender's buffer as given: once handed off, a frame queued unmatched may
+        // be switched to a private copy by the receiving side.
+        MemorySegment source = frame.data();
+        long sourceOffset = frame.dataOffset();
         synchronized (lock) {
-            LogEntry entry;
-            boolean fresh = true;
-            if (collectiveResult) {
-                long call = ((long) frame.context() << 32) | (frame.tag() & 0xffffffffL);
-                entry = sharedResults.get(call);
-                if (entry == null) {
-                    entry = log.append(new MessageKey(sharedContext(frame.context()), worldRank, worldRank,
-                            frame.tag(), ++sharedSequence, incarnation), frame.data(), frame.dataOffset(),
-                            frame.lengthBytes(), copyMethodFor(frame));
-                    sharedResults.put(call, entry);
-                } else {
-                    fresh = false;
-                }
-            } else {
-                entry = log.append(new MessageKey(frame.context(), worldRank, destinationWorld, frame.tag(),
-                        frame.sequence(), incarnation), frame.data(), frame.dataOffset(), frame.lengthBytes(),
-                        copyMethodFor(frame));
-            }
-            if (fresh && (frame.context() & 1) == 1) {
-                collectiveEntries++;
-                collectiveBytes += frame.lengthBytes();
-            }
-            if (fresh && entry.copyMethod() == CopyMethod.PIPELINED && !frame.isPulled()) {
-                LogEntry e = entry;
-                frame.setTee((src, so, dst, d, n) -> PipelinedCopier.transferAndLog(src, so, dst, d, n, e,
-                        pipelineChunkBytes));
-            }
-            frame.setProtocolState(entry);
-            channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), entry);
             // A restarted rank logs what it re-executes even when the peer already holds it: if that peer
             // crashes later, this log is the only place left to replay it from.
-            if (restarted) {
-                long held = skipUpTo.computeIfAbsent(key,
-                        k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
-                if (frame.sequence() <= held) {
-                    skippedFrames++;
-                    frame.setTee(null);
-                    entry.awaitCopy(); // nothing is transferred, so the log copy is finished here
-                    return false;
+            boolean deliver = !restarted || frame.sequence() > skipUpTo.computeIfAbsent(key,
+                    k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
+            CopyMethod method = copyMethodFor(frame);
+            boolean teed = deliver && method == CopyMethod.PIPELINED && !frame.isPulled()
+                    && !(collectiveResult && sharedResults.containsKey(callKey(frame)));
+            if (deliver && !teed) {
+                transport.send(destinationWorld, frame);
+            }
+            LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, collectiveResult, method);
+            frame.setProtocolState(entry);
+            channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), entry);
+            if (!deliver) {
+                skippedFrames++;
+                entry.awaitCopy(); // nothing is transferred, so the log copy is finished here
+                return false;
+            }
+            if (teed) {
+                if (entry.copyMethod() == CopyMethod.PIPELINED) {
+                    frame.setTee((src, so, dst, d, n) -> PipelinedCopier.transferAndLog(src, so, dst, d, n, entry,
+                            pipelineChunkBytes));
                 }
+                transport.send(destinationWorld, frame);
             }
             return true;
+        }
+    }
+
+    /** Appends the frame's payload, or for a collective's result finds the entry it shares. Lock held. */
+    private LogEntry logFrame(Frame frame, MemorySegment source, long sourceOffset, int destinationWorld,
+                              boolean collectiveResult, CopyMethod method) {
+        if (collectiveResult) {
+            long call = callKey(frame);
+            LogEntry shared = sharedResults.get(call);
+            if (shared != null) {
+                return shared;
+            }
+            shared = log.append(new MessageKey(sharedContext(frame.context()), worldRank, worldRank, frame.tag(),
+                    ++sharedSequence, incarnation), source, sourceOffset, frame.lengthBytes(), method);
+            sharedResults.put(call, shared);
+            countCollective(frame);
+            return shared;
+        }
+        LogEntry entry = log.append(new MessageKey(frame.context(), worldRank, destinationWorld, frame.tag(),
+                frame.sequence(), incarnation), source, sourceOffset, frame.lengthBytes(), method);
+        countCollective(frame);
+        return entry;
+    }
+
+    /** A collective call's key: its context and tag. */
+    private static long callKey(Frame frame) {
+        return ((long) frame.context() << 32) | (frame.tag() & 0xffffffffL);
+    }
+
+    private void countCollective(Frame frame) {
+        if ((frame.context() & 1) == 1) {
+            collectiveEntries++;
+            collectiveBytes += frame.lengthBytes();
         }
     }
 
@@ -224,7 +259,14 @@ public final class PessimisticProtocol implements FaultTolerance {
                 int context = (int) (key >>> 32);
                 long held = frontiers.getOrDefault(channelKey(context, worldRank), 0L);
                 for (int i = c.firstAbove(held); i < c.tail(); i++) {
-                    byte[] payload = c.entry(i).payloadToArray();
+                    LogEntry entry = c.entry(i);
+                    // A frame handed off just now may still be on its way into the log: the sending
+                    // thread copies it right after the hand-off, without this lock.
+                    if (!entry.awaitCopyDone(COPY_WAIT_NANOS)) {
+                        throw new IllegalStateException("rank " + worldRank + " did not finish logging " + entry.key()
+                                + " within " + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
+                    }
+                    byte[] payload = entry.payloadToArray();
                     out.add(new Frame(c.context(i), c.source(i), worldRank, c.tag(i), c.sequence(i),
                             MemorySegment.ofArray(payload), 0, payload.length, null));
                 }

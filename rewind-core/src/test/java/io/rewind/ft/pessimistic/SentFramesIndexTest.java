@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rewind.engine.Frame;
+import io.rewind.engine.FrameSink;
+import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
@@ -24,6 +26,34 @@ import org.junit.jupiter.api.Test;
  * out-of-order sends, collective results shared by several frames, and truncations.
  */
 class SentFramesIndexTest {
+  /** Takes frames and drops them: only the protocol's own work is exercised. */
+  private static final Transport NOWHERE =
+      new Transport() {
+        @Override
+        public void send(int destinationWorldRank, Frame frame) {}
+
+        @Override
+        public boolean sharesMemory() {
+          return false;
+        }
+
+        @Override
+        public void attach(int worldRank, FrameSink sink) {}
+
+        @Override
+        public boolean withdraw(int destinationWorldRank, Frame frame) {
+          return false;
+        }
+
+        @Override
+        public String name() {
+          return "nowhere";
+        }
+
+        @Override
+        public void close() {}
+      };
+
 
   private static final int ME = 0;
   private static final int[] CONTEXTS = {2, 3, 4}; // 2 and 3 share a channel key (point to point + collective)
@@ -67,7 +97,7 @@ class SentFramesIndexTest {
           java.util.Collections.reverse(batch); // a concurrent sender overtook: logged out of order
         }
         for (Frame frame : batch) {
-          protocol.beforeSend(null, frame, dest, collective);
+          protocol.send(frame, dest, collective, NOWHERE);
           protocol.afterSend(frame);
           model.computeIfAbsent(dest, d -> new HashMap<>())
               .computeIfAbsent(channelKey, k -> new TreeMap<>())
@@ -80,7 +110,7 @@ class SentFramesIndexTest {
           long sequence = nextSequence.merge(otherKey, 1L, Long::sum);
           Frame frame = new Frame(context, 5, ME, tag, sequence, MemorySegment.ofArray(payload.clone()), 0,
               payload.length, null);
-          protocol.beforeSend(null, frame, other, true);
+          protocol.send(frame, other, true, NOWHERE);
           protocol.afterSend(frame);
           model.computeIfAbsent(other, d -> new HashMap<>())
               .computeIfAbsent(otherKey, k -> new TreeMap<>())
