@@ -67,7 +67,7 @@ final class ArrivalTracker {
             if (!c.held.containsKey(seq)) {
                 if (frame.sender == null) {
                     frame.materialize();
-                } else if (frame.pull) {
+                } else if (frame.detachable) {
                     frame.materializeAndReleaseSender();
                 }
                 c.held.put(seq, frame);

@@ -23,15 +23,23 @@ public final class Frame {
     MemorySegment data;
     long dataOffset;
     /**
-     * Non-null when the sender waits for this frame to be consumed (rendezvous, synchronous and pulled
-     * sends); cleared when a pulled frame is queued as a private copy, since nobody waits for it then.
+     * Non-null when the sender waits for this frame to be consumed (rendezvous, synchronous and
+     * detachable sends); cleared when a detachable frame becomes a private copy, since nobody waits
+     * for it then.
      */
     SendRequest sender;
     /**
+     * A logged send whose payload stays borrowed if it has to wait unmatched in the receiver's queue,
+     * until its sender has logged it: a receive that comes meanwhile copies it from the sender's
+     * buffer (one copy instead of two), otherwise the sender replaces it by a private copy
+     * ({@link Mailbox#detach}) and completes. Eager sends without a log copy are private copies at
+     * once, as before.
+     */
+    boolean detachable;
+    /**
      * A logged send the receiver copies itself when its receive is already posted, while the sender
      * copies the payload into its log: the two copies of a logged message then run on two cores.
-     * Queued unmatched, it stays borrowed while the sender logs it, and becomes a private copy only if
-     * no receive has taken it by then.
+     * A pulled frame is always {@link #detachable}.
      */
     boolean pull;
     /**

@@ -8,13 +8,20 @@ public final class SendRequest extends Request {
     private final Transport transport;
     private final int destinationWorld;
     /**
-     * How long a pulled frame waits, borrowed, for its receive once the sender waits for it: about
-     * as long as a receiver that is on its way takes to post, far shorter than copying a long message.
+     * How long a detachable frame waits, borrowed, for its receive once its sender waits for it: a
+     * receiver on its way (in a ping-pong, one finishing its own logging) then copies it straight
+     * from this rank's buffer. About what the private copy would cost, so a sender whose receiver is
+     * not coming loses at most that much.
      */
-    static final long DETACH_GRACE_NS = 50_000;
+    static long detachGraceNanos(long lengthBytes) {
+        return DETACH_GRACE_BASE_NS + lengthBytes / DETACH_GRACE_BYTES_PER_NS;
+    }
+
+    static final long DETACH_GRACE_BASE_NS = 2_000;
+    private static final long DETACH_GRACE_BYTES_PER_NS = 8;
 
     private volatile Frame pending;
-    /** When the owner first found its pulled frame still unmatched (0: not yet); owner thread only. */
+    /** When the owner first found its detachable frame still unmatched (0: not yet); owner thread only. */
     private long waitingSince;
     /** The receive that matched this send's pulled frame and may still have to copy it. */
     private volatile RecvRequest pullFrom;
@@ -41,10 +48,11 @@ public final class SendRequest extends Request {
     }
 
     /**
-     * Waiting for a pulled frame: if its receive matched it but has not started copying, copy it from
-     * here. If no receive has matched it yet, give the receiver a moment to come (it then copies from
-     * this rank's buffer, and nothing more is copied) before leaving a private copy in its queue and
-     * completing: a logged send never waits for its receive for long, as an eager send does not.
+     * Waiting for a detachable frame: if its receive matched it but has not started copying (a pulled
+     * frame), copy it from here. If no receive has matched it yet, give the receiver a moment to come
+     * (it then copies from this rank's buffer, and nothing more is copied) before leaving a private
+     * copy in its queue and completing: a logged send never waits long for its receive, as an eager
+     * send does not.
      */
     @Override
     protected void helpProgress() {
@@ -54,21 +62,21 @@ public final class SendRequest extends Request {
             return;
         }
         Frame f = pending;
-        if (f != null && f.pull) {
+        if (f != null && f.detachable) {
             long now = System.nanoTime();
             if (waitingSince == 0) {
                 waitingSince = now; // the grace counts from the sender's first look, after its log copy
-            } else if (now - waitingSince > DETACH_GRACE_NS) {
+            } else if (now - waitingSince > detachGraceNanos(f.lengthBytes)) {
                 detach(f);
             }
         }
     }
 
-    /** About to park: a pulled frame nobody has taken is detached now rather than at the next wake-up. */
+    /** About to park: a frame nobody has taken is detached now rather than at the next wake-up. */
     @Override
     protected void beforePark() {
         Frame f = pending;
-        if (f != null && f.pull) {
+        if (f != null && f.detachable) {
             detach(f);
         }
     }

@@ -107,11 +107,12 @@ public final class CheckpointAgent {
         }
         job.injector().atPoint(incarnation, points);
         int every = job.config().checkpointEvery();
-        if (every <= 0 || points % every != 0 || job.config().protocol() == Protocol.NONE) {
-            return false;
+        boolean wrote = every > 0 && points % every == 0 && job.config().protocol() != Protocol.NONE;
+        if (wrote) {
+            checkpoint(points / every);
         }
-        checkpoint(points / every);
-        return true;
+        job.config().pointListener().atPoint(incarnation.rank, points);
+        return wrote;
     }
 
     public long points() {

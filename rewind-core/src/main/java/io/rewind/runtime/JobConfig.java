@@ -34,11 +34,13 @@ import java.util.Objects;
  * @param payloadLog settings of the sender-based payload log (logging protocols)
  * @param applicationLevelCollectives under a logging protocol, log collectives at application level
  *                  (default); false logs every message of the tree algorithms (for comparison)
+ * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
  */
 public record JobConfig(int ranks, String mainClass, List<String> args, List<Path> classPath, EngineConfig engine,
                         Duration timeout, boolean tagOutput, PrintStream out, PrintStream err, Protocol protocol,
                         int checkpointEvery, int keepLines, Path checkpointDir, FailureSchedule failures,
-                        PayloadLogConfig payloadLog, boolean applicationLevelCollectives) {
+                        PayloadLogConfig payloadLog, boolean applicationLevelCollectives,
+                        PointListener pointListener) {
 
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
@@ -84,6 +86,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
         private FailureSchedule failures = FailureSchedule.NONE;
         private PayloadLogConfig payloadLog;
         private boolean applicationLevelCollectives = true;
+        private PointListener pointListener = PointListener.NONE;
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -174,6 +177,12 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
             return this;
         }
 
+        /** Told whenever a rank passes a checkpoint point; it may hold the rank back. */
+        public Builder pointListener(PointListener l) {
+            this.pointListener = Objects.requireNonNull(l, "pointListener");
+            return this;
+        }
+
         public JobConfig build() {
             if (mainClass == null || mainClass.isBlank()) {
                 throw new IllegalArgumentException("a main class is required");
@@ -214,7 +223,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
                     new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
                     java.nio.charset.StandardCharsets.UTF_8)) : null;
             return new JobConfig(ranks, mainClass, args, classPath, e, timeout, tagOutput, o, r, protocol,
-                    checkpointEvery, keepLines, checkpointDir, failures, log, applicationLevelCollectives);
+                    checkpointEvery, keepLines, checkpointDir, failures, log, applicationLevelCollectives, pointListener);
         }
     }
 }

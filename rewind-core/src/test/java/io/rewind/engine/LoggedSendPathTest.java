@@ -112,13 +112,14 @@ class LoggedSendPathTest {
     }
 
     /**
-     * A pulled frame that waits unmatched is either taken by its receive (which copies from the
+     * A logged frame that waits unmatched, borrowed, is either taken by its receive (which copies from the
      * sender's buffer) or detached by its sender (a private copy); the receive is posted at random
      * moments around the sender's grace period, so both sides win the race many times. Every message
      * must arrive intact although each send's buffer is overwritten the moment the send completes.
      */
-    @org.junit.jupiter.api.Test
-    void pulledFramesArriveIntactWhoeverWinsTheRaceToCopyThem(@TempDir Path dir) throws Exception {
+    @ParameterizedTest(name = "{0} bytes")
+    @CsvSource({"4104", "16408"}) // borrowed only; borrowed and pulled
+    void borrowedFramesArriveIntactWhoeverWinsTheRaceToCopyThem(int size) throws Exception {
         PayloadLogConfig config = PayloadLogConfig.builder(StorageBackend.DUMMY).build();
         InJvmTransport transport = new InJvmTransport(2);
         RankEngine[] engines = new RankEngine[2];
@@ -131,11 +132,10 @@ class LoggedSendPathTest {
             engines[r].attach();
         }
         int messages = 400;
-        int size = (int) Communicator.PULL_MIN_BYTES + 24;
         java.util.Random random = new java.util.Random(7);
         long[] delays = new long[messages];
         for (int i = 0; i < messages; i++) {
-            delays[i] = random.nextInt(4) == 0 ? 0 : random.nextInt(2 * (int) SendRequest.DETACH_GRACE_NS);
+            delays[i] = random.nextInt(4) == 0 ? 0 : random.nextInt(2 * (int) SendRequest.detachGraceNanos(size));
         }
         ExecutorService pool = Executors.newFixedThreadPool(1);
         try {

@@ -1,10 +1,12 @@
 package io.rewind.cli.bench;
 
+import io.rewind.cli.RewindCommand;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
+import io.rewind.runtime.PointListener;
 import io.rewind.runtime.Protocol;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -56,6 +58,11 @@ public final class LoggingBench implements Callable<Integer> {
             description = "Interleaved repetitions of every variant; the median ratio is kept (default ${DEFAULT-VALUE}).")
     int reps;
 
+    @Option(names = "--warm-up-reps", defaultValue = "1",
+            description = "Repetitions run first and not counted, so the compiled code has settled (default "
+                    + "${DEFAULT-VALUE}).")
+    int warmUpReps;
+
     @Option(names = "--batches", defaultValue = "5",
             description = "Timed batches per size inside one job; the job reports their median (default ${DEFAULT-VALUE}).")
     int batches;
@@ -87,6 +94,19 @@ public final class LoggingBench implements Callable<Integer> {
     @Option(names = "--buffer", defaultValue = "array", description = "array or direct (default ${DEFAULT-VALUE}).")
     String buffer;
 
+    @Option(names = "--mode", defaultValue = "turns",
+            description = {"How the variants run side by side (default: ${DEFAULT-VALUE}):",
+                "turns: every variant's job of a repetition starts in this JVM and they take turns, one batch each;",
+                "jobs: one job after another in this JVM;",
+                "fork: one job after another, each in a JVM of its own (as JMH forks)."})
+    String mode;
+
+    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+            description = "Where the jobs' checkpoints go, a folder per job (default: /dev/shm when it exists, "
+                    + "else the system's temporary folder). On a disk, the writes of one checkpoint (and the "
+                    + "file system's work after them) spill into the next timed batch.")
+    Path checkpointDir;
+
     @Option(names = "--out", defaultValue = "runs/logging", description = "Output folder (default: ${DEFAULT-VALUE}).")
     Path out;
 
@@ -104,9 +124,9 @@ public final class LoggingBench implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (minBytes < 1 || maxBytes < minBytes || sizeFactor < 2 || reps < 1 || batches < 1 || workScale <= 0
-                || checkpointEvery < 0) {
+                || checkpointEvery < 0 || warmUpReps < 0) {
             System.err.println("rewind bench logging: need 1 <= --min-bytes <= --max-bytes, --size-factor >= 2, "
-                    + "positive --reps, --batches, --work-scale, and --checkpoint-every >= 0");
+                    + "positive --reps, --batches, --work-scale, and --checkpoint-every, --warm-up-reps >= 0");
             return 2;
         }
         if (!buffer.equals("array") && !buffer.equals("direct")) {
@@ -130,7 +150,16 @@ public final class LoggingBench implements Callable<Integer> {
             System.err.println("rewind bench logging: " + e.getMessage());
             return 2;
         }
+        if (!List.of("turns", "jobs", "fork").contains(mode)) {
+            System.err.println("rewind bench logging: --mode must be turns, jobs or fork");
+            return 2;
+        }
         Files.createDirectories(out);
+        if (checkpointDir == null) {
+            Path shm = Path.of("/dev/shm");
+            checkpointDir = Files.isDirectory(shm) && Files.isWritable(shm) ? shm
+                    : Path.of(System.getProperty("java.io.tmpdir"));
+        }
         Path logDir = Files.createTempDirectory("rewind-bench-logs");
         // samples[variant][rep] = one sample per size
         Map<Variant, List<List<Sample>>> samples = new LinkedHashMap<>();
@@ -138,16 +167,21 @@ public final class LoggingBench implements Callable<Integer> {
             samples.put(v, new ArrayList<>());
         }
         try {
-            for (int rep = 0; rep < reps; rep++) {
+            for (int rep = -warmUpReps; rep < reps; rep++) {
+                List<Variant> order = new ArrayList<>();
                 for (int k = 0; k < variants.size(); k++) {
-                    Variant v = variants.get((k + rep) % variants.size());
-                    List<Sample> s = runJob(v, logDir);
-                    if (s == null) {
-                        return 1;
-                    }
-                    samples.get(v).add(s);
+                    order.add(variants.get(Math.floorMod(k + rep, variants.size())));
                 }
-                System.err.printf(Locale.ROOT, "rewind bench logging: repetition %d of %d done%n", rep + 1, reps);
+                Map<Variant, List<Sample>> got = mode.equals("turns") ? runTakingTurns(order, logDir)
+                        : runOneAfterAnother(order, logDir);
+                if (got == null) {
+                    return 1;
+                }
+                if (rep >= 0) {
+                    got.forEach((v, s) -> samples.get(v).add(s));
+                }
+                System.err.printf(Locale.ROOT, rep < 0 ? "rewind bench logging: warm-up repetition done%n"
+                        : "rewind bench logging: repetition %d of %d done%n", rep + 1, reps);
             }
         } finally {
             deleteTree(logDir);
@@ -156,13 +190,127 @@ public final class LoggingBench implements Callable<Integer> {
         return 0;
     }
 
-    private List<Sample> runJob(Variant v, Path logDir) {
-        JobConfig.Builder b = JobConfig.builder("io.rewind.apps.bench.PingPong").ranks(2)
-                .args(buffer, Integer.toString(maxBytes), Integer.toString(batches), Integer.toString(minBytes),
-                        Integer.toString(sizeFactor), Double.toString(workScale))
-                .timeout(Duration.ofMinutes(10)).quiet().protocol(v.protocol());
+    private Map<Variant, List<Sample>> runOneAfterAnother(List<Variant> order, Path logDir) throws IOException {
+        Map<Variant, List<Sample>> got = new LinkedHashMap<>();
+        for (Variant v : order) {
+            List<Sample> s = mode.equals("fork") ? runForked(v, logDir) : runInProcess(v, logDir, PointListener.NONE);
+            if (s == null) {
+                return null;
+            }
+            got.put(v, s);
+        }
+        return got;
+    }
+
+    /**
+     * Starts every variant's job at once in this JVM; a {@link Turnstile} lets one run at a time, from
+     * one checkpoint point of the ping-pong (between its batches) to the next.
+     */
+    private Map<Variant, List<Sample>> runTakingTurns(List<Variant> order, Path logDir) {
+        Turnstile turns = new Turnstile(order.size(), 2, Duration.ofMinutes(10).toNanos());
+        List<List<Sample>> results = new ArrayList<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int k = 0; k < order.size(); k++) {
+            results.add(null);
+            int job = k;
+            Thread t = new Thread(() -> {
+                try {
+                    results.set(job, runInProcess(order.get(job), logDir, turns.listenerFor(job)));
+                } finally {
+                    turns.finished(job);
+                }
+            }, "bench-job-" + k);
+            threads.add(t);
+        }
+        threads.forEach(Thread::start);
+        for (Thread t : threads) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+        Map<Variant, List<Sample>> got = new LinkedHashMap<>();
+        for (int k = 0; k < order.size(); k++) {
+            if (results.get(k) == null) {
+                return null;
+            }
+            got.put(order.get(k), results.get(k));
+        }
+        return got;
+    }
+
+    private String[] pingPongArgs() {
+        return new String[] {buffer, Integer.toString(maxBytes), Integer.toString(batches), Integer.toString(minBytes),
+            Integer.toString(sizeFactor), Double.toString(workScale)};
+    }
+
+    /** The job as {@code rewind run} in a new JVM (same Java, same class path); rank 0's lines are parsed. */
+    private List<Sample> runForked(Variant v, Path logDir) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                RewindCommand.class.getName(), "run", "-n", "2", "--timeout", "PT10M",
+                "--protocol", v.protocol().name().toLowerCase(Locale.ROOT)));
+        Path jobCheckpoints = Files.createTempDirectory(checkpointDir, "rewind-bench-checkpoints-");
         if (v.protocol() != Protocol.NONE) {
-            b.checkpointEvery(checkpointEvery);
+            cmd.addAll(List.of("--checkpoint-every", Integer.toString(checkpointEvery),
+                    "--checkpoint-dir", jobCheckpoints.toString()));
+        }
+        if (v.protocol() == Protocol.PESSIMISTIC) {
+            cmd.addAll(List.of("--log-backend", v.backend(), "--log-copy", v.copy(), "--log-dir", logDir.toString()));
+        }
+        cmd.add("io.rewind.apps.bench.PingPong");
+        cmd.addAll(List.of(pingPongArgs()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        List<String> lines;
+        try (var in = p.getInputStream()) {
+            lines = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+        }
+        int status;
+        try {
+            status = p.waitFor();
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while job " + v.name() + " ran", e);
+        } finally {
+            deleteTree(jobCheckpoints);
+        }
+        if (status != 0) {
+            System.err.println("rewind bench logging: job " + v.name() + " failed (exit " + status + ")");
+            lines.forEach(System.err::println);
+            return null;
+        }
+        return samples(lines.stream().filter(l -> l.startsWith("[0] ")).map(l -> l.substring(4)).toList());
+    }
+
+    private List<Sample> runInProcess(Variant v, Path logDir, PointListener listener) {
+        Path jobCheckpoints;
+        try {
+            jobCheckpoints = Files.createTempDirectory(checkpointDir, "rewind-bench-checkpoints-");
+        } catch (IOException e) {
+            System.err.println("rewind bench logging: cannot create a checkpoint folder in " + checkpointDir + ": " + e);
+            return null;
+        }
+        try {
+            return runInProcess(v, logDir, listener, jobCheckpoints);
+        } finally {
+            try {
+                deleteTree(jobCheckpoints);
+            } catch (IOException e) {
+                System.err.println("rewind bench logging: could not remove " + jobCheckpoints + ": " + e);
+            }
+        }
+    }
+
+    private List<Sample> runInProcess(Variant v, Path logDir, PointListener listener, Path jobCheckpoints) {
+        JobConfig.Builder b = JobConfig.builder("io.rewind.apps.bench.PingPong").ranks(2)
+                .args(pingPongArgs())
+                .timeout(Duration.ofMinutes(10)).quiet().protocol(v.protocol()).pointListener(listener);
+        if (v.protocol() != Protocol.NONE) {
+            b.checkpointEvery(checkpointEvery).checkpointDir(jobCheckpoints);
         }
         if (v.protocol() == Protocol.PESSIMISTIC) {
             b.payloadLog(logConfig(v.backend(), v.copy(), logDir));
@@ -172,8 +320,12 @@ public final class LoggingBench implements Callable<Integer> {
             System.err.print("rewind bench logging: job " + v.name() + " failed\n" + r.describeFailures());
             return null;
         }
+        return samples(r.output(0));
+    }
+
+    private static List<Sample> samples(List<String> rank0Output) {
         List<Sample> out = new ArrayList<>();
-        for (String line : r.output(0)) {
+        for (String line : rank0Output) {
             if (line.startsWith("pingpong,")) {
                 String[] f = line.split(",");
                 out.add(new Sample(Long.parseLong(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4])));

@@ -19,7 +19,7 @@ class LoggingBenchTest {
     @Test
     void writesCsvMarkdownAndChartsWithParsableRatios(@TempDir Path dir) throws Exception {
         int status = RewindCommand.execute("bench", "logging", "--min-bytes", "16", "--max-bytes", "4096",
-                "--size-factor", "16", "--reps", "2", "--batches", "1", "--work-scale", "0.01",
+                "--size-factor", "16", "--reps", "2", "--warm-up-reps", "0", "--batches", "1", "--work-scale", "0.01",
                 "--backends", "off-heap,dummy", "--copies", "hybrid,helper", "--out", dir.toString());
         assertEquals(0, status);
         List<String> csv = Files.readAllLines(dir.resolve("logging.csv"));
@@ -46,8 +46,24 @@ class LoggingBenchTest {
         }
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"jobs", "fork"})
+    void jobsOneAfterAnotherReportTheSameSizes(String mode, @TempDir Path dir) throws Exception {
+        int status = RewindCommand.execute("bench", "logging", "--min-bytes", "64", "--max-bytes", "65536",
+                "--size-factor", "32", "--reps", "1", "--warm-up-reps", "0", "--batches", "1", "--work-scale", "0.01",
+                "--backends", "off-heap", "--copies", "pack", "--no-tracking-only", "--mode", mode,
+                "--out", dir.toString());
+        assertEquals(0, status);
+        List<String> csv = Files.readAllLines(dir.resolve("logging.csv"));
+        // no logging + off-heap / pack, at 64 B, 2 KiB and 64 KiB
+        assertEquals(1 + 2 * 3, csv.size(), String.join("\n", csv));
+        assertTrue(csv.stream().anyMatch(l -> l.startsWith("off-heap / pack,pessimistic,off-heap,pack,65536,")),
+                String.join("\n", csv));
+    }
+
     @Test
-    void rejectsUnknownBackend(@TempDir Path dir) {
+    void rejectsUnknownBackendAndMode(@TempDir Path dir) {
+        assertEquals(2, RewindCommand.execute("bench", "logging", "--mode", "parallel", "--out", dir.toString()));
         assertEquals(2, RewindCommand.execute("bench", "logging", "--backends", "tape", "--out", dir.toString()));
     }
 }
