@@ -51,6 +51,13 @@ public interface FaultTolerance {
     default void afterSend(Frame frame) {
     }
 
+    /**
+     * The rank is about to wait for a request that is not complete: work the protocol deferred may
+     * be done now, while the rank has nothing else to do. Called on the rank's thread.
+     */
+    default void whileWaiting() {
+    }
+
     /** A wildcard-source receive matched: record the outcome before the receive completes. */
     default void onWildcardMatch(long index, Frame frame) {
     }

@@ -150,6 +150,14 @@ public final class Frame {
         return pull;
     }
 
+    /**
+     * Whether the frame may wait unmatched as a view of the sender's buffer (see {@link #detachable});
+     * the payload may then be copied out by the receiving thread, so it must not carry a tee.
+     */
+    public boolean isDetachable() {
+        return detachable;
+    }
+
     /** Queued unmatched: a pulled frame becomes a private copy and its sender is let go. */
     void materializeAndReleaseSender() {
         materialize();

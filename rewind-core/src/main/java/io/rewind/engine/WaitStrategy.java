@@ -23,6 +23,10 @@ public final class WaitStrategy {
     }
 
     void await(Request request) {
+        if (request.isComplete()) {
+            return;
+        }
+        engine.faultTolerance().whileWaiting();
         for (int i = 0; i < spinIterations; i++) {
             if (request.isComplete()) {
                 return;
@@ -44,6 +48,10 @@ public final class WaitStrategy {
 
     /** Waits until at least one of the requests completes (nulls and inactive entries are skipped). */
     void awaitAny(Request[] requests) {
+        if (anyComplete(requests)) {
+            return;
+        }
+        engine.faultTolerance().whileWaiting();
         for (int i = 0; i < spinIterations; i++) {
             if (anyComplete(requests)) {
                 return;

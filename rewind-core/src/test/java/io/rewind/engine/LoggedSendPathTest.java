@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class LoggedSendPathTest {
 
-    private static final int[] SIZES = {1, 1000, 16 << 10, (16 << 10) + 8, 100_000, 1 << 20, (3 << 20) + 5};
+    private static final int[] SIZES = {1, 1000, 4100, 16 << 10, (16 << 10) + 8, 100_000, 1 << 20, (3 << 20) + 5};
 
     @ParameterizedTest(name = "{0} / {1}")
     @CsvSource({"OFF_HEAP,PACK", "OFF_HEAP,PIPELINED", "OFF_HEAP,HELPER", "OFF_HEAP,HYBRID", "MAPPED_FILE,PIPELINED",
@@ -117,10 +117,12 @@ class LoggedSendPathTest {
      * moments around the sender's grace period, so both sides win the race many times. Every message
      * must arrive intact although each send's buffer is overwritten the moment the send completes.
      */
-    @ParameterizedTest(name = "{0} bytes")
-    @CsvSource({"4104", "16408"}) // borrowed only; borrowed and pulled
-    void borrowedFramesArriveIntactWhoeverWinsTheRaceToCopyThem(int size) throws Exception {
-        PayloadLogConfig config = PayloadLogConfig.builder(StorageBackend.DUMMY).build();
+    @ParameterizedTest(name = "{0} bytes, {1}")
+    @CsvSource({"4104,PACK", "4104,PIPELINED", "16408,PACK", "16408,PIPELINED"}) // borrowed; borrowed and pulled
+    void borrowedFramesArriveIntactWhoeverWinsTheRaceToCopyThem(int size, String copy) throws Exception {
+        PayloadLogConfig config = PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
+                .pipelineThresholdBytes(copy.equals("PACK") ? Long.MAX_VALUE : 0)
+                .helperThreadThresholdBytes(Long.MAX_VALUE).build();
         InJvmTransport transport = new InJvmTransport(2);
         RankEngine[] engines = new RankEngine[2];
         PessimisticProtocol[] protocols = new PessimisticProtocol[2];
@@ -160,6 +162,14 @@ class LoggedSendPathTest {
             }
             sending.get(30, TimeUnit.SECONDS);
             assertEquals(0, engines[1].mailbox().unexpectedCount());
+            List<Frame> logged = protocols[0].framesFor(1, Map.of());
+            assertEquals(messages, logged.size());
+            for (int i = 0; i < messages; i++) {
+                byte[] bytes = new byte[size];
+                MemorySegment.copy(logged.get(i).data(), logged.get(i).dataOffset(), MemorySegment.ofArray(bytes), 0,
+                        size);
+                assertArrayEquals(pattern(size, i), bytes, "logged copy of message " + i);
+            }
         } finally {
             pool.shutdownNow();
             for (PessimisticProtocol p : protocols) {

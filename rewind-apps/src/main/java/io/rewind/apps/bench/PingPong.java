@@ -6,6 +6,7 @@ import mpi.MPIException;
 
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * OSU-style ping-pong between ranks 0 and 1 for sizes from 1 byte to a maximum (default 4 MiB),
@@ -16,7 +17,8 @@ import java.util.Arrays;
  * <p>Usage: {@code PingPong [array|direct] [maxBytes] [batches] [minBytes] [sizeFactor] [workScale]}:
  * sizes go from {@code minBytes} (default 1) to {@code maxBytes} multiplied by {@code sizeFactor}
  * (default 2); {@code workScale} (default 1) scales the round trips per batch. Rank 0 prints one CSV
- * line per size: {@code pingpong,<buffer>,<bytes>,<median half round trip ns>,<MB/s>,<copy MB/s>}.
+ * line per size: {@code pingpong,<buffer>,<bytes>,<median half round trip ns>,<MB/s>,<copy MB/s>,<each
+ * batch's half round trip ns, separated by ';', in the order they ran>}.
  *
  * <p>Before the first size, short round trips warm the send and receive path up. Between batches,
  * outside the timed part, each rank passes a checkpoint point. Without a
@@ -50,7 +52,7 @@ public final class PingPong {
         }
         boolean direct = kind.equals("direct");
         if (rank == 0) {
-            System.out.println("# kind,buffer,bytes,median_half_rtt_ns,bandwidth_MBps,copy_MBps");
+            System.out.println("# kind,buffer,bytes,median_half_rtt_ns,bandwidth_MBps,copy_MBps,batch_half_rtt_ns");
         }
         // A point before anything is timed: a benchmark that runs several jobs in turns (see the
         // logging benchmark) holds each job here until its first turn.
@@ -71,11 +73,16 @@ public final class PingPong {
                 halfRtt[b] = (System.nanoTime() - t0) / (2.0 * iters);
             }
             if (rank == 0) {
-                Arrays.sort(halfRtt);
-                double median = halfRtt[batches / 2];
+                StringBuilder each = new StringBuilder();
+                for (double h : halfRtt) {
+                    each.append(each.isEmpty() ? "" : ";").append(String.format(Locale.ROOT, "%.1f", h));
+                }
+                double[] sorted = halfRtt.clone();
+                Arrays.sort(sorted);
+                double median = sorted[batches / 2];
                 double mbps = size / median * 1e3; // bytes per ns -> MB/s (1e6 bytes)
                 double copy = copyBandwidth(size, direct, workScale);
-                System.out.printf("pingpong,%s,%d,%.1f,%.1f,%.1f%n", kind, size, median, mbps, copy);
+                System.out.printf(Locale.ROOT, "pingpong,%s,%d,%.1f,%.1f,%.1f,%s%n", kind, size, median, mbps, copy, each);
             }
         }
         MPI.Finalize();

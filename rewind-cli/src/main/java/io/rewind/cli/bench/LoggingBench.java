@@ -30,10 +30,13 @@ import java.util.stream.Stream;
  * the bandwidth without logging, from 1 byte to 4 MiB, for every storage backend and copy method,
  * as in the figures of "Dodging the cost of unavoidable memory copies in message logging protocols".
  *
- * <p>Every variant is a job of its own (the protocol is chosen per job); the variants run one after
- * the other within each repetition, in an order rotated from one repetition to the next, and each
- * variant's bandwidth is divided by the baseline's of the same repetition. The median of those
- * paired ratios is reported, with the smallest and largest beside it.
+ * <p>Every variant is a job of its own (the protocol is chosen per job). By default all variants'
+ * jobs of a repetition run in this JVM at once and take turns, one timed batch each ({@link
+ * Turnstile}), so batch k of every variant runs within a few milliseconds of batch k of the
+ * baseline: each variant's batch is divided by the baseline's batch of the same round, and the
+ * median of all those paired ratios is reported, with the quartiles beside it. On a machine whose
+ * speed drifts (a shared virtual machine) this pairing is what makes a 5 % difference visible.
+ * Jobs run one after another ({@code --mode jobs|fork}) pair their per-job medians instead.
  */
 @Command(name = "logging",
         mixinStandardHelpOptions = true,
@@ -117,8 +120,8 @@ public final class LoggingBench implements Callable<Integer> {
         }
     }
 
-    /** Rank 0's figures for one size in one job. */
-    record Sample(long bytes, double halfRttNs, double mbps) {
+    /** Rank 0's figures for one size in one job, and the half round trip of each batch in the order run. */
+    record Sample(long bytes, double halfRttNs, double mbps, double[] batchHalfRttNs) {
     }
 
     @Override
@@ -328,7 +331,11 @@ public final class LoggingBench implements Callable<Integer> {
         for (String line : rank0Output) {
             if (line.startsWith("pingpong,")) {
                 String[] f = line.split(",");
-                out.add(new Sample(Long.parseLong(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4])));
+                double[] batchTimes = f.length > 6
+                        ? Arrays.stream(f[6].split(";")).mapToDouble(Double::parseDouble).toArray()
+                        : new double[] {Double.parseDouble(f[3])};
+                out.add(new Sample(Long.parseLong(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4]),
+                        batchTimes));
             }
         }
         return out;
@@ -382,24 +389,32 @@ public final class LoggingBench implements Callable<Integer> {
         for (int i = 0; i < sizes; i++) {
             bytes[i] = baseReps.get(0).get(i).bytes();
         }
-        Map<Variant, double[][]> ratios = new LinkedHashMap<>(); // [size] -> {median, min, max}
+        Map<Variant, double[][]> ratios = new LinkedHashMap<>(); // [size] -> {median, p25, p75}
         StringBuilder csv = new StringBuilder(
-                "variant,protocol,backend,copy,bytes,median_half_rtt_ns,median_bandwidth_MBps,ratio_median,ratio_min,ratio_max,reps\n");
+                "variant,protocol,backend,copy,bytes,median_half_rtt_ns,median_bandwidth_MBps,ratio_median,ratio_p25,ratio_p75,reps\n");
         for (Variant v : variants) {
             double[][] rs = new double[sizes][];
             for (int i = 0; i < sizes; i++) {
-                double[] paired = new double[reps];
+                List<Double> paired = new ArrayList<>();
                 double[] rtt = new double[reps];
                 double[] bw = new double[reps];
                 for (int r = 0; r < reps; r++) {
                     Sample s = samples.get(v).get(r).get(i);
-                    paired[r] = s.mbps() / baseReps.get(r).get(i).mbps();
+                    Sample b = baseReps.get(r).get(i);
+                    // Batch k of every variant ran in the same round of turns: pair them. Jobs run one
+                    // after another pair their medians instead.
+                    if (mode.equals("turns") && s.batchHalfRttNs().length == b.batchHalfRttNs().length) {
+                        for (int k = 0; k < s.batchHalfRttNs().length; k++) {
+                            paired.add(b.batchHalfRttNs()[k] / s.batchHalfRttNs()[k]);
+                        }
+                    } else {
+                        paired.add(s.mbps() / b.mbps());
+                    }
                     rtt[r] = s.halfRttNs();
                     bw[r] = s.mbps();
                 }
-                double[] sorted = paired.clone();
-                Arrays.sort(sorted);
-                rs[i] = new double[] {median(paired), sorted[0], sorted[sorted.length - 1]};
+                double[] sorted = paired.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                rs[i] = new double[] {median(sorted), quantile(sorted, 0.25), quantile(sorted, 0.75)};
                 csv.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%.1f,%.1f,%.4f,%.4f,%.4f,%d%n", v.name(),
                         v.protocol().name().toLowerCase(Locale.ROOT), v.backend(), v.copy(), bytes[i], median(rtt),
                         median(bw), rs[i][0], rs[i][1], rs[i][2], reps));
@@ -407,8 +422,9 @@ public final class LoggingBench implements Callable<Integer> {
             ratios.put(v, rs);
         }
         StringBuilder md = new StringBuilder();
-        md.append("Bandwidth with logging / without logging (median of ").append(reps)
-                .append(" paired repetitions; ").append(buffer).append(" buffers; checkpoint every ")
+        md.append("Bandwidth with logging / without logging (median of the paired ratios: ")
+                .append(mode.equals("turns") ? "batch by batch, " + reps + " repetitions of " + batches + " batches"
+                        : reps + " repetitions").append("; ").append(buffer).append(" buffers; checkpoint every ")
                 .append(checkpointEvery == 0 ? "never" : checkpointEvery + " batch(es)").append(").\n\n");
         md.append("| size | no logging MB/s | no logging half RTT (us)");
         for (Variant v : variants) {
@@ -481,6 +497,12 @@ public final class LoggingBench implements Callable<Integer> {
         }
         String name = v.backend().equals("dummy") ? v.name() + " (copy only)" : v.name();
         return new RatioChart.Line(name, y, v.protocol() == Protocol.GLOBAL || v.backend().equals("dummy"));
+    }
+
+    /** The {@code q} quantile of sorted values (nearest rank). */
+    static double quantile(double[] sorted, double q) {
+        int at = (int) Math.round(q * (sorted.length - 1));
+        return sorted[Math.max(0, Math.min(sorted.length - 1, at))];
     }
 
     static double median(double[] values) {

@@ -50,10 +50,11 @@ import java.util.function.LongSupplier;
 public final class PayloadLog implements AutoCloseable {
 
   /**
-   * Pack copies up to this size run under the lock: for short messages one lock round trip costs
-   * more than the copy, and holding the lock a few extra nanoseconds is cheaper than a second one.
+   * Pack copies up to this size run under the lock: up to a few microseconds of copying, holding the
+   * lock (which only the rank's own threads take) costs less than a second lock round trip and the
+   * use counts that let a copy run outside it.
    */
-  static final long INLINE_COPY_MAX_BYTES = 1024;
+  static final long INLINE_COPY_MAX_BYTES = 16 << 10;
 
   private final int rank;
   private final PayloadLogConfig config;

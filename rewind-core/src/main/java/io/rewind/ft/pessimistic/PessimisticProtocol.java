@@ -14,6 +14,7 @@ import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PipelinedCopier;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -52,6 +53,11 @@ public final class PessimisticProtocol implements FaultTolerance {
     private final Map<Long, LogEntry> sharedResults = new HashMap<>();
     /** For a restarted rank: per outgoing channel, what the peer already holds. */
     private final Map<Long, Long> skipUpTo = new HashMap<>();
+    /** Short messages handed off and copied aside, in send order, not entered into the log yet. */
+    private final ArrayDeque<StagedSend> staged = new ArrayDeque<>();
+    /** Where staged payloads wait, one after the other; emptied whenever they are entered. */
+    private final MemorySegment stageArea = MemorySegment.ofArray(new byte[STAGE_AREA_BYTES]);
+    private int stageUsed;
     private final boolean rootedCollectives;
     private long sharedSequence;
     private long collectiveEntries;
@@ -91,6 +97,15 @@ public final class PessimisticProtocol implements FaultTolerance {
     }
 
     private static final int SHARED_CONTEXT_BIT = 1 << 30;
+
+    /**
+     * Messages up to this size are staged (see {@link #stage}); longer ones are pulled by their
+     * receiver, and their log copy overlaps that transfer already.
+     */
+    static final long STAGE_MAX_BYTES = 16 << 10;
+    /** Staged messages beyond this many, or this many bytes, are entered at once by the sending thread. */
+    private static final int STAGE_LIMIT = 64;
+    private static final int STAGE_AREA_BYTES = 256 << 10;
 
     /** How long a replay waits for a sending thread to finish a log copy it is making (a memory copy). */
     private static final long COPY_WAIT_NANOS = 30_000_000_000L;
@@ -138,7 +153,15 @@ public final class PessimisticProtocol implements FaultTolerance {
             boolean deliver = !restarted || frame.sequence() > skipUpTo.computeIfAbsent(key,
                     k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
             CopyMethod method = copyMethodFor(frame);
-            boolean teed = deliver && method == CopyMethod.PIPELINED && !frame.isPulled()
+            if (deliver && method == CopyMethod.PACK && !collectiveResult && frame.lengthBytes() <= STAGE_MAX_BYTES
+                    && !frame.isPulled()) {
+                transport.send(destinationWorld, frame);
+                stage(frame, destinationWorld, source, sourceOffset);
+                return true;
+            }
+            // A tee is driven by whoever transfers the payload, which must be this thread: not for a
+            // frame a receive may copy out later (detachable), which is logged after the hand-off.
+            boolean teed = deliver && method == CopyMethod.PIPELINED && !frame.isDetachable()
                     && !(collectiveResult && sharedResults.containsKey(callKey(frame)));
             if (deliver && !teed) {
                 transport.send(destinationWorld, frame);
@@ -160,6 +183,53 @@ public final class PessimisticProtocol implements FaultTolerance {
             }
             return true;
         }
+    }
+
+    /**
+     * A short message is logged in two steps: right after the hand-off its payload is copied aside
+     * (the send may complete then), and the copy enters the log when the rank next waits ({@link
+     * #whileWaiting}), or before anything reads or trims the log. Entering it (log and index
+     * bookkeeping) costs several times the copy; done while waiting, it overlaps the peer's reply
+     * instead of delaying this rank's next receive. Lock held.
+     */
+    private void stage(Frame frame, int destinationWorld, MemorySegment source, long sourceOffset) {
+        int length = (int) frame.lengthBytes();
+        if (stageUsed + length > stageArea.byteSize()) {
+            enterStaged();
+        }
+        MemorySegment.copy(source, sourceOffset, stageArea, stageUsed, length);
+        staged.addLast(new StagedSend(frame, destinationWorld, stageUsed));
+        stageUsed += length;
+        if (staged.size() >= STAGE_LIMIT) {
+            enterStaged();
+        }
+    }
+
+    /** Enters the staged messages into the log, in send order, and empties the staging area. Lock held. */
+    private void enterStaged() {
+        StagedSend s;
+        while ((s = staged.pollFirst()) != null) {
+            Frame f = s.frame();
+            LogEntry entry = log.append(new MessageKey(f.context(), worldRank, s.destinationWorld(), f.tag(),
+                    f.sequence(), incarnation), stageArea, s.offset(), f.lengthBytes(), CopyMethod.PACK);
+            countCollective(f);
+            channel(channelKey(f.context(), s.destinationWorld())).add(f.context(), f.source(), f.tag(), f.sequence(),
+                    entry);
+        }
+        stageUsed = 0;
+    }
+
+    @Override
+    public void whileWaiting() {
+        synchronized (lock) {
+            if (!staged.isEmpty()) {
+                enterStaged();
+            }
+        }
+    }
+
+    /** A short message handed off and copied aside (at {@code offset} in the staging area), not logged yet. */
+    private record StagedSend(Frame frame, int destinationWorld, int offset) {
     }
 
     /** Appends the frame's payload, or for a collective's result finds the entry it shares. Lock held. */
@@ -251,6 +321,7 @@ public final class PessimisticProtocol implements FaultTolerance {
     public List<Frame> framesFor(int destinationWorld, Map<Long, Long> frontiers) {
         List<Frame> out = new ArrayList<>();
         synchronized (lock) {
+            enterStaged();
             for (SentFrames c : index.values()) {
                 long key = c.key;
                 if ((int) key != destinationWorld) {
@@ -289,6 +360,7 @@ public final class PessimisticProtocol implements FaultTolerance {
      */
     public void truncate() {
         synchronized (lock) {
+            enterStaged();
             for (SentFrames c : index.values()) {
                 long key = c.key;
                 int dest = (int) key;
@@ -331,12 +403,16 @@ public final class PessimisticProtocol implements FaultTolerance {
     }
 
     public LogStatistics logStatistics() {
+        synchronized (lock) {
+            enterStaged();
+        }
         return log.statistics();
     }
 
     /** Log entries made for messages of collectives (a shared result counts once). */
     public long collectiveEntries() {
         synchronized (lock) {
+            enterStaged();
             return collectiveEntries;
         }
     }
@@ -344,6 +420,7 @@ public final class PessimisticProtocol implements FaultTolerance {
     /** Payload bytes logged for messages of collectives (a shared result counts once). */
     public long collectiveBytes() {
         synchronized (lock) {
+            enterStaged();
             return collectiveBytes;
         }
     }
@@ -363,6 +440,7 @@ public final class PessimisticProtocol implements FaultTolerance {
     /** Frees the log (the incarnation crashed or the job ended). */
     public void close() {
         synchronized (lock) {
+            staged.clear();
             index.clear();
             lastChannel = null;
             sharedResults.clear();
