@@ -67,7 +67,7 @@ final class ArrivalTracker {
             if (!c.held.containsKey(seq)) {
                 if (frame.sender == null) {
                     frame.materialize();
-                } else if (frame.detachable) {
+                } else if (frame.pull) {
                     frame.materializeAndReleaseSender();
                 }
                 c.held.put(seq, frame);

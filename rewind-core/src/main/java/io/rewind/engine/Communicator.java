@@ -21,12 +21,6 @@ public final class Communicator {
      * {@link Frame#isPulled()}); below it the hand-off costs more than the copy it moves off this core.
      */
     static final long PULL_MIN_BYTES = 16 << 10;
-    /**
-     * Logged messages from this size on stay borrowed when they wait unmatched (see {@link
-     * Frame#detachable}); shorter ones are cheaper to copy at once than to wait for.
-     */
-    static final long BORROW_MIN_BYTES = 1 << 10;
-
     private final RankEngine engine;
     private final int context;
     private final int[] group;
@@ -254,14 +248,12 @@ public final class Communicator {
         boolean waitForMatch = transport.sharesMemory()
                 && (mode == SendMode.SYNCHRONOUS
                 || (!logsPayloads && mode != SendMode.BUFFERED && lengthBytes > engine.config().eagerLimitBytes()));
-        // A logged message that finds no receive posted waits in the receiver's queue, borrowed, while
-        // this thread logs it (see Frame#detachable): the log copy then usually overlaps the receiver's
-        // way to its receive, which copies the payload once, from here. One long enough for a second
-        // core to pay off is also pulled: if its receive is posted, the receiving thread copies it
-        // while this one copies it into the log. Such a send completes when both copies are done.
-        boolean detachable = logsPayloads && !waitForMatch && transport.sharesMemory() && mode != SendMode.BUFFERED
-                && lengthBytes >= BORROW_MIN_BYTES;
-        boolean pull = detachable && lengthBytes >= PULL_MIN_BYTES;
+        // A logged message long enough for a second core to pay off is pulled: if its receive is posted,
+        // the receiving thread copies it while this one copies it into the log; if not, it waits in the
+        // receiver's queue, borrowed, while this thread logs it (see Frame#pull), and the receive that
+        // comes meanwhile copies it once, from here. The send completes when both copies are done.
+        boolean pull = logsPayloads && !waitForMatch && transport.sharesMemory() && mode != SendMode.BUFFERED
+                && lengthBytes >= PULL_MIN_BYTES;
         Frame frame;
         // A non-blocking collective runs its algorithm on a thread of its own while the rank thread
         // may send on the same communicator: numbering and handing over a frame is one atomic step,
@@ -269,9 +261,8 @@ public final class Communicator {
         synchronized (sendSequence) {
             long seq = (ctx & 1) == 0 ? ++sendSequence[dest] : ++collectiveSendSequence[dest];
             frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
-                    waitForMatch || detachable ? req : null);
+                    waitForMatch || pull ? req : null);
             frame.pull = pull;
-            frame.detachable = detachable;
             if (!logging) {
                 transport.send(destWorld, frame);
             } else if (!ft.send(frame, destWorld, collectiveResult, transport)) {
@@ -283,7 +274,7 @@ public final class Communicator {
         if (logging) {
             ft.afterSend(frame);
         }
-        if (!waitForMatch && !detachable) {
+        if (!waitForMatch && !pull) {
             req.completeSent();
         }
         return req;

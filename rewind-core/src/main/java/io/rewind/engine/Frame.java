@@ -24,22 +24,17 @@ public final class Frame {
     long dataOffset;
     /**
      * Non-null when the sender waits for this frame to be consumed (rendezvous, synchronous and
-     * detachable sends); cleared when a detachable frame becomes a private copy, since nobody waits
-     * for it then.
+     * pulled sends); cleared when a pulled frame becomes a private copy, since nobody waits for it
+     * then.
      */
     SendRequest sender;
     /**
-     * A logged send whose payload stays borrowed if it has to wait unmatched in the receiver's queue,
-     * until its sender has logged it: a receive that comes meanwhile copies it from the sender's
-     * buffer (one copy instead of two), otherwise the sender replaces it by a private copy
-     * ({@link Mailbox#detach}) and completes. Eager sends without a log copy are private copies at
-     * once, as before.
-     */
-    boolean detachable;
-    /**
      * A logged send the receiver copies itself when its receive is already posted, while the sender
-     * copies the payload into its log: the two copies of a logged message then run on two cores.
-     * A pulled frame is always {@link #detachable}.
+     * copies the payload into its log: the two copies of a logged message then run on two cores. If
+     * no receive is posted, the frame waits in the receiver's queue still borrowed, while its sender
+     * logs it: a receive that comes meanwhile copies it once, from the sender's buffer; otherwise the
+     * sender replaces it by a private copy ({@link Mailbox#detach}) and completes. Shorter eager
+     * sends become private copies at once: borrowing them would make each send wait for its receiver.
      */
     boolean pull;
     /**
@@ -148,14 +143,6 @@ public final class Frame {
      */
     public boolean isPulled() {
         return pull;
-    }
-
-    /**
-     * Whether the frame may wait unmatched as a view of the sender's buffer (see {@link #detachable});
-     * the payload may then be copied out by the receiving thread, so it must not carry a tee.
-     */
-    public boolean isDetachable() {
-        return detachable;
     }
 
     /** Queued unmatched: a pulled frame becomes a private copy and its sender is let go. */

@@ -113,7 +113,7 @@ public final class Mailbox implements FrameSink {
         if (frame.sender == null) {
             frame.materialize();
         } else {
-            // Rendezvous and synchronous frames wait for their receive. A detachable frame waits too, still
+            // Rendezvous and synchronous frames wait for their receive. A pulled frame waits too, still
             // borrowed, while its sender copies it into its log; the sender then detaches it (a private
             // copy) unless a receive has taken it meanwhile, which then copies from the sender's buffer.
             frame.sender.setPending(frame);
@@ -290,7 +290,7 @@ public final class Mailbox implements FrameSink {
     }
 
     /**
-     * Turns a detachable frame still waiting unmatched in a queue into a private copy, so its sender may
+     * Turns a pulled frame still waiting unmatched in a queue into a private copy, so its sender may
      * complete. Called by the sender once its log copy is done, without the queue's lock: a receive
      * that matches the frame meanwhile waits for the copy ({@link Frame#awaitStable()}).
      *

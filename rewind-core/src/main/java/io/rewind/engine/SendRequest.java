@@ -8,7 +8,7 @@ public final class SendRequest extends Request {
     private final Transport transport;
     private final int destinationWorld;
     /**
-     * How long a detachable frame waits, borrowed, for its receive once its sender waits for it: a
+     * How long a pulled frame waits, borrowed, for its receive once its sender waits for it: a
      * receiver on its way (in a ping-pong, one finishing its own logging) then copies it straight
      * from this rank's buffer. About what the private copy would cost, so a sender whose receiver is
      * not coming loses at most that much.
@@ -21,7 +21,7 @@ public final class SendRequest extends Request {
     private static final long DETACH_GRACE_BYTES_PER_NS = 8;
 
     private volatile Frame pending;
-    /** When the owner first found its detachable frame still unmatched (0: not yet); owner thread only. */
+    /** When the owner first found its pulled frame still unmatched (0: not yet); owner thread only. */
     private long waitingSince;
     /** The receive that matched this send's pulled frame and may still have to copy it. */
     private volatile RecvRequest pullFrom;
@@ -48,8 +48,8 @@ public final class SendRequest extends Request {
     }
 
     /**
-     * Waiting for a detachable frame: if its receive matched it but has not started copying (a pulled
-     * frame), copy it from here. If no receive has matched it yet, give the receiver a moment to come
+     * Waiting for a pulled frame: if its receive matched it but has not started copying, copy it from
+     * here. If no receive has matched it yet, give the receiver a moment to come
      * (it then copies from this rank's buffer, and nothing more is copied) before leaving a private
      * copy in its queue and completing: a logged send never waits long for its receive, as an eager
      * send does not.
@@ -62,7 +62,7 @@ public final class SendRequest extends Request {
             return;
         }
         Frame f = pending;
-        if (f != null && f.detachable) {
+        if (f != null && f.pull) {
             long now = System.nanoTime();
             if (waitingSince == 0) {
                 waitingSince = now; // the grace counts from the sender's first look, after its log copy
@@ -76,7 +76,7 @@ public final class SendRequest extends Request {
     @Override
     protected void beforePark() {
         Frame f = pending;
-        if (f != null && f.detachable) {
+        if (f != null && f.pull) {
             detach(f);
         }
     }

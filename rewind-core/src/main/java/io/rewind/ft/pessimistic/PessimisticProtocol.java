@@ -160,8 +160,8 @@ public final class PessimisticProtocol implements FaultTolerance {
                 return true;
             }
             // A tee is driven by whoever transfers the payload, which must be this thread: not for a
-            // frame a receive may copy out later (detachable), which is logged after the hand-off.
-            boolean teed = deliver && method == CopyMethod.PIPELINED && !frame.isDetachable()
+            // pulled frame, which its receiver copies (and which is logged after the hand-off).
+            boolean teed = deliver && method == CopyMethod.PIPELINED && !frame.isPulled()
                     && !(collectiveResult && sharedResults.containsKey(callKey(frame)));
             if (deliver && !teed) {
                 transport.send(destinationWorld, frame);
