@@ -471,19 +471,22 @@ public final class LoggingBench implements Callable<Integer> {
         Files.writeString(out.resolve("logging-ratio-all.svg"), RatioChart.svg(
                 "Ping-pong bandwidth ratio, logging / no logging (" + note + ")", xLabel, yLabel, bytes, all,
                 targets, 0, yMax));
-        for (String group : Stream.concat(variants.stream().map(Variant::backend),
-                variants.stream().map(Variant::copy)).distinct().filter(g -> !g.equals("-")).toList()) {
-            boolean isBackend = variants.stream().anyMatch(v -> v.backend().equals(group));
-            List<RatioChart.Line> lines = new ArrayList<>();
-            for (Variant v : variants) {
-                if (v.protocol() == Protocol.GLOBAL || (isBackend ? v.backend() : v.copy()).equals(group)) {
-                    lines.add(line(v, ratios.get(v)));
+        // Backends and copy methods are grouped apart: "hybrid" names one of each.
+        for (boolean byBackend : new boolean[] {true, false}) {
+            List<String> groups = variants.stream().map(v -> byBackend ? v.backend() : v.copy()).distinct()
+                    .filter(g -> !g.equals("-")).toList();
+            for (String group : groups) {
+                List<RatioChart.Line> lines = new ArrayList<>();
+                for (Variant v : variants) {
+                    if (v.protocol() == Protocol.GLOBAL || (byBackend ? v.backend() : v.copy()).equals(group)) {
+                        lines.add(line(v, ratios.get(v)));
+                    }
                 }
+                String title = (byBackend ? "Storage " + group + ": copy methods" : "Copy " + group
+                        + ": storage backends") + " (" + note + ")";
+                Files.writeString(out.resolve("logging-ratio-" + (byBackend ? "backend-" : "copy-") + group + ".svg"),
+                        RatioChart.svg(title, xLabel, yLabel, bytes, lines, targets, 0, yMax));
             }
-            String title = (isBackend ? "Storage " + group + ": copy methods" : "Copy " + group + ": storage backends")
-                    + " (" + note + ")";
-            Files.writeString(out.resolve("logging-ratio-" + (isBackend ? "backend-" : "copy-") + group + ".svg"),
-                    RatioChart.svg(title, xLabel, yLabel, bytes, lines, targets, 0, yMax));
         }
         System.out.print(md);
         System.out.println("wrote " + out.resolve("logging.csv") + ", " + out.resolve("logging.md") + " and "

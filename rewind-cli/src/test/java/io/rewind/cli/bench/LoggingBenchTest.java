@@ -40,7 +40,7 @@ class LoggingBenchTest {
         String md = Files.readString(dir.resolve("logging.md"));
         assertTrue(md.contains("| 4 KiB |"), md);
         for (String chart : List.of("logging-ratio-all.svg", "logging-ratio-backend-off-heap.svg",
-                "logging-ratio-copy-helper.svg")) {
+                "logging-ratio-copy-helper.svg", "logging-ratio-copy-hybrid.svg")) {
             String svg = Files.readString(dir.resolve(chart));
             assertTrue(svg.startsWith("<svg") && svg.contains("message size") && svg.contains("</svg>"), chart);
         }
