@@ -152,6 +152,12 @@ public final class PessimisticProtocol implements FaultTolerance {
             // crashes later, this log is the only place left to replay it from.
             boolean deliver = !restarted || frame.sequence() > skipUpTo.computeIfAbsent(key,
                     k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
+            if (!deliver && frame.sequence() <= channel(key).truncatedUpTo()) {
+                // Every recovery line the peer keeps holds this message already (a peer's line may be
+                // ahead of the line this rank restarted from): it can never be asked for again.
+                skippedFrames++;
+                return false;
+            }
             CopyMethod method = copyMethodFor(frame);
             if (deliver && method == CopyMethod.PACK && !collectiveResult && frame.lengthBytes() <= STAGE_MAX_BYTES
                     && !frame.isPulled()) {
@@ -373,6 +379,7 @@ public final class PessimisticProtocol implements FaultTolerance {
                     continue;
                 }
                 log.truncate(new Channel(context, worldRank, dest), held);
+                c.truncatedTo(held);
             }
             // Shared results: release those no remaining frame refers to.
             Map<LogEntry, Boolean> live = new java.util.IdentityHashMap<>();

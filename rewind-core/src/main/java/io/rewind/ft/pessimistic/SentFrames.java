@@ -24,6 +24,8 @@ final class SentFrames {
     /** Live frames are at [head, tail). */
     private int head;
     private int tail;
+    /** Highest sequence number the log was truncated up to on this channel (0: never). */
+    private long truncatedUpTo;
 
     SentFrames(long key) {
         this.key = key;
@@ -96,6 +98,15 @@ final class SentFrames {
             }
         }
         return lo;
+    }
+
+    long truncatedUpTo() {
+        return truncatedUpTo;
+    }
+
+    /** The log of this channel was truncated up to {@code sequence}. */
+    void truncatedTo(long sequence) {
+        truncatedUpTo = Math.max(truncatedUpTo, sequence);
     }
 
     /** Drops the frames numbered up to {@code sequence}; returns how many. */
