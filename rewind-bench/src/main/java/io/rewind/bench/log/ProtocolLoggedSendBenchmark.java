@@ -1,7 +1,6 @@
 package io.rewind.bench.log;
 
 import io.rewind.engine.Frame;
-import io.rewind.engine.FrameSink;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.RecoveryLines;
@@ -9,6 +8,7 @@ import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
 import io.rewind.ft.pessimistic.PessimisticProtocol;
+import io.rewind.transport.local.RecordingTransport;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -43,32 +43,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class ProtocolLoggedSendBenchmark {
   /** Takes frames and drops them: only the protocol's own work is exercised. */
-  private static final Transport NOWHERE =
-      new Transport() {
-        @Override
-        public void send(int destinationWorldRank, Frame frame) {}
-
-        @Override
-        public boolean sharesMemory() {
-          return false;
-        }
-
-        @Override
-        public void attach(int worldRank, FrameSink sink) {}
-
-        @Override
-        public boolean withdraw(int destinationWorldRank, Frame frame) {
-          return false;
-        }
-
-        @Override
-        public String name() {
-          return "nowhere";
-        }
-
-        @Override
-        public void close() {}
-      };
+  private static final Transport NOWHERE = new RecordingTransport(false);
 
 
   private static final int CONTEXT = 2;

@@ -4,13 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rewind.engine.Frame;
-import io.rewind.engine.FrameSink;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
+import io.rewind.transport.local.RecordingTransport;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -27,32 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class SentFramesIndexTest {
   /** Takes frames and drops them: only the protocol's own work is exercised. */
-  private static final Transport NOWHERE =
-      new Transport() {
-        @Override
-        public void send(int destinationWorldRank, Frame frame) {}
-
-        @Override
-        public boolean sharesMemory() {
-          return false;
-        }
-
-        @Override
-        public void attach(int worldRank, FrameSink sink) {}
-
-        @Override
-        public boolean withdraw(int destinationWorldRank, Frame frame) {
-          return false;
-        }
-
-        @Override
-        public String name() {
-          return "nowhere";
-        }
-
-        @Override
-        public void close() {}
-      };
+  private static final Transport NOWHERE = new RecordingTransport(false);
 
 
   private static final int ME = 0;
@@ -160,35 +135,7 @@ class SentFramesIndexTest {
             new EventLogger(2),
             lines,
             (r, c, s) -> 10L); // the peer has received 1..10 on the channel
-    List<Frame> handedOff = new ArrayList<>();
-    Transport collect =
-        new Transport() {
-          @Override
-          public void send(int destinationWorldRank, Frame frame) {
-            handedOff.add(frame);
-          }
-
-          @Override
-          public boolean sharesMemory() {
-            return false;
-          }
-
-          @Override
-          public void attach(int worldRank, FrameSink sink) {}
-
-          @Override
-          public boolean withdraw(int destinationWorldRank, Frame frame) {
-            return false;
-          }
-
-          @Override
-          public String name() {
-            return "collect";
-          }
-
-          @Override
-          public void close() {}
-        };
+    RecordingTransport collect = new RecordingTransport(true);
     try {
       for (long seq = 1; seq <= 11; seq++) {
         if (seq == 3) {
@@ -202,7 +149,7 @@ class SentFramesIndexTest {
         protocol.afterSend(frame);
         assertEquals(seq == 11, sent, "sequence " + seq);
       }
-      assertEquals(1, handedOff.size());
+      assertEquals(List.of(11L), collect.frames().stream().map(Frame::sequence).toList());
       List<Frame> replay = protocol.framesFor(1, Map.of(PessimisticProtocol.channelKey(2, ME), 6L));
       assertEquals(List.of(7L, 8L, 9L, 10L, 11L), replay.stream().map(Frame::sequence).toList());
     } finally {

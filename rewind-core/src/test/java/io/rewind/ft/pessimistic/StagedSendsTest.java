@@ -4,13 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rewind.engine.Frame;
-import io.rewind.engine.FrameSink;
-import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
+import io.rewind.transport.local.RecordingTransport;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,43 +23,12 @@ import org.junit.jupiter.api.Test;
  * up with exactly what was sent, even though the sender reuses its buffer at once.
  */
 class StagedSendsTest {
-  /** Counts the frames handed off and drops them. */
-  private static final class CountingTransport implements Transport {
-    int sent;
-
-    @Override
-    public void send(int destinationWorldRank, Frame frame) {
-      sent++;
-    }
-
-    @Override
-    public boolean sharesMemory() {
-      return false;
-    }
-
-    @Override
-    public void attach(int worldRank, FrameSink sink) {}
-
-    @Override
-    public boolean withdraw(int destinationWorldRank, Frame frame) {
-      return false;
-    }
-
-    @Override
-    public String name() {
-      return "counting";
-    }
-
-    @Override
-    public void close() {}
-  }
-
   @Test
   void shortMessagesEnterTheLogWhenTheRankWaitsAndReplayIntact() {
     PayloadLog log = PayloadLog.open(0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build());
     PessimisticProtocol protocol =
         new PessimisticProtocol(0, 0, log, new EventLogger(2), new RecoveryLines(2, 1), (r, c, s) -> 0);
-    CountingTransport transport = new CountingTransport();
+    RecordingTransport transport = new RecordingTransport(false);
     try {
       byte[] buffer = new byte[(int) PessimisticProtocol.STAGE_MAX_BYTES];
       List<byte[]> sent = new ArrayList<>();
@@ -76,7 +44,7 @@ class StagedSendsTest {
         protocol.afterSend(frame);
         Arrays.fill(buffer, (byte) 0x5a); // the application reuses its buffer at once
       }
-      assertEquals(sizes.length, transport.sent);
+      assertEquals(sizes.length, transport.handedOff());
       assertEquals(0, log.statistics().entries(), "handed off and copied aside, not logged yet");
       protocol.whileWaiting();
       assertEquals(sizes.length, log.statistics().entries());
@@ -102,7 +70,7 @@ class StagedSendsTest {
     try {
       byte[] payload = {1, 2, 3};
       Frame frame = new Frame(0, 0, 0, 7, 1, MemorySegment.ofArray(payload.clone()), 0, 3, null);
-      protocol.send(frame, 1, false, new CountingTransport());
+      protocol.send(frame, 1, false, new RecordingTransport(false));
       List<Frame> replay = protocol.framesFor(1, Map.of()); // no wait happened in between
       assertEquals(1, replay.size());
       byte[] logged = new byte[3];
