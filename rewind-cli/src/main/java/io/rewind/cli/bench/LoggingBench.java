@@ -58,7 +58,7 @@ public final class LoggingBench implements Callable<Integer> {
     int sizeFactor;
 
     @Option(names = "--reps", defaultValue = "5",
-            description = "Interleaved repetitions of every variant; the median ratio is kept (default ${DEFAULT-VALUE}).")
+            description = "Repetitions: every variant's job runs once in each (default ${DEFAULT-VALUE}).")
     int reps;
 
     @Option(names = "--warm-up-reps", defaultValue = "1",
@@ -67,7 +67,9 @@ public final class LoggingBench implements Callable<Integer> {
     int warmUpReps;
 
     @Option(names = "--batches", defaultValue = "5",
-            description = "Timed batches per size inside one job; the job reports their median (default ${DEFAULT-VALUE}).")
+            description = "Timed batches per size inside one job. In turns mode each batch is paired with the "
+                    + "baseline's batch of the same round and the median of all pairs is kept; otherwise each job "
+                    + "reports the median of its batches (default ${DEFAULT-VALUE}).")
     int batches;
 
     @Option(names = "--work-scale", defaultValue = "0.25",
