@@ -152,11 +152,17 @@ public final class PessimisticProtocol implements FaultTolerance {
             // crashes later, this log is the only place left to replay it from.
             boolean deliver = !restarted || frame.sequence() > skipUpTo.computeIfAbsent(key,
                     k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
-            if (!deliver && frame.sequence() <= channel(key).truncatedUpTo()) {
-                // Every recovery line the peer keeps holds this message already (a peer's line may be
-                // ahead of the line this rank restarted from): it can never be asked for again.
-                skippedFrames++;
-                return false;
+            if (frame.sequence() <= channel(key).truncatedUpTo()) {
+                // Every recovery line the peer keeps holds this message already: no replay can ask for
+                // it, so it is not logged. This happens to a restarted rank only, when a peer's oldest
+                // kept line is ahead of the line this rank restarted from (after a local recovery), or
+                // is a line of the execution before a global rollback.
+                if (!deliver) {
+                    skippedFrames++;
+                    return false;
+                }
+                transport.send(destinationWorld, frame);
+                return true;
             }
             CopyMethod method = copyMethodFor(frame);
             if (deliver && method == CopyMethod.PACK && !collectiveResult && frame.lengthBytes() <= STAGE_MAX_BYTES

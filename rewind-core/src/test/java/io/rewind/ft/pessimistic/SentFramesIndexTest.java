@@ -157,6 +157,47 @@ class SentFramesIndexTest {
     }
   }
 
+  /**
+   * After a global rollback every rank restarts, possibly from the beginning, while the recovery
+   * lines of the execution before it are still the ones kept: a peer's checkpoint then truncates a
+   * new log past messages that are still to be sent and that the peer, rolled back, does not hold.
+   * They are sent but not logged (the peer's kept lines claim them, so no local recovery can ask
+   * for them); the rest is logged as usual (a chaos sample failed here with "already obsolete").
+   */
+  @Test
+  void after_a_global_rollback_messages_below_the_truncation_are_sent_but_not_logged() {
+    RecoveryLines lines = new RecoveryLines(2, 1);
+    PessimisticProtocol protocol =
+        new PessimisticProtocol(
+            ME,
+            1,
+            PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
+            new EventLogger(2),
+            lines,
+            (r, c, s) -> 0L); // the peer rolled back too: it holds nothing
+    RecordingTransport collect = new RecordingTransport(true);
+    try {
+      lines.published(1, 3, Map.of(PessimisticProtocol.channelKey(2, ME), 6L)); // a line from before
+      byte[] first = {0};
+      Frame f1 = new Frame(2, 0, ME, 9, 1, MemorySegment.ofArray(first), 0, 1, null);
+      protocol.send(f1, 1, false, collect);
+      protocol.afterSend(f1);
+      protocol.truncate(); // a checkpoint somewhere: truncates up to what the old line holds
+      for (long seq = 2; seq <= 8; seq++) {
+        byte[] payload = {(byte) seq};
+        Frame frame = new Frame(2, 0, ME, 9, seq, MemorySegment.ofArray(payload), 0, 1, null);
+        assertEquals(true, protocol.send(frame, 1, false, collect), "sequence " + seq);
+        protocol.afterSend(frame);
+      }
+      assertEquals(8, collect.frames().size());
+      assertEquals(
+          List.of(7L, 8L),
+          protocol.framesFor(1, Map.of()).stream().map(Frame::sequence).toList());
+    } finally {
+      protocol.close();
+    }
+  }
+
   private static void checkReplay(
       PessimisticProtocol protocol, Map<Integer, Map<Long, TreeMap<Long, Sent>>> model, SplittableRandom random) {
     for (int dest = 1; dest <= 2; dest++) {
