@@ -152,6 +152,24 @@ public final class CheckpointStore {
         return Optional.empty();
     }
 
+    /**
+     * Deletes the rank's lines newer than {@code line}: after every rank rolled back to it, those
+     * describe an execution that is being redone, and a rank that crashed again must not restart
+     * from one of them, ahead of everyone else.
+     */
+    public void discardAfter(int rank, long line) {
+        for (long l : lines(rank)) {
+            if (l > line) {
+                try {
+                    Files.deleteIfExists(file(rank, l));
+                } catch (IOException e) {
+                    throw new CheckpointException("cannot delete checkpoint " + file(rank, l) + " after a rollback to "
+                            + "line " + line, e);
+                }
+            }
+        }
+    }
+
     private void prune(int rank) {
         List<Long> lines = lines(rank);
         for (int i = 0; i < lines.size() - keepLines; i++) {

@@ -37,6 +37,13 @@ public final class RecoveryLines {
         }
     }
 
+    /** Forgets the rank's lines newer than {@code number} (every rank rolled back to it). */
+    public void discardAfter(int rank, long number) {
+        synchronized (lines[rank]) {
+            lines[rank].removeIf(l -> l.number() > number);
+        }
+    }
+
     /** The oldest line the rank keeps, or 0 if it has none. */
     public long oldestLine(int rank) {
         synchronized (lines[rank]) {

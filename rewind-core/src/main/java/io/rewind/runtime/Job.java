@@ -545,6 +545,12 @@ public final class Job {
             all.add(s.rank);
         }
         long line = newestCommonLine(all, Long.MAX_VALUE);
+        // Lines past it belong to the execution being redone: a rank crashing again must not restart
+        // from one (ahead of its peers), nor may logs be trimmed by what they claim to hold.
+        for (int r : all) {
+            store.discardAfter(r, line);
+            lines.discardAfter(r, line);
+        }
         List<Incarnation> next = new ArrayList<>();
         RunReport.FailureRecord record = report.failure(first.rank, first.number, first.killReason, first.killNanos,
                 detected, line, config.ranks());

@@ -48,6 +48,19 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void aRollbackDiscardsTheLinesAfterItSoRewritingKeepsTheRightOnes() {
+        CheckpointStore store = new CheckpointStore(dir, 2);
+        for (long line = 1; line <= 3; line++) {
+            store.write(image(0, line, (byte) line));
+        }
+        store.discardAfter(0, 2); // every rank rolled back to line 2
+        assertEquals(List.of(2L), store.lines(0));
+        store.write(image(0, 3, (byte) 30)); // the redone execution writes line 3 again
+        assertEquals(List.of(2L, 3L), store.lines(0));
+        assertArrayEquals(new byte[] {30, 2, 3}, store.load(0, 3).section("grid"));
+    }
+
+    @Test
     void fallsBackToThePreviousLineWhenTheNewestIsCorrupt() throws IOException {
         CheckpointStore store = new CheckpointStore(dir, 3);
         store.write(image(1, 1, (byte) 1));
