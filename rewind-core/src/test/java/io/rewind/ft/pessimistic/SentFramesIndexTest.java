@@ -127,14 +127,7 @@ class SentFramesIndexTest {
   @Test
   void a_restarted_sender_skips_what_every_kept_line_of_the_peer_holds() {
     RecoveryLines lines = new RecoveryLines(2, 1);
-    PessimisticProtocol protocol =
-        new PessimisticProtocol(
-            ME,
-            1, // a restarted incarnation
-            PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
-            new EventLogger(2),
-            lines,
-            (r, c, s) -> 10L); // the peer has received 1..10 on the channel
+    PessimisticProtocol protocol = restarted(lines, 10); // the peer has received 1..10 on the channel
     RecordingTransport collect = new RecordingTransport(true);
     try {
       for (long seq = 1; seq <= 11; seq++) {
@@ -158,23 +151,16 @@ class SentFramesIndexTest {
   }
 
   /**
-   * After a global rollback every rank restarts, possibly from the beginning, while the recovery
-   * lines of the execution before it are still the ones kept: a peer's checkpoint then truncates a
-   * new log past messages that are still to be sent and that the peer, rolled back, does not hold.
-   * They are sent but not logged (the peer's kept lines claim them, so no local recovery can ask
-   * for them); the rest is logged as usual (a chaos sample failed here with "already obsolete").
+   * A peer that restarted too may hold less than its kept recovery lines claim (before a global
+   * rollback discarded the lines of the execution being redone, that was the case after every one):
+   * a checkpoint then truncates a new log past messages still to be sent that the peer lacks. They
+   * are sent but not logged (the peer's kept lines claim them, so no recovery can ask for them); the
+   * rest is logged as usual (a chaos sample failed here with "already obsolete").
    */
   @Test
   void after_a_global_rollback_messages_below_the_truncation_are_sent_but_not_logged() {
     RecoveryLines lines = new RecoveryLines(2, 1);
-    PessimisticProtocol protocol =
-        new PessimisticProtocol(
-            ME,
-            1,
-            PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
-            new EventLogger(2),
-            lines,
-            (r, c, s) -> 0L); // the peer rolled back too: it holds nothing
+    PessimisticProtocol protocol = restarted(lines, 0); // the peer rolled back too: it holds nothing
     RecordingTransport collect = new RecordingTransport(true);
     try {
       lines.published(1, 3, Map.of(PessimisticProtocol.channelKey(2, ME), 6L)); // a line from before
@@ -196,6 +182,17 @@ class SentFramesIndexTest {
     } finally {
       protocol.close();
     }
+  }
+
+  /** A restarted incarnation of rank {@link #ME} whose peers report holding {@code peerHolds} per channel. */
+  private static PessimisticProtocol restarted(RecoveryLines lines, long peerHolds) {
+    return new PessimisticProtocol(
+        ME,
+        1,
+        PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
+        new EventLogger(2),
+        lines,
+        (r, c, s) -> peerHolds);
   }
 
   private static void checkReplay(
