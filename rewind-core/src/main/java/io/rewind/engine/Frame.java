@@ -33,7 +33,7 @@ public final class Frame {
      * copies the payload into its log: the two copies of a logged message then run on two cores. If
      * no receive is posted, the frame waits in the receiver's queue still borrowed, while its sender
      * logs it: a receive that comes meanwhile copies it once, from the sender's buffer; otherwise the
-     * sender replaces it by a private copy ({@link Mailbox#detach}) and completes. Shorter eager
+     * sender replaces it by a private copy ({@link #detach}) and completes. Shorter eager
      * sends become private copies at once: borrowing them would make each send wait for its receiver.
      */
     boolean pull;
@@ -160,14 +160,23 @@ public final class Frame {
         return CLAIM.compareAndSet(this, QUEUED, TAKEN);
     }
 
-    /** The sender claims the frame to replace its payload by a private copy; false if it was taken. */
-    boolean claimForSender() {
-        return CLAIM.compareAndSet(this, QUEUED, DETACHING);
-    }
-
-    /** The private copy is in place (payload, offset and sender written before this). */
-    void detached() {
-        CLAIM.setVolatile(this, DETACHED);
+    /**
+     * Called by the sender of a pulled frame still waiting unmatched in a queue, once its log copy is
+     * done: replaces the borrowed payload by a private copy so the send may complete. Runs without the
+     * queue's lock; a receive that matches the frame meanwhile waits for the copy ({@link
+     * #awaitStable()}).
+     *
+     * @return false if a receive took the frame first: it copies from the sender's buffer and
+     *     completes the send itself
+     */
+    boolean detach() {
+        if (!CLAIM.compareAndSet(this, QUEUED, DETACHING)) {
+            return false;
+        }
+        materialize();
+        sender = null;
+        CLAIM.setVolatile(this, DETACHED); // publishes the private copy to a receive waiting for it
+        return true;
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.rewind.engine;
 
-import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -160,17 +159,11 @@ public final class Mailbox implements FrameSink {
 
     /** Replaces the queues by a snapshot's content (a restarted rank restoring its checkpoint). */
     public void restore(MailboxSnapshot snapshot) {
-        List<SendRequest> waiting = new ArrayList<>();
+        List<SendRequest> waiting;
         synchronized (lock) {
             // Anything queued before the restore is superseded by the snapshot (and by replay from the
             // senders' logs); senders still waiting on such a frame are let go.
-            for (Frame f : unexpected) {
-                if (f.sender != null && f.claimForReceiver()) {
-                    waiting.add(f.sender); // a sender detaching its frame completes by itself
-                }
-            }
-            unexpected.clear();
-            unexpectedBytes = 0;
+            waiting = dropUnexpected();
             arrivals.reset(snapshot.frontiers());
             for (Frame f : snapshot.unexpected()) {
                 unexpected.addLast(f);
@@ -290,51 +283,41 @@ public final class Mailbox implements FrameSink {
     }
 
     /**
-     * Turns a pulled frame still waiting unmatched in a queue into a private copy, so its sender may
-     * complete. Called by the sender once its log copy is done, without the queue's lock: a receive
-     * that matches the frame meanwhile waits for the copy ({@link Frame#awaitStable()}).
-     *
-     * @return false if a receive took the frame first: it copies from the sender's buffer and
-     *     completes the send itself
-     */
-    static boolean detach(Frame frame) {
-        if (!frame.claimForSender()) {
-            return false;
-        }
-        byte[] copy = new byte[Math.toIntExact(frame.lengthBytes)];
-        MemorySegment.copy(frame.data, frame.dataOffset, MemorySegment.ofArray(copy), 0, frame.lengthBytes);
-        frame.data = MemorySegment.ofArray(copy);
-        frame.dataOffset = 0;
-        frame.sender = null;
-        frame.detached();
-        return true;
-    }
-
-    /**
      * Stops accepting frames (the owner crashed or finished); returns how many were discarded.
      * Senders still waiting for a discarded frame to be matched (synchronous sends) are released:
      * under a logging protocol the message is in their log and reaches the restarted rank by replay;
      * otherwise the job is being aborted or rolled back anyway.
      */
     public int close() {
-        List<SendRequest> waiting = new ArrayList<>();
+        List<SendRequest> waiting;
         int n;
         synchronized (lock) {
             closed = true;
             n = unexpected.size();
-            for (Frame f : unexpected) {
-                if (f.sender != null && f.claimForReceiver()) {
-                    waiting.add(f.sender); // a sender detaching its frame completes by itself
-                }
-            }
-            unexpected.clear();
+            waiting = dropUnexpected();
             posted.clear();
-            unexpectedBytes = 0;
         }
         for (SendRequest s : waiting) {
             s.completeSent();
         }
         return n;
+    }
+
+    /**
+     * Under the lock: empties the unexpected queue and returns the senders still waiting on a
+     * discarded frame, to be let go outside the lock (a sender detaching its frame completes by
+     * itself).
+     */
+    private List<SendRequest> dropUnexpected() {
+        List<SendRequest> waiting = new ArrayList<>();
+        for (Frame f : unexpected) {
+            if (f.sender != null && f.claimForReceiver()) {
+                waiting.add(f.sender);
+            }
+        }
+        unexpected.clear();
+        unexpectedBytes = 0;
+        return waiting;
     }
 
     public int unexpectedCount() {

@@ -83,7 +83,7 @@ public final class SendRequest extends Request {
 
     private void detach(Frame f) {
         pending = null;
-        if (Mailbox.detach(f)) {
+        if (f.detach()) {
             completeSent();
         }
     }
