@@ -44,6 +44,8 @@ import java.util.stream.Stream;
 public final class Job {
     /** How long ranks get to notice an abort before they are reported as hung. */
     private static final Duration ABORT_GRACE = Duration.ofSeconds(10);
+    /** Frames of a stuck rank thread shown in the message that reports it. */
+    private static final int STUCK_FRAMES = 12;
 
     private final JobConfig config;
     private final InJvmTransport transport;
@@ -150,7 +152,8 @@ public final class Job {
             RankOutcome o = s.outcome;
             if (o == null || inc.thread.isAlive()) {
                 o = new RankOutcome(s.rank, RankOutcome.Status.TIMED_OUT,
-                        "still running at the time limit" + (inc.thread.isAlive() ? " (thread did not stop)" : ""), null);
+                        "still running at the time limit" + (inc.thread.isAlive() ? " (thread did not stop"
+                                + whereStuck(inc.thread) + ")" : ""), null);
             }
             outcomes.add(o);
             output.add(s.output.lines());
@@ -448,7 +451,7 @@ public final class Job {
         long graceDeadline = System.nanoTime() + ABORT_GRACE.toNanos();
         for (Incarnation inc : group) {
             if (inc != first && !join(inc.thread, graceDeadline)) {
-                abort(inc.rank, 1, "rank " + inc.rank + " did not stop after its crash");
+                abort(inc.rank, 1, "rank " + inc.rank + " did not stop after its crash" + whereStuck(inc.thread));
                 return;
             }
         }
@@ -528,7 +531,7 @@ public final class Job {
         long graceDeadline = System.nanoTime() + ABORT_GRACE.toNanos();
         for (RankSlot s : slots) {
             if (!join(s.current.thread, graceDeadline)) {
-                abort(s.rank, 1, "rank " + s.rank + " did not stop for the global rollback");
+                abort(s.rank, 1, "rank " + s.rank + " did not stop for the global rollback" + whereStuck(s.current.thread));
                 return;
             }
         }
@@ -651,6 +654,19 @@ public final class Job {
     // Abort
 
     /** The first abort wins; every rank's waits notice it within one park slice, sooner if woken. */
+    /** Where a rank thread that should have stopped is, for the report: the top of its stack. */
+    private static String whereStuck(Thread thread) {
+        StackTraceElement[] stack = thread.getStackTrace();
+        if (stack.length == 0) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(", at");
+        for (int i = 0; i < Math.min(STUCK_FRAMES, stack.length); i++) {
+            b.append(i == 0 ? " " : " <- ").append(stack[i]);
+        }
+        return b.toString();
+    }
+
     void abort(int rank, int errorCode, String reason) {
         if (abort.compareAndSet(null, new JobAbortedException(rank, errorCode, reason))) {
             for (RankSlot s : slots) {
