@@ -58,6 +58,11 @@ final class FaultToleranceOptions {
                     + "${DEFAULT-VALUE}.")
     String logCopy;
 
+    @Option(names = "--log-huge-pages", negatable = true, defaultValue = "true", fallbackValue = "true",
+            description = "Map off-heap log blocks for transparent huge pages where Linux allows it (fewer TLB "
+                    + "misses when copying into a large log); --no-log-huge-pages uses small pages. Default: on.")
+    boolean logHugePages;
+
     @Option(names = "--collective-logging", paramLabel = "LEVEL", defaultValue = "application",
             description = "How a logging protocol logs collectives: application (rooted algorithms, each contribution "
                     + "and result logged once) or internal (every message of the tree algorithms, for comparison). "
@@ -113,7 +118,7 @@ final class FaultToleranceOptions {
             throw new IllegalArgumentException("unknown log copy method '" + logCopy
                     + "' (use hybrid, pack, pipelined or helper)");
         }
-        PayloadLogConfig.Builder c = PayloadLogConfig.builder(backend);
+        PayloadLogConfig.Builder c = PayloadLogConfig.builder(backend).hugePages(logHugePages);
         if (logDir != null) {
             c.mappedDirectory(logDir);
         }

@@ -1,5 +1,6 @@
 package io.rewind.bench.log;
 
+import io.rewind.ft.log.HugePageMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -18,8 +19,14 @@ import java.util.concurrent.CyclicBarrier;
  * after the other, as a log fills its blocks. With {@code threads} = 2 the same copies are split in
  * two halves made at once by two threads, as if the receiving core took half of each log copy.
  *
- * <p>Usage: {@code LogMemoryCopy [bytes] [footprints MiB, comma-separated] [rounds]}; prints the
- * median microseconds per copy for one and for two threads. Needs two free cores.
+ * <p>With {@code pages} = {@code huge} the area is memory advised for transparent huge pages ({@link
+ * HugePageMemory}, as the off-heap log backend maps its blocks by default; Linux only) instead of
+ * the JVM's native allocation in 4 KiB pages: if the copies get faster, part of their cost was
+ * address translation over the footprint; the program prints how many huge pages were granted,
+ * since the kernel may refuse them.
+ *
+ * <p>Usage: {@code LogMemoryCopy [bytes] [footprints MiB, comma-separated] [rounds] [small|huge]};
+ * prints the median microseconds per copy for one and for two threads. Needs two free cores.
  */
 public final class LogMemoryCopy {
     private LogMemoryCopy() {
@@ -29,24 +36,35 @@ public final class LogMemoryCopy {
         long size = args.length > 0 ? Long.parseLong(args[0]) : 256 << 10;
         String footprints = args.length > 1 ? args[1] : "0,4,24,96";
         int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 15;
+        String pages = args.length > 3 ? args[3] : "small";
         if (size < 2 || rounds < 1) {
             throw new IllegalArgumentException("need bytes >= 2 and rounds >= 1, got " + size + " and " + rounds);
         }
+        if (!pages.equals("small") && !pages.equals("huge")) {
+            throw new IllegalArgumentException("pages is small or huge, got " + pages);
+        }
+        boolean huge = pages.equals("huge");
         for (String f : footprints.split(",")) {
             long footprintMiB = Long.parseLong(f.trim());
             if (footprintMiB < 0) {
                 throw new IllegalArgumentException("a footprint is MiB >= 0, got " + f);
             }
             long footprintBytes = footprintMiB << 20;
-            double one = perCopyMicros(size, footprintBytes, 1, rounds);
-            double two = perCopyMicros(size, footprintBytes, 2, rounds);
-            System.out.printf(Locale.ROOT, "%d bytes, %s: %.1f us per copy with one thread, %.1f us with two%n", size,
-                    footprintBytes == 0 ? "hot area" : "cycling through " + (footprintBytes >> 20) + " MiB", one, two);
+            double one = perCopyMicros(size, footprintBytes, 1, rounds, huge);
+            double two = perCopyMicros(size, footprintBytes, 2, rounds, huge);
+            System.out.printf(Locale.ROOT, "%d bytes, %s%s: %.1f us per copy with one thread, %.1f us with two%s%n",
+                    size, footprintBytes == 0 ? "hot area" : "cycling through " + (footprintBytes >> 20) + " MiB",
+                    huge ? ", huge pages" : "", one, two,
+                    huge ? " (" + (lastGrantedKiB < 0 ? "unknown" : lastGrantedKiB + " KiB") + " of the area in huge pages)"
+                            : "");
         }
     }
 
+    /** KiB of huge pages the last huge area got once touched ({@code -1}: the kernel does not say). */
+    private static long lastGrantedKiB;
+
     /** Median over rounds of the time per copy, each round a pass through the whole footprint. */
-    private static double perCopyMicros(long size, long footprintBytes, int threads, int rounds)
+    private static double perCopyMicros(long size, long footprintBytes, int threads, int rounds, boolean huge)
             throws InterruptedException {
         long areaBytes = Math.max(footprintBytes, size);
         long copies = Math.max(64, areaBytes / size);
@@ -54,8 +72,13 @@ public final class LogMemoryCopy {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment source = arena.allocate(size, 64);
             source.fill((byte) 7);
-            MemorySegment area = arena.allocate(areaBytes, 4096);
+            long grantedBefore = huge ? HugePageMemory.grantedKiB() : 0;
+            MemorySegment area = huge ? HugePageMemory.allocate(areaBytes, arena) : arena.allocate(areaBytes, 4096);
             area.fill((byte) 1); // touch every page once: page faults are not what is measured
+            if (huge) {
+                long after = HugePageMemory.grantedKiB();
+                lastGrantedKiB = after < 0 || grantedBefore < 0 ? -1 : Math.max(0, after - grantedBefore);
+            }
             CyclicBarrier start = new CyclicBarrier(threads);
             CyclicBarrier end = new CyclicBarrier(threads);
             long half = size / threads;

@@ -112,11 +112,16 @@ public final class LoggingBench implements Callable<Integer> {
                     + "file system's work after them) spill into the next timed batch.")
     Path checkpointDir;
 
+    @Option(names = "--pages", split = ",", defaultValue = "huge",
+            description = "Page sizes of off-heap log blocks, each a variant: huge (mapped for transparent huge "
+                    + "pages, the default), small (--no-log-huge-pages). Default: ${DEFAULT-VALUE}.")
+    List<String> pages;
+
     @Option(names = "--out", defaultValue = "runs/logging", description = "Output folder (default: ${DEFAULT-VALUE}).")
     Path out;
 
     /** One job configuration measured in every repetition. */
-    record Variant(String name, String backend, String copy, Protocol protocol) {
+    record Variant(String name, String backend, String copy, boolean hugePages, Protocol protocol) {
         boolean isBaseline() {
             return protocol == Protocol.NONE;
         }
@@ -139,16 +144,20 @@ public final class LoggingBench implements Callable<Integer> {
             return 2;
         }
         List<Variant> variants = new ArrayList<>();
-        variants.add(new Variant("no logging", "-", "-", Protocol.NONE));
+        variants.add(new Variant("no logging", "-", "-", false, Protocol.NONE));
         if (trackingOnly) {
-            variants.add(new Variant("tracking only (no log)", "-", "-", Protocol.GLOBAL));
+            variants.add(new Variant("tracking only (no log)", "-", "-", false, Protocol.GLOBAL));
         }
         try {
             for (String b : backends) {
                 for (String c : copies) {
-                    String backend = backendName(b);
-                    String copy = copyName(c);
-                    variants.add(new Variant(backend + " / " + copy, backend, copy, Protocol.PESSIMISTIC));
+                    for (String p : pages) {
+                        String backend = backendName(b);
+                        String copy = copyName(c);
+                        boolean huge = hugePages(p);
+                        String name = backend + " / " + copy + (pages.size() > 1 ? " / " + p + " pages" : "");
+                        variants.add(new Variant(name, backend, copy, huge, Protocol.PESSIMISTIC));
+                    }
                 }
             }
         } catch (IllegalArgumentException e) {
@@ -264,7 +273,8 @@ public final class LoggingBench implements Callable<Integer> {
                     "--checkpoint-dir", jobCheckpoints.toString()));
         }
         if (v.protocol() == Protocol.PESSIMISTIC) {
-            cmd.addAll(List.of("--log-backend", v.backend(), "--log-copy", v.copy(), "--log-dir", logDir.toString()));
+            cmd.addAll(List.of("--log-backend", v.backend(), "--log-copy", v.copy(), "--log-dir", logDir.toString(),
+                    v.hugePages() ? "--log-huge-pages" : "--no-log-huge-pages"));
         }
         cmd.add("io.rewind.apps.bench.PingPong");
         cmd.addAll(List.of(pingPongArgs()));
@@ -318,7 +328,7 @@ public final class LoggingBench implements Callable<Integer> {
             b.checkpointEvery(checkpointEvery).checkpointDir(jobCheckpoints);
         }
         if (v.protocol() == Protocol.PESSIMISTIC) {
-            b.payloadLog(logConfig(v.backend(), v.copy(), logDir));
+            b.payloadLog(logConfig(v.backend(), v.copy(), v.hugePages(), logDir));
         }
         JobResult r = Job.run(b.build());
         if (!r.ok()) {
@@ -365,15 +375,23 @@ public final class LoggingBench implements Callable<Integer> {
         };
     }
 
+    private static boolean hugePages(String pages) {
+        return switch (pages.trim().toLowerCase(Locale.ROOT)) {
+            case "huge" -> true;
+            case "small" -> false;
+            default -> throw new IllegalArgumentException("unknown page size '" + pages + "' (use huge or small)");
+        };
+    }
+
     /** The log settings of a variant: the defaults, with the copy method forced unless it is hybrid. */
-    static PayloadLogConfig logConfig(String backend, String copy, Path logDir) {
+    static PayloadLogConfig logConfig(String backend, String copy, boolean hugePages, Path logDir) {
         StorageBackend sb = switch (backend) {
             case "off-heap" -> StorageBackend.OFF_HEAP;
             case "mapped-file" -> StorageBackend.MAPPED_FILE;
             case "hybrid" -> StorageBackend.HYBRID;
             default -> StorageBackend.DUMMY;
         };
-        PayloadLogConfig.Builder c = PayloadLogConfig.builder(sb).mappedDirectory(logDir);
+        PayloadLogConfig.Builder c = PayloadLogConfig.builder(sb).mappedDirectory(logDir).hugePages(hugePages);
         switch (copy) {
             case "pack" -> c.pipelineThresholdBytes(Long.MAX_VALUE).helperThreadThresholdBytes(Long.MAX_VALUE);
             case "pipelined" -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(Long.MAX_VALUE);

@@ -51,19 +51,22 @@ class LoggingBenchTest {
     void jobsOneAfterAnotherReportTheSameSizes(String mode, @TempDir Path dir) throws Exception {
         int status = RewindCommand.execute("bench", "logging", "--min-bytes", "64", "--max-bytes", "65536",
                 "--size-factor", "32", "--reps", "1", "--warm-up-reps", "0", "--batches", "1", "--work-scale", "0.01",
-                "--backends", "off-heap", "--copies", "pack", "--no-tracking-only", "--mode", mode,
-                "--out", dir.toString());
+                "--backends", "off-heap", "--copies", "pack", "--pages", "huge,small", "--no-tracking-only",
+                "--mode", mode, "--out", dir.toString());
         assertEquals(0, status);
         List<String> csv = Files.readAllLines(dir.resolve("logging.csv"));
-        // no logging + off-heap / pack, at 64 B, 2 KiB and 64 KiB
-        assertEquals(1 + 2 * 3, csv.size(), String.join("\n", csv));
-        assertTrue(csv.stream().anyMatch(l -> l.startsWith("off-heap / pack,pessimistic,off-heap,pack,65536,")),
-                String.join("\n", csv));
+        // no logging + off-heap / pack in huge and in small pages, at 64 B, 2 KiB and 64 KiB
+        assertEquals(1 + 3 * 3, csv.size(), String.join("\n", csv));
+        for (String pages : List.of("huge", "small")) {
+            assertTrue(csv.stream().anyMatch(l -> l.startsWith("off-heap / pack / " + pages
+                    + " pages,pessimistic,off-heap,pack,65536,")), String.join("\n", csv));
+        }
     }
 
     @Test
-    void rejectsUnknownBackendAndMode(@TempDir Path dir) {
+    void rejectsUnknownBackendModeAndPages(@TempDir Path dir) {
         assertEquals(2, RewindCommand.execute("bench", "logging", "--mode", "parallel", "--out", dir.toString()));
         assertEquals(2, RewindCommand.execute("bench", "logging", "--backends", "tape", "--out", dir.toString()));
+        assertEquals(2, RewindCommand.execute("bench", "logging", "--pages", "giant", "--out", dir.toString()));
     }
 }

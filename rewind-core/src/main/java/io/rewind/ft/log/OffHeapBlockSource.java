@@ -28,6 +28,13 @@ import java.util.Set;
  * the same blocks and never faults, while a log that shrinks for good gives its memory back at the
  * end of the first smaller interval. The peak footprint is never raised: a spare is memory the log
  * held at its last peak.
+ *
+ * <h2>Huge pages</h2>
+ *
+ * With {@code hugePages} and a block size that is a multiple of 2 MiB, blocks are mapped and advised
+ * for transparent huge pages ({@link HugePageMemory}): a log cycles through far more memory than the
+ * TLB covers in 4 KiB pages. If the platform cannot map them, or the first attempt fails, blocks come
+ * from the JVM's native allocation for the rest of the log's life; the memory behaves the same.
  */
 final class OffHeapBlockSource implements BlockSource {
 
@@ -38,6 +45,8 @@ final class OffHeapBlockSource implements BlockSource {
   private final int spareBlocks;
   private final long spareLimitBlocks;
   private final long limitBytes;
+  /** Blocks are mapped for huge pages; cleared for good once the system refuses. */
+  private boolean hugePages;
   /** Most blocks in use at once during the current interval. */
   private int currentHighWaterBlocks;
   /** Most blocks in use at once during the interval before. */
@@ -45,8 +54,13 @@ final class OffHeapBlockSource implements BlockSource {
   private final ArrayDeque<StorageBlock> spares = new ArrayDeque<>();
   private final Set<StorageBlock> inUse = Collections.newSetFromMap(new IdentityHashMap<>());
 
-  OffHeapBlockSource(long blockBytes, int spareBlocks, long spareLimitBytes, long limitBytes) {
+  OffHeapBlockSource(
+      long blockBytes, int spareBlocks, long spareLimitBytes, long limitBytes, boolean hugePages) {
     this.blockBytes = blockBytes;
+    this.hugePages =
+        hugePages
+            && HugePageMemory.supported()
+            && blockBytes % HugePageMemory.HUGE_PAGE_BYTES == 0;
     this.spareBlocks = spareBlocks;
     this.spareLimitBlocks = spareLimitBytes / blockBytes;
     this.limitBytes = limitBytes;
@@ -100,7 +114,10 @@ final class OffHeapBlockSource implements BlockSource {
     Arena arena = Arena.ofShared();
     MemorySegment segment;
     try {
-      segment = arena.allocate(blockBytes, ALIGNMENT_BYTES);
+      segment = hugePages ? hugePageBlock(arena) : null;
+      if (segment == null) {
+        segment = arena.allocate(blockBytes, ALIGNMENT_BYTES);
+      }
     } catch (OutOfMemoryError e) {
       // Native allocation failure surfaces as OutOfMemoryError; it concerns this block only.
       arena.close();
@@ -112,6 +129,21 @@ final class OffHeapBlockSource implements BlockSource {
     block = new StorageBlock(this, blockBytes, -1, arena, segment);
     noteInUse(block);
     return block;
+  }
+
+  /** A block mapped for huge pages, or null (and no more attempts) if the system refuses one. */
+  private MemorySegment hugePageBlock(Arena arena) {
+    try {
+      return HugePageMemory.allocate(blockBytes, arena);
+    } catch (IllegalStateException e) {
+      hugePages = false;
+      return null;
+    }
+  }
+
+  /** Whether new blocks are mapped for huge pages. */
+  boolean usesHugePages() {
+    return hugePages;
   }
 
   @Override

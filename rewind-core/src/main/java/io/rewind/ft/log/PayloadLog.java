@@ -118,7 +118,8 @@ public final class PayloadLog implements AutoCloseable {
             config.blockBytes(),
             config.spareBlocks(),
             config.spareLimitBytes(),
-            config.offHeapLimitBytes()),
+            config.offHeapLimitBytes(),
+            config.hugePages()),
         config.blockBytes());
   }
 

@@ -30,6 +30,9 @@ import java.nio.file.Path;
  * @param pipelineChunkBytes chunk size of the pipelined copy
  * @param mappedFileThresholdBytes under {@code HYBRID}, messages at least this long go straight to
  *     the mapped file so that one huge message does not evict the application from memory
+ * @param hugePages off-heap blocks are mapped and advised for transparent huge pages (see {@link
+ *     HugePageMemory}) where the platform allows it and {@code blockBytes} is a multiple of 2 MiB;
+ *     elsewhere, or if the system refuses, blocks use the JVM's native memory in small pages
  */
 public record PayloadLogConfig(
     StorageBackend backend,
@@ -44,7 +47,8 @@ public record PayloadLogConfig(
     long pipelineThresholdBytes,
     long helperThreadThresholdBytes,
     long pipelineChunkBytes,
-    long mappedFileThresholdBytes) {
+    long mappedFileThresholdBytes,
+    boolean hugePages) {
 
   static final long PAGE_BYTES = 4096;
   static final long MAX_BLOCK_BYTES = 1L << 30;
@@ -128,18 +132,20 @@ public record PayloadLogConfig(
         .pipelineThresholdBytes(pipelineThresholdBytes)
         .helperThreadThresholdBytes(helperThreadThresholdBytes)
         .pipelineChunkBytes(pipelineChunkBytes)
-        .mappedFileThresholdBytes(mappedFileThresholdBytes);
+        .mappedFileThresholdBytes(mappedFileThresholdBytes)
+        .hugePages(hugePages);
   }
 
   /**
-   * Defaults. Blocks of 1 MiB keep the unused tail of the last block small and are a reasonable
-   * unit to ship to a logger node; windows of 64 MiB amortise the cost of remapping without
-   * reserving much address space. The copy thresholds are placeholders until {@code rewind
+   * Defaults. Blocks of 2 MiB are one huge page each (a copy into a log that cycles through tens of
+   * MiB then pays fewer TLB misses), keep the unused tail of the last block small and are a
+   * reasonable unit to ship to a logger node; windows of 64 MiB amortise the cost of remapping
+   * without reserving much address space. The copy thresholds are placeholders until {@code rewind
    * calibrate} has measured the machine (see docs/payload-log.md).
    */
   public static final class Builder {
     private final StorageBackend backend;
-    private long blockBytes = 1L << 20;
+    private long blockBytes = 2L << 20;
     private int spareBlocks = 4;
     private long spareLimitBytes = UNLIMITED;
     private long offHeapLimitBytes = UNLIMITED;
@@ -151,6 +157,7 @@ public record PayloadLogConfig(
     private long helperThreadThresholdBytes = 1L << 20;
     private long pipelineChunkBytes = 64L << 10;
     private long mappedFileThresholdBytes = UNLIMITED;
+    private boolean hugePages = true;
 
     private Builder(StorageBackend backend) {
       this.backend = backend;
@@ -216,6 +223,11 @@ public record PayloadLogConfig(
       return this;
     }
 
+    public Builder hugePages(boolean v) {
+      hugePages = v;
+      return this;
+    }
+
     /** Validates and builds; throws {@link IllegalArgumentException} naming the bad setting. */
     public PayloadLogConfig build() {
       return new PayloadLogConfig(
@@ -231,7 +243,8 @@ public record PayloadLogConfig(
           pipelineThresholdBytes,
           helperThreadThresholdBytes,
           pipelineChunkBytes,
-          mappedFileThresholdBytes);
+          mappedFileThresholdBytes,
+          hugePages);
     }
   }
 }
