@@ -215,15 +215,26 @@ public final class Job {
     }
 
     private static boolean join(Thread t, long deadlineNanos) {
+        // An interrupt of the coordinator must not pass for a rank that did not stop: keep waiting out
+        // the grace, then hand the interrupt back to whoever runs the job.
+        boolean interrupted = false;
         try {
-            long left = deadlineNanos - System.nanoTime();
-            if (left > 0) {
-                t.join(Duration.ofNanos(left));
+            while (t.isAlive()) {
+                long left = deadlineNanos - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    t.join(Duration.ofNanos(left));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
             return !t.isAlive();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -653,12 +664,14 @@ public final class Job {
     // ---------------------------------------------------------------------------------------------
     // Abort
 
-    /** The first abort wins; every rank's waits notice it within one park slice, sooner if woken. */
-    /** Where a rank thread that should have stopped is, for the report: the top of its stack. */
+    /**
+     * Where a rank thread that should have stopped is, for the report: the top of its stack, or its
+     * state if it has none (it ended, or never started, between the wait and this call).
+     */
     private static String whereStuck(Thread thread) {
         StackTraceElement[] stack = thread.getStackTrace();
         if (stack.length == 0) {
-            return "";
+            return " (thread " + thread.getName() + " is " + thread.getState() + ")";
         }
         StringBuilder b = new StringBuilder(", at");
         for (int i = 0; i < Math.min(STUCK_FRAMES, stack.length); i++) {
@@ -667,6 +680,7 @@ public final class Job {
         return b.toString();
     }
 
+    /** The first abort wins; every rank's waits notice it within one park slice, sooner if woken. */
     void abort(int rank, int errorCode, String reason) {
         if (abort.compareAndSet(null, new JobAbortedException(rank, errorCode, reason))) {
             for (RankSlot s : slots) {
