@@ -43,7 +43,6 @@ import java.util.stream.Stream;
  */
 public final class Job {
     /** How long ranks get to notice an abort before they are reported as hung. */
-    private static final Duration ABORT_GRACE = Duration.ofSeconds(10);
     /** Frames of a stuck rank thread shown in the message that reports it. */
     private static final int STUCK_FRAMES = 12;
 
@@ -131,17 +130,16 @@ public final class Job {
         }
         // Ranks post their end just before their thread exits: give them that moment (and, after an
         // abort, the time to notice it).
-        long graceDeadline = System.nanoTime() + ABORT_GRACE.toNanos();
+        long graceDeadline = System.nanoTime() + config.stopGrace().toNanos();
         for (RankSlot s : slots) {
             join(s.current.thread, graceDeadline);
         }
-        if (timedOut) {
-            // Ranks that noticed the abort posted their end; take those notices in.
-            Runnable task;
-            while ((task = coordinatorQueue.poll()) != null) {
-                task.run();
-            }
+        // Ranks that noticed an abort posted their end; take those notices in.
+        Runnable task;
+        while ((task = coordinatorQueue.poll()) != null) {
+            task.run();
         }
+        JobAbortedException a = abort.get();
         injector.close();
         report.killsNotStruck(injector.unfired());
         List<RankOutcome> outcomes = new ArrayList<>(n);
@@ -150,7 +148,13 @@ public final class Job {
             s.output.flush();
             Incarnation inc = s.current;
             RankOutcome o = s.outcome;
-            if (o == null || inc.thread.isAlive()) {
+            if (inc.thread.isAlive() && !timedOut && a != null) {
+                o = new RankOutcome(s.rank, RankOutcome.Status.ABORTED,
+                        "did not stop after the abort" + whereStuck(inc.thread), null);
+            } else if (o == null && !timedOut && a != null) {
+                // An incarnation stopped by the coordinator (a crash or a rollback) when the abort came.
+                o = new RankOutcome(s.rank, RankOutcome.Status.ABORTED, "stopped when the job was aborted", null);
+            } else if (o == null || inc.thread.isAlive()) {
                 o = new RankOutcome(s.rank, RankOutcome.Status.TIMED_OUT,
                         "still running at the time limit" + (inc.thread.isAlive() ? " (thread did not stop"
                                 + whereStuck(inc.thread) + ")" : ""), null);
@@ -162,7 +166,6 @@ public final class Job {
         transport.close();
         report.events(events.events(), events.bytes());
         cleanUpCheckpoints();
-        JobAbortedException a = abort.get();
         int exit = 0;
         for (RankOutcome o : outcomes) {
             if (!o.ok()) {
@@ -183,6 +186,12 @@ public final class Job {
     /** Runs coordinator tasks until every rank has ended; true if the time limit passed first. */
     private boolean coordinate(long deadline) {
         while (running > 0) {
+            if (abort.get() != null) {
+                // Every rank stops on its own now; execute() gives them the grace and takes in their
+                // ends. Waiting here for all of them would wait for ever for an incarnation that the
+                // abort caught in the middle of a recovery: it will post no end.
+                return false;
+            }
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 return true;
@@ -459,7 +468,7 @@ public final class Job {
                 group.add(inc);
             }
         }
-        long graceDeadline = System.nanoTime() + ABORT_GRACE.toNanos();
+        long graceDeadline = System.nanoTime() + config.stopGrace().toNanos();
         for (Incarnation inc : group) {
             if (inc != first && !join(inc.thread, graceDeadline)) {
                 abort(inc.rank, 1, "rank " + inc.rank + " did not stop after its crash" + whereStuck(inc.thread));
@@ -539,7 +548,7 @@ public final class Job {
                 LockSupport.unpark(inc.thread);
             }
         }
-        long graceDeadline = System.nanoTime() + ABORT_GRACE.toNanos();
+        long graceDeadline = System.nanoTime() + config.stopGrace().toNanos();
         for (RankSlot s : slots) {
             if (!join(s.current.thread, graceDeadline)) {
                 abort(s.rank, 1, "rank " + s.rank + " did not stop for the global rollback" + whereStuck(s.current.thread));
@@ -683,6 +692,7 @@ public final class Job {
     /** The first abort wins; every rank's waits notice it within one park slice, sooner if woken. */
     void abort(int rank, int errorCode, String reason) {
         if (abort.compareAndSet(null, new JobAbortedException(rank, errorCode, reason))) {
+            coordinatorQueue.add(() -> { }); // wakes the coordinator, which then stops coordinating
             for (RankSlot s : slots) {
                 if (s != null && s.current != null && s.current.thread != null) {
                     LockSupport.unpark(s.current.thread);

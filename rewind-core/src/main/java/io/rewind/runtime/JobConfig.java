@@ -23,6 +23,8 @@ import java.util.Objects;
  * @param classPath where the program's classes are (empty: the launcher's own class path)
  * @param engine    engine settings
  * @param timeout   time limit for the whole job; past it the job is aborted and reported as timed out
+ * @param stopGrace how long ranks told to stop (for a rollback, after a crash, after an abort) get to
+ *                  do so before the job reports them as stuck and aborts
  * @param tagOutput prefix every output line with {@code [rank]}
  * @param out       where rank standard output goes (null: only captured)
  * @param err       where rank standard error goes (null: only captured)
@@ -37,7 +39,7 @@ import java.util.Objects;
  * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
  */
 public record JobConfig(int ranks, String mainClass, List<String> args, List<Path> classPath, EngineConfig engine,
-                        Duration timeout, boolean tagOutput, PrintStream out, PrintStream err, Protocol protocol,
+                        Duration timeout, Duration stopGrace, boolean tagOutput, PrintStream out, PrintStream err, Protocol protocol,
                         int checkpointEvery, int keepLines, Path checkpointDir, FailureSchedule failures,
                         PayloadLogConfig payloadLog, boolean applicationLevelCollectives,
                         PointListener pointListener) {
@@ -75,6 +77,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
         private final List<Path> classPath = new ArrayList<>();
         private EngineConfig engine;
         private Duration timeout = Duration.ofHours(24);
+        private Duration stopGrace = Duration.ofSeconds(10);
         private boolean tagOutput = true;
         private PrintStream out;
         private PrintStream err;
@@ -119,6 +122,11 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
 
         public Builder timeout(Duration t) {
             this.timeout = t;
+            return this;
+        }
+
+        public Builder stopGrace(Duration g) {
+            this.stopGrace = g;
             return this;
         }
 
@@ -193,6 +201,9 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
             if (timeout == null || timeout.isNegative() || timeout.isZero()) {
                 throw new IllegalArgumentException("timeout must be positive, was " + timeout);
             }
+            if (stopGrace == null || stopGrace.isNegative() || stopGrace.isZero()) {
+                throw new IllegalArgumentException("stopGrace must be positive, was " + stopGrace);
+            }
             for (Path p : classPath) {
                 if (!Files.exists(p)) {
                     throw new IllegalArgumentException("class path entry does not exist: " + p);
@@ -222,7 +233,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
             PrintStream r = echo ? (err != null ? err : new PrintStream(
                     new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
                     java.nio.charset.StandardCharsets.UTF_8)) : null;
-            return new JobConfig(ranks, mainClass, args, classPath, e, timeout, tagOutput, o, r, protocol,
+            return new JobConfig(ranks, mainClass, args, classPath, e, timeout, stopGrace, tagOutput, o, r, protocol,
                     checkpointEvery, keepLines, checkpointDir, failures, log, applicationLevelCollectives, pointListener);
         }
     }

@@ -9,6 +9,7 @@ import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JobTest {
@@ -45,6 +46,33 @@ class JobTest {
         assertEquals(124, r.exitCode());
         assertEquals(RankOutcome.Status.ABORTED, r.ranks().get(2).status());
         assertEquals("waiting forever", r.output(2).get(0));
+    }
+
+    @Test
+    void aRankThatDoesNotStopForARollbackAbortsTheJobAtOnceNotAtItsTimeLimit() {
+        try {
+            JobResult r = Job.run(JobConfig.builder(EnginePrograms.IgnoresItsStop.class.getName()).ranks(3)
+                    .protocol(Protocol.GLOBAL).failures(FailureSchedule.parse("1@t200", 3))
+                    .stopGrace(Duration.ofMillis(300)).timeout(Duration.ofSeconds(120)).quiet().build());
+            // Waiting for the crashed rank's end, which never comes, would make this a time-out (124).
+            assertEquals(1, r.exitCode(), r.describeFailures());
+            assertTrue(r.abortReason().contains("rank 2 did not stop for the global rollback, at "),
+                    r.abortReason());
+            for (RankOutcome o : r.ranks()) {
+                assertEquals(RankOutcome.Status.ABORTED, o.status(), r.describeFailures());
+            }
+            assertEquals("stopped when the job was aborted", r.ranks().get(1).message());
+            assertTrue(r.ranks().get(2).message().startsWith("did not stop after the abort, at "),
+                    r.ranks().get(2).message());
+        } finally {
+            System.setProperty(EnginePrograms.IgnoresItsStop.RELEASE, "true");
+        }
+    }
+
+    @Test
+    void stopGraceMustBePositive() {
+        assertThrows(IllegalArgumentException.class,
+                () -> JobConfig.builder("x").stopGrace(Duration.ZERO).build());
     }
 
     @Test

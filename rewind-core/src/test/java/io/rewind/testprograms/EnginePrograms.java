@@ -258,6 +258,30 @@ public final class EnginePrograms {
         }
     }
 
+    /**
+     * Barriers for ever; rank 2 swallows whatever stops it (a rollback, an abort) and lingers until
+     * the system property {@link #RELEASE} is true: a rank thread that does not stop when told to.
+     */
+    public static final class IgnoresItsStop {
+        public static final String RELEASE = "rewind.test.releaseStuckRank";
+
+        public static void main(String[] args) throws Throwable {
+            Communicator w = world();
+            try {
+                while (true) {
+                    Collectives.barrier(w, w.reserveCollectiveTag());
+                }
+            } catch (Throwable t) {
+                if (w.rank() == 2) {
+                    while (!Boolean.getBoolean(RELEASE)) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                    }
+                }
+                throw t;
+            }
+        }
+    }
+
     /** Static state is per rank: every rank increments the same static field once. */
     public static final class StaticsArePerRank {
         static int counter;
