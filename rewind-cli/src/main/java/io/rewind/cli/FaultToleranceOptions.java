@@ -118,10 +118,10 @@ final class FaultToleranceOptions {
             throw new IllegalArgumentException("unknown log copy method '" + logCopy
                     + "' (use hybrid, pack, pipelined or helper)");
         }
-        PayloadLogConfig.Builder c = PayloadLogConfig.builder(backend).hugePages(logHugePages);
-        if (logDir != null) {
-            c.mappedDirectory(logDir);
-        }
+        // File-backed logs are temporary files, deleted when the log closes; without --log-dir they go
+        // to the system's temporary folder, as the option says.
+        PayloadLogConfig.Builder c = PayloadLogConfig.builder(backend).hugePages(logHugePages)
+                .mappedDirectory(logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir")));
         switch (copy) {
             case HYBRID -> { }
             case PACK -> c.pipelineThresholdBytes(Long.MAX_VALUE).helperThreadThresholdBytes(Long.MAX_VALUE);

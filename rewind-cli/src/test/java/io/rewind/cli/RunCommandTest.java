@@ -1,0 +1,78 @@
+package io.rewind.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * {@code rewind run} with the payload log's options: every backend recovers a crashed rank with the
+ * defaults (a file-backed log needs no --log-dir), options can come from a file per job, and a bad
+ * value is refused with a message before anything runs.
+ */
+class RunCommandTest {
+
+    /** Exit status and what the command printed to standard output and standard error. */
+    private record Run(int status, String out, String err) {
+    }
+
+    private static Run run(String... args) {
+        PrintStream savedOut = System.out;
+        PrintStream savedErr = System.err;
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            status = RewindCommand.execute(args);
+        } finally {
+            System.setOut(savedOut);
+            System.setErr(savedErr);
+        }
+        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"off-heap", "mapped-file", "hybrid"})
+    void aCrashedRankRecoversWithEveryBackendAndItsDefaults(String backend) {
+        Run r = run("run", "-n", "3", "--timeout", "60s", "--protocol", "pessimistic", "--checkpoint-every", "10",
+                "--log-backend", backend, "--kill", "1@25", "io.rewind.apps.workloads.Stencil2D", "48", "40");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("protocol pessimistic, 3 ranks"), r.out());
+        assertTrue(r.out().contains("failure: rank 1"), r.out());
+        assertTrue(r.out().matches("(?s).*logged [1-9]\\d* messages.*"), r.out());
+    }
+
+    @Test
+    void optionsCanComeFromAFilePerJob(@TempDir Path dir) throws IOException {
+        Path job = dir.resolve("job.args");
+        Files.write(job, List.of("-n 2", "--timeout 60s", "--protocol pessimistic", "--log-backend hybrid",
+                "--log-copy pack", "--no-log-huge-pages", "--summary"));
+        Run r = run("run", "@" + job, "io.rewind.apps.workloads.Stencil2D", "32", "10");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("protocol pessimistic, 2 ranks"), r.out());
+    }
+
+    @Test
+    void aBadLogOptionIsRefusedBeforeTheJobStarts() {
+        Run backend = run("run", "-n", "2", "--protocol", "pessimistic", "--log-backend", "tape",
+                "io.rewind.apps.examples.Hello");
+        assertEquals(2, backend.status());
+        assertTrue(backend.err().contains("unknown log backend 'tape'"), backend.err());
+        Run copy = run("run", "-n", "2", "--protocol", "pessimistic", "--log-copy", "lazy",
+                "io.rewind.apps.examples.Hello");
+        assertEquals(2, copy.status());
+        assertTrue(copy.err().contains("unknown log copy method 'lazy'"), copy.err());
+    }
+}
