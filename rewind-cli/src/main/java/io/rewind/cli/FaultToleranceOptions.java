@@ -7,6 +7,8 @@ import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.Protocol;
 import picocli.CommandLine.Option;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -102,6 +104,18 @@ final class FaultToleranceOptions {
         }
     }
 
+    /** Refuses a log folder that cannot hold files now, rather than failing every rank's first send. */
+    private static void requireWritableFolder(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException | SecurityException e) {
+            throw new IllegalArgumentException("--log-dir " + dir + ": cannot create the folder (" + e + ")");
+        }
+        if (!Files.isWritable(dir)) {
+            throw new IllegalArgumentException("--log-dir " + dir + ": the folder is not writable");
+        }
+    }
+
     PayloadLogConfig payloadLog() {
         StorageBackend backend = switch (logBackend.trim().toLowerCase(Locale.ROOT)) {
             case "off-heap", "offheap" -> StorageBackend.OFF_HEAP;
@@ -117,6 +131,9 @@ final class FaultToleranceOptions {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("unknown log copy method '" + logCopy
                     + "' (use hybrid, pack, pipelined or helper)");
+        }
+        if (logDir != null && (backend == StorageBackend.MAPPED_FILE || backend == StorageBackend.HYBRID)) {
+            requireWritableFolder(logDir);
         }
         // File-backed logs are temporary files, deleted when the log closes; without --log-dir they go
         // to the system's temporary folder, as the option says.

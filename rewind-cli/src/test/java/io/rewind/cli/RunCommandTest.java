@@ -75,4 +75,13 @@ class RunCommandTest {
         assertEquals(2, copy.status());
         assertTrue(copy.err().contains("unknown log copy method 'lazy'"), copy.err());
     }
+
+    @Test
+    void aLogFolderThatCannotBeCreatedIsRefusedBeforeTheJobStarts(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
+        Run r = run("run", "-n", "2", "--protocol", "pessimistic", "--log-backend", "mapped-file",
+                "--log-dir", file.resolve("logs").toString(), "io.rewind.apps.examples.Hello");
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("--log-dir " + file.resolve("logs") + ": cannot create the folder"), r.err());
+    }
 }
