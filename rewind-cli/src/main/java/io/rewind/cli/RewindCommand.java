@@ -41,6 +41,22 @@ public final class RewindCommand implements Runnable {
     public static int execute(String... args) {
         return new CommandLine(new RewindCommand())
                 .setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(RewindCommand::badInputOrBug)
                 .execute(args);
+    }
+
+    /**
+     * A setting refused once a command is under way (a folder that cannot be created, say) is the
+     * user's input, not a bug: one line and exit status 2, as for options refused up front. Anything
+     * else is reported with its stack trace.
+     */
+    private static int badInputOrBug(Exception e, CommandLine cmd, CommandLine.ParseResult parsed) throws Exception {
+        if (!(e instanceof IllegalArgumentException)) {
+            throw e;
+        }
+        Throwable cause = e.getCause();
+        cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage()
+                + (cause != null ? " (" + cause + ")" : ""));
+        return 2;
     }
 }

@@ -77,6 +77,17 @@ class RunCommandTest {
     }
 
     @Test
+    void aCheckpointFolderThatCannotBeCreatedIsOneLineAndExitStatusTwo(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
+        Run r = run("run", "-n", "2", "--protocol", "global", "--checkpoint-every", "5",
+                "--checkpoint-dir", file.resolve("ckpt").toString(), "io.rewind.apps.examples.Hello");
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertTrue(r.err().startsWith("rewind run: cannot create the checkpoint folder: " + file.resolve("ckpt")),
+                r.err());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+    }
+
+    @Test
     void aLogFolderThatCannotBeCreatedIsRefusedBeforeTheJobStarts(@TempDir Path dir) throws IOException {
         Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
         Run r = run("run", "-n", "2", "--protocol", "pessimistic", "--log-backend", "mapped-file",
