@@ -12,28 +12,36 @@ import java.util.List;
 /**
  * Routes {@code System.out} and {@code System.err} of rank threads to their job, line by line, with
  * an optional {@code [rank]} prefix, and keeps each rank's lines for the job result. Threads that
- * belong to no rank (and threads of a JVM where no job ever ran) print as usual. Installed once per
- * JVM; the rank of a thread is inherited by the threads it starts.
+ * belong to no rank (and threads of a JVM where no job ever ran) print as usual. Installed when a
+ * job starts (again only if the host swapped the streams since); the rank of a thread is inherited
+ * by the threads it starts.
  */
 final class OutputRouter {
     /** Lines kept per rank for the job result; older ones are dropped (the live stream still gets all). */
     static final int MAX_CAPTURED_LINES = 100_000;
 
     private static final InheritableThreadLocal<RankOutput> CURRENT = new InheritableThreadLocal<>();
-    private static boolean installed;
+    /** The routing streams last installed; null before the first job. */
+    private static PrintStream installedOut;
+    private static PrintStream installedErr;
 
     private OutputRouter() {
     }
 
+    /**
+     * Makes {@code System.out} and {@code System.err} route rank output. Idempotent; if the host
+     * replaced either stream since the last install (a test capturing output, say), the new one is
+     * wrapped, so rank output is never lost to a stream swapped in and out between jobs.
+     */
     static synchronized void install() {
-        if (installed) {
-            return;
+        if (System.out != installedOut) {
+            installedOut = new PrintStream(new Routing(System.out, false), true, StandardCharsets.UTF_8);
+            System.setOut(installedOut);
         }
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        System.setOut(new PrintStream(new Routing(out, false), true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(new Routing(err, true), true, StandardCharsets.UTF_8));
-        installed = true;
+        if (System.err != installedErr) {
+            installedErr = new PrintStream(new Routing(System.err, true), true, StandardCharsets.UTF_8);
+            System.setErr(installedErr);
+        }
     }
 
     /** The streams a launcher prints to directly, bypassing routing (the process's real stdout/stderr). */

@@ -85,6 +85,23 @@ class JobTest {
     }
 
     @Test
+    void rankOutputIsCapturedAfterTheHostSwappedItsStreamsBetweenJobs() {
+        java.io.PrintStream saved = System.out;
+        java.io.ByteArrayOutputStream hostCapture = new java.io.ByteArrayOutputStream();
+        try {
+            System.setOut(new java.io.PrintStream(hostCapture, true));
+            JobResult during = run(EnginePrograms.StaticsArePerRank.class, 2, Duration.ofSeconds(60));
+            assertEquals("counter=1", during.output(1).get(0));
+        } finally {
+            System.setOut(saved); // the routing installed by the job above leaves System.out with it
+        }
+        JobResult after = run(EnginePrograms.StaticsArePerRank.class, 2, Duration.ofSeconds(60));
+        assertTrue(after.ok(), after.describeFailures());
+        assertEquals("counter=1", after.output(0).get(0));
+        assertEquals("counter=1", after.output(1).get(0));
+    }
+
+    @Test
     void manyMoreRanksThanCores() {
         JobResult r = run(EnginePrograms.ManyRanks.class, 256, Duration.ofSeconds(120));
         assertTrue(r.ok(), r.describeFailures());
