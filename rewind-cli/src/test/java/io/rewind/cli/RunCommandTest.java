@@ -76,23 +76,18 @@ class RunCommandTest {
         assertTrue(copy.err().contains("unknown log copy method 'lazy'"), copy.err());
     }
 
-    @Test
-    void aCheckpointFolderThatCannotBeCreatedIsOneLineAndExitStatusTwo(@TempDir Path dir) throws IOException {
-        Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
-        Run r = run("run", "-n", "2", "--protocol", "global", "--checkpoint-every", "5",
-                "--checkpoint-dir", file.resolve("ckpt").toString(), "io.rewind.apps.examples.Hello");
+    /** A folder option naming a place below a plain file, which no folder can be created in. */
+    @ParameterizedTest
+    @ValueSource(strings = {"--checkpoint-dir", "--log-dir"})
+    void aFolderThatCannotBeCreatedIsOneLineAndExitStatusTwo(String option, @TempDir Path dir) throws IOException {
+        Path below = Files.writeString(dir.resolve("a-file"), "not a folder").resolve("sub");
+        Run r = run("run", "-n", "2", "--protocol", "pessimistic", "--checkpoint-every", "5",
+                "--log-backend", "mapped-file", option, below.toString(), "io.rewind.apps.examples.Hello");
         assertEquals(2, r.status(), r.out() + r.err());
-        assertTrue(r.err().startsWith("rewind run: cannot create the checkpoint folder: " + file.resolve("ckpt")),
-                r.err());
+        String expected = option.equals("--log-dir")
+                ? "rewind run: --log-dir " + below + ": cannot create the folder"
+                : "rewind run: cannot create the checkpoint folder: " + below;
+        assertTrue(r.err().startsWith(expected), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
-    }
-
-    @Test
-    void aLogFolderThatCannotBeCreatedIsRefusedBeforeTheJobStarts(@TempDir Path dir) throws IOException {
-        Path file = Files.writeString(dir.resolve("a-file"), "not a folder");
-        Run r = run("run", "-n", "2", "--protocol", "pessimistic", "--log-backend", "mapped-file",
-                "--log-dir", file.resolve("logs").toString(), "io.rewind.apps.examples.Hello");
-        assertEquals(2, r.status(), r.out() + r.err());
-        assertTrue(r.err().contains("--log-dir " + file.resolve("logs") + ": cannot create the folder"), r.err());
     }
 }
