@@ -80,10 +80,20 @@ final class Harness {
         return out;
     }
 
+    /** Comma-separated rank counts, each between 1 and {@link JobConfig#MAX_RANKS}. */
     static List<Integer> ints(String spec) {
         List<Integer> out = new ArrayList<>();
         for (String s : spec.split(",")) {
-            out.add(Integer.parseInt(s.trim()));
+            int n;
+            try {
+                n = Integer.parseInt(s.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("'" + spec + "' is not a list of rank counts (e.g. 4,8)");
+            }
+            if (n < 1 || n > JobConfig.MAX_RANKS) {
+                throw new IllegalArgumentException("a rank count is between 1 and " + JobConfig.MAX_RANKS + ", got " + n);
+            }
+            out.add(n);
         }
         return out;
     }

@@ -84,6 +84,11 @@ public final class OverheadBench implements Callable<Integer> {
             System.err.println("rewind bench overhead: --repeat and --checkpoints must be positive");
             return 2;
         }
+        List<Integer> counts = ns;
+        if (ws.stream().noneMatch(w -> counts.stream().anyMatch(n -> n >= w.minRanks()))) {
+            System.err.println("rewind bench overhead: none of the workloads runs on " + ranks + " ranks");
+            return 2;
+        }
         for (BenchWorkload w : ws) {
             // One untimed run per workload, so the first timed variant does not pay for class loading and JIT.
             for (int n : ns) {

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -50,6 +51,15 @@ class HarnessCommandsTest {
     void chaosRefusesAProtocolThatCannotRecover(@TempDir Path dir) {
         assertEquals(2, run(new ChaosBench(), "--protocols", "none", "--out", dir.toString()));
         assertEquals(2, run(new ChaosBench(), "--workloads", "nosuch", "--out", dir.toString()));
+    }
+
+    @Test
+    void overheadRefusesRankCountsNothingCanRunOn(@TempDir Path dir) {
+        for (String ranks : new String[] {"0", "2,x", "5000", ""}) {
+            assertEquals(2, run(new OverheadBench(), "-n", ranks, "--out", dir.toString()), ranks);
+        }
+        assertEquals(2, run(new OverheadBench(), "--workloads", "masterworker", "-n", "1", "--out", dir.toString()));
+        assertFalse(Files.exists(dir.resolve("overhead.md")), "nothing is written for refused input");
     }
 
     @Test
