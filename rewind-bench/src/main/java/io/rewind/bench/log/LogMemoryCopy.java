@@ -1,6 +1,6 @@
 package io.rewind.bench.log;
 
-import io.rewind.ft.log.HugePageMemory;
+import io.rewind.ft.log.AnonymousMemory;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
@@ -19,11 +19,11 @@ import java.util.concurrent.CyclicBarrier;
  * after the other, as a log fills its blocks. With {@code threads} = 2 the same copies are split in
  * two halves made at once by two threads, as if the receiving core took half of each log copy.
  *
- * <p>With {@code pages} = {@code huge} the area is memory advised for transparent huge pages ({@link
- * HugePageMemory}, as the off-heap log backend maps its blocks by default; Linux only) instead of
- * the JVM's native allocation in 4 KiB pages: if the copies get faster, part of their cost was
- * address translation over the footprint; the program prints how many huge pages were granted,
- * since the kernel may refuse them.
+ * <p>With {@code pages} = {@code huge} the area is memory advised for transparent huge pages
+ * ({@link AnonymousMemory}, as the off-heap log backend maps the blocks of a large log; Linux only)
+ * instead of the JVM's native allocation in 4 KiB pages: if the copies get faster, part of their
+ * cost was address translation over the footprint; the program prints how many huge pages were
+ * granted, since the kernel may refuse them.
  *
  * <p>Usage: {@code LogMemoryCopy [bytes] [footprints MiB, comma-separated] [rounds] [small|huge]};
  * prints the median microseconds per copy for one and for two threads. Needs two free cores.
@@ -72,11 +72,11 @@ public final class LogMemoryCopy {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment source = arena.allocate(size, 64);
             source.fill((byte) 7);
-            long grantedBefore = huge ? HugePageMemory.grantedKiB() : 0;
-            MemorySegment area = huge ? HugePageMemory.allocate(areaBytes, arena) : arena.allocate(areaBytes, 4096);
+            long grantedBefore = huge ? AnonymousMemory.hugePageKiB() : 0;
+            MemorySegment area = huge ? AnonymousMemory.map(areaBytes, arena, true) : arena.allocate(areaBytes, 4096);
             area.fill((byte) 1); // touch every page once: page faults are not what is measured
             if (huge) {
-                long after = HugePageMemory.grantedKiB();
+                long after = AnonymousMemory.hugePageKiB();
                 lastGrantedKiB = after < 0 || grantedBefore < 0 ? -1 : Math.max(0, after - grantedBefore);
             }
             CyclicBarrier start = new CyclicBarrier(threads);

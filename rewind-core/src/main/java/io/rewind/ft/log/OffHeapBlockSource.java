@@ -29,12 +29,17 @@ import java.util.Set;
  * end of the first smaller interval. The peak footprint is never raised: a spare is memory the log
  * held at its last peak.
  *
- * <h2>Huge pages</h2>
+ * <h2>Mapped blocks and huge pages</h2>
  *
- * With {@code hugePages} and a block size that is a multiple of 2 MiB, blocks are mapped and advised
- * for transparent huge pages ({@link HugePageMemory}): a log cycles through far more memory than the
- * TLB covers in 4 KiB pages. If the platform cannot map them, or the first attempt fails, blocks come
- * from the JVM's native allocation for the rest of the log's life; the memory behaves the same.
+ * Where the platform allows it ({@link AnonymousMemory}), blocks are mapped by the log itself rather
+ * than taken from the JVM's native allocation, which zeroes (and so faults in) a whole block at
+ * once: a mapped block is faulted in as it is written, so a rank that logs little holds little,
+ * whatever the block size. With {@code hugePages} and a block size that is a multiple of 2 MiB, the
+ * blocks of a log that already holds {@value #SMALL_PAGE_BLOCKS} blocks are also advised for
+ * transparent huge pages: such a log cycles through more memory than the TLB covers in 4 KiB pages,
+ * while a small log would only pay for whole huge pages it does not fill. If the system refuses the
+ * advice, or a mapping, the log goes on without it (or with the JVM's allocation) for the rest of
+ * its life; the memory behaves the same.
  */
 final class OffHeapBlockSource implements BlockSource {
 
@@ -45,7 +50,12 @@ final class OffHeapBlockSource implements BlockSource {
   private final int spareBlocks;
   private final long spareLimitBlocks;
   private final long limitBytes;
-  /** Blocks are mapped for huge pages; cleared for good once the system refuses. */
+  /** Blocks a log holds before further blocks are advised for huge pages. */
+  static final int SMALL_PAGE_BLOCKS = 2;
+
+  /** Blocks are mapped by the log (faulted in as written); cleared for good once a mapping fails. */
+  private boolean mapped;
+  /** Blocks beyond the first few are advised for huge pages; cleared for good once refused. */
   private boolean hugePages;
   /** Most blocks in use at once during the current interval. */
   private int currentHighWaterBlocks;
@@ -57,10 +67,8 @@ final class OffHeapBlockSource implements BlockSource {
   OffHeapBlockSource(
       long blockBytes, int spareBlocks, long spareLimitBytes, long limitBytes, boolean hugePages) {
     this.blockBytes = blockBytes;
-    this.hugePages =
-        hugePages
-            && HugePageMemory.supported()
-            && blockBytes % HugePageMemory.HUGE_PAGE_BYTES == 0;
+    this.mapped = AnonymousMemory.supported();
+    this.hugePages = mapped && hugePages && blockBytes % AnonymousMemory.HUGE_PAGE_BYTES == 0;
     this.spareBlocks = spareBlocks;
     this.spareLimitBlocks = spareLimitBytes / blockBytes;
     this.limitBytes = limitBytes;
@@ -114,7 +122,7 @@ final class OffHeapBlockSource implements BlockSource {
     Arena arena = Arena.ofShared();
     MemorySegment segment;
     try {
-      segment = hugePages ? hugePageBlock(arena) : null;
+      segment = mapped ? mappedBlock(arena) : null;
       if (segment == null) {
         segment = arena.allocate(blockBytes, ALIGNMENT_BYTES);
       }
@@ -131,19 +139,34 @@ final class OffHeapBlockSource implements BlockSource {
     return block;
   }
 
-  /** A block mapped for huge pages, or null (and no more attempts) if the system refuses one. */
-  private MemorySegment hugePageBlock(Arena arena) {
+  /**
+   * A block mapped by the log, advised for huge pages once the log holds {@link
+   * #SMALL_PAGE_BLOCKS} blocks; null (and no more mapping) if the system refuses a mapping.
+   */
+  private MemorySegment mappedBlock(Arena arena) {
+    if (hugePages && inUse.size() + spares.size() >= SMALL_PAGE_BLOCKS) {
+      try {
+        return AnonymousMemory.map(blockBytes, arena, true);
+      } catch (IllegalStateException e) {
+        hugePages = false; // no advice from now on; a plain mapping may still do
+      }
+    }
     try {
-      return HugePageMemory.allocate(blockBytes, arena);
+      return AnonymousMemory.map(blockBytes, arena, false);
     } catch (IllegalStateException e) {
-      hugePages = false;
+      mapped = false;
       return null;
     }
   }
 
-  /** Whether new blocks are mapped for huge pages. */
+  /** Whether blocks beyond the first few are advised for huge pages. */
   boolean usesHugePages() {
     return hugePages;
+  }
+
+  /** Whether blocks are mapped by the log rather than allocated by the JVM. */
+  boolean mapsBlocks() {
+    return mapped;
   }
 
   @Override

@@ -30,9 +30,9 @@ import java.nio.file.Path;
  * @param pipelineChunkBytes chunk size of the pipelined copy
  * @param mappedFileThresholdBytes under {@code HYBRID}, messages at least this long go straight to
  *     the mapped file so that one huge message does not evict the application from memory
- * @param hugePages off-heap blocks are mapped and advised for transparent huge pages (see {@link
- *     HugePageMemory}) where the platform allows it and {@code blockBytes} is a multiple of 2 MiB;
- *     elsewhere, or if the system refuses, blocks use the JVM's native memory in small pages
+ * @param hugePages off-heap blocks beyond a log's first few are advised for transparent huge
+ *     pages (see {@link OffHeapBlockSource}) where the platform allows it and {@code blockBytes} is
+ *     a multiple of 2 MiB; elsewhere, or if the system refuses, they use small pages
  */
 public record PayloadLogConfig(
     StorageBackend backend,

@@ -13,17 +13,19 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * Anonymous memory that Linux is asked to back with transparent huge pages: {@code mmap}, then
- * {@code madvise(MADV_HUGEPAGE)} on the 2 MiB-aligned part. A log writes each message into memory it
- * has not touched for a checkpoint interval or more, tens of MiB away from the last one; with 4 KiB
- * pages most copies of a long message also miss the TLB on every page, with 2 MiB pages a block is
- * one or a few entries (docs/benchmarks.md measures the difference). Where transparent huge pages are
- * in "madvise" mode, the usual setting, only memory advised this way gets them.
+ * Anonymous memory mapped by the process itself ({@code mmap}), optionally advised for transparent
+ * huge pages ({@code madvise(MADV_HUGEPAGE)} on its 2 MiB-aligned part). Two properties the JVM's
+ * native allocation does not give: the pages are faulted in only when first written (a log that
+ * stays small holds little memory, whatever its block size), and the memory can use huge pages. A
+ * log writes each message into memory it has not touched for a checkpoint interval or more, tens of
+ * MiB away from the last one; with 4 KiB pages the copy of a long message also misses the TLB on
+ * every page (docs/benchmarks.md measures the difference). Where transparent huge pages are in
+ * "madvise" mode, the usual setting, only memory advised this way gets them.
  *
  * <p>Linux on x86-64 or AArch64 only (the flag values below are theirs); {@link #supported} says
- * whether this platform qualifies. The memory is freed when the arena it is attached to closes.
+ * whether this platform qualifies. The memory is unmapped when the arena it is attached to closes.
  */
-public final class HugePageMemory {
+public final class AnonymousMemory {
   /** Size of a transparent huge page on the supported platforms. */
   public static final long HUGE_PAGE_BYTES = 2L << 20;
 
@@ -33,7 +35,7 @@ public final class HugePageMemory {
 
   private static final Calls CALLS = Calls.load();
 
-  private HugePageMemory() {}
+  private AnonymousMemory() {}
 
   /** The C library entry points, or none where this platform does not qualify. */
   private record Calls(MethodHandle mmap, MethodHandle madvise, MethodHandle munmap) {
@@ -71,23 +73,24 @@ public final class HugePageMemory {
     }
   }
 
-  /** Whether this platform can map memory advised for huge pages. */
+  /** Whether this platform can map memory itself (and advise it for huge pages). */
   public static boolean supported() {
     return CALLS != null;
   }
 
   /**
-   * {@code bytes} of zeroed memory starting on a huge-page boundary, advised for huge pages and
-   * unmapped when {@code arena} closes. The kernel may still back it with small pages (no free huge
-   * page, or transparent huge pages off): the memory works the same, only slower to walk.
+   * {@code bytes} of zeroed memory starting on a huge-page boundary, faulted in as it is first
+   * written, unmapped when {@code arena} closes, and with {@code hugePages} advised for huge pages.
+   * The kernel may still back advised memory with small pages (no free huge page, or transparent
+   * huge pages off): it works the same, only slower to walk.
    *
    * @throws UnsupportedOperationException if {@link #supported} is false
    * @throws IllegalStateException if the mapping or the advice fails; nothing stays mapped then
    */
-  public static MemorySegment allocate(long bytes, Arena arena) {
+  public static MemorySegment map(long bytes, Arena arena, boolean hugePages) {
     if (CALLS == null) {
       throw new UnsupportedOperationException(
-          "huge-page memory needs Linux on x86-64 or AArch64 with native access enabled (this is "
+          "mapping memory needs Linux on x86-64 or AArch64 with native access enabled (this is "
               + System.getProperty("os.name") + " on " + System.getProperty("os.arch") + ")");
     }
     if (bytes <= 0) {
@@ -111,6 +114,13 @@ public final class HugePageMemory {
       throw new IllegalStateException("mmap failed", t);
     }
     long skip = ((mapping.address() + HUGE_PAGE_BYTES - 1) & -HUGE_PAGE_BYTES) - mapping.address();
+    if (hugePages) {
+      advise(mapping, skip, areaBytes);
+    }
+    return mapping.asSlice(skip, bytes).reinterpret(arena, segment -> unmap(mapping));
+  }
+
+  private static void advise(MemorySegment mapping, long skip, long areaBytes) {
     int rc;
     try {
       rc = (int) CALLS.madvise.invokeExact(mapping.asSlice(skip, areaBytes), areaBytes, MADV_HUGEPAGE);
@@ -123,7 +133,6 @@ public final class HugePageMemory {
       throw new IllegalStateException(
           "madvise(MADV_HUGEPAGE) refused: transparent huge pages are not available in this kernel");
     }
-    return mapping.asSlice(skip, bytes).reinterpret(arena, segment -> unmap(mapping));
   }
 
   private static void unmap(MemorySegment mapping) {
@@ -140,7 +149,7 @@ public final class HugePageMemory {
   }
 
   /** KiB of anonymous memory in huge pages this process holds now; -1 if the kernel does not say. */
-  public static long grantedKiB() {
+  public static long hugePageKiB() {
     try {
       for (String line : Files.readAllLines(Path.of("/proc/self/smaps_rollup"))) {
         if (line.startsWith("AnonHugePages:")) {

@@ -11,9 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -23,20 +26,24 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Off-heap blocks mapped for huge pages: where they are used, that they hold what was written like
- * any block, and that closing frees them. Whether the kernel grants huge pages is its business (the
- * memory works either way), so the tests check the mapping, not the page size.
+ * Off-heap blocks the log maps itself: they hold what was written like any block, closing frees
+ * them, and only the blocks of a log beyond its first few are advised for huge pages. The advice is
+ * read back from the kernel ({@code VmFlags} of the mapping in /proc/self/smaps); whether huge pages
+ * are then granted is the kernel's business, so it is not asserted.
  */
-class HugePageBlocksTest {
+class MappedBlocksTest {
 
-  private static final long TWO_MIB = HugePageMemory.HUGE_PAGE_BYTES;
+  private static final long TWO_MIB = AnonymousMemory.HUGE_PAGE_BYTES;
+  private static final long UNLIMITED = PayloadLogConfig.UNLIMITED;
 
-  @Test
-  void huge_page_memory_is_zeroed_aligned_writable_and_unmapped_with_its_arena() {
-    assumeTrue(HugePageMemory.supported(), "huge-page memory needs Linux on x86-64 or AArch64");
+  @ParameterizedTest(name = "huge pages {0}")
+  @ValueSource(booleans = {true, false})
+  void mapped_memory_is_zeroed_aligned_advised_as_asked_and_unmapped_with_its_arena(boolean hugePages)
+      throws IOException {
+    assumeTrue(AnonymousMemory.supported(), "mapping memory needs Linux on x86-64 or AArch64");
     MemorySegment segment;
     try (Arena arena = Arena.ofShared()) {
-      segment = HugePageMemory.allocate(3 * TWO_MIB + 100, arena);
+      segment = AnonymousMemory.map(3 * TWO_MIB + 100, arena, hugePages);
       assertEquals(3 * TWO_MIB + 100, segment.byteSize());
       assertEquals(0, segment.address() % TWO_MIB, "starts on a huge-page boundary");
       for (long at = 0; at < segment.byteSize(); at += 4096) {
@@ -44,6 +51,7 @@ class HugePageBlocksTest {
       }
       segment.fill((byte) 0x3C);
       assertEquals(0x3C, segment.get(ValueLayout.JAVA_BYTE, segment.byteSize() - 1));
+      assertEquals(hugePages, advisedForHugePages(segment));
     }
     assertFalse(segment.scope().isAlive());
     assertThrows(IllegalStateException.class, () -> segment.get(ValueLayout.JAVA_BYTE, 0));
@@ -51,35 +59,53 @@ class HugePageBlocksTest {
 
   @Test
   void a_size_of_zero_is_refused() {
-    assumeTrue(HugePageMemory.supported());
+    assumeTrue(AnonymousMemory.supported());
     try (Arena arena = Arena.ofConfined()) {
-      assertThrows(IllegalArgumentException.class, () -> HugePageMemory.allocate(0, arena));
+      assertThrows(IllegalArgumentException.class, () -> AnonymousMemory.map(0, arena, false));
     }
   }
 
   @Test
-  void blocks_are_mapped_for_huge_pages_only_when_asked_and_a_whole_number_of_huge_pages() {
-    assumeTrue(HugePageMemory.supported());
-    long unlimited = PayloadLogConfig.UNLIMITED;
-    var asked = new OffHeapBlockSource(2 * TWO_MIB, 1, unlimited, unlimited, true);
+  void only_the_blocks_of_a_log_beyond_its_first_few_are_advised_for_huge_pages() throws IOException {
+    assumeTrue(AnonymousMemory.supported());
+    var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true);
     try {
-      assertTrue(asked.usesHugePages());
-      assertFalse(new OffHeapBlockSource(2 * TWO_MIB, 1, unlimited, unlimited, false).usesHugePages());
-      assertFalse(new OffHeapBlockSource(TWO_MIB / 2, 1, unlimited, unlimited, true).usesHugePages());
-      StorageBlock block = asked.allocate(2 * TWO_MIB);
-      assertEquals(0, block.segment.address() % TWO_MIB);
-      assertEquals(2 * TWO_MIB, block.segment.byteSize());
+      assertTrue(source.mapsBlocks() && source.usesHugePages());
+      int blocks = OffHeapBlockSource.SMALL_PAGE_BLOCKS + 2;
+      for (int i = 0; i < blocks; i++) {
+        StorageBlock block = source.allocate(TWO_MIB);
+        assertEquals(0, block.segment.address() % TWO_MIB);
+        assertEquals(i >= OffHeapBlockSource.SMALL_PAGE_BLOCKS, advisedForHugePages(block.segment), "block " + i);
+      }
     } finally {
-      asked.close();
+      source.close();
     }
   }
 
   @Test
-  void a_released_huge_page_block_is_reused_as_a_spare_and_freed_on_close() {
-    assumeTrue(HugePageMemory.supported());
-    long unlimited = PayloadLogConfig.UNLIMITED;
+  void blocks_are_never_advised_when_huge_pages_are_off_or_a_block_is_not_whole_huge_pages()
+      throws IOException {
+    assumeTrue(AnonymousMemory.supported());
+    var off = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, false);
+    var half = new OffHeapBlockSource(TWO_MIB / 2, 1, UNLIMITED, UNLIMITED, true);
+    try {
+      assertFalse(off.usesHugePages());
+      assertFalse(half.usesHugePages());
+      for (int i = 0; i < OffHeapBlockSource.SMALL_PAGE_BLOCKS + 2; i++) {
+        assertFalse(advisedForHugePages(off.allocate(TWO_MIB).segment));
+        assertFalse(advisedForHugePages(half.allocate(TWO_MIB / 2).segment));
+      }
+    } finally {
+      off.close();
+      half.close();
+    }
+  }
+
+  @Test
+  void a_released_block_is_reused_as_a_spare_and_freed_on_close() {
+    assumeTrue(AnonymousMemory.supported());
     MemorySegment memory;
-    var source = new OffHeapBlockSource(TWO_MIB, 1, unlimited, unlimited, true);
+    var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true);
     try {
       StorageBlock block = source.allocate(TWO_MIB);
       memory = block.segment;
@@ -98,7 +124,7 @@ class HugePageBlocksTest {
   /** The default configuration (2 MiB blocks, huge pages asked for) and the same in small pages. */
   @ParameterizedTest(name = "huge pages {0}")
   @ValueSource(booleans = {true, false})
-  void messages_across_huge_page_blocks_read_back_identical_after_truncation_and_reuse(boolean hugePages) {
+  void messages_across_blocks_read_back_identical_after_truncation_and_reuse(boolean hugePages) {
     PayloadLogConfig config =
         PayloadLogConfig.builder(StorageBackend.OFF_HEAP).hugePages(hugePages).build();
     assertEquals(TWO_MIB, config.blockBytes(), "the default block is one huge page");
@@ -127,5 +153,23 @@ class HugePageBlocksTest {
         assertEquals(0, log.statistics().entries());
       }
     }
+  }
+
+  /** Whether the kernel's mapping that holds {@code segment}'s first byte carries MADV_HUGEPAGE. */
+  private static boolean advisedForHugePages(MemorySegment segment) throws IOException {
+    long address = segment.address();
+    boolean inside = false;
+    for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+      int dash = line.indexOf('-');
+      int space = line.indexOf(' ');
+      if (dash > 0 && space > dash && line.substring(0, dash).matches("[0-9a-f]+")) {
+        long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
+        long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
+        inside = start <= address && address < end;
+      } else if (inside && line.startsWith("VmFlags:")) {
+        return Arrays.asList(line.substring("VmFlags:".length()).trim().split("\\s+")).contains("hg");
+      }
+    }
+    throw new AssertionError("no mapping holds address " + Long.toHexString(address));
   }
 }
