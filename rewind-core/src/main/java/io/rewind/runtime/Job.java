@@ -42,7 +42,6 @@ import java.util.stream.Stream;
  * every rank restarts from the newest common recovery line.
  */
 public final class Job {
-    /** How long ranks get to notice an abort before they are reported as hung. */
     /** Frames of a stuck rank thread shown in the message that reports it. */
     private static final int STUCK_FRAMES = 12;
 
@@ -130,7 +129,7 @@ public final class Job {
         }
         // Ranks post their end just before their thread exits: give them that moment (and, after an
         // abort, the time to notice it).
-        long graceDeadline = System.nanoTime() + config.stopGrace().toNanos();
+        long graceDeadline = graceDeadline();
         for (RankSlot s : slots) {
             join(s.current.thread, graceDeadline);
         }
@@ -148,16 +147,17 @@ public final class Job {
             s.output.flush();
             Incarnation inc = s.current;
             RankOutcome o = s.outcome;
-            if (inc.thread.isAlive() && !timedOut && a != null) {
+            boolean alive = inc.thread.isAlive();
+            boolean abortedInTime = a != null && !timedOut;
+            if (abortedInTime && alive) {
                 o = new RankOutcome(s.rank, RankOutcome.Status.ABORTED,
                         "did not stop after the abort" + whereStuck(inc.thread), null);
-            } else if (o == null && !timedOut && a != null) {
+            } else if (abortedInTime && o == null) {
                 // An incarnation stopped by the coordinator (a crash or a rollback) when the abort came.
                 o = new RankOutcome(s.rank, RankOutcome.Status.ABORTED, "stopped when the job was aborted", null);
-            } else if (o == null || inc.thread.isAlive()) {
-                o = new RankOutcome(s.rank, RankOutcome.Status.TIMED_OUT,
-                        "still running at the time limit" + (inc.thread.isAlive() ? " (thread did not stop"
-                                + whereStuck(inc.thread) + ")" : ""), null);
+            } else if (o == null || alive) {
+                o = new RankOutcome(s.rank, RankOutcome.Status.TIMED_OUT, "still running at the time limit"
+                        + (alive ? " (thread did not stop" + whereStuck(inc.thread) + ")" : ""), null);
             }
             outcomes.add(o);
             output.add(s.output.lines());
@@ -221,6 +221,23 @@ public final class Job {
         } catch (IOException e) {
             System.err.println("rewind: could not remove " + checkpointDir + ": " + e.getMessage());
         }
+    }
+
+    /** When ranks told to stop now must have stopped. */
+    private long graceDeadline() {
+        return System.nanoTime() + config.stopGrace().toNanos();
+    }
+
+    /**
+     * Waits until {@code graceDeadline} for the incarnation's thread to end; if it still runs, aborts
+     * the job with {@code failure} (such as "did not stop after its crash") and where it is stuck.
+     */
+    private boolean stoppedWithinGrace(Incarnation inc, long graceDeadline, String failure) {
+        if (join(inc.thread, graceDeadline)) {
+            return true;
+        }
+        abort(inc.rank, 1, "rank " + inc.rank + " " + failure + whereStuck(inc.thread));
+        return false;
     }
 
     private static boolean join(Thread t, long deadlineNanos) {
@@ -468,10 +485,9 @@ public final class Job {
                 group.add(inc);
             }
         }
-        long graceDeadline = System.nanoTime() + config.stopGrace().toNanos();
+        long graceDeadline = graceDeadline();
         for (Incarnation inc : group) {
-            if (inc != first && !join(inc.thread, graceDeadline)) {
-                abort(inc.rank, 1, "rank " + inc.rank + " did not stop after its crash" + whereStuck(inc.thread));
+            if (inc != first && !stoppedWithinGrace(inc, graceDeadline, "did not stop after its crash")) {
                 return;
             }
         }
@@ -548,10 +564,9 @@ public final class Job {
                 LockSupport.unpark(inc.thread);
             }
         }
-        long graceDeadline = System.nanoTime() + config.stopGrace().toNanos();
+        long graceDeadline = graceDeadline();
         for (RankSlot s : slots) {
-            if (!join(s.current.thread, graceDeadline)) {
-                abort(s.rank, 1, "rank " + s.rank + " did not stop for the global rollback" + whereStuck(s.current.thread));
+            if (!stoppedWithinGrace(s.current, graceDeadline, "did not stop for the global rollback")) {
                 return;
             }
         }
