@@ -222,9 +222,7 @@ public final class PessimisticProtocol implements FaultTolerance {
         StagedSend s;
         while ((s = staged.pollFirst()) != null) {
             Frame f = s.frame();
-            LogEntry entry = log.append(new MessageKey(f.context(), worldRank, s.destinationWorld(), f.tag(),
-                    f.sequence(), incarnation), stageArea, s.offset(), f.lengthBytes(), CopyMethod.PACK);
-            countCollective(f);
+            LogEntry entry = logFrame(f, stageArea, s.offset(), s.destinationWorld(), false, CopyMethod.PACK);
             channel(channelKey(f.context(), s.destinationWorld())).add(f.context(), f.source(), f.tag(), f.sequence(),
                     entry);
         }
