@@ -14,9 +14,6 @@ import java.util.Locale;
 
 /** The fault-tolerance options shared by the commands that launch jobs. */
 final class FaultToleranceOptions {
-    /** How the payload log copies messages. */
-    enum LogCopy { HYBRID, PACK, PIPELINED, HELPER }
-
     @Option(names = "--protocol", paramLabel = "NAME", defaultValue = "none",
             description = "Fault tolerance: none (a crash aborts the job), global (coordinated checkpoints, every "
                     + "rank rolls back), pessimistic (message logging, only the crashed rank rolls back). "
@@ -117,34 +114,15 @@ final class FaultToleranceOptions {
     }
 
     PayloadLogConfig payloadLog() {
-        StorageBackend backend = switch (logBackend.trim().toLowerCase(Locale.ROOT)) {
-            case "off-heap", "offheap" -> StorageBackend.OFF_HEAP;
-            case "mapped-file", "mapped" -> StorageBackend.MAPPED_FILE;
-            case "hybrid" -> StorageBackend.HYBRID;
-            case "dummy" -> StorageBackend.DUMMY;
-            default -> throw new IllegalArgumentException("unknown log backend '" + logBackend
-                    + "' (use off-heap, mapped-file, hybrid or dummy)");
-        };
-        LogCopy copy;
-        try {
-            copy = LogCopy.valueOf(logCopy.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown log copy method '" + logCopy
-                    + "' (use hybrid, pack, pipelined or helper)");
-        }
+        PayloadLogConfig.Builder c = LogChoices.config(logBackend, logCopy);
+        StorageBackend backend = LogChoices.backend(logBackend);
         if (logDir != null && (backend == StorageBackend.MAPPED_FILE || backend == StorageBackend.HYBRID)) {
             requireWritableFolder(logDir);
         }
         // File-backed logs are temporary files, deleted when the log closes; without --log-dir they go
         // to the system's temporary folder, as the option says.
-        PayloadLogConfig.Builder c = PayloadLogConfig.builder(backend).hugePages(logHugePages)
-                .mappedDirectory(logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir")));
-        switch (copy) {
-            case HYBRID -> { }
-            case PACK -> c.pipelineThresholdBytes(Long.MAX_VALUE).helperThreadThresholdBytes(Long.MAX_VALUE);
-            case PIPELINED -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(Long.MAX_VALUE);
-            case HELPER -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(0);
-        }
-        return c.build();
+        return c.hugePages(logHugePages)
+                .mappedDirectory(logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir")))
+                .build();
     }
 }

@@ -1,8 +1,8 @@
 package io.rewind.cli.bench;
 
+import io.rewind.cli.LogChoices;
 import io.rewind.cli.RewindCommand;
 import io.rewind.ft.log.PayloadLogConfig;
-import io.rewind.ft.log.StorageBackend;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
@@ -113,8 +113,9 @@ public final class LoggingBench implements Callable<Integer> {
     Path checkpointDir;
 
     @Option(names = "--pages", split = ",", defaultValue = "huge",
-            description = "Page sizes of off-heap log blocks, each a variant: huge (mapped for transparent huge "
-                    + "pages, the default), small (--no-log-huge-pages). Default: ${DEFAULT-VALUE}.")
+            description = "Page sizes of off-heap log blocks, each a variant: huge (a log's blocks beyond its "
+                    + "first two advised for transparent huge pages, the default), small (--no-log-huge-pages). "
+                    + "Default: ${DEFAULT-VALUE}.")
     List<String> pages;
 
     @Option(names = "--out", defaultValue = "runs/logging", description = "Output folder (default: ${DEFAULT-VALUE}).")
@@ -152,8 +153,8 @@ public final class LoggingBench implements Callable<Integer> {
             for (String b : backends) {
                 for (String c : copies) {
                     for (String p : pages) {
-                        String backend = backendName(b);
-                        String copy = copyName(c);
+                        String backend = LogChoices.backendName(b);
+                        String copy = LogChoices.copyName(c);
                         boolean huge = hugePages(p);
                         String name = backend + " / " + copy + (pages.size() > 1 ? " / " + p + " pages" : "");
                         variants.add(new Variant(name, backend, copy, huge, Protocol.PESSIMISTIC));
@@ -353,28 +354,6 @@ public final class LoggingBench implements Callable<Integer> {
         return out;
     }
 
-    static String backendName(String s) {
-        return switch (s.trim().toLowerCase(Locale.ROOT)) {
-            case "off-heap", "offheap" -> "off-heap";
-            case "mapped-file", "mapped" -> "mapped-file";
-            case "hybrid" -> "hybrid";
-            case "dummy" -> "dummy";
-            default -> throw new IllegalArgumentException("unknown backend '" + s
-                    + "' (use off-heap, mapped-file, hybrid or dummy)");
-        };
-    }
-
-    static String copyName(String s) {
-        return switch (s.trim().toLowerCase(Locale.ROOT)) {
-            case "hybrid" -> "hybrid";
-            case "pack" -> "pack";
-            case "pipelined" -> "pipelined";
-            case "helper", "helper-thread" -> "helper";
-            default -> throw new IllegalArgumentException("unknown copy method '" + s
-                    + "' (use hybrid, pack, pipelined or helper)");
-        };
-    }
-
     private static boolean hugePages(String pages) {
         return switch (pages.trim().toLowerCase(Locale.ROOT)) {
             case "huge" -> true;
@@ -385,20 +364,7 @@ public final class LoggingBench implements Callable<Integer> {
 
     /** The log settings of a variant: the defaults, with the copy method forced unless it is hybrid. */
     static PayloadLogConfig logConfig(String backend, String copy, boolean hugePages, Path logDir) {
-        StorageBackend sb = switch (backend) {
-            case "off-heap" -> StorageBackend.OFF_HEAP;
-            case "mapped-file" -> StorageBackend.MAPPED_FILE;
-            case "hybrid" -> StorageBackend.HYBRID;
-            default -> StorageBackend.DUMMY;
-        };
-        PayloadLogConfig.Builder c = PayloadLogConfig.builder(sb).mappedDirectory(logDir).hugePages(hugePages);
-        switch (copy) {
-            case "pack" -> c.pipelineThresholdBytes(Long.MAX_VALUE).helperThreadThresholdBytes(Long.MAX_VALUE);
-            case "pipelined" -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(Long.MAX_VALUE);
-            case "helper" -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(0);
-            default -> { }
-        }
-        return c.build();
+        return LogChoices.config(backend, copy).mappedDirectory(logDir).hugePages(hugePages).build();
     }
 
     private void write(List<Variant> variants, Map<Variant, List<List<Sample>>> samples) throws IOException {
