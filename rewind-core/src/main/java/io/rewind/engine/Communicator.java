@@ -220,17 +220,17 @@ public final class Communicator {
     }
 
     SendRequest sendOn(int ctx, MemorySegment buffer, long offset, long lengthBytes, int dest, int tag, SendMode mode) {
-        return sendOn(ctx, buffer, offset, lengthBytes, dest, tag, mode, false);
+        return sendOn(ctx, buffer, offset, lengthBytes, dest, tag, mode, null);
     }
 
     /**
      * Numbers the frame, lets the protocol log it (or skip it when the destination already has it),
      * and hands it to the transport.
      *
-     * @param collectiveResult the payload is a collective's result, sent alike to several members
+     * @param shared non-null when the payload is one result sent alike to several members
      */
     SendRequest sendOn(int ctx, MemorySegment buffer, long offset, long lengthBytes, int dest, int tag, SendMode mode,
-                       boolean collectiveResult) {
+                       SharedPayload shared) {
         engine.operation();
         Transport transport = engine.transport();
         if (dest == Constants.PROC_NULL) {
@@ -265,7 +265,7 @@ public final class Communicator {
             frame.pull = pull;
             if (!logging) {
                 transport.send(destWorld, frame);
-            } else if (!ft.send(frame, destWorld, collectiveResult, transport)) {
+            } else if (!ft.send(frame, destWorld, shared, transport)) {
                 req.completeSent(); // the destination already has this message
                 return req;
             }

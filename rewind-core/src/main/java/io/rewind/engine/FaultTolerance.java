@@ -42,7 +42,7 @@ public interface FaultTolerance {
      *
      * @return false when the frame was not handed off because the destination already has it
      */
-    default boolean send(Frame frame, int destinationWorld, boolean collectiveResult, Transport transport) {
+    default boolean send(Frame frame, int destinationWorld, SharedPayload shared, Transport transport) {
         transport.send(destinationWorld, frame);
         return true;
     }

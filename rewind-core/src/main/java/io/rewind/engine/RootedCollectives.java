@@ -16,8 +16,9 @@ final class RootedCollectives {
     private RootedCollectives() {
     }
 
-    private static SendRequest sendResult(Communicator c, int tag, MemorySegment b, long off, long len, int dest) {
-        return c.sendOn(c.collectiveContext(), b, off, len, dest, tag, SendMode.STANDARD, true);
+    private static SendRequest sendResult(Communicator c, int tag, MemorySegment b, long off, long len, int dest,
+                                          SharedPayload result) {
+        return c.sendOn(c.collectiveContext(), b, off, len, dest, tag, SendMode.STANDARD, result);
     }
 
     /** At the root: receive every other member's contribution of {@code bytes} into slot r of {@code all}. */
@@ -36,9 +37,10 @@ final class RootedCollectives {
     private static void distribute(Communicator c, int tag, MemorySegment b, long off, long len, int root) {
         int n = c.size();
         Request[] reqs = new Request[n];
+        SharedPayload result = new SharedPayload();
         for (int r = 0; r < n; r++) {
             if (r != root) {
-                reqs[r] = sendResult(c, tag, b, off, len, r);
+                reqs[r] = sendResult(c, tag, b, off, len, r, result);
             }
         }
         c.engine().waitAll(reqs);
@@ -152,7 +154,7 @@ final class RootedCollectives {
         Request[] reqs = new Request[n];
         for (int r = 1; r < n; r++) {
             long from = exclusive ? bytes * (r - 1) : bytes * r;
-            reqs[r] = c.sendOn(c.collectiveContext(), prefix, from, bytes, r, tag, SendMode.STANDARD, false);
+            reqs[r] = c.sendOn(c.collectiveContext(), prefix, from, bytes, r, tag, SendMode.STANDARD, null);
         }
         if (!exclusive && bytes > 0) {
             MemorySegment.copy(prefix, 0, recv, rOff, bytes);

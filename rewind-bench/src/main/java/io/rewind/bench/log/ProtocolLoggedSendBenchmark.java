@@ -80,7 +80,7 @@ public class ProtocolLoggedSendBenchmark {
   public Object loggedSend() {
     long s = ++sequence;
     Frame frame = new Frame(CONTEXT, 0, 0, 5, s, source, 0, sizeBytes, null);
-    protocol.send(frame, 1, false, NOWHERE);
+    protocol.send(frame, 1, null, NOWHERE);
     protocol.afterSend(frame);
     if (s % CHECKPOINT_EVERY == 0) {
       lines.published(1, ++line, Map.of(((long) CONTEXT << 32), s));

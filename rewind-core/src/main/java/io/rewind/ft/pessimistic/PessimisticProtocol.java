@@ -2,6 +2,7 @@ package io.rewind.ft.pessimistic;
 
 import io.rewind.engine.FaultTolerance;
 import io.rewind.engine.Frame;
+import io.rewind.engine.SharedPayload;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.RecoveryLines;
@@ -17,7 +18,6 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 
@@ -49,8 +49,6 @@ public final class PessimisticProtocol implements FaultTolerance {
     private final Map<Long, SentFrames> index = new HashMap<>();
     /** The channel sent on last: a send usually follows one on the same channel. */
     private SentFrames lastChannel;
-    /** A collective call's result, logged once: key (collective context, tag). */
-    private final Map<Long, LogEntry> sharedResults = new HashMap<>();
     /** For a restarted rank: per outgoing channel, what the peer already holds. */
     private final Map<Long, Long> skipUpTo = new HashMap<>();
     /** Short messages handed off and copied aside, in send order, not entered into the log yet. */
@@ -141,7 +139,7 @@ public final class PessimisticProtocol implements FaultTolerance {
      * the frame in the log. Only a pipelined copy that rides on the transfer (a tee) is set up first.
      */
     @Override
-    public boolean send(Frame frame, int destinationWorld, boolean collectiveResult, Transport transport) {
+    public boolean send(Frame frame, int destinationWorld, SharedPayload shared, Transport transport) {
         long key = channelKey(frame.context(), destinationWorld);
         // The log copies the sender's buffer as given: once handed off, a frame queued unmatched may
         // be switched to a private copy by the receiving side.
@@ -165,7 +163,7 @@ public final class PessimisticProtocol implements FaultTolerance {
                 return true;
             }
             CopyMethod method = copyMethodFor(frame);
-            if (deliver && method == CopyMethod.PACK && !collectiveResult && frame.lengthBytes() <= STAGE_MAX_BYTES
+            if (deliver && method == CopyMethod.PACK && shared == null && frame.lengthBytes() <= STAGE_MAX_BYTES
                     && !frame.isPulled()) {
                 transport.send(destinationWorld, frame);
                 stage(frame, destinationWorld, source, sourceOffset);
@@ -174,11 +172,11 @@ public final class PessimisticProtocol implements FaultTolerance {
             // A tee is driven by whoever transfers the payload, which must be this thread: not for a
             // pulled frame, which its receiver copies (and which is logged after the hand-off).
             boolean teed = deliver && method == CopyMethod.PIPELINED && !frame.isPulled()
-                    && !(collectiveResult && sharedResults.containsKey(callKey(frame)));
+                    && !(shared != null && shared.protocolState() != null);
             if (deliver && !teed) {
                 transport.send(destinationWorld, frame);
             }
-            LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, collectiveResult, method);
+            LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, shared, method);
             frame.setProtocolState(entry);
             channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), entry);
             if (!deliver) {
@@ -222,7 +220,7 @@ public final class PessimisticProtocol implements FaultTolerance {
         StagedSend s;
         while ((s = staged.pollFirst()) != null) {
             Frame f = s.frame();
-            LogEntry entry = logFrame(f, stageArea, s.offset(), s.destinationWorld(), false, CopyMethod.PACK);
+            LogEntry entry = logFrame(f, stageArea, s.offset(), s.destinationWorld(), null, CopyMethod.PACK);
             channel(channelKey(f.context(), s.destinationWorld())).add(f.context(), f.source(), f.tag(), f.sequence(),
                     entry);
         }
@@ -242,30 +240,23 @@ public final class PessimisticProtocol implements FaultTolerance {
     private record StagedSend(Frame frame, int destinationWorld, int offset) {
     }
 
-    /** Appends the frame's payload, or for a collective's result finds the entry it shares. Lock held. */
+    /** Appends the frame's payload, or for a shared result the entry its first frame made. Lock held. */
     private LogEntry logFrame(Frame frame, MemorySegment source, long sourceOffset, int destinationWorld,
-                              boolean collectiveResult, CopyMethod method) {
-        if (collectiveResult) {
-            long call = callKey(frame);
-            LogEntry shared = sharedResults.get(call);
-            if (shared != null) {
-                return shared;
+                              SharedPayload shared, CopyMethod method) {
+        if (shared != null) {
+            if (shared.protocolState() instanceof LogEntry entry) {
+                return entry;
             }
-            shared = log.append(new MessageKey(sharedContext(frame.context()), worldRank, worldRank, frame.tag(),
-                    ++sharedSequence, incarnation), source, sourceOffset, frame.lengthBytes(), method);
-            sharedResults.put(call, shared);
+            LogEntry entry = log.append(new MessageKey(sharedContext(frame.context()), worldRank, worldRank,
+                    frame.tag(), ++sharedSequence, incarnation), source, sourceOffset, frame.lengthBytes(), method);
+            shared.setProtocolState(entry);
             countCollective(frame);
-            return shared;
+            return entry;
         }
         LogEntry entry = log.append(new MessageKey(frame.context(), worldRank, destinationWorld, frame.tag(),
                 frame.sequence(), incarnation), source, sourceOffset, frame.lengthBytes(), method);
         countCollective(frame);
         return entry;
-    }
-
-    /** A collective call's key: its context and tag. */
-    private static long callKey(Frame frame) {
-        return ((long) frame.context() << 32) | (frame.tag() & 0xffffffffL);
     }
 
     private void countCollective(Frame frame) {
@@ -386,22 +377,13 @@ public final class PessimisticProtocol implements FaultTolerance {
                 c.truncatedTo(held);
             }
             // Shared results: release those no remaining frame refers to.
-            Map<LogEntry, Boolean> live = new java.util.IdentityHashMap<>();
-            if (!sharedResults.isEmpty()) {
-                for (SentFrames c : index.values()) {
-                    for (int i = c.head(); i < c.tail(); i++) {
-                        live.put(c.entry(i), Boolean.TRUE);
-                    }
-                }
-            }
             Map<Integer, Long> minLiveShared = new HashMap<>();
-            for (Iterator<Map.Entry<Long, LogEntry>> it = sharedResults.entrySet().iterator(); it.hasNext(); ) {
-                Map.Entry<Long, LogEntry> s = it.next();
-                LogEntry entry = s.getValue();
-                if (live.containsKey(entry)) {
-                    minLiveShared.merge(entry.key().contextId(), entry.key().sequence(), Math::min);
-                } else {
-                    it.remove();
+            for (SentFrames c : index.values()) {
+                for (int i = c.head(); i < c.tail(); i++) {
+                    MessageKey k = c.entry(i).key();
+                    if ((k.contextId() & SHARED_CONTEXT_BIT) != 0) {
+                        minLiveShared.merge(k.contextId(), k.sequence(), Math::min);
+                    }
                 }
             }
             for (Channel c : log.channels()) {
@@ -454,7 +436,6 @@ public final class PessimisticProtocol implements FaultTolerance {
             staged.clear();
             index.clear();
             lastChannel = null;
-            sharedResults.clear();
         }
         log.close();
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rewind.engine.Frame;
+import io.rewind.engine.SharedPayload;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.RecoveryLines;
@@ -71,8 +72,9 @@ class SentFramesIndexTest {
         if (batch.size() > 1 && random.nextBoolean()) {
           java.util.Collections.reverse(batch); // a concurrent sender overtook: logged out of order
         }
+        SharedPayload result = collective ? new SharedPayload() : null;
         for (Frame frame : batch) {
-          protocol.send(frame, dest, collective, NOWHERE);
+          protocol.send(frame, dest, result, NOWHERE);
           protocol.afterSend(frame);
           model.computeIfAbsent(dest, d -> new HashMap<>())
               .computeIfAbsent(channelKey, k -> new TreeMap<>())
@@ -85,7 +87,7 @@ class SentFramesIndexTest {
           long sequence = nextSequence.merge(otherKey, 1L, Long::sum);
           Frame frame = new Frame(context, 5, ME, tag, sequence, MemorySegment.ofArray(payload.clone()), 0,
               payload.length, null);
-          protocol.send(frame, other, true, NOWHERE);
+          protocol.send(frame, other, result, NOWHERE);
           protocol.afterSend(frame);
           model.computeIfAbsent(other, d -> new HashMap<>())
               .computeIfAbsent(otherKey, k -> new TreeMap<>())
@@ -138,7 +140,7 @@ class SentFramesIndexTest {
         }
         byte[] payload = {(byte) seq};
         Frame frame = new Frame(2, 0, ME, 9, seq, MemorySegment.ofArray(payload), 0, 1, null);
-        boolean sent = protocol.send(frame, 1, false, collect);
+        boolean sent = protocol.send(frame, 1, null, collect);
         protocol.afterSend(frame);
         assertEquals(seq == 11, sent, "sequence " + seq);
       }
@@ -166,13 +168,13 @@ class SentFramesIndexTest {
       lines.published(1, 3, Map.of(PessimisticProtocol.channelKey(2, ME), 6L)); // a line from before
       byte[] first = {0};
       Frame f1 = new Frame(2, 0, ME, 9, 1, MemorySegment.ofArray(first), 0, 1, null);
-      protocol.send(f1, 1, false, collect);
+      protocol.send(f1, 1, null, collect);
       protocol.afterSend(f1);
       protocol.truncate(); // a checkpoint somewhere: truncates up to what the old line holds
       for (long seq = 2; seq <= 8; seq++) {
         byte[] payload = {(byte) seq};
         Frame frame = new Frame(2, 0, ME, 9, seq, MemorySegment.ofArray(payload), 0, 1, null);
-        assertEquals(true, protocol.send(frame, 1, false, collect), "sequence " + seq);
+        assertEquals(true, protocol.send(frame, 1, null, collect), "sequence " + seq);
         protocol.afterSend(frame);
       }
       assertEquals(8, collect.frames().size());

@@ -40,7 +40,7 @@ class StagedSendsTest {
         sent.add(payload);
         Frame frame =
             new Frame(0, 0, 0, 7, i + 1, MemorySegment.ofArray(buffer), 0, payload.length, null);
-        assertEquals(true, protocol.send(frame, 1, false, transport));
+        assertEquals(true, protocol.send(frame, 1, null, transport));
         protocol.afterSend(frame);
         Arrays.fill(buffer, (byte) 0x5a); // the application reuses its buffer at once
       }
@@ -70,7 +70,7 @@ class StagedSendsTest {
     try {
       byte[] payload = {1, 2, 3};
       Frame frame = new Frame(0, 0, 0, 7, 1, MemorySegment.ofArray(payload.clone()), 0, 3, null);
-      protocol.send(frame, 1, false, new RecordingTransport(false));
+      protocol.send(frame, 1, null, new RecordingTransport(false));
       List<Frame> replay = protocol.framesFor(1, Map.of()); // no wait happened in between
       assertEquals(1, replay.size());
       byte[] logged = new byte[3];
