@@ -1,28 +1,72 @@
 package mpi.conformance;
 
+import io.rewind.check.RecoveryCheck;
+import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
+import io.rewind.runtime.Protocol;
 
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
-/** Runs rank programs as in-JVM jobs for the conformance tests. */
+/**
+ * Runs rank programs as in-JVM jobs for the conformance tests. A program that must succeed runs
+ * under every protocol that recovers too, without failures and with crashes at operation counts, and
+ * must end and print exactly as it does without fault tolerance: the conformance suite is the
+ * recovery oracle's corpus.
+ */
 public final class Jobs {
+    /**
+     * Crash schedules per program and protocol: by default one of each kind {@link
+     * RecoveryCheck#schedules} draws; the slow tier ({@code -Drewind.oracle.schedules=N}) runs more.
+     */
+    private static final int SCHEDULES = Integer.getInteger("rewind.oracle.schedules", 3);
+
     private Jobs() {
     }
 
-    public static JobResult run(Class<?> program, int ranks, String... args) {
-        return Job.run(JobConfig.builder(program.getName()).ranks(ranks).quiet()
-                .timeout(Duration.ofSeconds(60)).args(args).build());
+    static JobConfig config(Class<?> program, int ranks, String... args) {
+        return JobConfig.builder(program.getName()).ranks(ranks).quiet().timeout(Duration.ofSeconds(60)).args(args)
+                .build();
     }
 
-    /** Runs the program and fails the test, with every rank's failure, unless all ranks completed. */
+    public static JobResult run(Class<?> program, int ranks, String... args) {
+        return Job.run(config(program, ranks, args));
+    }
+
+    /**
+     * Runs the program and fails the test, with every rank's failure, unless all ranks completed;
+     * then checks that every protocol that recovers gives the same outcome and output, without
+     * failures and under crashes.
+     */
     public static JobResult runOk(Class<?> program, int ranks, String... args) {
-        JobResult r = run(program, ranks, args);
-        assertTrue(r.ok(), () -> program.getSimpleName() + " on " + ranks + " ranks failed:\n" + r.describeFailures());
-        return r;
+        String what = program.getSimpleName() + " on " + ranks + " ranks" + (args.length > 0 ? " " + Arrays.toString(
+                args) : "");
+        RecoveryCheck check;
+        try {
+            check = RecoveryCheck.of(config(program, ranks, args));
+        } catch (IllegalStateException e) {
+            return fail(what + " failed: " + e.getMessage());
+        }
+        long seed = (what.hashCode() & 0xffffffffL) * 31 + 7;
+        List<FailureSchedule> schedules = check.schedules(seed, SCHEDULES);
+        for (Protocol p : Protocol.values()) {
+            if (p == Protocol.NONE) {
+                continue;
+            }
+            RecoveryCheck.Verdict clean = check.run(p, 0, FailureSchedule.NONE);
+            assertTrue(clean.ok(), () -> what + ": " + clean.describe());
+            for (FailureSchedule s : schedules) {
+                RecoveryCheck.Verdict v = check.run(p, 0, s);
+                assertTrue(v.ok(), () -> what + " (seed " + seed + "): " + v.describe());
+            }
+        }
+        return check.baseline();
     }
 
     /** A check inside a rank program: a mismatch fails the rank and so the job. */

@@ -50,14 +50,16 @@ final class ArrivalTracker {
         return false;
     }
 
+    /** Whether the receiver already has this frame (a restarted sender sending it again). */
+    boolean isDuplicate(Frame frame) {
+        return frame.sequence <= channel(frame.channelKey()).arrived;
+    }
+
     /** Frames that may now enter matching, in order (empty if the frame is early or a duplicate). */
     List<Frame> admit(Frame frame) {
         Channel c = channel(frame.channelKey());
         long seq = frame.sequence;
         if (seq <= c.arrived) {
-            if (frame.sender != null) {
-                frame.sender.completeSent();
-            }
             return List.of();
         }
         if (seq > c.arrived + 1) {

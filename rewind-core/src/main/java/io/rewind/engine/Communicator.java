@@ -263,6 +263,7 @@ public final class Communicator {
             frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
                     waitForMatch || pull ? req : null);
             frame.pull = pull;
+            frame.synchronous = waitForMatch && mode == SendMode.SYNCHRONOUS;
             if (!logging) {
                 transport.send(destWorld, frame);
             } else if (!ft.send(frame, destWorld, shared, transport)) {

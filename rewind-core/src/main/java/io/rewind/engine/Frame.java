@@ -37,6 +37,8 @@ public final class Frame {
      * sends become private copies at once: borrowing them would make each send wait for its receiver.
      */
     boolean pull;
+    /** A synchronous send: it completes only once a receive has matched the frame. */
+    boolean synchronous;
     /**
      * Who owns a borrowed frame waiting in a queue: nobody yet ({@link #QUEUED}), the receiving side
      * (a receive took it, or it was withdrawn or dropped), or its sender, which replaces the payload
@@ -143,6 +145,11 @@ public final class Frame {
      */
     public boolean isPulled() {
         return pull;
+    }
+
+    /** Whether the sender waits for a receive to match this frame (a synchronous send). */
+    public boolean isSynchronous() {
+        return synchronous;
     }
 
     /** Queued unmatched: a pulled frame becomes a private copy and its sender is let go. */

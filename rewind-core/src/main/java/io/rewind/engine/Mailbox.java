@@ -76,28 +76,57 @@ public final class Mailbox implements FrameSink {
     private void onFrameOutOfOrder(Frame frame) {
         List<RecvRequest> receives = null;
         List<Frame> frames = null;
+        SendRequest release = null;
         synchronized (lock) {
             if (closed) {
                 return;
             }
-            List<Frame> admitted = arrivals.admit(frame);
-            for (Frame f : admitted) {
-                RecvRequest r = matchOrQueue(f);
-                if (r != null) {
-                    if (receives == null) {
-                        receives = new ArrayList<>(admitted.size());
-                        frames = new ArrayList<>(admitted.size());
+            if (arrivals.isDuplicate(frame)) {
+                release = adoptDuplicate(frame);
+            } else {
+                List<Frame> admitted = arrivals.admit(frame);
+                for (Frame f : admitted) {
+                    RecvRequest r = matchOrQueue(f);
+                    if (r != null) {
+                        if (receives == null) {
+                            receives = new ArrayList<>(admitted.size());
+                            frames = new ArrayList<>(admitted.size());
+                        }
+                        receives.add(r);
+                        frames.add(f);
                     }
-                    receives.add(r);
-                    frames.add(f);
                 }
             }
+        }
+        if (release != null) {
+            release.completeSent();
         }
         if (receives != null) {
             for (int i = 0; i < receives.size(); i++) {
                 receives.get(i).deliverOrOffer(frames.get(i));
             }
         }
+    }
+
+    /**
+     * Under the lock: a frame this rank already has, sent again by a restarted sender. Its sender is
+     * returned, to be let go at once (null: nobody waits), unless the send is synchronous and the first copy still waits
+     * unmatched here: a synchronous send completes only once its receive has started, so the new
+     * sender then waits on the first copy, as the crashed one did.
+     */
+    private SendRequest adoptDuplicate(Frame frame) {
+        SendRequest sender = frame.sender;
+        if (sender == null || !frame.synchronous) {
+            return sender;
+        }
+        for (Frame f : unexpected) {
+            if (f.sequence == frame.sequence && f.context == frame.context && f.sourceWorld == frame.sourceWorld) {
+                f.sender = sender;
+                sender.setPending(f);
+                return null;
+            }
+        }
+        return sender;
     }
 
     /** Under the lock: the oldest posted receive the frame matches (removed), or null after queueing it. */

@@ -164,6 +164,11 @@ public final class RankEngine {
         liveness.check();
     }
 
+    /** Communication operations counted so far by this incarnation. */
+    public long operations() {
+        return operations.get();
+    }
+
     /** Called with the running count at every communication operation (the failure injector). */
     public void setOperationHook(java.util.function.LongConsumer hook) {
         this.operationHook = hook;

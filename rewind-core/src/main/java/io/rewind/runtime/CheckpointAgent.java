@@ -19,6 +19,8 @@ import java.util.Map;
  */
 public final class CheckpointAgent {
     static final String RUNTIME_SECTION = "rewind.runtime";
+    /** Lines the rank had printed at the checkpoint, per stream: two longs. */
+    static final String OUTPUT_SECTION = "rewind.output";
 
     private final Job job;
     private final Job.Incarnation incarnation;
@@ -32,6 +34,15 @@ public final class CheckpointAgent {
         this.job = job;
         this.incarnation = incarnation;
         this.restoreImage = restoreImage;
+    }
+
+    /** Lines the rank had printed when it wrote the checkpoint (none if the file predates the record). */
+    static long[] outputPosition(CheckpointImage image) {
+        if (!image.sections().containsKey(OUTPUT_SECTION)) {
+            return new long[2];
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(image.section(OUTPUT_SECTION));
+        return new long[] {b.getLong(), b.getLong()};
     }
 
     public void register(String name, StateSection section) {
@@ -66,7 +77,7 @@ public final class CheckpointAgent {
             e.getValue().load(restoreImage.section(e.getKey()));
         }
         for (String name : restoreImage.sections().keySet()) {
-            if (!name.equals(RUNTIME_SECTION) && !sections.containsKey(name)) {
+            if (!name.startsWith("rewind.") && !sections.containsKey(name)) {
                 throw new CheckpointException("the checkpoint holds state '" + name + "' that the program did not "
                         + "register before restore()");
             }
@@ -137,6 +148,8 @@ public final class CheckpointAgent {
             data.put(e.getKey(), e.getValue().save());
         }
         data.put(RUNTIME_SECTION, EngineStateCodec.encode(engine, mailbox));
+        long[] printed = incarnation.output().position();
+        data.put(OUTPUT_SECTION, java.nio.ByteBuffer.allocate(16).putLong(printed[0]).putLong(printed[1]).array());
         CheckpointImage image = new CheckpointImage(incarnation.rank, line, data);
         job.injector().duringCheckpoint(incarnation, line, image, job.store());
         long bytes = job.store().write(image);

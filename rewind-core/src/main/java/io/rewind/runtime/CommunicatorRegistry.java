@@ -22,7 +22,12 @@ final class CommunicatorRegistry implements CommunicatorFactory {
     private final AtomicInteger nextContext = new AtomicInteger(4);
     private final ConcurrentHashMap<SlotKey, Slot> slots = new ConcurrentHashMap<>();
 
-    private record SlotKey(int parentContext, long index) {
+    /**
+     * The n-th creation on one parent. The colours of a split share one context, so the parent is
+     * named by its context and the world rank of its first member: groups that share a context are
+     * disjoint.
+     */
+    private record SlotKey(int parentContext, int parentFirstWorld, long index) {
     }
 
     private static final class Slot {
@@ -46,7 +51,7 @@ final class CommunicatorRegistry implements CommunicatorFactory {
     public Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
         int n = parent.size();
         int me = parent.rank();
-        Slot slot = slots.computeIfAbsent(new SlotKey(parent.context(), creationIndex), k -> new Slot(n));
+        Slot slot = slots.computeIfAbsent(new SlotKey(parent.context(), parent.worldRankOf(0), creationIndex), k -> new Slot(n));
         synchronized (slot) {
             if (!slot.arrived[me]) {
                 slot.arrived[me] = true;

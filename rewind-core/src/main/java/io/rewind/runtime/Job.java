@@ -296,6 +296,10 @@ public final class Job {
         ctx.bind(inc.engine);
         inc.agent = new CheckpointAgent(this, inc, image);
         ctx.bind(inc.agent);
+        if (number > 0) {
+            // What the rank printed after its restart point it prints again: shown once only.
+            slot.output.rewindTo(image == null ? new long[2] : CheckpointAgent.outputPosition(image));
+        }
         if (image != null) {
             EngineStateCodec.State state = EngineStateCodec.decode(image.section(CheckpointAgent.RUNTIME_SECTION));
             inc.engine.mailbox().restore(state.mailbox());
@@ -319,7 +323,7 @@ public final class Job {
         RankSlot s = inc.slot;
         OutputRouter.bind(s.output);
         int rank = inc.rank;
-        RankOutcome outcome;
+        RankOutcome outcome = null;
         try {
             Method main = findMain(inc.loader);
             main.invoke(null, (Object) config.args().toArray(new String[0]));
@@ -332,30 +336,29 @@ public final class Job {
             }
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
-            if (isCrash(cause, inc)) {
-                s.output.flush();
-                OutputRouter.unbind();
-                coordinatorQueue.add(() -> onCrash(inc));
-                return;
+            if (!isCrash(cause, inc)) {
+                outcome = onRankThrew(rank, cause);
             }
-            outcome = onRankThrew(rank, cause);
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-            if (isCrash(e, inc)) {
-                OutputRouter.unbind();
-                coordinatorQueue.add(() -> onCrash(inc));
-                return;
+            if (!isCrash(e, inc)) {
+                outcome = new RankOutcome(rank, RankOutcome.Status.FAILED, "cannot start " + config.mainClass()
+                        + ": " + e, e);
+                abort(rank, 1, "rank " + rank + " could not start: " + e.getMessage());
             }
-            outcome = new RankOutcome(rank, RankOutcome.Status.FAILED, "cannot start " + config.mainClass() + ": "
-                    + e, e);
-            abort(rank, 1, "rank " + rank + " could not start: " + e.getMessage());
         } catch (RankKilledError e) {
+            // a crash: outcome stays null
+        } finally {
+            if (outcome == null) {
+                s.output.dropPartial(); // a crashed rank loses what it had not flushed
+            } else {
+                s.output.flush();
+            }
             OutputRouter.unbind();
+        }
+        if (outcome == null) {
             coordinatorQueue.add(() -> onCrash(inc));
             return;
-        } finally {
-            s.output.flush();
         }
-        OutputRouter.unbind();
         RankOutcome o = outcome;
         coordinatorQueue.add(() -> onEnded(inc, o));
     }
@@ -646,7 +649,7 @@ public final class Job {
             return;
         }
         inc.retired = true;
-        report.traffic(inc.rank, inc.engine.traffic());
+        report.traffic(inc.rank, inc.engine.traffic(), inc.engine.operations());
         transport.detach(inc.rank, inc.engine.mailbox());
         inc.engine.mailbox().close();
         if (inc.protocol != null) {
@@ -757,6 +760,11 @@ public final class Job {
 
         RankContext context() {
             return loader.context();
+        }
+
+        /** Where the rank prints, across its incarnations. */
+        OutputRouter.RankOutput output() {
+            return slot.output;
         }
     }
 }

@@ -65,6 +65,23 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
         return urls;
     }
 
+    /** This job with another protocol, checkpoint frequency and failure schedule; everything else is kept. */
+    public JobConfig withFaultTolerance(Protocol p, int every, FailureSchedule f) {
+        Objects.requireNonNull(p, "protocol");
+        Objects.requireNonNull(f, "failures");
+        if (every < 0) {
+            throw new IllegalArgumentException("checkpointEvery must be >= 0, was " + every);
+        }
+        for (FailureSchedule.Kill k : f.kills()) {
+            if (k.rank() >= ranks) {
+                throw new IllegalArgumentException("kill " + k + " names rank " + k.rank() + " but the job has "
+                        + ranks + " ranks");
+            }
+        }
+        return new JobConfig(ranks, mainClass, args, classPath, engine, timeout, stopGrace, tagOutput, out, err, p,
+                every, keepLines, checkpointDir, f, payloadLog, applicationLevelCollectives, pointListener);
+    }
+
     public static Builder builder(String mainClass) {
         return new Builder(mainClass);
     }

@@ -57,7 +57,13 @@ final class OutputRouter {
         CURRENT.remove();
     }
 
-    /** One rank's output: a line buffer per stream, a sink, and the captured lines. */
+    /**
+     * One rank's output: a line buffer per stream, a sink, and the captured lines. It spans the
+     * rank's incarnations: a restarted incarnation re-executes from its recovery line and prints again
+     * what its predecessor printed after that line; those lines are suppressed ({@link #rewindTo}), so
+     * the job's output is that of a run without the crash. A crash loses the line being written, as a
+     * killed process loses what it had not flushed.
+     */
     static final class RankOutput {
         private final String prefix;
         private final PrintStream sinkOut;
@@ -65,6 +71,10 @@ final class OutputRouter {
         private final ByteArrayOutputStream outLine = new ByteArrayOutputStream();
         private final ByteArrayOutputStream errLine = new ByteArrayOutputStream();
         private final List<String> captured = new ArrayList<>();
+        /** Whole lines the current incarnation's execution has printed, per stream (out, err). */
+        private final long[] printed = new long[2];
+        /** Whole lines shown, per stream: the most any incarnation has printed. */
+        private final long[] shown = new long[2];
 
         RankOutput(int rank, boolean tag, PrintStream sinkOut, PrintStream sinkErr) {
             this.prefix = tag ? "[" + rank + "] " : "";
@@ -86,6 +96,12 @@ final class OutputRouter {
         }
 
         private void emit(boolean err, ByteArrayOutputStream line) {
+            int stream = err ? 1 : 0;
+            if (++printed[stream] <= shown[stream]) {
+                line.reset(); // printed before the crash already
+                return;
+            }
+            shown[stream] = printed[stream];
             String text = line.toString(StandardCharsets.UTF_8);
             if (text.endsWith("\r")) {
                 text = text.substring(0, text.length() - 1);
@@ -108,6 +124,28 @@ final class OutputRouter {
             if (errLine.size() > 0) {
                 emit(true, errLine);
             }
+        }
+
+        /** How many lines the rank has printed so far, per stream (saved with a checkpoint). */
+        synchronized long[] position() {
+            return printed.clone();
+        }
+
+        /**
+         * A new incarnation resumes from a point where the rank had printed {@code position} lines: the
+         * lines printed since are suppressed when it prints them again. The partial line of the
+         * incarnation that crashed is dropped.
+         */
+        synchronized void rewindTo(long[] position) {
+            dropPartial();
+            printed[0] = position[0];
+            printed[1] = position[1];
+        }
+
+        /** Drops the lines being written (a crash: they were never flushed). */
+        synchronized void dropPartial() {
+            outLine.reset();
+            errLine.reset();
         }
 
         synchronized List<String> lines() {

@@ -28,12 +28,14 @@ import java.util.Locale;
  * @param collectiveLoggedBytes   payload bytes logged for messages of collectives
  * @param traffic           who sent what to whom
  * @param killsNotStruck    scheduled crashes that never happened (the job ended first)
+ * @param operations        communication operations each rank counted (the count {@code --kill RANK@oN}
+ *                          refers to), in its last incarnation; a failure-free run's totals
  */
 public record RunReport(String protocol, int ranks, Duration wall, List<FailureRecord> failures, long checkpoints,
                         long checkpointBytes, long checkpointNanos, long loggedBytes, long loggedEntries,
                         long maxRankLoggedBytes, long logHighWaterBytes, long events, long eventBytes,
                         long collectiveLoggedEntries, long collectiveLoggedBytes, Traffic traffic,
-                        List<FailureSchedule.Kill> killsNotStruck) {
+                        List<FailureSchedule.Kill> killsNotStruck, long[] operations) {
 
     /**
      * Who sent what to whom during the job, [source][destination], and how long each rank ran.
@@ -168,6 +170,7 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
         private final long[][] collBytes;
         private final long[][] collMessages;
         private final double[] rankSeconds;
+        private final long[] operations;
 
         Builder(JobConfig config) {
             this.config = config;
@@ -178,10 +181,12 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             collBytes = new long[n][n];
             collMessages = new long[n][n];
             rankSeconds = new double[n];
+            operations = new long[n];
         }
 
         /** Adds an incarnation's traffic (called once per incarnation, when it is retired). */
-        synchronized void traffic(int rank, io.rewind.engine.TrafficCounters t) {
+        synchronized void traffic(int rank, io.rewind.engine.TrafficCounters t, long rankOperations) {
+            operations[rank] = rankOperations;
             t.addTo(p2pBytes, p2pMessages, false, rank);
             t.addTo(collBytes, collMessages, true, rank);
         }
@@ -238,7 +243,7 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             return new RunReport(config.protocol().cliName(), config.ranks(), wall, List.copyOf(failures), checkpoints,
                     checkpointBytes, checkpointNanos, loggedBytes, loggedEntries, max, highWater, events, eventBytes,
                     collEntries, collLogBytes, new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds),
-                    notStruck);
+                    notStruck, operations.clone());
         }
     }
 

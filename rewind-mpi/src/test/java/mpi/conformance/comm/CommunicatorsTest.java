@@ -22,6 +22,47 @@ class CommunicatorsTest {
         runOk(GroupsAndComms.class, ranks);
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4, 6})
+    void splitsOfDisjointGroupsThatShareAContext(int ranks) {
+        runOk(NestedSplits.class, ranks);
+    }
+
+    /**
+     * The colours of one split are disjoint groups and may share a context; splitting each of them
+     * again (different sizes, different colours) must give every group its own communicators.
+     */
+    public static final class NestedSplits {
+        public static void main(String[] args) throws MPIException {
+            MPI.Init(args);
+            Intracomm w = MPI.COMM_WORLD;
+            int me = w.getRank();
+            int n = w.getSize();
+            Intracomm half = w.split(me < n / 2 + 1 ? 0 : 1, me);
+            Intracomm quarter = half.split(half.getRank() % 2, -half.getRank());
+            Intracomm copy = half.dup();
+            long[] sum = {me};
+            quarter.allReduce(sum, 1, MPI.LONG, MPI.SUM);
+            long expected = 0;
+            for (int r = 0; r < n; r++) {
+                boolean sameHalf = (r < n / 2 + 1) == (me < n / 2 + 1);
+                int halfRank = r < n / 2 + 1 ? r : r - (n / 2 + 1);
+                if (sameHalf && halfRank % 2 == half.getRank() % 2) {
+                    expected += r;
+                }
+            }
+            checkEq(expected, sum[0], "sum over the quarter");
+            long[] size = {1};
+            copy.allReduce(size, 1, MPI.LONG, MPI.SUM);
+            checkEq(half.getSize(), size[0], "size of the duplicated half");
+            System.out.println("quarter " + quarter.getSize() + " sum " + sum[0]);
+            copy.free();
+            quarter.free();
+            half.free();
+            MPI.Finalize();
+        }
+    }
+
     public static final class GroupsAndComms {
         public static void main(String[] args) throws MPIException {
             MPI.Init(args);

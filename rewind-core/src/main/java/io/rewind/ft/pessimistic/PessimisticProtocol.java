@@ -148,8 +148,12 @@ public final class PessimisticProtocol implements FaultTolerance {
         synchronized (lock) {
             // A restarted rank logs what it re-executes even when the peer already holds it: if that peer
             // crashes later, this log is the only place left to replay it from.
-            boolean deliver = !restarted || frame.sequence() > skipUpTo.computeIfAbsent(key,
+            boolean peerHasIt = restarted && frame.sequence() <= skipUpTo.computeIfAbsent(key,
                     k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
+            // A synchronous send must wait until the peer matches the message, which it may not have
+            // done yet: the copy sent again is dropped there as a duplicate, and this send completes
+            // once the first copy is matched.
+            boolean deliver = !peerHasIt || frame.isSynchronous();
             if (frame.sequence() <= channel(key).truncatedUpTo()) {
                 // Every recovery line the peer keeps holds this message already: no replay can ask for
                 // it, so it is not logged. This happens to a restarted rank only, when a peer's oldest

@@ -1,0 +1,57 @@
+package io.rewind.apps.recovery;
+
+import io.rewind.apps.random.RandomSpmd;
+import io.rewind.check.RecoveryCheck;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.Protocol;
+import net.jqwik.api.Example;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.LongRange;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Random SPMD programs ({@link RandomSpmd}: point-to-point, wildcards, completion functions, every
+ * collective with random counts and gaps, derived communicators) under random crashes at operation
+ * counts, under every protocol that recovers, compared bit for bit with their failure-free run. A
+ * seed that once failed stays below as an example.
+ */
+class RandomProgramsTest {
+    /** Per run; a hang fails the run instead of the build. */
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+
+    static void assertRecovers(long programSeed, int ranks, int steps, long killSeed, int schedules) {
+        JobConfig job = JobConfig.builder(RandomSpmd.class.getName()).ranks(ranks)
+                .args(Long.toString(programSeed), Integer.toString(steps)).timeout(LIMIT).quiet().build();
+        RecoveryCheck check = RecoveryCheck.of(job);
+        for (Protocol p : Protocol.values()) {
+            if (p == Protocol.NONE) {
+                continue;
+            }
+            for (FailureSchedule s : check.schedules(killSeed, schedules)) {
+                RecoveryCheck.Verdict v = check.run(p, 0, s);
+                assertTrue(v.ok(), () -> "RandomSpmd " + programSeed + " " + steps + " on " + ranks + " ranks, kill seed "
+                        + killSeed + ": " + v.describe());
+            }
+        }
+    }
+
+    @Property(tries = 12)
+    void randomProgramsRecoverFromRandomCrashesBitForBit(@ForAll @LongRange(min = 1, max = 1_000_000) long program,
+                                                         @ForAll @IntRange(min = 1, max = 5) int ranks,
+                                                         @ForAll @IntRange(min = 5, max = 50) int steps,
+                                                         @ForAll @LongRange(min = 1, max = 1_000_000) long kills) {
+        assertRecovers(program, ranks, steps, kills, 3);
+    }
+
+    /** Nested splits of disjoint groups sharing a context (communicator registry keyed by context only). */
+    @Example
+    void splitOfASplitColour() {
+        assertRecovers(1, 4, 60, 1, 3);
+    }
+}
