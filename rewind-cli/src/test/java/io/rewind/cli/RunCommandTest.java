@@ -55,6 +55,25 @@ class RunCommandTest {
     }
 
     @Test
+    void killsWithTheDummyBackendAreRefusedBeforeTheJobRuns() {
+        Run r = run("run", "-n", "3", "--timeout", "60s", "--protocol", "pessimistic", "--log-backend", "dummy",
+                "--kill", "1@o5", "io.rewind.apps.examples.Ring", "10");
+        assertEquals(2, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("dummy log backend keeps no payloads"), r.err());
+        assertTrue(!r.out().contains("protocol pessimistic"), "no job ran: " + r.out());
+    }
+
+    @Test
+    void chaosCrashesAProgramWithoutCheckpointPoints() {
+        // Ring never calls point(): the kills drawn at points strike at operation counts instead.
+        Run r = run("run", "-n", "4", "--timeout", "60s", "--protocol", "pessimistic", "--chaos", "3",
+                "--chaos-span", "20", "io.rewind.apps.examples.Ring", "60");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("failure: rank"), r.out());
+        assertTrue(!r.out().contains("never struck"), r.out());
+    }
+
+    @Test
     void optionsCanComeFromAFilePerJob(@TempDir Path dir) throws IOException {
         Path job = dir.resolve("job.args");
         Files.write(job, List.of("-n 2", "--timeout 60s", "--protocol pessimistic", "--log-backend hybrid",

@@ -76,8 +76,9 @@ final class FailureInjector implements AutoCloseable {
     void atOperation(Job.Incarnation inc, long operations) {
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
-            if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.OPERATION
-                    && operations >= k.value() && claim(i)) {
+            boolean due = k.trigger() == FailureSchedule.Trigger.OPERATION ? operations >= k.value()
+                    : k.fallbackOperation() > 0 && operations >= k.fallbackOperation() && inc.agent.points() == 0;
+            if (k.rank() == inc.rank && due && claim(i)) {
                 job.markKilled(inc, "killed at operation " + operations + " (" + k + ")");
                 throw new RankKilledError(inc.rank, inc.number, "at operation " + operations);
             }
@@ -86,7 +87,7 @@ final class FailureInjector implements AutoCloseable {
 
     boolean hasOperationKills() {
         for (FailureSchedule.Kill k : schedule.kills()) {
-            if (k.trigger() == FailureSchedule.Trigger.OPERATION) {
+            if (k.trigger() == FailureSchedule.Trigger.OPERATION || k.fallbackOperation() > 0) {
                 return true;
             }
         }

@@ -22,8 +22,18 @@ public record FailureSchedule(List<Kill> kills) {
         OPERATION
     }
 
-    /** One crash. */
-    public record Kill(int rank, Trigger trigger, long value) {
+    /**
+     * One crash.
+     *
+     * @param fallbackOperation for a kill at a checkpoint point: the operation count at which it strikes
+     *                          instead if the rank has passed no point by then (a program without the
+     *                          checkpoint API); 0 for none
+     */
+    public record Kill(int rank, Trigger trigger, long value, long fallbackOperation) {
+        public Kill(int rank, Trigger trigger, long value) {
+            this(rank, trigger, value, 0);
+        }
+
         @Override
         public String toString() {
             return rank + "@" + switch (trigger) {
@@ -31,7 +41,7 @@ public record FailureSchedule(List<Kill> kills) {
                 case TIME -> "t" + value;
                 case CHECKPOINT -> "c" + value;
                 case OPERATION -> "o" + value;
-            };
+            } + (fallbackOperation > 0 ? "(or o" + fallbackOperation + " without points)" : "");
         }
     }
 
@@ -94,8 +104,12 @@ public record FailureSchedule(List<Kill> kills) {
      * A reproducible random schedule of one to three crashes on random ranks: at a checkpoint point
      * (an iteration in [2, span]), sometimes two at the same iteration, or in the middle of the
      * communication of an iteration (an operation count in [1, 6 x span]: a send, a receive, a wait,
-     * possibly inside a collective).
+     * possibly inside a collective). A kill at a point falls back to operation count 6 x its iteration
+     * in a rank that has passed no point by then, so a program without checkpoint points crashes too.
      */
+    /** How many communication operations {@link #chaos} assumes an iteration makes. */
+    private static final int OPERATIONS_PER_ITERATION = 6;
+
     public static FailureSchedule chaos(long seed, int ranks, int span) {
         Random rnd = new Random(seed);
         int count = 1 + rnd.nextInt(3);
@@ -103,14 +117,15 @@ public record FailureSchedule(List<Kill> kills) {
         for (int i = 0; i < count; i++) {
             int rank = rnd.nextInt(ranks);
             if (rnd.nextBoolean()) {
-                kills.add(new Kill(rank, Trigger.OPERATION, 1 + rnd.nextInt(Math.max(1, 6 * span))));
+                int operations = Math.max(1, OPERATIONS_PER_ITERATION * span);
+                kills.add(new Kill(rank, Trigger.OPERATION, 1 + rnd.nextInt(operations)));
                 continue;
             }
             long iteration = 2 + rnd.nextInt(Math.max(1, span - 1));
             if (!kills.isEmpty() && kills.get(kills.size() - 1).trigger() == Trigger.ITERATION && rnd.nextInt(4) == 0) {
                 iteration = kills.get(kills.size() - 1).value(); // concurrent with the previous one
             }
-            kills.add(new Kill(rank, Trigger.ITERATION, iteration));
+            kills.add(new Kill(rank, Trigger.ITERATION, iteration, OPERATIONS_PER_ITERATION * iteration));
         }
         return new FailureSchedule(kills);
     }

@@ -78,8 +78,21 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
                         + ranks + " ranks");
             }
         }
+        checkRecoverable(p, f, payloadLog);
         return new JobConfig(ranks, mainClass, args, classPath, engine, timeout, stopGrace, tagOutput, out, err, p,
                 every, keepLines, checkpointDir, f, payloadLog, applicationLevelCollectives, pointListener);
+    }
+
+    /**
+     * Refuses, before anything runs, crashes that the chosen set-up can only turn into a stack trace:
+     * the dummy log backend keeps no payloads, so nothing could be replayed to a restarted rank.
+     */
+    private static void checkRecoverable(Protocol p, FailureSchedule f, PayloadLogConfig log) {
+        if (!f.isEmpty() && p == Protocol.PESSIMISTIC && log.backend() == StorageBackend.DUMMY) {
+            throw new IllegalArgumentException("the dummy log backend keeps no payloads, so a crashed rank cannot "
+                    + "be recovered: use it without kills (it measures the copy alone), or choose off-heap, "
+                    + "mapped-file or hybrid");
+        }
     }
 
     public static Builder builder(String mainClass) {
@@ -245,6 +258,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
                 }
             }
             PayloadLogConfig log = payloadLog != null ? payloadLog : PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build();
+            checkRecoverable(protocol, failures, log);
             EngineConfig e = engine != null ? engine : EngineConfig.forRanks(ranks);
             PrintStream o = echo ? (out != null ? out : OutputRouter.rawStdout()) : null;
             PrintStream r = echo ? (err != null ? err : new PrintStream(
