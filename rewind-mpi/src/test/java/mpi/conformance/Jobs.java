@@ -5,7 +5,8 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -55,8 +56,8 @@ public final class Jobs {
         }
         long seed = (what.hashCode() & 0xffffffffL) * 31 + 7;
         List<FailureSchedule> schedules = check.schedules(seed, SCHEDULES);
-        for (Protocol p : Protocol.values()) {
-            if (p == Protocol.NONE) {
+        for (ProtocolDescriptor p : ProtocolRegistry.all()) {
+            if (p == ProtocolRegistry.NONE) {
                 continue;
             }
             RecoveryCheck.Verdict clean = check.run(p, 0, FailureSchedule.NONE);

@@ -4,7 +4,8 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.RunReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -55,7 +56,7 @@ final class DemoCommand implements Callable<Integer> {
         System.out.printf("== 2. pessimistic logging, checkpoint every %d sweeps, rank %d killed at sweep %d%n",
                 every, victim, killAt);
         JobResult faulty = Job.run(JobConfig.builder(main).ranks(ranks).args(args).timeout(Duration.ofMinutes(10))
-                .protocol(Protocol.PESSIMISTIC).checkpointEvery(every)
+                .protocol("pessimistic").checkpointEvery(every)
                 .failures(FailureSchedule.parse(victim + "@" + killAt, ranks)).build());
         if (!faulty.ok()) {
             System.err.print(faulty.describeFailures());

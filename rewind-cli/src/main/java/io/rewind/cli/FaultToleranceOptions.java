@@ -4,7 +4,8 @@ import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import picocli.CommandLine.Option;
 
 import java.io.IOException;
@@ -15,8 +16,8 @@ import java.util.Locale;
 /** The fault-tolerance options shared by the commands that launch jobs. */
 final class FaultToleranceOptions {
     @Option(names = "--protocol", paramLabel = "NAME", defaultValue = "none",
-            description = "Fault tolerance: none (a crash aborts the job), global (coordinated checkpoints, every "
-                    + "rank rolls back), pessimistic (message logging, only the crashed rank rolls back). "
+            completionCandidates = ProtocolsCommand.Names.class,
+            description = "Fault tolerance, one of ${COMPLETION-CANDIDATES} (what each costs: rewind protocols). "
                     + "Default: ${DEFAULT-VALUE}.")
     String protocol;
 
@@ -74,13 +75,7 @@ final class FaultToleranceOptions {
 
     /** Applies the options; throws IllegalArgumentException with a message for the user. */
     void applyTo(JobConfig.Builder b, int ranks) {
-        Protocol p;
-        try {
-            p = Protocol.valueOf(protocol.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown protocol '" + protocol + "' (use none, global or pessimistic)");
-        }
-        b.protocol(p).checkpointEvery(checkpointEvery).keepLines(keepLines).checkpointDir(checkpointDir);
+        b.protocol(ProtocolRegistry.get(protocol)).checkpointEvery(checkpointEvery).keepLines(keepLines).checkpointDir(checkpointDir);
         if (kill != null && chaos != null) {
             throw new IllegalArgumentException("--kill and --chaos cannot be combined");
         }

@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
         subcommands = {
             RunCommand.class,
             DemoCommand.class,
+            ProtocolsCommand.class,
             io.rewind.cli.bench.BenchCommand.class,
             CalibrateCommand.class,
             io.rewind.cli.tools.AnalyzeCommand.class,

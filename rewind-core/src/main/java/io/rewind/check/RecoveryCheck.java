@@ -4,7 +4,8 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,7 @@ public final class RecoveryCheck {
      * @throws IllegalStateException if that run itself fails: there is nothing to compare against
      */
     public static RecoveryCheck of(JobConfig job) {
-        JobConfig reference = job.withFaultTolerance(Protocol.NONE, 0, FailureSchedule.NONE);
+        JobConfig reference = job.withFaultTolerance(ProtocolRegistry.NONE, 0, FailureSchedule.NONE);
         JobResult r = Job.run(reference);
         if (!r.ok()) {
             throw new IllegalStateException(job.mainClass() + " fails without failures (exit " + r.exitCode() + "):\n"
@@ -52,7 +53,7 @@ public final class RecoveryCheck {
     }
 
     /** What one run under crashes gave, against the reference. */
-    public record Verdict(Protocol protocol, int checkpointEvery, FailureSchedule kills, JobResult result,
+    public record Verdict(ProtocolDescriptor protocol, int checkpointEvery, FailureSchedule kills, JobResult result,
                           String mismatch) {
         /** Whether the run ended well and every rank printed exactly what it printed without failures. */
         public boolean ok() {
@@ -66,13 +67,13 @@ public final class RecoveryCheck {
 
         /** One paragraph that says what ran and, on a mismatch, where the outputs part. */
         public String describe() {
-            return "protocol " + protocol.cliName() + ", checkpoint every " + checkpointEvery + ", kills " + kills + ": "
+            return "protocol " + protocol.name() + ", checkpoint every " + checkpointEvery + ", kills " + kills + ": "
                     + (ok() ? "identical" : mismatch) + "\n" + result.report().summary();
         }
     }
 
     /** Runs the program under {@code protocol} with {@code kills} and compares it with the reference. */
-    public Verdict run(Protocol protocol, int checkpointEvery, FailureSchedule kills) {
+    public Verdict run(ProtocolDescriptor protocol, int checkpointEvery, FailureSchedule kills) {
         JobResult r = Job.run(reference.withFaultTolerance(protocol, checkpointEvery, kills));
         return new Verdict(protocol, checkpointEvery, kills, r, compare(r));
     }

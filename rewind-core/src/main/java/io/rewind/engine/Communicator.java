@@ -139,7 +139,7 @@ public final class Communicator {
         checkLength(capacityBytes);
         engine.operation();
         FaultTolerance ft = engine.faultTolerance();
-        if (source == Constants.ANY_SOURCE && ft != FaultTolerance.NONE) {
+        if (source == Constants.ANY_SOURCE && engine.interposed()) {
             long index = engine.nextWildcardIndex();
             FaultTolerance.ForcedMatch forced = ft.forcedWildcard(index);
             Mailbox mailbox = engine.mailbox();
@@ -169,7 +169,7 @@ public final class Communicator {
         }
         engine.checkAlive();
         FaultTolerance ft = engine.faultTolerance();
-        if (ft != FaultTolerance.NONE) {
+        if (engine.interposed()) {
             long index = engine.nextPollIndex();
             long[] forced = ft.forcedPollOutcome(index);
             if (forced != null) {
@@ -204,7 +204,7 @@ public final class Communicator {
             return new ProbeResult(Constants.PROC_NULL, Constants.ANY_TAG, 0);
         }
         FaultTolerance ft = engine.faultTolerance();
-        if (ft != FaultTolerance.NONE && source == Constants.ANY_SOURCE) {
+        if (engine.interposed() && source == Constants.ANY_SOURCE) {
             long index = engine.nextPollIndex();
             long[] forced = ft.forcedPollOutcome(index);
             if (forced != null && forced.length > 0) {
@@ -241,7 +241,7 @@ public final class Communicator {
         int destWorld = group[dest];
         SendRequest req = new SendRequest(engine, transport, destWorld);
         FaultTolerance ft = engine.faultTolerance();
-        boolean logging = ft != FaultTolerance.NONE;
+        boolean logging = engine.interposed();
         boolean logsPayloads = logging && ft.logsPayloads();
         // With payload logging the payload is copied into the log at once, so only synchronous sends
         // wait for their match; without it, large sends wait so the payload is copied only once.

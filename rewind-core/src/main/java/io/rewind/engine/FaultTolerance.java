@@ -10,6 +10,14 @@ public interface FaultTolerance {
     String name();
 
     /**
+     * Whether the engine calls the hooks below at all. Only {@link #NONE} says no: without a
+     * protocol, the engine skips event numbering and logging altogether.
+     */
+    default boolean interposes() {
+        return true;
+    }
+
+    /**
      * Whether receivers track, per incoming channel, the highest sequence number that arrived:
      * frames are then admitted strictly in sequence order (early ones held, duplicates dropped).
      */
@@ -85,6 +93,11 @@ public interface FaultTolerance {
         @Override
         public String name() {
             return "none";
+        }
+
+        @Override
+        public boolean interposes() {
+            return false;
         }
     };
 }

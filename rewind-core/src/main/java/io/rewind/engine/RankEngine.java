@@ -20,6 +20,8 @@ public final class RankEngine {
     private final Communicator world;
     private final Communicator self;
     private final FaultTolerance faultTolerance;
+    /** Whether the protocol's hooks are called (false without a protocol). */
+    private final boolean interposed;
     private final TrafficCounters traffic;
     private int nextContext = FIRST_FREE_CONTEXT;
     /** Program-order count of wildcard-source receives (keys of their determinants). */
@@ -46,6 +48,7 @@ public final class RankEngine {
         this.config = Objects.requireNonNull(config);
         this.liveness = Objects.requireNonNull(liveness);
         this.faultTolerance = Objects.requireNonNull(faultTolerance);
+        this.interposed = faultTolerance.interposes();
         this.mailbox = new Mailbox(faultTolerance.tracksArrivals());
         this.traffic = new TrafficCounters(worldSize);
         this.waitStrategy = new WaitStrategy(this, config.spinIterations());
@@ -83,6 +86,11 @@ public final class RankEngine {
 
     public FaultTolerance faultTolerance() {
         return faultTolerance;
+    }
+
+    /** Whether a protocol interposes on this rank's operations (see {@link FaultTolerance#interposes()}). */
+    public boolean interposed() {
+        return interposed;
     }
 
     /** How communicators are created; by default by messages among the members. */
@@ -231,7 +239,7 @@ public final class RankEngine {
      */
     public int[] decide(Request[] requests, PollKind kind) {
         operation(); // busy test loops must notice an abort or a kill too
-        if (faultTolerance == FaultTolerance.NONE) {
+        if (!interposed) {
             return outcome(requests, kind);
         }
         long index = nextPollIndex();

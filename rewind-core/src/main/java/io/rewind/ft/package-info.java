@@ -1,8 +1,10 @@
 /**
- * Fault-tolerance protocols behind the engine's {@link io.rewind.engine.FaultTolerance} SPI, and the
- * job-level services they rely on: the event logger (stable store of non-deterministic outcomes) and
- * the registry of recovery lines (what each rank's checkpoints hold, for log truncation and replay).
- * One package per protocol; {@code log} is the sender-based payload log they share. Depends on the
- * engine and the checkpoint layer; never on the runtime or the facade.
+ * Fault tolerance. The protocol SPI: {@link io.rewind.ft.Protocol} (one per job: which ranks roll back
+ * to which line), {@link io.rewind.ft.RankProtocol} (one per rank incarnation: the engine's hooks,
+ * checkpoint and replay duties), {@link io.rewind.ft.RecoveryPlan}, and the {@link
+ * io.rewind.ft.ProtocolRegistry} that names the protocols. One package per protocol ({@code none},
+ * {@code global}, {@code pessimistic}; {@code template} to start a new one), the job-level services
+ * they share (the event logger, the registry of recovery lines), and {@code log}, the sender-based
+ * payload log. Depends on the engine and the checkpoint layer; never on the runtime or the facade.
  */
 package io.rewind.ft;

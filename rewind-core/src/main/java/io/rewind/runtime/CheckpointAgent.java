@@ -118,7 +118,7 @@ public final class CheckpointAgent {
         }
         job.injector().atPoint(incarnation, points);
         int every = job.config().checkpointEvery();
-        boolean wrote = every > 0 && points % every == 0 && job.config().protocol() != Protocol.NONE;
+        boolean wrote = every > 0 && points % every == 0 && job.protocol().checkpoints();
         if (wrote) {
             checkpoint(points / every);
         }

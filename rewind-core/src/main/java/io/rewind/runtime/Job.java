@@ -2,15 +2,15 @@ package io.rewind.runtime;
 
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
-import io.rewind.engine.FaultTolerance;
-import io.rewind.engine.Frame;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
-import io.rewind.ft.EventLogger;
-import io.rewind.ft.GlobalRollback;
-import io.rewind.ft.RecoveryLines;
-import io.rewind.ft.log.PayloadLog;
-import io.rewind.ft.pessimistic.PessimisticProtocol;
+import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
+import io.rewind.ft.ProtocolServices;
+import io.rewind.ft.RankProtocol;
+import io.rewind.ft.RecoveryPlan;
+import io.rewind.ft.RecoveryView;
 import io.rewind.transport.local.InJvmTransport;
 
 import java.io.IOException;
@@ -21,9 +21,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -38,8 +41,8 @@ import java.util.stream.Stream;
  * <p>The calling thread is the job's coordinator: it waits for ranks to end or crash and, under a
  * fault-tolerance protocol, recovers crashed ranks. A crashed rank loses everything it held (its
  * queues, its payload log, its heap state: a new incarnation gets a new class loader) and is
- * respawned; under {@code pessimistic} its peers replay to it from their logs, under {@code global}
- * every rank restarts from the newest common recovery line.
+ * respawned. Which ranks restart, from which recovery line, and whether the others replay messages to
+ * them is the protocol's decision ({@link Protocol#plan}); the job carries it out.
  */
 public final class Job {
     /** Frames of a stuck rank thread shown in the message that reports it. */
@@ -51,8 +54,7 @@ public final class Job {
     private final AtomicReference<JobAbortedException> abort = new AtomicReference<>();
     private final LinkedBlockingQueue<Runnable> coordinatorQueue = new LinkedBlockingQueue<>();
     private final CommunicatorRegistry communicators = new CommunicatorRegistry();
-    private final EventLogger events;
-    private final RecoveryLines lines;
+    private final Protocol protocol;
     private final CheckpointStore store;
     private final Path checkpointDir;
     private final boolean ownCheckpointDir;
@@ -66,8 +68,9 @@ public final class Job {
         this.config = config;
         this.transport = new InJvmTransport(config.ranks());
         this.slots = new RankSlot[config.ranks()];
-        this.events = new EventLogger(config.ranks());
-        this.lines = new RecoveryLines(config.ranks(), config.keepLines());
+        this.protocol = config.protocol().create();
+        protocol.start(new ProtocolServices(config.ranks(), config.keepLines(), config.payloadLog(),
+                config.applicationLevelCollectives(), this::arrivedUpTo));
         try {
             this.ownCheckpointDir = config.checkpointDir() == null;
             this.checkpointDir = ownCheckpointDir ? Files.createTempDirectory("rewind-checkpoints-")
@@ -95,6 +98,10 @@ public final class Job {
 
     FailureInjector injector() {
         return injector;
+    }
+
+    Protocol protocol() {
+        return protocol;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -164,7 +171,9 @@ public final class Job {
             retire(inc);
         }
         transport.close();
-        report.events(events.events(), events.bytes());
+        long[] events = protocol.eventFigures();
+        report.events(events[0], events[1]);
+        protocol.close();
         cleanUpCheckpoints();
         int exit = 0;
         for (RankOutcome o : outcomes) {
@@ -275,20 +284,9 @@ public final class Job {
         int r = slot.rank;
         int n = config.ranks();
         Incarnation inc = new Incarnation(slot, r, number);
-        FaultTolerance ft;
-        switch (config.protocol()) {
-            case NONE -> ft = FaultTolerance.NONE;
-            case GLOBAL -> ft = new GlobalRollback();
-            case PESSIMISTIC -> {
-                PayloadLog log = PayloadLog.open(r, config.payloadLog());
-                inc.protocol = new PessimisticProtocol(r, number, log, events, lines, this::arrivedUpTo,
-                        config.applicationLevelCollectives());
-                ft = inc.protocol;
-            }
-            default -> throw new IllegalStateException(config.protocol().name());
-        }
+        inc.protocol = protocol.openRank(r, number);
         RankContext ctx = new RankContext(this, r, n);
-        inc.engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(inc), ft);
+        inc.engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(inc), inc.protocol);
         inc.engine.setCommunicatorFactory(communicators);
         if (injector.hasOperationKills()) {
             inc.engine.setOperationHook(ops -> injector.atOperation(inc, ops));
@@ -403,7 +401,7 @@ public final class Job {
     /** Coordinator: a rank's current incarnation returned or failed. */
     private void onEnded(Incarnation inc, RankOutcome outcome) {
         if (inc.slot.current != inc) {
-            return; // a superseded incarnation (global rollback killed it)
+            return; // a superseded incarnation (a rollback stopped it)
         }
         report.rankTime(inc.rank, (System.nanoTime() - startNanos) / 1e9);
         inc.slot.outcome = outcome;
@@ -460,164 +458,155 @@ public final class Job {
             markKilled(inc, "crashed");
         }
         long detected = System.nanoTime();
-        switch (config.protocol()) {
-            case NONE -> {
-                inc.slot.outcome = new RankOutcome(inc.rank, RankOutcome.Status.FAILED,
-                        "crashed (" + inc.killReason + "); protocol none cannot recover", null);
-                running--;
-                abort(inc.rank, 1, "rank " + inc.rank + " crashed (" + inc.killReason
-                        + ") and protocol none cannot recover: run with --protocol pessimistic or global");
-            }
-            case PESSIMISTIC -> recoverLocally(inc, detected);
-            case GLOBAL -> recoverGlobally(inc, detected);
+        if (!protocol.recovers()) {
+            inc.slot.outcome = new RankOutcome(inc.rank, RankOutcome.Status.FAILED,
+                    "crashed (" + inc.killReason + "); protocol " + protocol.name() + " cannot recover", null);
+            running--;
+            abort(inc.rank, 1, "rank " + inc.rank + " crashed (" + inc.killReason + ") and protocol " + protocol.name()
+                    + " cannot recover: run with --protocol " + recoveringNames());
+            return;
         }
+        recover(inc, detected);
+    }
+
+    private static String recoveringNames() {
+        List<String> names = new ArrayList<>();
+        for (ProtocolDescriptor d : ProtocolRegistry.recovering()) {
+            names.add(d.name());
+        }
+        return String.join(" or ", names);
     }
 
     /**
-     * Restarts the crashed rank alone, or together with the ranks that crashed at the same time.
-     * Ranks whose logs were lost together restart from one common recovery line: a rank restarting
-     * from a later line would not regenerate messages that a peer restarting from an earlier one
-     * needs, and the log that held them is gone. Live peers replay from their logs to every member.
+     * Recovers from the crash of {@code first} and of the ranks that crashed with it (a rank that
+     * crashed while another was down or being stopped: their state is lost together): waits until
+     * they have stopped, asks the protocol for a plan, and carries it out.
      */
-    private void recoverLocally(Incarnation first, long detected) {
-        List<Incarnation> group = new ArrayList<>();
-        group.add(first);
+    private void recover(Incarnation first, long detected) {
+        List<Incarnation> failed = new ArrayList<>();
+        failed.add(first);
         for (RankSlot s : slots) {
             Incarnation inc = s.current;
-            if (inc != first && inc.killed && !inc.retired && inc.protocol != null) {
-                group.add(inc);
+            if (inc != first && inc.killed && !inc.retired) {
+                failed.add(inc);
             }
         }
         long graceDeadline = graceDeadline();
-        for (Incarnation inc : group) {
+        for (Incarnation inc : failed) {
             if (inc != first && !stoppedWithinGrace(inc, graceDeadline, "did not stop after its crash")) {
                 return;
             }
         }
-        for (Incarnation inc : group) {
-            retire(inc);
+        Set<Integer> failedRanks = new TreeSet<>();
+        for (Incarnation inc : failed) {
+            failedRanks.add(inc.rank);
         }
-        List<Integer> ranks = new ArrayList<>();
-        for (Incarnation inc : group) {
-            ranks.add(inc.rank);
+        RecoveryPlan plan = protocol.plan(failedRanks, recoveryView);
+        for (String note : plan.notes()) {
+            System.err.println("rewind: " + note);
         }
-        // No further forward than the newest line every other rank holds: a peer that crashes later
-        // restarts from its own newest line and needs what this group sent after it, which only this
-        // group's re-execution can send again (its old logs are gone).
-        long atMost = Long.MAX_VALUE;
-        for (RankSlot s : slots) {
-            if (!ranks.contains(s.rank)) {
-                List<Long> have = store.lines(s.rank);
-                atMost = Math.min(atMost, have.isEmpty() ? 0 : have.get(have.size() - 1));
+        execute(plan, failed, first, detected);
+    }
+
+    /** Carries out a recovery plan: stops, restarts and (if the plan says so) replays. */
+    private void execute(RecoveryPlan plan, List<Incarnation> failed, Incarnation first, long detected) {
+        // Ranks the plan rolls back that are still running are stopped first.
+        for (int r : plan.rollback()) {
+            Incarnation inc = slots[r].current;
+            if (!inc.killed) {
+                markKilled(inc, "rolled back after the crash of rank " + first.rank);
+                LockSupport.unpark(inc.thread);
             }
         }
-        long line = newestCommonLine(ranks, atMost);
-        for (int r : ranks) {
-            long oldestKept = lines.oldestLine(r);
-            if (oldestKept > 0 && line < oldestKept) {
-                System.err.println("rewind: rank " + r + " has no valid checkpoint " + (ranks.size() > 1
-                        ? "common to the ranks that crashed with it " + ranks + " " : "")
-                        + "among the kept recovery lines; the peers' logs no longer reach back far enough, so "
-                        + "every rank rolls back");
-                recoverGlobally(first, detected);
+        long graceDeadline = graceDeadline();
+        for (int r : plan.rollback()) {
+            if (!stoppedWithinGrace(slots[r].current, graceDeadline, "did not stop for the rollback")) {
                 return;
             }
         }
+        for (int r : plan.rollback()) {
+            RankSlot s = slots[r];
+            retire(s.current);
+            if (s.outcome != null) {
+                s.outcome = null; // a rank that had finished runs again
+                running++;
+            }
+            if (plan.discardNewerLines()) {
+                // Lines past it belong to the execution being redone: a rank crashing again must not
+                // restart from one, ahead of its peers.
+                store.discardAfter(r, plan.line());
+            }
+        }
+        protocol.onRollback(plan);
         List<Incarnation> next = new ArrayList<>();
-        for (Incarnation dead : group) {
-            CheckpointImage image = line > 0 ? store.load(dead.rank, line) : null;
-            Incarnation inc = prepare(dead.slot, dead.number + 1, image);
-            inc.recovery = report.failure(dead.rank, dead.number, dead.killReason, dead.killNanos, detected, line,
-                    group.size());
-            inc.catchUpTarget = dead.killedAtPoint;
+        for (int r : plan.rollback()) {
+            RankSlot s = slots[r];
+            Incarnation dead = s.current;
+            CheckpointImage image = plan.line() > 0 ? store.load(r, plan.line()) : null;
+            Incarnation inc = prepare(s, dead.number + 1, image);
+            for (Incarnation f : failed) {
+                if (f.rank == r) {
+                    inc.recovery = report.failure(r, f.number, f.killReason, f.killNanos, detected, plan.line(),
+                            plan.rollback().size());
+                    inc.catchUpTarget = f.killedAtPoint;
+                }
+            }
             next.add(inc);
         }
         for (Incarnation inc : next) {
-            // Peers that are restarted ranks themselves must look again at what this rank holds.
-            Map<Long, Long> frontiers = inc.restoredFrontiers != null ? inc.restoredFrontiers : Map.of();
-            long replayed = 0;
-            for (RankSlot s : slots) {
-                Incarnation peer = s.current;
-                if (next.contains(peer) || peer.protocol == null || peer.retired) {
-                    continue; // a peer restarting with this one regenerates its messages
-                }
-                peer.protocol.forgetPeerFrontier(inc.rank);
-                for (Frame f : peer.protocol.framesFor(inc.rank, frontiers)) {
-                    transport.send(inc.rank, f);
-                    replayed++;
-                }
+            long replayed = plan.survivorsReplay() ? replayTo(inc, plan) : 0;
+            if (inc.recovery != null) {
+                inc.recovery.respawned(System.nanoTime(), replayed);
             }
-            inc.recovery.respawned(System.nanoTime(), replayed);
         }
         for (Incarnation inc : next) {
             inc.thread.start();
-            if (line == 0) {
+            if (plan.line() == 0 && inc.recovery != null) {
                 inc.recovery.restored(System.nanoTime(), 0);
             }
             maybeCaughtUp(inc, 0);
         }
     }
 
-    private void recoverGlobally(Incarnation first, long detected) {
-        // Every other rank is stopped too; all restart from the newest line every rank holds.
+    /** Every rank that keeps running sends the restarted {@code inc} what it needs; returns the frame count. */
+    private long replayTo(Incarnation inc, RecoveryPlan plan) {
+        // What the restored checkpoint holds (nothing on a restart from the beginning).
+        Map<Long, Long> held = inc.restoredFrontiers != null ? inc.restoredFrontiers : Map.of();
+        long replayed = 0;
         for (RankSlot s : slots) {
-            Incarnation inc = s.current;
-            if (inc != first) {
-                markKilled(inc, "rolled back after the crash of rank " + first.rank);
-                LockSupport.unpark(inc.thread);
+            Incarnation peer = s.current;
+            if (plan.rollback().contains(s.rank) || peer.retired) {
+                continue; // a peer restarting with this one regenerates its messages
             }
+            replayed += peer.protocol.replayTo(inc.rank, held, transport);
         }
-        long graceDeadline = graceDeadline();
-        for (RankSlot s : slots) {
-            if (!stoppedWithinGrace(s.current, graceDeadline, "did not stop for the global rollback")) {
-                return;
-            }
-        }
-        // Drop the crash notices of the incarnations stopped on purpose; they are superseded below.
-        for (RankSlot s : slots) {
-            retire(s.current);
-            if (s.outcome != null) {
-                s.outcome = null;
-                running++;
-            }
-        }
-        List<Integer> all = new ArrayList<>();
-        for (RankSlot s : slots) {
-            all.add(s.rank);
-        }
-        long line = newestCommonLine(all, Long.MAX_VALUE);
-        // Lines past it belong to the execution being redone: a rank crashing again must not restart
-        // from one (ahead of its peers), nor may logs be trimmed by what they claim to hold.
-        for (int r : all) {
-            store.discardAfter(r, line);
-            lines.discardAfter(r, line);
-        }
-        List<Incarnation> next = new ArrayList<>();
-        RunReport.FailureRecord record = report.failure(first.rank, first.number, first.killReason, first.killNanos,
-                detected, line, config.ranks());
-        for (RankSlot s : slots) {
-            CheckpointImage image = line > 0 ? store.load(s.rank, line) : null;
-            Incarnation inc = prepare(s, s.current.number + 1, image);
-            inc.recovery = s.rank == first.rank ? record : null;
-            if (s.rank == first.rank) {
-                inc.catchUpTarget = first.killedAtPoint;
-            }
-            next.add(inc);
-        }
-        record.respawned(System.nanoTime(), 0);
-        for (Incarnation inc : next) {
-            inc.thread.start();
-        }
-        if (line == 0) {
-            record.restored(System.nanoTime(), 0);
-        }
+        return replayed;
     }
+
+    /** What the protocol may look at to plan a recovery. */
+    private final RecoveryView recoveryView = new RecoveryView() {
+        @Override
+        public int ranks() {
+            return config.ranks();
+        }
+
+        @Override
+        public long newestLine(int rank) {
+            List<Long> have = store.lines(rank);
+            return have.isEmpty() ? 0 : have.get(have.size() - 1);
+        }
+
+        @Override
+        public long newestCommonLine(Collection<Integer> ranks, long atMost) {
+            return Job.this.newestCommonLine(ranks, atMost);
+        }
+    };
 
     /**
      * The newest recovery line, at most {@code atMost}, that every one of the ranks holds a valid file
      * for (0: none, start over).
      */
-    private long newestCommonLine(List<Integer> ranks, long atMost) {
+    private long newestCommonLine(Collection<Integer> ranks, long atMost) {
         long candidate = atMost;
         for (int r : ranks) {
             List<Long> have = store.lines(r);
@@ -652,11 +641,10 @@ public final class Job {
         report.traffic(inc.rank, inc.engine.traffic(), inc.engine.operations());
         transport.detach(inc.rank, inc.engine.mailbox());
         inc.engine.mailbox().close();
-        if (inc.protocol != null) {
-            report.finalLog(inc.rank, inc.protocol.logStatistics());
-            report.collectiveLog(inc.protocol.collectiveEntries(), inc.protocol.collectiveBytes());
-            inc.protocol.close();
-        }
+        report.finalLog(inc.rank, inc.protocol.logStatistics());
+        long[] collectives = inc.protocol.collectiveLogFigures();
+        report.collectiveLog(collectives[0], collectives[1]);
+        inc.protocol.close();
         inc.loader.close();
     }
 
@@ -681,10 +669,8 @@ public final class Job {
     }
 
     void onCheckpoint(Incarnation inc, long line, Map<Long, Long> frontiers, long bytes, long nanos) {
-        lines.published(inc.rank, line, frontiers);
-        if (inc.protocol != null) {
-            inc.protocol.truncate();
-        }
+        protocol.onCheckpoint(inc.rank, line, frontiers);
+        inc.protocol.afterCheckpoint();
         report.checkpoint(inc.rank, bytes, nanos);
     }
 
@@ -738,7 +724,7 @@ public final class Job {
         final int rank;
         final int number;
         RankEngine engine;
-        PessimisticProtocol protocol;
+        RankProtocol protocol;
         CheckpointAgent agent;
         RankClassLoader loader;
         Thread thread;

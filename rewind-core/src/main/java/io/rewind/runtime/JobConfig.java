@@ -1,6 +1,8 @@
 package io.rewind.runtime;
 
 import io.rewind.engine.EngineConfig;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
 
@@ -28,7 +30,7 @@ import java.util.Objects;
  * @param tagOutput prefix every output line with {@code [rank]}
  * @param out       where rank standard output goes (null: only captured)
  * @param err       where rank standard error goes (null: only captured)
- * @param protocol  fault-tolerance protocol
+ * @param protocol  fault-tolerance protocol, from the {@link ProtocolRegistry}
  * @param checkpointEvery every how many checkpoint points a checkpoint is written (0: never)
  * @param keepLines how many recovery lines are kept (and logs for them)
  * @param checkpointDir where checkpoints go (null: a temporary folder removed after the job)
@@ -39,7 +41,7 @@ import java.util.Objects;
  * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
  */
 public record JobConfig(int ranks, String mainClass, List<String> args, List<Path> classPath, EngineConfig engine,
-                        Duration timeout, Duration stopGrace, boolean tagOutput, PrintStream out, PrintStream err, Protocol protocol,
+                        Duration timeout, Duration stopGrace, boolean tagOutput, PrintStream out, PrintStream err, ProtocolDescriptor protocol,
                         int checkpointEvery, int keepLines, Path checkpointDir, FailureSchedule failures,
                         PayloadLogConfig payloadLog, boolean applicationLevelCollectives,
                         PointListener pointListener) {
@@ -66,7 +68,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
     }
 
     /** This job with another protocol, checkpoint frequency and failure schedule; everything else is kept. */
-    public JobConfig withFaultTolerance(Protocol p, int every, FailureSchedule f) {
+    public JobConfig withFaultTolerance(ProtocolDescriptor p, int every, FailureSchedule f) {
         Objects.requireNonNull(p, "protocol");
         Objects.requireNonNull(f, "failures");
         if (every < 0) {
@@ -87,8 +89,8 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
      * Refuses, before anything runs, crashes that the chosen set-up can only turn into a stack trace:
      * the dummy log backend keeps no payloads, so nothing could be replayed to a restarted rank.
      */
-    private static void checkRecoverable(Protocol p, FailureSchedule f, PayloadLogConfig log) {
-        if (!f.isEmpty() && p == Protocol.PESSIMISTIC && log.backend() == StorageBackend.DUMMY) {
+    private static void checkRecoverable(ProtocolDescriptor p, FailureSchedule f, PayloadLogConfig log) {
+        if (!f.isEmpty() && log.backend() == StorageBackend.DUMMY && p.create().logsPayloads()) {
             throw new IllegalArgumentException("the dummy log backend keeps no payloads, so a crashed rank cannot "
                     + "be recovered: use it without kills (it measures the copy alone), or choose off-heap, "
                     + "mapped-file or hybrid");
@@ -112,7 +114,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
         private PrintStream out;
         private PrintStream err;
         private boolean echo = true;
-        private Protocol protocol = Protocol.NONE;
+        private ProtocolDescriptor protocol = ProtocolRegistry.NONE;
         private int checkpointEvery = 0;
         private int keepLines = 2;
         private Path checkpointDir;
@@ -178,8 +180,14 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
             return this;
         }
 
-        public Builder protocol(Protocol p) {
+        public Builder protocol(ProtocolDescriptor p) {
             this.protocol = p;
+            return this;
+        }
+
+        /** The registered protocol of that name; an unknown name is refused, naming the registered ones. */
+        public Builder protocol(String name) {
+            this.protocol = ProtocolRegistry.get(name);
             return this;
         }
 

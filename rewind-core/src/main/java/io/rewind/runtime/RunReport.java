@@ -240,7 +240,7 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             for (long b : rankLogged) {
                 max = Math.max(max, b);
             }
-            return new RunReport(config.protocol().cliName(), config.ranks(), wall, List.copyOf(failures), checkpoints,
+            return new RunReport(config.protocol().name(), config.ranks(), wall, List.copyOf(failures), checkpoints,
                     checkpointBytes, checkpointNanos, loggedBytes, loggedEntries, max, highWater, events, eventBytes,
                     collEntries, collLogBytes, new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds),
                     notStruck, operations.clone());

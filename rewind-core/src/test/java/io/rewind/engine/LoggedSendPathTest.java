@@ -5,7 +5,7 @@ import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
-import io.rewind.ft.pessimistic.PessimisticProtocol;
+import io.rewind.ft.pessimistic.PessimisticRank;
 import io.rewind.transport.local.InJvmTransport;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,9 +55,9 @@ class LoggedSendPathTest {
         EventLogger events = new EventLogger(2);
         RecoveryLines lines = new RecoveryLines(2, 2);
         RankEngine[] engines = new RankEngine[2];
-        PessimisticProtocol[] protocols = new PessimisticProtocol[2];
+        PessimisticRank[] protocols = new PessimisticRank[2];
         for (int r = 0; r < 2; r++) {
-            protocols[r] = new PessimisticProtocol(r, 0, PayloadLog.open(r, config), events, lines,
+            protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), events, lines,
                     (receiver, context, source) -> engines[receiver].mailbox().arrivedUpTo(context, source));
             engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
                     10_000), () -> { }, protocols[r]);
@@ -105,7 +105,7 @@ class LoggedSendPathTest {
             assertEquals(0, engines[1].mailbox().unexpectedCount());
         } finally {
             pool.shutdownNow();
-            for (PessimisticProtocol p : protocols) {
+            for (PessimisticRank p : protocols) {
                 p.close();
             }
         }
@@ -126,9 +126,9 @@ class LoggedSendPathTest {
                 .helperThreadThresholdBytes(Long.MAX_VALUE).build();
         InJvmTransport transport = new InJvmTransport(2);
         RankEngine[] engines = new RankEngine[2];
-        PessimisticProtocol[] protocols = new PessimisticProtocol[2];
+        PessimisticRank[] protocols = new PessimisticRank[2];
         for (int r = 0; r < 2; r++) {
-            protocols[r] = new PessimisticProtocol(r, 0, PayloadLog.open(r, config), new EventLogger(2),
+            protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), new EventLogger(2),
                     new RecoveryLines(2, 2), (receiver, context, source) -> 0);
             engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
                     1_000), () -> { }, protocols[r]);
@@ -173,7 +173,7 @@ class LoggedSendPathTest {
             }
         } finally {
             pool.shutdownNow();
-            for (PessimisticProtocol p : protocols) {
+            for (PessimisticRank p : protocols) {
                 p.close();
             }
         }
@@ -183,7 +183,7 @@ class LoggedSendPathTest {
     @CsvSource({"100", "20000", "2000000"})
     void aSendToItselfCompletesWhetherPostedOrNot(int size, @TempDir Path dir) {
         InJvmTransport transport = new InJvmTransport(1);
-        PessimisticProtocol p = new PessimisticProtocol(0, 0,
+        PessimisticRank p = new PessimisticRank(0, 0,
                 PayloadLog.open(0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()), new EventLogger(1),
                 new RecoveryLines(1, 2), (r, c, s) -> 0);
         RankEngine e = new RankEngine(0, 1, transport, new EngineConfig(64 << 10, 100), () -> { }, p);

@@ -52,11 +52,11 @@ class JobTest {
     void aRankThatDoesNotStopForARollbackAbortsTheJobAtOnceNotAtItsTimeLimit() {
         try {
             JobResult r = Job.run(JobConfig.builder(EnginePrograms.IgnoresItsStop.class.getName()).ranks(3)
-                    .protocol(Protocol.GLOBAL).failures(FailureSchedule.parse("1@t200", 3))
+                    .protocol("global").failures(FailureSchedule.parse("1@t200", 3))
                     .stopGrace(Duration.ofMillis(300)).timeout(Duration.ofSeconds(120)).quiet().build());
             // Waiting for the crashed rank's end, which never comes, would make this a time-out (124).
             assertEquals(1, r.exitCode(), r.describeFailures());
-            assertTrue(r.abortReason().contains("rank 2 did not stop for the global rollback, at "),
+            assertTrue(r.abortReason().contains("rank 2 did not stop for the rollback, at "),
                     r.abortReason());
             for (RankOutcome o : r.ranks()) {
                 assertEquals(RankOutcome.Status.ABORTED, o.status(), r.describeFailures());

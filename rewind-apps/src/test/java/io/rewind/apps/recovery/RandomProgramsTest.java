@@ -4,7 +4,8 @@ import io.rewind.apps.random.RandomSpmd;
 import io.rewind.check.RecoveryCheck;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -29,8 +30,8 @@ class RandomProgramsTest {
         JobConfig job = JobConfig.builder(RandomSpmd.class.getName()).ranks(ranks)
                 .args(Long.toString(programSeed), Integer.toString(steps)).timeout(LIMIT).quiet().build();
         RecoveryCheck check = RecoveryCheck.of(job);
-        for (Protocol p : Protocol.values()) {
-            if (p == Protocol.NONE) {
+        for (ProtocolDescriptor p : ProtocolRegistry.all()) {
+            if (p == ProtocolRegistry.NONE) {
                 continue;
             }
             for (FailureSchedule s : check.schedules(killSeed, schedules)) {

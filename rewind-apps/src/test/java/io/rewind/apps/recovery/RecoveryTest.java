@@ -9,7 +9,8 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -48,7 +49,7 @@ class RecoveryTest {
     static final Workload POLLING = new Workload(PollingExchange.class, 5, List.of("24"), "polling", 24);
     static final Workload COLLECTIVES = new Workload(CollectiveMix.class, 5, List.of("24", "8"), "collectives", 24);
 
-    static JobResult run(Workload w, Protocol protocol, FailureSchedule failures, int checkpointEvery) {
+    static JobResult run(Workload w, ProtocolDescriptor protocol, FailureSchedule failures, int checkpointEvery) {
         return Job.run(JobConfig.builder(w.main().getName()).ranks(w.ranks()).args(w.args()).protocol(protocol)
                 .checkpointEvery(checkpointEvery).failures(failures).timeout(LIMIT).quiet().build());
     }
@@ -64,22 +65,22 @@ class RecoveryTest {
 
     static String baseline(Workload w) {
         return BASELINES.computeIfAbsent(w.toString(), k -> {
-            JobResult r = run(w, Protocol.NONE, FailureSchedule.NONE, 0);
+            JobResult r = run(w, ProtocolRegistry.NONE, FailureSchedule.NONE, 0);
             assertTrue(r.ok(), r.describeFailures());
             return resultLine(r, w.prefix());
         });
     }
 
-    static void assertRecovers(Workload w, Protocol protocol, FailureSchedule failures, int checkpointEvery,
+    static void assertRecovers(Workload w, ProtocolDescriptor protocol, FailureSchedule failures, int checkpointEvery,
                                String label) {
         JobResult r = run(w, protocol, failures, checkpointEvery);
-        String context = label + " " + w + " " + protocol.cliName() + " kills=" + failures + "\n"
+        String context = label + " " + w + " " + protocol.name() + " kills=" + failures + "\n"
                 + r.describeFailures() + (r.report() != null ? r.report().summary() : "");
         assertTrue(r.ok(), context);
         assertEquals(baseline(w), resultLine(r, w.prefix()), context);
         int recoveries = r.report().failures().size();
         int struck = failures.kills().size() - r.report().killsNotStruck().size();
-        if (protocol == Protocol.PESSIMISTIC) {
+        if (protocol == ProtocolRegistry.get("pessimistic")) {
             assertEquals(struck, recoveries, "every kill that struck was recovered: " + context);
         } else {
             // A kill that strikes while every rank is being rolled back anyway joins that rollback.
@@ -90,7 +91,7 @@ class RecoveryTest {
     static Stream<Arguments> seeded() {
         List<Arguments> cases = new ArrayList<>();
         for (Workload w : List.of(STENCIL, MASTER_WORKER, POLLING, COLLECTIVES)) {
-            for (Protocol p : List.of(Protocol.PESSIMISTIC, Protocol.GLOBAL)) {
+            for (ProtocolDescriptor p : List.of(ProtocolRegistry.get("pessimistic"), ProtocolRegistry.get("global"))) {
                 for (long seed = 1; seed <= 8; seed++) {
                     cases.add(Arguments.of(w, p, seed));
                 }
@@ -101,7 +102,7 @@ class RecoveryTest {
 
     @ParameterizedTest(name = "{0} {1} seed {2}")
     @MethodSource("seeded")
-    void recoversFromSeededCrashesBitForBit(Workload w, Protocol protocol, long seed) {
+    void recoversFromSeededCrashesBitForBit(Workload w, ProtocolDescriptor protocol, long seed) {
         FailureSchedule f = FailureSchedule.chaos(seed, w.ranks(), w.iterations());
         assertRecovers(w, protocol, f, 4, "seed " + seed);
     }
@@ -110,11 +111,11 @@ class RecoveryTest {
     void crashesInTheMiddleOfExchangesAndCollectivesRecover() {
         // Operation counts land inside halo exchanges, allReduces, rooted collectives and waits.
         for (String kill : List.of("1@o7", "2@o40", "0@o61", "3@o95,1@o96")) {
-            assertRecovers(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse(kill, 4), 4, "mid-exchange");
+            assertRecovers(STENCIL, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse(kill, 4), 4, "mid-exchange");
         }
         for (String kill : List.of("0@o33", "4@o70", "2@o101,3@o57")) {
-            assertRecovers(COLLECTIVES, Protocol.PESSIMISTIC, FailureSchedule.parse(kill, 5), 4, "mid-collective");
-            assertRecovers(COLLECTIVES, Protocol.GLOBAL, FailureSchedule.parse(kill, 5), 4, "mid-collective");
+            assertRecovers(COLLECTIVES, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse(kill, 5), 4, "mid-collective");
+            assertRecovers(COLLECTIVES, ProtocolRegistry.get("global"), FailureSchedule.parse(kill, 5), 4, "mid-collective");
         }
     }
 
@@ -124,44 +125,44 @@ class RecoveryTest {
         // collective and point-to-point messages must be numbered apart for replay to match.
         Workload discovery = new Workload(Discovery.class, 5, List.of("24", "3"), "discovery", 24);
         for (String kill : List.of("0@o140,0@o77,4@22", "2@o60", "4@o90,1@o91")) {
-            assertRecovers(discovery, Protocol.PESSIMISTIC, FailureSchedule.parse(kill, 5), 4, "discovery");
+            assertRecovers(discovery, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse(kill, 5), 4, "discovery");
         }
     }
 
     @Test
     void aCrashBeforeTheFirstCheckpointRestartsFromTheBeginning() {
-        assertRecovers(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("2@3", 4), 10, "early");
-        assertRecovers(MASTER_WORKER, Protocol.PESSIMISTIC, FailureSchedule.parse("0@2", 4), 10, "early");
+        assertRecovers(STENCIL, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("2@3", 4), 10, "early");
+        assertRecovers(MASTER_WORKER, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("0@2", 4), 10, "early");
     }
 
     @Test
     void theMasterOfAnAnySourceScheduleReplaysItsDecisions() {
-        assertRecovers(MASTER_WORKER, Protocol.PESSIMISTIC, FailureSchedule.parse("0@11", 4), 4, "master");
-        assertRecovers(MASTER_WORKER, Protocol.PESSIMISTIC, FailureSchedule.parse("0@9,0@15", 4), 4, "master twice");
+        assertRecovers(MASTER_WORKER, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("0@11", 4), 4, "master");
+        assertRecovers(MASTER_WORKER, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("0@9,0@15", 4), 4, "master twice");
     }
 
     @Test
     void concurrentCrashesRecover() {
-        assertRecovers(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("1@10,2@10", 4), 4, "concurrent");
-        assertRecovers(COLLECTIVES, Protocol.PESSIMISTIC, FailureSchedule.parse("0@10,4@10", 5), 4, "concurrent");
+        assertRecovers(STENCIL, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("1@10,2@10", 4), 4, "concurrent");
+        assertRecovers(COLLECTIVES, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("0@10,4@10", 5), 4, "concurrent");
     }
 
     @Test
     void aSecondCrashDuringRecoveryRecovers() {
         // Rank 1 restarts from line 2 (point 8) and re-executes 9..13 while rank 2 dies at 11.
-        assertRecovers(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("1@13,2@14", 4), 4, "during recovery");
-        assertRecovers(POLLING, Protocol.PESSIMISTIC, FailureSchedule.parse("3@13,1@14", 5), 4, "during recovery");
+        assertRecovers(STENCIL, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("1@13,2@14", 4), 4, "during recovery");
+        assertRecovers(POLLING, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("3@13,1@14", 5), 4, "during recovery");
     }
 
     @Test
     void repeatedCrashesOnTheSameRecoveryLineRecover() {
-        assertRecovers(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("3@10,3@11", 4), 4, "repeated");
-        assertRecovers(COLLECTIVES, Protocol.GLOBAL, FailureSchedule.parse("2@10,2@11", 5), 4, "repeated");
+        assertRecovers(STENCIL, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("3@10,3@11", 4), 4, "repeated");
+        assertRecovers(COLLECTIVES, ProtocolRegistry.get("global"), FailureSchedule.parse("2@10,2@11", 5), 4, "repeated");
     }
 
     @Test
     void aCrashWhileWritingACheckpointFallsBackToThePreviousLine() {
-        JobResult r = run(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("1@c3", 4), 4);
+        JobResult r = run(STENCIL, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("1@c3", 4), 4);
         assertTrue(r.ok(), r.describeFailures());
         assertEquals(baseline(STENCIL), resultLine(r, STENCIL.prefix()));
         assertEquals(2, r.report().failures().get(0).line(), r.report().summary());
@@ -170,15 +171,15 @@ class RecoveryTest {
     @Test
     void aTimedCrashRecovers() {
         Workload slow = new Workload(Stencil2D.class, 4, List.of("48", "200"), "stencil", 200);
-        assertRecovers(slow, Protocol.PESSIMISTIC, FailureSchedule.parse("2@t30", 4), 20, "timed");
+        assertRecovers(slow, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("2@t30", 4), 20, "timed");
     }
 
     @Test
     void collectivesLoggedAtApplicationLevelTakeLessLogThanTheirInternalMessages() {
         JobResult app = Job.run(JobConfig.builder(CollectiveMix.class.getName()).ranks(8).args("12", "64")
-                .protocol(Protocol.PESSIMISTIC).timeout(LIMIT).quiet().build());
+                .protocol("pessimistic").timeout(LIMIT).quiet().build());
         JobResult internal = Job.run(JobConfig.builder(CollectiveMix.class.getName()).ranks(8).args("12", "64")
-                .protocol(Protocol.PESSIMISTIC).applicationLevelCollectives(false).timeout(LIMIT).quiet().build());
+                .protocol("pessimistic").applicationLevelCollectives(false).timeout(LIMIT).quiet().build());
         assertTrue(app.ok(), app.describeFailures());
         assertTrue(internal.ok(), internal.describeFailures());
         assertEquals(resultLine(app, "collectives"), resultLine(internal, "collectives"));
@@ -191,7 +192,7 @@ class RecoveryTest {
     @Test
     void collectivesLoggedAsInternalMessagesRecoverToo() {
         JobResult r = Job.run(JobConfig.builder(CollectiveMix.class.getName()).ranks(5).args("24", "8")
-                .protocol(Protocol.PESSIMISTIC).applicationLevelCollectives(false).checkpointEvery(4)
+                .protocol("pessimistic").applicationLevelCollectives(false).checkpointEvery(4)
                 .failures(FailureSchedule.parse("3@10", 5)).timeout(LIMIT).quiet().build());
         assertTrue(r.ok(), r.describeFailures());
         assertEquals(baseline(COLLECTIVES), resultLine(r, COLLECTIVES.prefix()));
@@ -201,27 +202,27 @@ class RecoveryTest {
     void aSynchronousSendToARankThatCrashesIsNotLeftWaiting() {
         Workload sync = new Workload(SyncExchange.class, 2, List.of("24"), "sync", 24);
         for (String kill : List.of("1@10", "1@13", "0@11", "1@t5")) {
-            assertRecovers(sync, Protocol.PESSIMISTIC, FailureSchedule.parse(kill, 2), 4, "sSend " + kill);
+            assertRecovers(sync, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse(kill, 2), 4, "sSend " + kill);
         }
     }
 
     @Test
     void withoutAProtocolACrashAbortsTheJobWithAClearMessage() {
-        JobResult r = run(STENCIL, Protocol.NONE, FailureSchedule.parse("1@5", 4), 0);
+        JobResult r = run(STENCIL, ProtocolRegistry.NONE, FailureSchedule.parse("1@5", 4), 0);
         assertFalse(r.ok());
         assertTrue(r.describeFailures().contains("protocol none cannot recover"), r.describeFailures());
     }
 
     @Test
     void localRollbackRestartsOneRankAndReplaysItsMessages() {
-        JobResult r = run(STENCIL, Protocol.PESSIMISTIC, FailureSchedule.parse("2@14", 4), 4);
+        JobResult r = run(STENCIL, ProtocolRegistry.get("pessimistic"), FailureSchedule.parse("2@14", 4), 4);
         assertTrue(r.ok(), r.describeFailures());
         var f = r.report().failures().get(0);
         assertEquals(1, f.rollbackSet());
         assertEquals(3, f.line());
         assertTrue(f.replayedFrames() > 0, r.report().summary());
         assertTrue(r.report().loggedBytes() > 0 && r.report().checkpoints() > 0, r.report().summary());
-        JobResult g = run(STENCIL, Protocol.GLOBAL, FailureSchedule.parse("2@14", 4), 4);
+        JobResult g = run(STENCIL, ProtocolRegistry.get("global"), FailureSchedule.parse("2@14", 4), 4);
         assertTrue(g.ok(), g.describeFailures());
         assertEquals(4, g.report().failures().get(0).rollbackSet());
         assertEquals(0, g.report().loggedBytes());

@@ -6,12 +6,12 @@ import io.rewind.engine.FaultTolerance;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.SendMode;
 import io.rewind.ft.EventLogger;
-import io.rewind.ft.GlobalRollback;
+import io.rewind.ft.global.GlobalRollbackRank;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
-import io.rewind.ft.pessimistic.PessimisticProtocol;
+import io.rewind.ft.pessimistic.PessimisticRank;
 import io.rewind.transport.local.InJvmTransport;
 
 import java.lang.foreign.MemorySegment;
@@ -90,8 +90,8 @@ public final class EnginePingPong {
         for (int r = 0; r < 2; r++) {
             FaultTolerance ft = switch (variant) {
                 case "none" -> FaultTolerance.NONE;
-                case "global" -> new GlobalRollback();
-                default -> new PessimisticProtocol(r, 0,
+                case "global" -> new GlobalRollbackRank();
+                default -> new PessimisticRank(r, 0,
                         PayloadLog.open(r, PayloadLogConfig.builder(StorageBackend.DUMMY).build()), events, lines,
                         (receiver, context, source) -> engines[receiver].mailbox().arrivedUpTo(context, source));
             };

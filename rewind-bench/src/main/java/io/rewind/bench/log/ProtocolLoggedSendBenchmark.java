@@ -7,7 +7,7 @@ import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
-import io.rewind.ft.pessimistic.PessimisticProtocol;
+import io.rewind.ft.pessimistic.PessimisticRank;
 import io.rewind.transport.local.RecordingTransport;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
@@ -55,7 +55,7 @@ public class ProtocolLoggedSendBenchmark {
   @Param({"1", "64", "1024"})
   public int sizeBytes;
 
-  private PessimisticProtocol protocol;
+  private PessimisticRank protocol;
   private RecoveryLines lines;
   private MemorySegment source;
   private long sequence;
@@ -66,7 +66,7 @@ public class ProtocolLoggedSendBenchmark {
     PayloadLogConfig config = PayloadLogConfig.builder(backend).build();
     lines = new RecoveryLines(2, 1);
     protocol =
-        new PessimisticProtocol(
+        new PessimisticRank(
             0, 0, PayloadLog.open(0, config), new EventLogger(2), lines, (r, c, s) -> 0L);
     source = MemorySegment.ofArray(new byte[sizeBytes]);
   }

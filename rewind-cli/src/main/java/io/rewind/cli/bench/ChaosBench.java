@@ -2,7 +2,8 @@ package io.rewind.cli.bench;
 
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobResult;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -38,8 +39,9 @@ public final class ChaosBench implements Callable<Integer> {
             + "Default: ${DEFAULT-VALUE}.")
     String workloads;
 
-    @Option(names = "--protocols", defaultValue = "pessimistic,global",
-            description = "Protocols that recover. Default: ${DEFAULT-VALUE}.")
+    @Option(names = "--protocols", defaultValue = "recovering",
+            description = "Comma-separated protocols that recover, or recovering for every one the registry holds. "
+                    + "Default: ${DEFAULT-VALUE}.")
     String protocols;
 
     @Option(names = "--seeds", defaultValue = "5", description = "How many seeds. Default: ${DEFAULT-VALUE}.")
@@ -73,19 +75,22 @@ public final class ChaosBench implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         List<BenchWorkload> ws;
-        List<Protocol> ps;
+        List<ProtocolDescriptor> ps;
         BenchWorkload.Size sz;
         try {
             ws = BenchWorkload.parseList(workloads);
-            ps = Harness.protocols(protocols);
+            ps = protocols.trim().equals("recovering") ? ProtocolRegistry.recovering() : Harness.protocols(protocols);
             sz = BenchWorkload.parseSize(size);
         } catch (IllegalArgumentException e) {
             System.err.println("rewind bench chaos: " + e.getMessage());
             return 2;
         }
-        if (ps.contains(Protocol.NONE)) {
-            System.err.println("rewind bench chaos: protocol none cannot recover; use pessimistic and/or global");
-            return 2;
+        for (ProtocolDescriptor p : ps) {
+            if (!p.recovers()) {
+                System.err.println("rewind bench chaos: protocol " + p.name() + " cannot recover; use "
+                        + ProtocolRegistry.recovering());
+                return 2;
+            }
         }
         if (seeds < 1 || checkpoints < 1 || ranks < 2) {
             System.err.println("rewind bench chaos: --seeds and --checkpoints must be positive, --ranks at least 2");
@@ -99,7 +104,7 @@ public final class ChaosBench implements Callable<Integer> {
             if (ranks < w.minRanks()) {
                 continue;
             }
-            Harness.Run ref = new Harness.Run(w, sz, ranks, Protocol.NONE, 0, keepLines, FailureSchedule.NONE, limit);
+            Harness.Run ref = new Harness.Run(w, sz, ranks, ProtocolRegistry.NONE, 0, keepLines, FailureSchedule.NONE, limit);
             JobResult base = ref.execute();
             String expected = Harness.resultLine(base, w.prefix());
             if (!base.ok() || expected == null) {
@@ -111,7 +116,7 @@ public final class ChaosBench implements Callable<Integer> {
             int every = Math.max(1, iterations / checkpoints);
             for (long seed = firstSeed; seed < firstSeed + seeds; seed++) {
                 FailureSchedule schedule = FailureSchedule.chaos(seed, ranks, iterations);
-                for (Protocol p : ps) {
+                for (ProtocolDescriptor p : ps) {
                     Harness.Run run = new Harness.Run(w, sz, ranks, p, every, keepLines, schedule, limit);
                     JobResult r;
                     try {
@@ -120,7 +125,7 @@ public final class ChaosBench implements Callable<Integer> {
                                 .get(timeoutSeconds + GRACE_SECONDS, TimeUnit.SECONDS);
                     } catch (TimeoutException | ExecutionException | InterruptedException e) {
                         System.err.printf("FAILED seed %d: %s under %s, kills %s: the runtime did not return within "
-                                        + "%d s (%s)%n  replay: %s%n", seed, w.cliName(), p.cliName(), schedule,
+                                        + "%d s (%s)%n  replay: %s%n", seed, w.cliName(), p.name(), schedule,
                                 timeoutSeconds + GRACE_SECONDS, e, run.commandLine());
                         return 1;
                     }
@@ -139,21 +144,21 @@ public final class ChaosBench implements Callable<Integer> {
                     if (outcome.equals("ok") && recoveries == 0) {
                         outcome = "ok, no kill struck"; // e.g. an operation count the rank never reached
                     }
-                    t.add(seed, w.cliName(), p.cliName(), schedule.toString(), (long) recoveries,
+                    t.add(seed, w.cliName(), p.name(), schedule.toString(), (long) recoveries,
                             r.wallTime().toNanos() / 1e9, outcome);
                     if (!outcome.startsWith("ok")) {
                         String msg = String.format("FAILED seed %d: %s under %s, kills %s: %s%n"
                                         + "  replay: rewind bench chaos --workloads %s --protocols %s -n %d --size %s "
                                         + "--checkpoints %d --keep-lines %d --first-seed %d --seeds 1%n"
                                         + "  or:     %s%n  expected: %s%n  got:      %s%n%s",
-                                seed, w.cliName(), p.cliName(), schedule, outcome, w.cliName(), p.cliName(), ranks,
+                                seed, w.cliName(), p.name(), schedule, outcome, w.cliName(), p.name(), ranks,
                                 size, checkpoints, keepLines, seed, run.commandLine(), expected, got,
                                 r.describeFailures().indent(2));
                         failures.add(msg);
                         System.err.print(msg);
                     } else {
                         System.err.printf("  seed %d %s %s kills %s: ok (%d recoveries)%n", seed, w.cliName(),
-                                p.cliName(), schedule, recoveries);
+                                p.name(), schedule, recoveries);
                     }
                 }
             }

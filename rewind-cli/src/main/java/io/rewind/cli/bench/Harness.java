@@ -6,7 +6,8 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -25,7 +26,7 @@ final class Harness {
     }
 
     /** One job of a workload. */
-    record Run(BenchWorkload workload, BenchWorkload.Size size, int ranks, Protocol protocol, int checkpointEvery,
+    record Run(BenchWorkload workload, BenchWorkload.Size size, int ranks, ProtocolDescriptor protocol, int checkpointEvery,
                int keepLines, FailureSchedule failures, Duration timeout) {
         JobResult execute() {
             return Job.run(JobConfig.builder(workload.mainClass()).ranks(ranks).args(workload.args(size))
@@ -36,8 +37,8 @@ final class Harness {
         /** The {@code rewind run} command line that repeats this job. */
         String commandLine() {
             StringBuilder sb = new StringBuilder("rewind run -n ").append(ranks).append(" --timeout ")
-                    .append(timeout.toSeconds()).append("s --protocol ").append(protocol.cliName());
-            if (protocol != Protocol.NONE) {
+                    .append(timeout.toSeconds()).append("s --protocol ").append(protocol.name());
+            if (protocol != ProtocolRegistry.NONE) {
                 sb.append(" --checkpoint-every ").append(checkpointEvery).append(" --keep-lines ").append(keepLines);
             }
             if (!failures.isEmpty()) {
@@ -64,18 +65,10 @@ final class Harness {
         return null;
     }
 
-    static Protocol protocol(String name) {
-        try {
-            return Protocol.valueOf(name.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown protocol '" + name + "' (use none, global or pessimistic)");
-        }
-    }
-
-    static List<Protocol> protocols(String spec) {
-        List<Protocol> out = new ArrayList<>();
+    static List<ProtocolDescriptor> protocols(String spec) {
+        List<ProtocolDescriptor> out = new ArrayList<>();
         for (String s : spec.split(",")) {
-            out.add(protocol(s));
+            out.add(ProtocolRegistry.get(s));
         }
         return out;
     }

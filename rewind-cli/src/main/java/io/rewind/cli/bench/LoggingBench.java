@@ -7,7 +7,8 @@ import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
 import io.rewind.runtime.PointListener;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -122,9 +123,9 @@ public final class LoggingBench implements Callable<Integer> {
     Path out;
 
     /** One job configuration measured in every repetition. */
-    record Variant(String name, String backend, String copy, boolean hugePages, Protocol protocol) {
+    record Variant(String name, String backend, String copy, boolean hugePages, ProtocolDescriptor protocol) {
         boolean isBaseline() {
-            return protocol == Protocol.NONE;
+            return protocol == ProtocolRegistry.NONE;
         }
     }
 
@@ -145,9 +146,9 @@ public final class LoggingBench implements Callable<Integer> {
             return 2;
         }
         List<Variant> variants = new ArrayList<>();
-        variants.add(new Variant("no logging", "-", "-", false, Protocol.NONE));
+        variants.add(new Variant("no logging", "-", "-", false, ProtocolRegistry.NONE));
         if (trackingOnly) {
-            variants.add(new Variant("tracking only (no log)", "-", "-", false, Protocol.GLOBAL));
+            variants.add(new Variant("tracking only (no log)", "-", "-", false, ProtocolRegistry.get("global")));
         }
         try {
             for (String b : backends) {
@@ -157,7 +158,7 @@ public final class LoggingBench implements Callable<Integer> {
                         String copy = LogChoices.copyName(c);
                         boolean huge = hugePages(p);
                         String name = backend + " / " + copy + (pages.size() > 1 ? " / " + p + " pages" : "");
-                        variants.add(new Variant(name, backend, copy, huge, Protocol.PESSIMISTIC));
+                        variants.add(new Variant(name, backend, copy, huge, ProtocolRegistry.get("pessimistic")));
                     }
                 }
             }
@@ -269,11 +270,11 @@ public final class LoggingBench implements Callable<Integer> {
                 RewindCommand.class.getName(), "run", "-n", "2", "--timeout", "PT10M",
                 "--protocol", v.protocol().name().toLowerCase(Locale.ROOT)));
         Path jobCheckpoints = Files.createTempDirectory(checkpointDir, "rewind-bench-checkpoints-");
-        if (v.protocol() != Protocol.NONE) {
+        if (v.protocol() != ProtocolRegistry.NONE) {
             cmd.addAll(List.of("--checkpoint-every", Integer.toString(checkpointEvery),
                     "--checkpoint-dir", jobCheckpoints.toString()));
         }
-        if (v.protocol() == Protocol.PESSIMISTIC) {
+        if (v.protocol() == ProtocolRegistry.get("pessimistic")) {
             cmd.addAll(List.of("--log-backend", v.backend(), "--log-copy", v.copy(), "--log-dir", logDir.toString(),
                     v.hugePages() ? "--log-huge-pages" : "--no-log-huge-pages"));
         }
@@ -325,10 +326,10 @@ public final class LoggingBench implements Callable<Integer> {
         JobConfig.Builder b = JobConfig.builder("io.rewind.apps.bench.PingPong").ranks(2)
                 .args(pingPongArgs())
                 .timeout(Duration.ofMinutes(10)).quiet().protocol(v.protocol()).pointListener(listener);
-        if (v.protocol() != Protocol.NONE) {
+        if (v.protocol() != ProtocolRegistry.NONE) {
             b.checkpointEvery(checkpointEvery).checkpointDir(jobCheckpoints);
         }
-        if (v.protocol() == Protocol.PESSIMISTIC) {
+        if (v.protocol() == ProtocolRegistry.get("pessimistic")) {
             b.payloadLog(logConfig(v.backend(), v.copy(), v.hugePages(), logDir));
         }
         JobResult r = Job.run(b.build());
@@ -464,7 +465,7 @@ public final class LoggingBench implements Callable<Integer> {
             for (String group : groups) {
                 List<RatioChart.Line> lines = new ArrayList<>();
                 for (Variant v : variants) {
-                    if (v.protocol() == Protocol.GLOBAL || (byBackend ? v.backend() : v.copy()).equals(group)) {
+                    if (v.protocol() == ProtocolRegistry.get("global") || (byBackend ? v.backend() : v.copy()).equals(group)) {
                         lines.add(line(v, ratios.get(v)));
                     }
                 }
@@ -485,7 +486,7 @@ public final class LoggingBench implements Callable<Integer> {
             y[i] = rs[i][0];
         }
         String name = v.backend().equals("dummy") ? v.name() + " (copy only)" : v.name();
-        return new RatioChart.Line(name, y, v.protocol() == Protocol.GLOBAL || v.backend().equals("dummy"));
+        return new RatioChart.Line(name, y, v.protocol() == ProtocolRegistry.get("global") || v.backend().equals("dummy"));
     }
 
     /** The {@code q} quantile of sorted values (nearest rank). */

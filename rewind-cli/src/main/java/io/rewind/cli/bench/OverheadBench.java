@@ -2,7 +2,8 @@ package io.rewind.cli.bench;
 
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobResult;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.RunReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -60,20 +61,20 @@ public final class OverheadBench implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "runs/overhead", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
 
-    private record Key(BenchWorkload workload, int ranks, Protocol protocol) {
+    private record Key(BenchWorkload workload, int ranks, ProtocolDescriptor protocol) {
     }
 
     @Override
     public Integer call() throws IOException {
         List<BenchWorkload> ws;
-        List<Protocol> ps;
+        List<ProtocolDescriptor> ps;
         List<Integer> ns;
         BenchWorkload.Size sz;
         try {
             ws = BenchWorkload.parseList(workloads);
             ps = new ArrayList<>(Harness.protocols(protocols));
-            ps.remove(Protocol.NONE);
-            ps.add(0, Protocol.NONE);
+            ps.remove(ProtocolRegistry.NONE);
+            ps.add(0, ProtocolRegistry.NONE);
             ns = Harness.ints(ranks);
             sz = BenchWorkload.parseSize(size);
         } catch (IllegalArgumentException e) {
@@ -93,7 +94,7 @@ public final class OverheadBench implements Callable<Integer> {
             // One untimed run per workload, so the first timed variant does not pay for class loading and JIT.
             for (int n : ns) {
                 if (n >= w.minRanks()) {
-                    new Harness.Run(w, sz, n, Protocol.NONE, 0, 2, FailureSchedule.NONE,
+                    new Harness.Run(w, sz, n, ProtocolRegistry.NONE, 0, 2, FailureSchedule.NONE,
                             Duration.ofSeconds(timeoutSeconds)).execute();
                     break;
                 }
@@ -109,26 +110,26 @@ public final class OverheadBench implements Callable<Integer> {
                         continue;
                     }
                     int every = Math.max(1, w.iterations(sz) / checkpoints);
-                    for (Protocol p : ps) {
-                        Harness.Run run = new Harness.Run(w, sz, n, p, p == Protocol.NONE ? 0 : every, 2,
+                    for (ProtocolDescriptor p : ps) {
+                        Harness.Run run = new Harness.Run(w, sz, n, p, p == ProtocolRegistry.NONE ? 0 : every, 2,
                                 FailureSchedule.NONE, Duration.ofSeconds(timeoutSeconds));
                         JobResult r = run.execute();
                         String line = Harness.resultLine(r, w.prefix());
                         if (!r.ok() || line == null) {
                             System.err.print("rewind bench overhead: " + w.cliName() + " on " + n + " ranks under "
-                                    + p.cliName() + " failed\n  " + run.commandLine() + "\n" + r.describeFailures());
+                                    + p.name() + " failed\n  " + run.commandLine() + "\n" + r.describeFailures());
                             return 1;
                         }
                         Key k = new Key(w, n, p);
-                        String before = result.putIfAbsent(new Key(w, n, Protocol.NONE), line);
+                        String before = result.putIfAbsent(new Key(w, n, ProtocolRegistry.NONE), line);
                         if (before != null && !before.equals(line)) {
                             System.err.println("rewind bench overhead: " + w.cliName() + " on " + n + " ranks under "
-                                    + p.cliName() + " printed\n  " + line + "\nbut the reference printed\n  " + before);
+                                    + p.name() + " printed\n  " + line + "\nbut the reference printed\n  " + before);
                             return 1;
                         }
                         seconds.computeIfAbsent(k, x -> new ArrayList<>()).add(r.wallTime().toNanos() / 1e9);
                         last.put(k, r.report());
-                        System.err.printf("  %s n=%d %s run %d: %.3f s%n", w.cliName(), n, p.cliName(), rep + 1,
+                        System.err.printf("  %s n=%d %s run %d: %.3f s%n", w.cliName(), n, p.name(), rep + 1,
                                 r.wallTime().toNanos() / 1e9);
                     }
                 }
@@ -145,12 +146,12 @@ public final class OverheadBench implements Callable<Integer> {
             Key k = e.getKey();
             List<Double> s = e.getValue();
             double med = Harness.median(s);
-            double ref = Harness.median(seconds.get(new Key(k.workload(), k.ranks(), Protocol.NONE)));
+            double ref = Harness.median(seconds.get(new Key(k.workload(), k.ranks(), ProtocolRegistry.NONE)));
             RunReport rep = last.get(k);
             double wall = rep.wall().toNanos() / 1e9;
             double avgRate = rep.loggedBytes() / (double) k.ranks() / wall / 1e6;
             double maxRate = rep.maxRankLoggedBytes() / wall / 1e6;
-            t.add(k.workload().cliName(), k.ranks(), k.protocol().cliName(), s.size(), med, Harness.min(s),
+            t.add(k.workload().cliName(), k.ranks(), k.protocol().name(), s.size(), med, Harness.min(s),
                     Harness.max(s), med / ref, avgRate, maxRate, rep.loggedBytes(), rep.loggedEntries(), rep.events(),
                     rep.checkpoints(), rep.checkpoints() == 0 ? 0L : rep.checkpointBytes() / rep.checkpoints(),
                     rep.checkpoints() == 0 ? 0.0 : rep.checkpointNanos() / 1e6 / rep.checkpoints());

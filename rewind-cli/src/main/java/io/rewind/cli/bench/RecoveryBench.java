@@ -2,7 +2,8 @@ package io.rewind.cli.bench;
 
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobResult;
-import io.rewind.runtime.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.RunReport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -53,7 +54,7 @@ public final class RecoveryBench implements Callable<Integer> {
     @Option(names = "--out", defaultValue = "runs/recovery", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
 
-    private static final List<Protocol> PROTOCOLS = List.of(Protocol.PESSIMISTIC, Protocol.GLOBAL);
+    private static final List<ProtocolDescriptor> PROTOCOLS = List.of(ProtocolRegistry.get("pessimistic"), ProtocolRegistry.get("global"));
 
     /** Figures of one protocol on one workload, over the repetitions. */
     private static final class Sample {
@@ -87,7 +88,7 @@ public final class RecoveryBench implements Callable<Integer> {
             return 2;
         }
         for (BenchWorkload w : ws) {
-            new Harness.Run(w, sz, ranks, Protocol.NONE, 0, 1, FailureSchedule.NONE,
+            new Harness.Run(w, sz, ranks, ProtocolRegistry.NONE, 0, 1, FailureSchedule.NONE,
                     Duration.ofSeconds(timeoutSeconds)).execute(); // untimed warm-up
         }
         Map<String, Sample> samples = new LinkedHashMap<>();
@@ -99,8 +100,8 @@ public final class RecoveryBench implements Callable<Integer> {
                 int killAt = Math.max(every + 1, (int) Math.round(0.75 * iterations));
                 plan.put(w.cliName(), new int[] {iterations, every, killAt});
                 FailureSchedule kill = FailureSchedule.parse((ranks - 1) + "@" + killAt, ranks);
-                for (Protocol p : PROTOCOLS) {
-                    Sample s = samples.computeIfAbsent(w.cliName() + "/" + p.cliName(), k -> new Sample());
+                for (ProtocolDescriptor p : PROTOCOLS) {
+                    Sample s = samples.computeIfAbsent(w.cliName() + "/" + p.name(), k -> new Sample());
                     Harness.Run ff = new Harness.Run(w, sz, ranks, p, every, 1, FailureSchedule.NONE,
                             Duration.ofSeconds(timeoutSeconds));
                     Harness.Run failing = new Harness.Run(w, sz, ranks, p, every, 1, kill,
@@ -110,7 +111,7 @@ public final class RecoveryBench implements Callable<Integer> {
                     String la = Harness.resultLine(a, w.prefix());
                     String lb = Harness.resultLine(b, w.prefix());
                     if (!a.ok() || !b.ok() || la == null || !la.equals(lb) || b.report().failures().isEmpty()) {
-                        System.err.print("rewind bench recovery: " + w.cliName() + " under " + p.cliName()
+                        System.err.print("rewind bench recovery: " + w.cliName() + " under " + p.name()
                                 + " did not recover to the failure-free result\n  " + failing.commandLine() + "\n"
                                 + a.describeFailures() + b.describeFailures() + "  failure-free: " + la
                                 + "\n  with failure: " + lb + "\n");
@@ -134,7 +135,7 @@ public final class RecoveryBench implements Callable<Integer> {
                     s.rollbackSet = f.rollbackSet();
                     s.replayed = f.replayedFrames();
                     System.err.printf("  %s %s run %d: failure-free %.3f s, with failure %.3f s%n", w.cliName(),
-                            p.cliName(), rep + 1, ta, tb);
+                            p.name(), rep + 1, ta, tb);
                 }
             }
         }
@@ -153,16 +154,16 @@ public final class RecoveryBench implements Callable<Integer> {
             Sample local = samples.get(w.cliName() + "/pessimistic");
             Sample global = samples.get(w.cliName() + "/global");
             double reduction = 1 - Harness.median(local.lost) / Harness.median(global.lost);
-            for (Protocol p : PROTOCOLS) {
-                Sample s = p == Protocol.PESSIMISTIC ? local : global;
+            for (ProtocolDescriptor p : PROTOCOLS) {
+                Sample s = p == ProtocolRegistry.get("pessimistic") ? local : global;
                 double rework = Harness.median(s.rework);
                 double span = Harness.median(s.span);
-                t.add(w.cliName(), p.cliName(), ranks, pl[1] + "," + 2 * pl[1] + " of " + pl[0], (long) pl[2], s.line,
+                t.add(w.cliName(), p.name(), ranks, pl[1] + "," + 2 * pl[1] + " of " + pl[0], (long) pl[2], s.line,
                         (long) s.rollbackSet, s.replayed, Harness.median(s.failureFree),
                         Harness.median(s.withFailure), Harness.median(s.lost), Harness.min(s.lost),
                         Harness.max(s.lost), Harness.median(s.detect), Harness.median(s.respawn),
                         Harness.median(s.restore), rework, span, rework / span, Harness.median(s.recovery),
-                        p == Protocol.PESSIMISTIC ? reduction : Double.NaN);
+                        p == ProtocolRegistry.get("pessimistic") ? reduction : Double.NaN);
             }
         }
         Map<String, Object> settings = new LinkedHashMap<>();

@@ -40,8 +40,8 @@ class SentFramesIndexTest {
   @Test
   void replays_the_same_frames_as_a_reference_map_through_growth_truncation_and_shared_results() {
     RecoveryLines lines = new RecoveryLines(3, 1);
-    PessimisticProtocol protocol =
-        new PessimisticProtocol(
+    PessimisticRank protocol =
+        new PessimisticRank(
             ME,
             0,
             PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
@@ -56,7 +56,7 @@ class SentFramesIndexTest {
       for (int step = 0; step < 3000; step++) {
         int dest = 1 + random.nextInt(2);
         int context = CONTEXTS[random.nextInt(CONTEXTS.length)];
-        long channelKey = PessimisticProtocol.channelKey(context, dest);
+        long channelKey = PessimisticRank.channelKey(context, dest);
         long seqKey = channelKey; // a communicator's two contexts number their frames together
         boolean collective = context == 3 && random.nextInt(3) == 0;
         List<Frame> batch = new ArrayList<>();
@@ -83,7 +83,7 @@ class SentFramesIndexTest {
         if (collective) {
           // The same result to the other destination too: one log entry, two frames.
           int other = 3 - dest;
-          long otherKey = PessimisticProtocol.channelKey(context, other);
+          long otherKey = PessimisticRank.channelKey(context, other);
           long sequence = nextSequence.merge(otherKey, 1L, Long::sum);
           Frame frame = new Frame(context, 5, ME, tag, sequence, MemorySegment.ofArray(payload.clone()), 0,
               payload.length, null);
@@ -103,7 +103,7 @@ class SentFramesIndexTest {
                 continue;
               }
               long held = c.getValue().firstKey() + random.nextInt(c.getValue().size());
-              frontier.put(PessimisticProtocol.channelKey((int) (c.getKey() >>> 32), ME), held);
+              frontier.put(PessimisticRank.channelKey((int) (c.getKey() >>> 32), ME), held);
               c.getValue().headMap(held, true).clear();
             }
             lines.published(receiver, ++lineNumber, frontier);
@@ -129,13 +129,13 @@ class SentFramesIndexTest {
   @Test
   void a_restarted_sender_skips_what_every_kept_line_of_the_peer_holds() {
     RecoveryLines lines = new RecoveryLines(2, 1);
-    PessimisticProtocol protocol = restarted(lines, 10); // the peer has received 1..10 on the channel
+    PessimisticRank protocol = restarted(lines, 10); // the peer has received 1..10 on the channel
     RecordingTransport collect = new RecordingTransport(true);
     try {
       for (long seq = 1; seq <= 11; seq++) {
         if (seq == 3) {
           // The peer's only kept line holds 1..6: a checkpoint of the peer truncates this log.
-          lines.published(1, 1, Map.of(PessimisticProtocol.channelKey(2, ME), 6L));
+          lines.published(1, 1, Map.of(PessimisticRank.channelKey(2, ME), 6L));
           protocol.truncate();
         }
         byte[] payload = {(byte) seq};
@@ -145,7 +145,7 @@ class SentFramesIndexTest {
         assertEquals(seq == 11, sent, "sequence " + seq);
       }
       assertEquals(List.of(11L), collect.frames().stream().map(Frame::sequence).toList());
-      List<Frame> replay = protocol.framesFor(1, Map.of(PessimisticProtocol.channelKey(2, ME), 6L));
+      List<Frame> replay = protocol.framesFor(1, Map.of(PessimisticRank.channelKey(2, ME), 6L));
       assertEquals(List.of(7L, 8L, 9L, 10L, 11L), replay.stream().map(Frame::sequence).toList());
     } finally {
       protocol.close();
@@ -162,10 +162,10 @@ class SentFramesIndexTest {
   @Test
   void after_a_global_rollback_messages_below_the_truncation_are_sent_but_not_logged() {
     RecoveryLines lines = new RecoveryLines(2, 1);
-    PessimisticProtocol protocol = restarted(lines, 0); // the peer rolled back too: it holds nothing
+    PessimisticRank protocol = restarted(lines, 0); // the peer rolled back too: it holds nothing
     RecordingTransport collect = new RecordingTransport(true);
     try {
-      lines.published(1, 3, Map.of(PessimisticProtocol.channelKey(2, ME), 6L)); // a line from before
+      lines.published(1, 3, Map.of(PessimisticRank.channelKey(2, ME), 6L)); // a line from before
       byte[] first = {0};
       Frame f1 = new Frame(2, 0, ME, 9, 1, MemorySegment.ofArray(first), 0, 1, null);
       protocol.send(f1, 1, null, collect);
@@ -187,8 +187,8 @@ class SentFramesIndexTest {
   }
 
   /** A restarted incarnation of rank {@link #ME} whose peers report holding {@code peerHolds} per channel. */
-  private static PessimisticProtocol restarted(RecoveryLines lines, long peerHolds) {
-    return new PessimisticProtocol(
+  private static PessimisticRank restarted(RecoveryLines lines, long peerHolds) {
+    return new PessimisticRank(
         ME,
         1,
         PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
@@ -198,13 +198,13 @@ class SentFramesIndexTest {
   }
 
   private static void checkReplay(
-      PessimisticProtocol protocol, Map<Integer, Map<Long, TreeMap<Long, Sent>>> model, SplittableRandom random) {
+      PessimisticRank protocol, Map<Integer, Map<Long, TreeMap<Long, Sent>>> model, SplittableRandom random) {
     for (int dest = 1; dest <= 2; dest++) {
       Map<Long, Long> frontiers = new HashMap<>();
       List<Sent> expected = new ArrayList<>();
       for (Map.Entry<Long, TreeMap<Long, Sent>> c : model.getOrDefault(dest, Map.of()).entrySet()) {
         long held = c.getValue().isEmpty() ? 0 : c.getValue().firstKey() - 1 + random.nextInt(c.getValue().size() + 1);
-        frontiers.put(PessimisticProtocol.channelKey((int) (c.getKey() >>> 32), ME), held);
+        frontiers.put(PessimisticRank.channelKey((int) (c.getKey() >>> 32), ME), held);
         expected.addAll(c.getValue().tailMap(held, false).values());
       }
       List<Frame> replay = protocol.framesFor(dest, frontiers);
@@ -212,12 +212,12 @@ class SentFramesIndexTest {
       for (Frame f : replay) {
         byte[] bytes = new byte[Math.toIntExact(f.lengthBytes())];
         MemorySegment.copy(f.data(), f.dataOffset(), MemorySegment.ofArray(bytes), 0, bytes.length);
-        byChannel.computeIfAbsent(PessimisticProtocol.channelKey(f.context(), dest), k -> new ArrayList<>())
+        byChannel.computeIfAbsent(PessimisticRank.channelKey(f.context(), dest), k -> new ArrayList<>())
             .add(new Sent(f.context(), f.source(), f.tag(), f.sequence(), bytes));
       }
       int total = 0;
       for (Map.Entry<Long, TreeMap<Long, Sent>> c : model.getOrDefault(dest, Map.of()).entrySet()) {
-        long held = frontiers.get(PessimisticProtocol.channelKey((int) (c.getKey() >>> 32), ME));
+        long held = frontiers.get(PessimisticRank.channelKey((int) (c.getKey() >>> 32), ME));
         List<Sent> want = new ArrayList<>(c.getValue().tailMap(held, false).values());
         List<Sent> got = byChannel.getOrDefault(c.getKey(), List.of());
         assertEquals(want.size(), got.size(), "frames replayed on channel " + Long.toHexString(c.getKey()));

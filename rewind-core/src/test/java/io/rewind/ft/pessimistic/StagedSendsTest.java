@@ -26,13 +26,13 @@ class StagedSendsTest {
   @Test
   void shortMessagesEnterTheLogWhenTheRankWaitsAndReplayIntact() {
     PayloadLog log = PayloadLog.open(0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build());
-    PessimisticProtocol protocol =
-        new PessimisticProtocol(0, 0, log, new EventLogger(2), new RecoveryLines(2, 1), (r, c, s) -> 0);
+    PessimisticRank protocol =
+        new PessimisticRank(0, 0, log, new EventLogger(2), new RecoveryLines(2, 1), (r, c, s) -> 0);
     RecordingTransport transport = new RecordingTransport(false);
     try {
-      byte[] buffer = new byte[(int) PessimisticProtocol.STAGE_MAX_BYTES];
+      byte[] buffer = new byte[(int) PessimisticRank.STAGE_MAX_BYTES];
       List<byte[]> sent = new ArrayList<>();
-      int[] sizes = {1, 100, 4096, (int) PessimisticProtocol.STAGE_MAX_BYTES};
+      int[] sizes = {1, 100, 4096, (int) PessimisticRank.STAGE_MAX_BYTES};
       for (int i = 0; i < sizes.length; i++) {
         byte[] payload = new byte[sizes[i]];
         Arrays.fill(payload, (byte) (i + 1));
@@ -65,8 +65,8 @@ class StagedSendsTest {
   @Test
   void aReplayEntersWhatIsStillAside() {
     PayloadLog log = PayloadLog.open(0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build());
-    PessimisticProtocol protocol =
-        new PessimisticProtocol(0, 0, log, new EventLogger(2), new RecoveryLines(2, 1), (r, c, s) -> 0);
+    PessimisticRank protocol =
+        new PessimisticRank(0, 0, log, new EventLogger(2), new RecoveryLines(2, 1), (r, c, s) -> 0);
     try {
       byte[] payload = {1, 2, 3};
       Frame frame = new Frame(0, 0, 0, 7, 1, MemorySegment.ofArray(payload.clone()), 0, 3, null);

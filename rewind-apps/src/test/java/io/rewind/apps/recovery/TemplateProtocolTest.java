@@ -1,0 +1,34 @@
+package io.rewind.apps.recovery;
+
+import io.rewind.apps.random.RandomSpmd;
+import io.rewind.check.RecoveryCheck;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.template.TemplateProtocol;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobConfig;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A protocol outside the registry, given to a job directly: the runtime carries out its plan (every
+ * rank from the beginning) without knowing it, and the program ends as it does without failures.
+ */
+class TemplateProtocolTest {
+    @Test
+    void theTemplateRecoversARandomProgramByRestartingEveryRank() {
+        ProtocolDescriptor template = new ProtocolDescriptor("template", "restart everything", TemplateProtocol::new);
+        JobConfig job = JobConfig.builder(RandomSpmd.class.getName()).ranks(4).args("17", "30")
+                .timeout(Duration.ofSeconds(60)).quiet().build();
+        RecoveryCheck check = RecoveryCheck.of(job);
+        for (FailureSchedule s : check.schedules(5, 3)) {
+            RecoveryCheck.Verdict v = check.run(template, 0, s);
+            assertTrue(v.ok(), v.describe());
+            assertTrue(v.struck() > 0, v.describe());
+            assertEquals(4, v.result().report().failures().get(0).rollbackSet(), v.describe());
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.rewind.ft;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A fault-tolerance protocol: everything a job does to survive crashes, behind one interface the
+ * runtime calls without knowing which protocol it holds. One instance per job, made by the {@link
+ * ProtocolRegistry}; one {@link RankProtocol} per rank incarnation carries the engine hooks.
+ *
+ * <p>What a protocol decides, the runtime carries out: the protocol says which ranks roll back to
+ * which recovery line ({@link #plan}); the runtime stops them, restarts them from that line and
+ * asks every survivor's {@link RankProtocol} to send a restarted rank what it needs.
+ *
+ * <p>To add a protocol: one package under {@code io.rewind.ft}, this interface (start from {@link
+ * io.rewind.ft.template.TemplateProtocol}) and one line in {@link ProtocolRegistry}.
+ */
+public interface Protocol extends AutoCloseable {
+    /** The name on the command line and in run records. */
+    String name();
+
+    /** Whether a crash can be recovered; if not, a crash aborts the job. */
+    boolean recovers();
+
+    /** Whether checkpoint points write checkpoints (a protocol that never restores needs none). */
+    default boolean checkpoints() {
+        return recovers();
+    }
+
+    /** Whether senders keep payloads for replay (a storage that keeps none cannot serve this protocol). */
+    default boolean logsPayloads() {
+        return false;
+    }
+
+    /** Called once, before any rank starts, with what the job offers. */
+    void start(ProtocolServices services);
+
+    /** The engine hooks of one incarnation of {@code rank} (0 for the first, more after restarts). */
+    RankProtocol openRank(int rank, int incarnation);
+
+    /**
+     * Which ranks roll back, and to which line, now that {@code failed} crashed (ranks whose state is
+     * lost together). Called by the runtime's coordinator only.
+     */
+    RecoveryPlan plan(Set<Integer> failed, RecoveryView view);
+
+    /** A rank wrote recovery line {@code line}; {@code frontiers} is what it had received per channel. */
+    default void onCheckpoint(int rank, long line, Map<Long, Long> frontiers) {
+    }
+
+    /** The ranks of a plan are about to restart from {@code line}. */
+    default void onRollback(RecoveryPlan plan) {
+    }
+
+    /** Non-deterministic outcomes recorded, and their bytes (for the run report). */
+    default long[] eventFigures() {
+        return new long[2];
+    }
+
+    /** The job ended. */
+    @Override
+    default void close() {
+    }
+}

@@ -1,0 +1,17 @@
+package io.rewind.ft;
+
+import java.util.Collection;
+
+/** What a protocol may look at to plan a recovery: the recovery lines the ranks hold. */
+public interface RecoveryView {
+    int ranks();
+
+    /** The newest line rank {@code rank} has written (0: none). */
+    long newestLine(int rank);
+
+    /**
+     * The newest line, at most {@code atMost}, that every one of {@code ranks} holds a valid file for
+     * (0: none, start over); lines that cannot be read back are skipped.
+     */
+    long newestCommonLine(Collection<Integer> ranks, long atMost);
+}

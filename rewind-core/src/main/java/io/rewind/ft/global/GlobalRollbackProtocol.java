@@ -1,0 +1,48 @@
+package io.rewind.ft.global;
+
+import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolServices;
+import io.rewind.ft.RankProtocol;
+import io.rewind.ft.RecoveryPlan;
+import io.rewind.ft.RecoveryView;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The coordinated-checkpoint baseline: ranks checkpoint at the same points and log nothing; on any
+ * failure every rank rolls back to the newest recovery line all of them hold, and re-executes.
+ */
+public final class GlobalRollbackProtocol implements Protocol {
+    private int ranks;
+
+    @Override
+    public String name() {
+        return "global";
+    }
+
+    @Override
+    public boolean recovers() {
+        return true;
+    }
+
+    @Override
+    public void start(ProtocolServices services) {
+        this.ranks = services.ranks();
+    }
+
+    @Override
+    public RankProtocol openRank(int rank, int incarnation) {
+        return new GlobalRollbackRank();
+    }
+
+    @Override
+    public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
+        List<Integer> all = new ArrayList<>();
+        for (int r = 0; r < ranks; r++) {
+            all.add(r);
+        }
+        return RecoveryPlan.everyRank(ranks, view.newestCommonLine(all, Long.MAX_VALUE), List.of());
+    }
+}

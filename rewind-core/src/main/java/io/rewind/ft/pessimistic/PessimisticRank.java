@@ -1,0 +1,469 @@
+package io.rewind.ft.pessimistic;
+
+import io.rewind.engine.Frame;
+import io.rewind.engine.SharedPayload;
+import io.rewind.engine.Transport;
+import io.rewind.ft.EventLogger;
+import io.rewind.ft.PeerFrontiers;
+import io.rewind.ft.RankProtocol;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.log.Channel;
+import io.rewind.ft.log.CopyMethod;
+import io.rewind.ft.log.LogEntry;
+import io.rewind.ft.log.LogStatistics;
+import io.rewind.ft.log.MessageKey;
+import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.log.PipelinedCopier;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The pessimistic protocol of one rank incarnation.
+ *
+ * <p>Every outgoing frame is logged before it leaves; its send completes once the copy is in the
+ * log. A collective's result, sent alike to every member, is logged once and shared by the frames
+ * that carry it. The index below maps each outgoing channel to its logged frames by sequence number
+ * ({@link SentFrames}, primitive arrays, nothing allocated per frame); it is what replay reads and
+ * what truncation trims.
+ *
+ * <p>A restarted incarnation skips the frames its peers already hold (their arrival frontier when it
+ * first sends on the channel again) and takes the outcomes of its non-deterministic events from the
+ * event logger as long as the logger has them.
+ */
+public final class PessimisticRank implements RankProtocol {
+    private final int worldRank;
+    private final int incarnation;
+    private final boolean restarted;
+    private final PayloadLog log;
+    private final EventLogger events;
+    private final RecoveryLines lines;
+    private final PeerFrontiers peers;
+    private final long pipelineChunkBytes;
+
+    private final Object lock = new Object();
+    /** Outgoing channel key (communicator context, destination world rank) to logged frames by sequence. */
+    private final Map<Long, SentFrames> index = new HashMap<>();
+    /** The channel sent on last: a send usually follows one on the same channel. */
+    private SentFrames lastChannel;
+    /** For a restarted rank: per outgoing channel, what the peer already holds. */
+    private final Map<Long, Long> skipUpTo = new HashMap<>();
+    /** Short messages handed off and copied aside, in send order, not entered into the log yet. */
+    private final ArrayDeque<StagedSend> staged = new ArrayDeque<>();
+    /** Where staged payloads wait, one after the other; emptied whenever they are entered. */
+    private final MemorySegment stageArea = MemorySegment.ofArray(new byte[STAGE_AREA_BYTES]);
+    private int stageUsed;
+    private final boolean rootedCollectives;
+    private long sharedSequence;
+    private long collectiveEntries;
+    private long collectiveBytes;
+    private long skippedFrames;
+    private long replayedFrames;
+
+    public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogger events, RecoveryLines lines,
+                               PeerFrontiers peers) {
+        this(worldRank, incarnation, log, events, lines, peers, true);
+    }
+
+    /**
+     * @param rootedCollectives log collectives at application level (rooted algorithms, each
+     *                          contribution and each result once); false logs every message of the
+     *                          tree algorithms, the baseline the application-level log is measured against
+     */
+    public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogger events, RecoveryLines lines,
+                               PeerFrontiers peers, boolean rootedCollectives) {
+        this.rootedCollectives = rootedCollectives;
+        this.worldRank = worldRank;
+        this.incarnation = incarnation;
+        this.restarted = incarnation > 0;
+        this.log = log;
+        this.events = events;
+        this.lines = lines;
+        this.peers = peers;
+        this.pipelineChunkBytes = log.config().pipelineChunkBytes();
+    }
+
+    /**
+     * Shared results are stored on a channel of their own (this rank to itself, in a context no
+     * communicator uses), so their numbering never meets a real self-send's.
+     */
+    static int sharedContext(int context) {
+        return context | SHARED_CONTEXT_BIT;
+    }
+
+    private static final int SHARED_CONTEXT_BIT = 1 << 30;
+
+    /**
+     * Messages up to this size are staged (see {@link #stage}); longer ones are pulled by their
+     * receiver, and their log copy overlaps that transfer already.
+     */
+    static final long STAGE_MAX_BYTES = 16 << 10;
+    /** Staged messages beyond this many, or this many bytes, are entered at once by the sending thread. */
+    private static final int STAGE_LIMIT = 64;
+    private static final int STAGE_AREA_BYTES = 256 << 10;
+
+    /** How long a replay waits for a sending thread to finish a log copy it is making (a memory copy). */
+    private static final long COPY_WAIT_NANOS = 30_000_000_000L;
+
+    static long channelKey(int context, int world) {
+        return ((long) context << 32) | (world & 0xffffffffL);
+    }
+
+    @Override
+    public String name() {
+        return "pessimistic";
+    }
+
+    @Override
+    public boolean tracksArrivals() {
+        return true;
+    }
+
+    @Override
+    public boolean logsPayloads() {
+        return true;
+    }
+
+    @Override
+    public boolean rootedCollectives() {
+        return rootedCollectives;
+    }
+
+    /**
+     * Hands the frame off, then logs it, both under this protocol's lock: the receiver gets the
+     * message without waiting for the log (in a ping-pong the log copy overlaps the peer's reply),
+     * and a replay ({@link #framesFor}) that takes the lock after a hand-off to a crashed peer finds
+     * the frame in the log. Only a pipelined copy that rides on the transfer (a tee) is set up first.
+     */
+    @Override
+    public boolean send(Frame frame, int destinationWorld, SharedPayload shared, Transport transport) {
+        long key = channelKey(frame.context(), destinationWorld);
+        // The log copies the sender's buffer as given: once handed off, a frame queued unmatched may
+        // be switched to a private copy by the receiving side.
+        MemorySegment source = frame.data();
+        long sourceOffset = frame.dataOffset();
+        synchronized (lock) {
+            // A restarted rank logs what it re-executes even when the peer already holds it: if that peer
+            // crashes later, this log is the only place left to replay it from.
+            boolean peerHasIt = restarted && frame.sequence() <= skipUpTo.computeIfAbsent(key,
+                    k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
+            // A synchronous send must wait until the peer matches the message, which it may not have
+            // done yet: the copy sent again is dropped there as a duplicate, and this send completes
+            // once the first copy is matched.
+            boolean deliver = !peerHasIt || frame.isSynchronous();
+            if (frame.sequence() <= channel(key).truncatedUpTo()) {
+                // Every recovery line the peer keeps holds this message already: no replay can ask for
+                // it, so it is not logged. This happens to a restarted rank only, when a peer's oldest
+                // kept line is ahead of the line this rank restarted from (after a local recovery), or
+                // is a line of the execution before a global rollback.
+                if (!deliver) {
+                    skippedFrames++;
+                    return false;
+                }
+                transport.send(destinationWorld, frame);
+                return true;
+            }
+            CopyMethod method = copyMethodFor(frame);
+            if (deliver && method == CopyMethod.PACK && shared == null && frame.lengthBytes() <= STAGE_MAX_BYTES
+                    && !frame.isPulled()) {
+                transport.send(destinationWorld, frame);
+                stage(frame, destinationWorld, source, sourceOffset);
+                return true;
+            }
+            // A tee is driven by whoever transfers the payload, which must be this thread: not for a
+            // pulled frame, which its receiver copies (and which is logged after the hand-off).
+            boolean teed = deliver && method == CopyMethod.PIPELINED && !frame.isPulled()
+                    && !(shared != null && shared.protocolState() != null);
+            if (deliver && !teed) {
+                transport.send(destinationWorld, frame);
+            }
+            LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, shared, method);
+            frame.setProtocolState(entry);
+            channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), entry);
+            if (!deliver) {
+                skippedFrames++;
+                entry.awaitCopy(); // nothing is transferred, so the log copy is finished here
+                return false;
+            }
+            if (teed) {
+                if (entry.copyMethod() == CopyMethod.PIPELINED) {
+                    frame.setTee((src, so, dst, d, n) -> PipelinedCopier.transferAndLog(src, so, dst, d, n, entry,
+                            pipelineChunkBytes));
+                }
+                transport.send(destinationWorld, frame);
+            }
+            return true;
+        }
+    }
+
+    /**
+     * A short message is logged in two steps: right after the hand-off its payload is copied aside
+     * (the send may complete then), and the copy enters the log when the rank next waits ({@link
+     * #whileWaiting}), or before anything reads or trims the log. Entering it (log and index
+     * bookkeeping) costs several times the copy; done while waiting, it overlaps the peer's reply
+     * instead of delaying this rank's next receive. Lock held.
+     */
+    private void stage(Frame frame, int destinationWorld, MemorySegment source, long sourceOffset) {
+        int length = (int) frame.lengthBytes();
+        if (stageUsed + length > stageArea.byteSize()) {
+            enterStaged();
+        }
+        MemorySegment.copy(source, sourceOffset, stageArea, stageUsed, length);
+        staged.addLast(new StagedSend(frame, destinationWorld, stageUsed));
+        stageUsed += length;
+        if (staged.size() >= STAGE_LIMIT) {
+            enterStaged();
+        }
+    }
+
+    /** Enters the staged messages into the log, in send order, and empties the staging area. Lock held. */
+    private void enterStaged() {
+        StagedSend s;
+        while ((s = staged.pollFirst()) != null) {
+            Frame f = s.frame();
+            LogEntry entry = logFrame(f, stageArea, s.offset(), s.destinationWorld(), null, CopyMethod.PACK);
+            channel(channelKey(f.context(), s.destinationWorld())).add(f.context(), f.source(), f.tag(), f.sequence(),
+                    entry);
+        }
+        stageUsed = 0;
+    }
+
+    @Override
+    public void whileWaiting() {
+        synchronized (lock) {
+            if (!staged.isEmpty()) {
+                enterStaged();
+            }
+        }
+    }
+
+    /** A short message handed off and copied aside (at {@code offset} in the staging area), not logged yet. */
+    private record StagedSend(Frame frame, int destinationWorld, int offset) {
+    }
+
+    /** Appends the frame's payload, or for a shared result the entry its first frame made. Lock held. */
+    private LogEntry logFrame(Frame frame, MemorySegment source, long sourceOffset, int destinationWorld,
+                              SharedPayload shared, CopyMethod method) {
+        if (shared != null) {
+            if (shared.protocolState() instanceof LogEntry entry) {
+                return entry;
+            }
+            LogEntry entry = log.append(new MessageKey(sharedContext(frame.context()), worldRank, worldRank,
+                    frame.tag(), ++sharedSequence, incarnation), source, sourceOffset, frame.lengthBytes(), method);
+            shared.setProtocolState(entry);
+            countCollective(frame);
+            return entry;
+        }
+        LogEntry entry = log.append(new MessageKey(frame.context(), worldRank, destinationWorld, frame.tag(),
+                frame.sequence(), incarnation), source, sourceOffset, frame.lengthBytes(), method);
+        countCollective(frame);
+        return entry;
+    }
+
+    private void countCollective(Frame frame) {
+        if ((frame.context() & 1) == 1) {
+            collectiveEntries++;
+            collectiveBytes += frame.lengthBytes();
+        }
+    }
+
+    private SentFrames channel(long key) {
+        SentFrames last = lastChannel;
+        if (last != null && last.key == key) {
+            return last;
+        }
+        SentFrames c = index.computeIfAbsent(key, SentFrames::new);
+        lastChannel = c;
+        return c;
+    }
+
+    /**
+     * The policy's copy method, except for a frame its receiver pulls: the receiving thread makes the
+     * transfer copy, so this thread copies into the log after the hand-off (a pipelined entry without
+     * a tee, finished in one go by {@link #afterSend}) instead of before it, and the two copies overlap.
+     * A helper-thread copy overlaps either way.
+     */
+    private CopyMethod copyMethodFor(Frame frame) {
+        CopyMethod m = log.policy().methodFor(frame.lengthBytes());
+        return frame.isPulled() && m == CopyMethod.PACK ? CopyMethod.PIPELINED : m;
+    }
+
+    @Override
+    public void afterSend(Frame frame) {
+        if (frame.protocolState() instanceof LogEntry entry) {
+            entry.awaitCopy();
+        }
+    }
+
+    @Override
+    public void onWildcardMatch(long index, Frame frame) {
+        events.recordWildcard(worldRank, index, frame.source(), frame.tag(), frame.sequence());
+    }
+
+    @Override
+    public ForcedMatch forcedWildcard(long index) {
+        return restarted ? events.wildcard(worldRank, index) : null;
+    }
+
+    @Override
+    public void onPollOutcome(long index, long[] outcome) {
+        events.recordPoll(worldRank, index, outcome);
+    }
+
+    @Override
+    public long[] forcedPollOutcome(long index) {
+        return restarted ? events.poll(worldRank, index) : null;
+    }
+
+    /**
+     * The logged frames a restarted peer needs, as private copies in sequence order per channel: those
+     * numbered above what its restored checkpoint holds ({@code frontiers}, keyed by the peer's incoming
+     * channel keys).
+     */
+    public List<Frame> framesFor(int destinationWorld, Map<Long, Long> frontiers) {
+        List<Frame> out = new ArrayList<>();
+        synchronized (lock) {
+            enterStaged();
+            for (SentFrames c : index.values()) {
+                long key = c.key;
+                if ((int) key != destinationWorld) {
+                    continue;
+                }
+                int context = (int) (key >>> 32);
+                long held = frontiers.getOrDefault(channelKey(context, worldRank), 0L);
+                for (int i = c.firstAbove(held); i < c.tail(); i++) {
+                    LogEntry entry = c.entry(i);
+                    // A frame handed off just now may still be on its way into the log: the sending
+                    // thread copies it right after the hand-off, without this lock.
+                    if (!entry.awaitCopyDone(COPY_WAIT_NANOS)) {
+                        throw new IllegalStateException("rank " + worldRank + " did not finish logging " + entry.key()
+                                + " within " + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
+                    }
+                    byte[] payload = entry.payloadToArray();
+                    out.add(new Frame(c.context(i), c.source(i), worldRank, c.tag(i), c.sequence(i),
+                            MemorySegment.ofArray(payload), 0, payload.length, null));
+                }
+            }
+            replayedFrames += out.size();
+        }
+        return out;
+    }
+
+    @Override
+    public long replayTo(int peer, Map<Long, Long> held, Transport transport) {
+        forgetPeerFrontier(peer);
+        List<Frame> frames = framesFor(peer, held);
+        for (Frame f : frames) {
+            transport.send(peer, f);
+        }
+        return frames.size();
+    }
+
+    @Override
+    public void afterCheckpoint() {
+        truncate();
+    }
+
+    @Override
+    public long[] collectiveLogFigures() {
+        return new long[] {collectiveEntries(), collectiveBytes()};
+    }
+
+    /** A peer restarted: what it holds must be looked up again before this rank skips anything to it. */
+    public void forgetPeerFrontier(int peerWorld) {
+        synchronized (lock) {
+            skipUpTo.keySet().removeIf(k -> (int) (long) k == peerWorld);
+        }
+    }
+
+    /**
+     * Drops what every receiver's oldest kept recovery line already holds. Called when this rank
+     * checkpoints (and may be called at any time).
+     */
+    public void truncate() {
+        synchronized (lock) {
+            enterStaged();
+            for (SentFrames c : index.values()) {
+                long key = c.key;
+                int dest = (int) key;
+                int context = (int) (key >>> 32);
+                long held = lines.safelyHeldUpTo(dest, channelKey(context, worldRank));
+                if (held <= 0) {
+                    continue;
+                }
+                if (c.dropUpTo(held) == 0) {
+                    continue;
+                }
+                log.truncate(new Channel(context, worldRank, dest), held);
+                c.truncatedTo(held);
+            }
+            // Shared results: release those no remaining frame refers to.
+            Map<Integer, Long> minLiveShared = new HashMap<>();
+            for (SentFrames c : index.values()) {
+                for (int i = c.head(); i < c.tail(); i++) {
+                    MessageKey k = c.entry(i).key();
+                    if ((k.contextId() & SHARED_CONTEXT_BIT) != 0) {
+                        minLiveShared.merge(k.contextId(), k.sequence(), Math::min);
+                    }
+                }
+            }
+            for (Channel c : log.channels()) {
+                if ((c.contextId() & SHARED_CONTEXT_BIT) != 0) {
+                    long min = minLiveShared.getOrDefault(c.contextId(), Long.MAX_VALUE);
+                    log.truncate(c, min == Long.MAX_VALUE ? sharedSequence : min - 1);
+                }
+            }
+        }
+    }
+
+    @Override
+    public LogStatistics logStatistics() {
+        synchronized (lock) {
+            enterStaged();
+        }
+        return log.statistics();
+    }
+
+    /** Log entries made for messages of collectives (a shared result counts once). */
+    public long collectiveEntries() {
+        synchronized (lock) {
+            enterStaged();
+            return collectiveEntries;
+        }
+    }
+
+    /** Payload bytes logged for messages of collectives (a shared result counts once). */
+    public long collectiveBytes() {
+        synchronized (lock) {
+            enterStaged();
+            return collectiveBytes;
+        }
+    }
+
+    public long skippedFrames() {
+        synchronized (lock) {
+            return skippedFrames;
+        }
+    }
+
+    public long replayedFrames() {
+        synchronized (lock) {
+            return replayedFrames;
+        }
+    }
+
+    /** Frees the log (the incarnation crashed or the job ended). */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            staged.clear();
+            index.clear();
+            lastChannel = null;
+        }
+        log.close();
+    }
+}
