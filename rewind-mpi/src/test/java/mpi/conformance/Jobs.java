@@ -56,10 +56,7 @@ public final class Jobs {
         }
         long seed = (what.hashCode() & 0xffffffffL) * 31 + 7;
         List<FailureSchedule> schedules = check.schedules(seed, SCHEDULES);
-        for (ProtocolDescriptor p : ProtocolRegistry.all()) {
-            if (p == ProtocolRegistry.NONE) {
-                continue;
-            }
+        for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
             RecoveryCheck.Verdict clean = check.run(p, 0, FailureSchedule.NONE);
             assertTrue(clean.ok(), () -> what + ": " + clean.describe());
             for (FailureSchedule s : schedules) {

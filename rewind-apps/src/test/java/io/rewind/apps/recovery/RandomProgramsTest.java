@@ -30,10 +30,7 @@ class RandomProgramsTest {
         JobConfig job = JobConfig.builder(RandomSpmd.class.getName()).ranks(ranks)
                 .args(Long.toString(programSeed), Integer.toString(steps)).timeout(LIMIT).quiet().build();
         RecoveryCheck check = RecoveryCheck.of(job);
-        for (ProtocolDescriptor p : ProtocolRegistry.all()) {
-            if (p == ProtocolRegistry.NONE) {
-                continue;
-            }
+        for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
             for (FailureSchedule s : check.schedules(killSeed, schedules)) {
                 RecoveryCheck.Verdict v = check.run(p, 0, s);
                 assertTrue(v.ok(), () -> "RandomSpmd " + programSeed + " " + steps + " on " + ranks + " ranks, kill seed "
