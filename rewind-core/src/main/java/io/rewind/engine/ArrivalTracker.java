@@ -93,7 +93,7 @@ final class ArrivalTracker {
     }
 
     long arrivedUpTo(int context, int sourceWorld) {
-        Channel c = channels.get(((long) context << 32) | (sourceWorld & 0xffffffffL));
+        Channel c = channels.get(ChannelKey.of(context, sourceWorld));
         return c == null ? 0 : c.arrived;
     }
 

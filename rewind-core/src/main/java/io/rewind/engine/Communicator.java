@@ -259,8 +259,9 @@ public final class Communicator {
         // may send on the same communicator: numbering and handing over a frame is one atomic step,
         // so sequence numbers stay unique and in send order on every channel.
         synchronized (sendSequence) {
-            long seq = (ctx & 1) == 0 ? ++sendSequence[dest] : ++collectiveSendSequence[dest];
-            frame = new Frame(ctx, rank, engine.worldRank(), tag, seq, buffer, offset, lengthBytes,
+            long seq = Contexts.isCollective(ctx) ? ++collectiveSendSequence[dest] : ++sendSequence[dest];
+            frame = new Frame(ctx, rank, engine.worldRank(), destWorld, tag, seq, engine.incarnation(), buffer, offset,
+                    lengthBytes,
                     waitForMatch || pull ? req : null);
             frame.pull = pull;
             frame.synchronous = waitForMatch && mode == SendMode.SYNCHRONOUS;
@@ -270,7 +271,7 @@ public final class Communicator {
                 req.completeSent(); // the destination already has this message
                 return req;
             }
-            engine.traffic().count(destWorld, lengthBytes, (ctx & 1) == 1);
+            engine.traffic().count(destWorld, lengthBytes, Contexts.isCollective(ctx));
         }
         if (logging) {
             ft.afterSend(frame);
@@ -304,7 +305,7 @@ public final class Communicator {
     }
 
     int collectiveContext() {
-        return context + 1;
+        return Contexts.collectiveOf(context);
     }
 
     /** Reserves the tag for a collective whose algorithm runs later (non-blocking collectives). */

@@ -5,8 +5,12 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One message as it travels from a sender to a receiver's matching queues: the envelope (context,
- * source rank in the communicator, tag, per-channel sequence number) and the payload.
+ * One message as it travels from a sender to a receiver's matching queues: its identity and the
+ * payload. The identity is the same everywhere (in the engine, the logs and, later, on the wire):
+ * matching context, source (communicator rank and world rank), destination world rank, tag,
+ * per-channel sequence number, the sender's incarnation (so a receiver can fence what a dead
+ * incarnation still sends), and a pattern id and an iteration id for protocols that identify messages
+ * by their place in a communication pattern (0 when unused).
  *
  * <p>The payload is either owned (a private copy, for eager messages that arrive before their
  * receive is posted) or borrowed (a view of the sender's buffer, for rendezvous and synchronous
@@ -17,8 +21,12 @@ public final class Frame {
     final int context;
     final int source;
     final int sourceWorld;
+    final int destinationWorld;
     final int tag;
     final long sequence;
+    final int incarnation;
+    int patternId;
+    int iterationId;
     final long lengthBytes;
     MemorySegment data;
     long dataOffset;
@@ -67,13 +75,15 @@ public final class Frame {
     /** Protocol state attached by the sender (its log entry), or null. */
     Object protocolState;
 
-    public Frame(int context, int source, int sourceWorld, int tag, long sequence,
-                 MemorySegment data, long dataOffset, long lengthBytes, SendRequest sender) {
+    public Frame(int context, int source, int sourceWorld, int destinationWorld, int tag, long sequence,
+                 int incarnation, MemorySegment data, long dataOffset, long lengthBytes, SendRequest sender) {
         this.context = context;
         this.source = source;
         this.sourceWorld = sourceWorld;
+        this.destinationWorld = destinationWorld;
         this.tag = tag;
         this.sequence = sequence;
+        this.incarnation = incarnation;
         this.data = data;
         this.dataOffset = dataOffset;
         this.lengthBytes = lengthBytes;
@@ -92,8 +102,31 @@ public final class Frame {
         return sourceWorld;
     }
 
+    public int destinationWorld() {
+        return destinationWorld;
+    }
+
     public int tag() {
         return tag;
+    }
+
+    /** The incarnation of the sender that sent this frame (0 for its first). */
+    public int incarnation() {
+        return incarnation;
+    }
+
+    public int patternId() {
+        return patternId;
+    }
+
+    public int iterationId() {
+        return iterationId;
+    }
+
+    /** Places the frame in a communication pattern (protocols that replay by pattern set it). */
+    public void setPattern(int patternId, int iterationId) {
+        this.patternId = patternId;
+        this.iterationId = iterationId;
     }
 
     public long sequence() {
@@ -219,7 +252,10 @@ public final class Frame {
 
     /** A private copy of this frame (for replay queues and checkpoints). */
     public Frame copy() {
-        Frame f = new Frame(context, source, sourceWorld, tag, sequence, data, dataOffset, lengthBytes, null);
+        Frame f = new Frame(context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, data, dataOffset,
+                lengthBytes, null);
+        f.patternId = patternId;
+        f.iterationId = iterationId;
         f.materialize();
         return f;
     }
@@ -229,7 +265,7 @@ public final class Frame {
      * traffic, numbered apart) and the sending world rank.
      */
     long channelKey() {
-        return ((long) context << 32) | (sourceWorld & 0xffffffffL);
+        return ChannelKey.of(context, sourceWorld);
     }
 
     boolean matches(int wantContext, int wantSource, int wantTag) {
@@ -240,7 +276,8 @@ public final class Frame {
 
     @Override
     public String toString() {
-        return "Frame[ctx=" + context + " src=" + source + " tag=" + tag + " seq=" + sequence
+        return "Frame[ctx=" + context + " src=" + source + "/" + sourceWorld + "." + incarnation + " dst="
+                + destinationWorld + " tag=" + tag + " seq=" + sequence
                 + " bytes=" + lengthBytes + (sender != null ? " rendezvous" : "") + "]";
     }
 }

@@ -11,6 +11,7 @@ public final class RankEngine {
     private static final int FIRST_FREE_CONTEXT = 4;
 
     private final int worldRank;
+    private final int incarnation;
     private final int worldSize;
     private final Mailbox mailbox;
     private final Transport transport;
@@ -39,6 +40,16 @@ public final class RankEngine {
 
     public RankEngine(int worldRank, int worldSize, Transport transport, EngineConfig config, Liveness liveness,
                       FaultTolerance faultTolerance) {
+        this(worldRank, worldSize, transport, config, liveness, faultTolerance, 0);
+    }
+
+    /** @param incarnation which life of the rank this is (0 first; frames carry it) */
+    public RankEngine(int worldRank, int worldSize, Transport transport, EngineConfig config, Liveness liveness,
+                      FaultTolerance faultTolerance, int incarnation) {
+        if (incarnation < 0) {
+            throw new IllegalArgumentException("incarnation " + incarnation);
+        }
+        this.incarnation = incarnation;
         if (worldRank < 0 || worldRank >= worldSize) {
             throw new IllegalArgumentException("rank " + worldRank + " outside world of " + worldSize);
         }
@@ -123,6 +134,11 @@ public final class RankEngine {
 
     public int worldRank() {
         return worldRank;
+    }
+
+    /** Which life of the rank this engine serves (0 for the first). */
+    public int incarnation() {
+        return incarnation;
     }
 
     public int worldSize() {

@@ -29,7 +29,8 @@ import java.util.Map;
  *  frontiers: count i32, then each: channel key i64, highest arrived i64
  *  unexpected: count i32, then frames
  *  held: count i32, then frames
- *  frame: context i32, source i32, sourceWorld i32, tag i32, sequence i64, length i32, payload
+ *  frame: context i32, source i32, sourceWorld i32, destinationWorld i32, tag i32, sequence i64,
+ *         incarnation i32, patternId i32, iterationId i32, length i32, payload
  * </pre>
  */
 final class EngineStateCodec {
@@ -81,8 +82,12 @@ final class EngineStateCodec {
             out.writeInt(f.context());
             out.writeInt(f.source());
             out.writeInt(f.sourceWorld());
+            out.writeInt(f.destinationWorld());
             out.writeInt(f.tag());
             out.writeLong(f.sequence());
+            out.writeInt(f.incarnation());
+            out.writeInt(f.patternId());
+            out.writeInt(f.iterationId());
             int len = Math.toIntExact(f.lengthBytes());
             out.writeInt(len);
             byte[] payload = new byte[len];
@@ -142,12 +147,18 @@ final class EngineStateCodec {
             int context = in.readInt();
             int source = in.readInt();
             int sourceWorld = in.readInt();
+            int destinationWorld = in.readInt();
             int tag = in.readInt();
             long seq = in.readLong();
+            int incarnation = in.readInt();
+            int patternId = in.readInt();
+            int iterationId = in.readInt();
             byte[] payload = new byte[in.readInt()];
             in.readFully(payload);
-            frames.add(new Frame(context, source, sourceWorld, tag, seq, MemorySegment.ofArray(payload), 0,
-                    payload.length, null));
+            Frame f = new Frame(context, source, sourceWorld, destinationWorld, tag, seq, incarnation,
+                    MemorySegment.ofArray(payload), 0, payload.length, null);
+            f.setPattern(patternId, iterationId);
+            frames.add(f);
         }
         return frames;
     }

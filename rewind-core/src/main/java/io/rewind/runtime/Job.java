@@ -286,7 +286,7 @@ public final class Job {
         Incarnation inc = new Incarnation(slot, r, number);
         inc.protocol = protocol.openRank(r, number);
         RankContext ctx = new RankContext(this, r, n);
-        inc.engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(inc), inc.protocol);
+        inc.engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(inc), inc.protocol, number);
         inc.engine.setCommunicatorFactory(communicators);
         if (injector.hasOperationKills()) {
             inc.engine.setOperationHook(ops -> injector.atOperation(inc, ops));

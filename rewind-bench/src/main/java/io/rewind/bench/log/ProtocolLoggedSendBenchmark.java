@@ -79,7 +79,7 @@ public class ProtocolLoggedSendBenchmark {
   @Benchmark
   public Object loggedSend() {
     long s = ++sequence;
-    Frame frame = new Frame(CONTEXT, 0, 0, 5, s, source, 0, sizeBytes, null);
+    Frame frame = new Frame(CONTEXT, 0, 0, 1, 5, s, 0, source, 0, sizeBytes, null);
     protocol.send(frame, 1, null, NOWHERE);
     protocol.afterSend(frame);
     if (s % CHECKPOINT_EVERY == 0) {

@@ -1,5 +1,7 @@
 package io.rewind.ft.pessimistic;
 
+import io.rewind.engine.ChannelKey;
+import io.rewind.engine.Contexts;
 import io.rewind.engine.Frame;
 import io.rewind.engine.SharedPayload;
 import io.rewind.engine.Transport;
@@ -109,10 +111,6 @@ public final class PessimisticRank implements RankProtocol {
     /** How long a replay waits for a sending thread to finish a log copy it is making (a memory copy). */
     private static final long COPY_WAIT_NANOS = 30_000_000_000L;
 
-    static long channelKey(int context, int world) {
-        return ((long) context << 32) | (world & 0xffffffffL);
-    }
-
     @Override
     public String name() {
         return "pessimistic";
@@ -141,7 +139,7 @@ public final class PessimisticRank implements RankProtocol {
      */
     @Override
     public boolean send(Frame frame, int destinationWorld, SharedPayload shared, Transport transport) {
-        long key = channelKey(frame.context(), destinationWorld);
+        long key = ChannelKey.of(frame.context(), destinationWorld);
         // The log copies the sender's buffer as given: once handed off, a frame queued unmatched may
         // be switched to a private copy by the receiving side.
         MemorySegment source = frame.data();
@@ -226,7 +224,7 @@ public final class PessimisticRank implements RankProtocol {
         while ((s = staged.pollFirst()) != null) {
             Frame f = s.frame();
             LogEntry entry = logFrame(f, stageArea, s.offset(), s.destinationWorld(), null, CopyMethod.PACK);
-            channel(channelKey(f.context(), s.destinationWorld())).add(f.context(), f.source(), f.tag(), f.sequence(),
+            channel(ChannelKey.of(f.context(), s.destinationWorld())).add(f.context(), f.source(), f.tag(), f.sequence(),
                     entry);
         }
         stageUsed = 0;
@@ -265,7 +263,7 @@ public final class PessimisticRank implements RankProtocol {
     }
 
     private void countCollective(Frame frame) {
-        if ((frame.context() & 1) == 1) {
+        if (Contexts.isCollective(frame.context())) {
             collectiveEntries++;
             collectiveBytes += frame.lengthBytes();
         }
@@ -330,11 +328,11 @@ public final class PessimisticRank implements RankProtocol {
             enterStaged();
             for (SentFrames c : index.values()) {
                 long key = c.key;
-                if ((int) key != destinationWorld) {
+                if (ChannelKey.peer(key) != destinationWorld) {
                     continue;
                 }
-                int context = (int) (key >>> 32);
-                long held = frontiers.getOrDefault(channelKey(context, worldRank), 0L);
+                int context = ChannelKey.context(key);
+                long held = frontiers.getOrDefault(ChannelKey.of(context, worldRank), 0L);
                 for (int i = c.firstAbove(held); i < c.tail(); i++) {
                     LogEntry entry = c.entry(i);
                     // A frame handed off just now may still be on its way into the log: the sending
@@ -344,7 +342,7 @@ public final class PessimisticRank implements RankProtocol {
                                 + " within " + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
                     }
                     byte[] payload = entry.payloadToArray();
-                    out.add(new Frame(c.context(i), c.source(i), worldRank, c.tag(i), c.sequence(i),
+                    out.add(new Frame(c.context(i), c.source(i), worldRank, destinationWorld, c.tag(i), c.sequence(i), incarnation,
                             MemorySegment.ofArray(payload), 0, payload.length, null));
                 }
             }
@@ -376,7 +374,7 @@ public final class PessimisticRank implements RankProtocol {
     /** A peer restarted: what it holds must be looked up again before this rank skips anything to it. */
     public void forgetPeerFrontier(int peerWorld) {
         synchronized (lock) {
-            skipUpTo.keySet().removeIf(k -> (int) (long) k == peerWorld);
+            skipUpTo.keySet().removeIf(k -> ChannelKey.peer(k) == peerWorld);
         }
     }
 
@@ -389,9 +387,9 @@ public final class PessimisticRank implements RankProtocol {
             enterStaged();
             for (SentFrames c : index.values()) {
                 long key = c.key;
-                int dest = (int) key;
-                int context = (int) (key >>> 32);
-                long held = lines.safelyHeldUpTo(dest, channelKey(context, worldRank));
+                int dest = ChannelKey.peer(key);
+                int context = ChannelKey.context(key);
+                long held = lines.safelyHeldUpTo(dest, ChannelKey.of(context, worldRank));
                 if (held <= 0) {
                     continue;
                 }

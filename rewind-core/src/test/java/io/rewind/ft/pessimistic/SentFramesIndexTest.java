@@ -3,6 +3,7 @@ package io.rewind.ft.pessimistic;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.rewind.engine.ChannelKey;
 import io.rewind.engine.Frame;
 import io.rewind.engine.SharedPayload;
 import io.rewind.engine.Transport;
@@ -56,7 +57,7 @@ class SentFramesIndexTest {
       for (int step = 0; step < 3000; step++) {
         int dest = 1 + random.nextInt(2);
         int context = CONTEXTS[random.nextInt(CONTEXTS.length)];
-        long channelKey = PessimisticRank.channelKey(context, dest);
+        long channelKey = ChannelKey.of(context, dest);
         long seqKey = channelKey; // a communicator's two contexts number their frames together
         boolean collective = context == 3 && random.nextInt(3) == 0;
         List<Frame> batch = new ArrayList<>();
@@ -66,8 +67,8 @@ class SentFramesIndexTest {
         int tag = collective ? 1000 + step : random.nextInt(10);
         for (int i = 0; i < count; i++) {
           long sequence = nextSequence.merge(seqKey, 1L, Long::sum);
-          batch.add(new Frame(context, 5, ME, tag, sequence, MemorySegment.ofArray(payload.clone()), 0,
-              payload.length, null));
+          batch.add(new Frame(context, 5, ME, dest, tag, sequence, 0, MemorySegment.ofArray(payload.clone()),
+              0, payload.length, null));
         }
         if (batch.size() > 1 && random.nextBoolean()) {
           java.util.Collections.reverse(batch); // a concurrent sender overtook: logged out of order
@@ -83,9 +84,9 @@ class SentFramesIndexTest {
         if (collective) {
           // The same result to the other destination too: one log entry, two frames.
           int other = 3 - dest;
-          long otherKey = PessimisticRank.channelKey(context, other);
+          long otherKey = ChannelKey.of(context, other);
           long sequence = nextSequence.merge(otherKey, 1L, Long::sum);
-          Frame frame = new Frame(context, 5, ME, tag, sequence, MemorySegment.ofArray(payload.clone()), 0,
+          Frame frame = new Frame(context, 5, ME, other, tag, sequence, 0, MemorySegment.ofArray(payload.clone()), 0,
               payload.length, null);
           protocol.send(frame, other, result, NOWHERE);
           protocol.afterSend(frame);
@@ -103,7 +104,7 @@ class SentFramesIndexTest {
                 continue;
               }
               long held = c.getValue().firstKey() + random.nextInt(c.getValue().size());
-              frontier.put(PessimisticRank.channelKey((int) (c.getKey() >>> 32), ME), held);
+              frontier.put(ChannelKey.of(ChannelKey.context(c.getKey()), ME), held);
               c.getValue().headMap(held, true).clear();
             }
             lines.published(receiver, ++lineNumber, frontier);
@@ -135,17 +136,17 @@ class SentFramesIndexTest {
       for (long seq = 1; seq <= 11; seq++) {
         if (seq == 3) {
           // The peer's only kept line holds 1..6: a checkpoint of the peer truncates this log.
-          lines.published(1, 1, Map.of(PessimisticRank.channelKey(2, ME), 6L));
+          lines.published(1, 1, Map.of(ChannelKey.of(2, ME), 6L));
           protocol.truncate();
         }
         byte[] payload = {(byte) seq};
-        Frame frame = new Frame(2, 0, ME, 9, seq, MemorySegment.ofArray(payload), 0, 1, null);
+        Frame frame = new Frame(2, 0, ME, 1, 9, seq, 0, MemorySegment.ofArray(payload), 0, 1, null);
         boolean sent = protocol.send(frame, 1, null, collect);
         protocol.afterSend(frame);
         assertEquals(seq == 11, sent, "sequence " + seq);
       }
       assertEquals(List.of(11L), collect.frames().stream().map(Frame::sequence).toList());
-      List<Frame> replay = protocol.framesFor(1, Map.of(PessimisticRank.channelKey(2, ME), 6L));
+      List<Frame> replay = protocol.framesFor(1, Map.of(ChannelKey.of(2, ME), 6L));
       assertEquals(List.of(7L, 8L, 9L, 10L, 11L), replay.stream().map(Frame::sequence).toList());
     } finally {
       protocol.close();
@@ -165,15 +166,15 @@ class SentFramesIndexTest {
     PessimisticRank protocol = restarted(lines, 0); // the peer rolled back too: it holds nothing
     RecordingTransport collect = new RecordingTransport(true);
     try {
-      lines.published(1, 3, Map.of(PessimisticRank.channelKey(2, ME), 6L)); // a line from before
+      lines.published(1, 3, Map.of(ChannelKey.of(2, ME), 6L)); // a line from before
       byte[] first = {0};
-      Frame f1 = new Frame(2, 0, ME, 9, 1, MemorySegment.ofArray(first), 0, 1, null);
+      Frame f1 = new Frame(2, 0, ME, 1, 9, 1, 0, MemorySegment.ofArray(first), 0, 1, null);
       protocol.send(f1, 1, null, collect);
       protocol.afterSend(f1);
       protocol.truncate(); // a checkpoint somewhere: truncates up to what the old line holds
       for (long seq = 2; seq <= 8; seq++) {
         byte[] payload = {(byte) seq};
-        Frame frame = new Frame(2, 0, ME, 9, seq, MemorySegment.ofArray(payload), 0, 1, null);
+        Frame frame = new Frame(2, 0, ME, 1, 9, seq, 0, MemorySegment.ofArray(payload), 0, 1, null);
         assertEquals(true, protocol.send(frame, 1, null, collect), "sequence " + seq);
         protocol.afterSend(frame);
       }
@@ -204,7 +205,7 @@ class SentFramesIndexTest {
       List<Sent> expected = new ArrayList<>();
       for (Map.Entry<Long, TreeMap<Long, Sent>> c : model.getOrDefault(dest, Map.of()).entrySet()) {
         long held = c.getValue().isEmpty() ? 0 : c.getValue().firstKey() - 1 + random.nextInt(c.getValue().size() + 1);
-        frontiers.put(PessimisticRank.channelKey((int) (c.getKey() >>> 32), ME), held);
+        frontiers.put(ChannelKey.of(ChannelKey.context(c.getKey()), ME), held);
         expected.addAll(c.getValue().tailMap(held, false).values());
       }
       List<Frame> replay = protocol.framesFor(dest, frontiers);
@@ -212,12 +213,12 @@ class SentFramesIndexTest {
       for (Frame f : replay) {
         byte[] bytes = new byte[Math.toIntExact(f.lengthBytes())];
         MemorySegment.copy(f.data(), f.dataOffset(), MemorySegment.ofArray(bytes), 0, bytes.length);
-        byChannel.computeIfAbsent(PessimisticRank.channelKey(f.context(), dest), k -> new ArrayList<>())
+        byChannel.computeIfAbsent(ChannelKey.of(f.context(), dest), k -> new ArrayList<>())
             .add(new Sent(f.context(), f.source(), f.tag(), f.sequence(), bytes));
       }
       int total = 0;
       for (Map.Entry<Long, TreeMap<Long, Sent>> c : model.getOrDefault(dest, Map.of()).entrySet()) {
-        long held = frontiers.get(PessimisticRank.channelKey((int) (c.getKey() >>> 32), ME));
+        long held = frontiers.get(ChannelKey.of(ChannelKey.context(c.getKey()), ME));
         List<Sent> want = new ArrayList<>(c.getValue().tailMap(held, false).values());
         List<Sent> got = byChannel.getOrDefault(c.getKey(), List.of());
         assertEquals(want.size(), got.size(), "frames replayed on channel " + Long.toHexString(c.getKey()));

@@ -39,7 +39,7 @@ class StagedSendsTest {
         System.arraycopy(payload, 0, buffer, 0, payload.length);
         sent.add(payload);
         Frame frame =
-            new Frame(0, 0, 0, 7, i + 1, MemorySegment.ofArray(buffer), 0, payload.length, null);
+            new Frame(0, 0, 0, 1, 7, i + 1, 0, MemorySegment.ofArray(buffer), 0, payload.length, null);
         assertEquals(true, protocol.send(frame, 1, null, transport));
         protocol.afterSend(frame);
         Arrays.fill(buffer, (byte) 0x5a); // the application reuses its buffer at once
@@ -69,7 +69,7 @@ class StagedSendsTest {
         new PessimisticRank(0, 0, log, new EventLogger(2), new RecoveryLines(2, 1), (r, c, s) -> 0);
     try {
       byte[] payload = {1, 2, 3};
-      Frame frame = new Frame(0, 0, 0, 7, 1, MemorySegment.ofArray(payload.clone()), 0, 3, null);
+      Frame frame = new Frame(0, 0, 0, 1, 7, 1, 0, MemorySegment.ofArray(payload.clone()), 0, 3, null);
       protocol.send(frame, 1, null, new RecordingTransport(false));
       List<Frame> replay = protocol.framesFor(1, Map.of()); // no wait happened in between
       assertEquals(1, replay.size());
