@@ -97,6 +97,17 @@ final class ArrivalTracker {
         return c == null ? 0 : c.arrived;
     }
 
+    /** By context, the highest sequence number admitted from {@code sourceWorld}. */
+    Map<Integer, Long> frontiersFrom(int sourceWorld) {
+        Map<Integer, Long> m = new HashMap<>();
+        for (Channel c : channels.values()) {
+            if (ChannelKey.peer(c.key) == sourceWorld) {
+                m.put(ChannelKey.context(c.key), c.arrived);
+            }
+        }
+        return m;
+    }
+
     Map<Long, Long> frontiers() {
         Map<Long, Long> m = new HashMap<>();
         for (Map.Entry<Long, Channel> e : channels.entrySet()) {

@@ -66,6 +66,21 @@ public interface FaultTolerance {
     default void whileWaiting() {
     }
 
+    /**
+     * A control message from another rank's protocol, handed over during this rank's progress (on the
+     * rank's thread or a thread of one of its non-blocking operations, never concurrently).
+     */
+    default void onControl(ControlMessage message, Transport transport) {
+    }
+
+    /**
+     * Progress: work the protocol does on its own behalf while the rank communicates or waits, such as
+     * sending the next part of a replay. Called often; must return at once when there is nothing to
+     * do. Never called concurrently.
+     */
+    default void progress(Transport transport) {
+    }
+
     /** A wildcard-source receive matched: record the outcome before the receive completes. */
     default void onWildcardMatch(long index, Frame frame) {
     }

@@ -4,6 +4,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -25,13 +27,29 @@ public final class Mailbox implements FrameSink {
     private volatile boolean closed;
     /** Per-channel arrival frontier and early frames; null unless the protocol tracks arrivals. */
     private final ArrivalTracker arrivals;
+    /**
+     * Per sending world rank, the lowest incarnation whose frames are admitted: a rank heard from in
+     * a later incarnation is dead in the earlier ones, and what they still send is dropped. Guarded by
+     * the lock.
+     */
+    private final int[] admittedIncarnation;
+    /** Control messages for the protocol, taken by the rank's progress. */
+    private final ConcurrentLinkedQueue<ControlMessage> control = new ConcurrentLinkedQueue<>();
+    /** The rank thread, woken when a control message arrives; null outside a job. */
+    private volatile Thread owner;
 
     public Mailbox() {
-        this(false);
+        this(false, 1);
     }
 
-    public Mailbox(boolean trackArrivals) {
+    public Mailbox(boolean trackArrivals, int worldSize) {
         this.arrivals = trackArrivals ? new ArrivalTracker() : null;
+        this.admittedIncarnation = new int[worldSize];
+    }
+
+    /** The thread to wake when a control message arrives (the rank's own). */
+    void setOwner(Thread thread) {
+        this.owner = thread;
     }
 
     @Override
@@ -42,8 +60,8 @@ public final class Mailbox implements FrameSink {
         }
         RecvRequest match;
         synchronized (lock) {
-            if (closed) {
-                return; // the receiving incarnation is gone; the frame is dropped (fenced)
+            if (closed || isFenced(frame)) {
+                return; // the receiving incarnation is gone, or the sending one: the frame is dropped
             }
             match = matchOrQueue(frame);
         }
@@ -57,7 +75,7 @@ public final class Mailbox implements FrameSink {
         RecvRequest match = null;
         boolean inOrder;
         synchronized (lock) {
-            if (closed) {
+            if (closed || isFenced(frame)) {
                 return;
             }
             inOrder = arrivals.admitNext(frame);
@@ -78,7 +96,7 @@ public final class Mailbox implements FrameSink {
         List<Frame> frames = null;
         SendRequest release = null;
         synchronized (lock) {
-            if (closed) {
+            if (closed || isFenced(frame)) {
                 return;
             }
             if (arrivals.isDuplicate(frame)) {
@@ -129,6 +147,46 @@ public final class Mailbox implements FrameSink {
         return sender;
     }
 
+    /** Under the lock: whether the frame comes from an incarnation of its sender known to be dead. */
+    private boolean isFenced(Frame frame) {
+        int from = frame.sourceWorld;
+        if (from >= 0 && from < admittedIncarnation.length && frame.incarnation < admittedIncarnation[from]) {
+            frame.releaseSender();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Rank {@code world} is alive in {@code incarnation}: frames of its earlier incarnations are
+     * dropped from now on. Frames that arrived before stay: they were sent before the crash.
+     */
+    public void fence(int world, int incarnation) {
+        synchronized (lock) {
+            if (world >= 0 && world < admittedIncarnation.length) {
+                admittedIncarnation[world] = Math.max(admittedIncarnation[world], incarnation);
+            }
+        }
+    }
+
+    @Override
+    public void onControl(ControlMessage message) {
+        fence(message.sourceWorld(), message.incarnation());
+        if (closed || message instanceof IncarnationNotice) {
+            return; // a notice only fences
+        }
+        control.add(message);
+        Thread t = owner;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** The next control message for the protocol, or null. */
+    ControlMessage pollControl() {
+        return control.poll();
+    }
+
     /** Under the lock: the oldest posted receive the frame matches (removed), or null after queueing it. */
     private RecvRequest matchOrQueue(Frame frame) {
         for (Iterator<RecvRequest> it = posted.iterator(); it.hasNext(); ) {
@@ -152,6 +210,16 @@ public final class Mailbox implements FrameSink {
             LockSupport.unpark(t);
         }
         return null;
+    }
+
+    /** By context, the highest sequence number that arrived from {@code sourceWorld} (empty if untracked). */
+    public Map<Integer, Long> arrivedFrom(int sourceWorld) {
+        if (arrivals == null) {
+            return Map.of();
+        }
+        synchronized (lock) {
+            return arrivals.frontiersFrom(sourceWorld);
+        }
     }
 
     /** The highest sequence number that arrived on the channel (communicator context, sending world rank). */

@@ -31,6 +31,8 @@ public final class RankEngine {
     private long polls;
     private volatile CommunicatorFactory communicatorFactory;
     private final java.util.concurrent.atomic.AtomicLong operations = new java.util.concurrent.atomic.AtomicLong();
+    /** Set while a thread of this rank runs {@link #progress()}. */
+    private final java.util.concurrent.atomic.AtomicBoolean progressing = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile java.util.function.LongConsumer operationHook;
     private final java.util.Map<Integer, Communicator> communicators = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -60,7 +62,7 @@ public final class RankEngine {
         this.liveness = Objects.requireNonNull(liveness);
         this.faultTolerance = Objects.requireNonNull(faultTolerance);
         this.interposed = faultTolerance.interposes();
-        this.mailbox = new Mailbox(faultTolerance.tracksArrivals());
+        this.mailbox = new Mailbox(faultTolerance.tracksArrivals(), worldSize);
         this.traffic = new TrafficCounters(worldSize);
         this.waitStrategy = new WaitStrategy(this, config.spinIterations());
         int[] all = new int[worldSize];
@@ -74,6 +76,43 @@ public final class RankEngine {
     /** Makes this incarnation reachable: frames sent to its rank now reach its queues. */
     public void attach() {
         transport.attach(worldRank, mailbox);
+    }
+
+    /**
+     * Called on the rank's own thread before the program runs: control messages wake this thread,
+     * and a restarted incarnation tells every other rank it lives, so that what its dead predecessor
+     * may still send is dropped there.
+     */
+    public void start() {
+        mailbox.setOwner(Thread.currentThread());
+        if (incarnation > 0) {
+            IncarnationNotice notice = new IncarnationNotice(worldRank, incarnation);
+            for (int r = 0; r < worldSize; r++) {
+                if (r != worldRank) {
+                    transport.sendControl(r, notice);
+                }
+            }
+        }
+    }
+
+    /**
+     * Progress on the protocol's behalf: hands it the control messages that arrived and lets it do
+     * deferred work (such as the next part of a replay). Called from every wait loop and at every
+     * operation of the rank's threads; one at a time, a thread that finds another progressing goes on.
+     */
+    public void progress() {
+        if (!interposed || !progressing.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            ControlMessage m;
+            while ((m = mailbox.pollControl()) != null) {
+                faultTolerance.onControl(m, transport);
+            }
+            faultTolerance.progress(transport);
+        } finally {
+            progressing.set(false);
+        }
     }
 
     void register(Communicator c) {
@@ -169,9 +208,14 @@ public final class RankEngine {
         return waitStrategy;
     }
 
-    /** Throws if the job was aborted or this incarnation was killed. */
+    /**
+     * Throws if the job was aborted or this incarnation was killed; otherwise makes progress (see
+     * {@link #progress()}): every runtime call, busy polling loops included, lets the protocol answer
+     * its peers.
+     */
     public void checkAlive() {
         liveness.check();
+        progress();
     }
 
     /**
@@ -186,6 +230,7 @@ public final class RankEngine {
             hook.accept(n);
         }
         liveness.check();
+        progress();
     }
 
     /** Communication operations counted so far by this incarnation. */

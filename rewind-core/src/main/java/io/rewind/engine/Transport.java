@@ -17,6 +17,9 @@ public interface Transport extends AutoCloseable {
      */
     boolean sharesMemory();
 
+    /** Hands a control message to the destination's current endpoint; dropped if it has none. */
+    void sendControl(int destinationWorldRank, ControlMessage message);
+
     /** Makes {@code sink} the endpoint of the rank (a new incarnation replaces the old one). */
     void attach(int worldRank, FrameSink sink);
 

@@ -39,6 +39,9 @@ public final class WaitStrategy {
         try {
             while (!request.isComplete()) {
                 engine.checkAlive();
+                if (request.isComplete()) {
+                    break;
+                }
                 LockSupport.parkNanos(request, PARK_SLICE_NS);
             }
         } finally {
@@ -68,6 +71,9 @@ public final class WaitStrategy {
         try {
             while (!anyComplete(requests)) {
                 engine.checkAlive();
+                if (anyComplete(requests)) {
+                    break;
+                }
                 LockSupport.parkNanos(this, PARK_SLICE_NS);
             }
         } finally {

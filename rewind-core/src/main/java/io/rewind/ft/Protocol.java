@@ -9,8 +9,10 @@ import java.util.Set;
  * ProtocolRegistry}; one {@link RankProtocol} per rank incarnation carries the engine hooks.
  *
  * <p>What a protocol decides, the runtime carries out: the protocol says which ranks roll back to
- * which recovery line ({@link #plan}); the runtime stops them, restarts them from that line and
- * asks every survivor's {@link RankProtocol} to send a restarted rank what it needs.
+ * which recovery line ({@link #plan}); the runtime stops them and restarts them from that line. What
+ * the restarted ranks need from the others, their protocols ask for with control messages
+ * ({@link RankProtocol#onStart}); the runtime carries those like any message and reads no rank's
+ * memory on another's behalf.
  *
  * <p>To add a protocol: one package under {@code io.rewind.ft}, this interface (start from {@link
  * io.rewind.ft.template.TemplateProtocol}) and one line in {@link ProtocolRegistry}.

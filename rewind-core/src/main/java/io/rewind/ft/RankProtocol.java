@@ -1,7 +1,7 @@
 package io.rewind.ft;
 
 import io.rewind.engine.FaultTolerance;
-import io.rewind.engine.Transport;
+import io.rewind.engine.RankEngine;
 import io.rewind.ft.log.LogStatistics;
 
 import java.util.Map;
@@ -16,11 +16,16 @@ public interface RankProtocol extends FaultTolerance {
     }
 
     /**
-     * Peer {@code peer} restarted holding, per incoming channel, the messages up to {@code held}
-     * (its checkpoint's arrival frontiers, keyed as the engine keys channels): sends it again, through
-     * {@code transport}, what it needs from this rank, in order. Returns how many frames were sent.
+     * Called on the rank's own thread before the program runs. {@code held} is what a restarted
+     * incarnation's checkpoint holds per incoming channel (empty on a fresh start or a restart from
+     * the beginning): a protocol that replays asks the other ranks for the rest here, and may wait
+     * for their answers (waiting through {@link RankEngine#progress()}).
      */
-    default long replayTo(int peer, Map<Long, Long> held, Transport transport) {
+    default void onStart(RankEngine engine, Map<Long, Long> held) {
+    }
+
+    /** Frames other ranks replayed to this incarnation so far. */
+    default long replayedToThisRank() {
         return 0;
     }
 

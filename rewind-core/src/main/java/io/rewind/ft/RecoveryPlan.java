@@ -10,13 +10,11 @@ import java.util.TreeSet;
  *
  * @param rollback         the ranks that restart (the failed ones and any the protocol adds)
  * @param line             the recovery line they restart from (0: from the beginning)
- * @param survivorsReplay  whether the ranks that keep running send the restarted ones, from their
- *                         logs, what those need (local rollback); false when every rank restarts
  * @param discardNewerLines whether lines after {@code line} are forgotten: they describe an execution
  *                         being redone, which no later recovery may restart from
  * @param notes            what the runtime should tell the user about the choice (may be empty)
  */
-public record RecoveryPlan(Set<Integer> rollback, long line, boolean survivorsReplay, boolean discardNewerLines,
+public record RecoveryPlan(Set<Integer> rollback, long line, boolean discardNewerLines,
                            List<String> notes) {
     public RecoveryPlan {
         if (rollback.isEmpty()) {
@@ -35,6 +33,6 @@ public record RecoveryPlan(Set<Integer> rollback, long line, boolean survivorsRe
         for (int r = 0; r < ranks; r++) {
             all.add(r);
         }
-        return new RecoveryPlan(all, line, false, true, notes);
+        return new RecoveryPlan(all, line, true, notes);
     }
 }

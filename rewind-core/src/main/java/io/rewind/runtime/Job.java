@@ -45,6 +45,8 @@ import java.util.stream.Stream;
  * them is the protocol's decision ({@link Protocol#plan}); the job carries it out.
  */
 public final class Job {
+    /** How long a finished rank serving its peers parks between looks (a control message wakes it). */
+    private static final long SERVE_SLICE_NANOS = 20_000_000L;
     /** Frames of a stuck rank thread shown in the message that reports it. */
     private static final int STUCK_FRAMES = 12;
 
@@ -62,6 +64,8 @@ public final class Job {
     private final RunReport.Builder report;
     private ClassLoader parentLoader;
     private int running;
+    /** Set once every rank has finished: finished ranks stop serving their peers. */
+    private volatile boolean finished;
     private long startNanos;
 
     private Job(JobConfig config) {
@@ -70,7 +74,7 @@ public final class Job {
         this.slots = new RankSlot[config.ranks()];
         this.protocol = config.protocol().create();
         protocol.start(new ProtocolServices(config.ranks(), config.keepLines(), config.payloadLog(),
-                config.applicationLevelCollectives(), this::arrivedUpTo));
+                config.applicationLevelCollectives()));
         try {
             this.ownCheckpointDir = config.checkpointDir() == null;
             this.checkpointDir = ownCheckpointDir ? Files.createTempDirectory("rewind-checkpoints-")
@@ -131,6 +135,10 @@ public final class Job {
         injector.start();
         long deadline = start + config.timeout().toNanos();
         boolean timedOut = coordinate(deadline);
+        finished = true;
+        for (RankSlot s : slots) {
+            LockSupport.unpark(s.current.thread);
+        }
         if (timedOut) {
             abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
         }
@@ -312,17 +320,14 @@ public final class Job {
         return inc;
     }
 
-    private long arrivedUpTo(int receiverWorld, int context, int sourceWorld) {
-        Incarnation inc = slots[receiverWorld].current;
-        return inc.engine.mailbox().arrivedUpTo(context, sourceWorld);
-    }
-
     private void runRank(Incarnation inc) {
         RankSlot s = inc.slot;
         OutputRouter.bind(s.output);
         int rank = inc.rank;
         RankOutcome outcome = null;
         try {
+            inc.engine.start();
+            inc.protocol.onStart(inc.engine, inc.restoredFrontiers != null ? inc.restoredFrontiers : Map.of());
             Method main = findMain(inc.loader);
             main.invoke(null, (Object) config.args().toArray(new String[0]));
             if (inc.context().isInitialized() && !inc.context().isFinalized()) {
@@ -359,6 +364,21 @@ public final class Job {
         }
         RankOutcome o = outcome;
         coordinatorQueue.add(() -> onEnded(inc, o));
+        if (o.ok() && protocol.recovers()) {
+            serveUntilJobEnds(inc);
+        }
+    }
+
+    /**
+     * A rank that has finished keeps its log and keeps answering its peers until every rank has
+     * finished: a peer that crashes now restarts and asks it for what it needs, as a rank process
+     * would have to stay up for. Its thread makes the progress; a control message wakes it.
+     */
+    private void serveUntilJobEnds(Incarnation inc) {
+        while (!finished && !inc.killed && abort.get() == null) {
+            inc.engine.progress();
+            LockSupport.parkNanos(this, SERVE_SLICE_NANOS);
+        }
     }
 
     /** A crash is the injected kill of this incarnation, however the program wrapped it. */
@@ -554,9 +574,8 @@ public final class Job {
             next.add(inc);
         }
         for (Incarnation inc : next) {
-            long replayed = plan.survivorsReplay() ? replayTo(inc, plan) : 0;
             if (inc.recovery != null) {
-                inc.recovery.respawned(System.nanoTime(), replayed);
+                inc.recovery.respawned(System.nanoTime());
             }
         }
         for (Incarnation inc : next) {
@@ -566,21 +585,6 @@ public final class Job {
             }
             maybeCaughtUp(inc, 0);
         }
-    }
-
-    /** Every rank that keeps running sends the restarted {@code inc} what it needs; returns the frame count. */
-    private long replayTo(Incarnation inc, RecoveryPlan plan) {
-        // What the restored checkpoint holds (nothing on a restart from the beginning).
-        Map<Long, Long> held = inc.restoredFrontiers != null ? inc.restoredFrontiers : Map.of();
-        long replayed = 0;
-        for (RankSlot s : slots) {
-            Incarnation peer = s.current;
-            if (plan.rollback().contains(s.rank) || peer.retired) {
-                continue; // a peer restarting with this one regenerates its messages
-            }
-            replayed += peer.protocol.replayTo(inc.rank, held, transport);
-        }
-        return replayed;
     }
 
     /** What the protocol may look at to plan a recovery. */
@@ -641,6 +645,9 @@ public final class Job {
         report.traffic(inc.rank, inc.engine.traffic(), inc.engine.operations());
         transport.detach(inc.rank, inc.engine.mailbox());
         inc.engine.mailbox().close();
+        if (inc.recovery != null) {
+            inc.recovery.replayed(inc.protocol.replayedToThisRank());
+        }
         report.finalLog(inc.rank, inc.protocol.logStatistics());
         long[] collectives = inc.protocol.collectiveLogFigures();
         report.collectiveLog(collectives[0], collectives[1]);

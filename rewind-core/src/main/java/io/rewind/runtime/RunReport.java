@@ -76,8 +76,12 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             this.rollbackSet = rollbackSet;
         }
 
-        synchronized void respawned(long nanos, long frames) {
+        synchronized void respawned(long nanos) {
             respawnedNanos = nanos;
+        }
+
+        /** Frames the other ranks replayed to the restarted incarnation (known when it ends). */
+        synchronized void replayed(long frames) {
             replayedFrames = frames;
         }
 

@@ -57,8 +57,7 @@ class LoggedSendPathTest {
         RankEngine[] engines = new RankEngine[2];
         PessimisticRank[] protocols = new PessimisticRank[2];
         for (int r = 0; r < 2; r++) {
-            protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), events, lines,
-                    (receiver, context, source) -> engines[receiver].mailbox().arrivedUpTo(context, source));
+            protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), events, lines);
             engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
                     10_000), () -> { }, protocols[r]);
             engines[r].attach();
@@ -129,7 +128,7 @@ class LoggedSendPathTest {
         PessimisticRank[] protocols = new PessimisticRank[2];
         for (int r = 0; r < 2; r++) {
             protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), new EventLogger(2),
-                    new RecoveryLines(2, 2), (receiver, context, source) -> 0);
+                    new RecoveryLines(2, 2));
             engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
                     1_000), () -> { }, protocols[r]);
             engines[r].attach();
@@ -185,7 +184,7 @@ class LoggedSendPathTest {
         InJvmTransport transport = new InJvmTransport(1);
         PessimisticRank p = new PessimisticRank(0, 0,
                 PayloadLog.open(0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()), new EventLogger(1),
-                new RecoveryLines(1, 2), (r, c, s) -> 0);
+                new RecoveryLines(1, 2));
         RankEngine e = new RankEngine(0, 1, transport, new EngineConfig(64 << 10, 100), () -> { }, p);
         e.attach();
         try {

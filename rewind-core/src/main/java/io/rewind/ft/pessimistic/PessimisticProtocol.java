@@ -50,8 +50,7 @@ public final class PessimisticProtocol implements Protocol {
     @Override
     public RankProtocol openRank(int rank, int incarnation) {
         PayloadLog log = PayloadLog.open(rank, services.payloadLog());
-        return new PessimisticRank(rank, incarnation, log, events, lines, services.peers(),
-                services.applicationLevelCollectives());
+        return new PessimisticRank(rank, incarnation, log, events, lines, services.applicationLevelCollectives());
     }
 
     /**
@@ -85,7 +84,7 @@ public final class PessimisticProtocol implements Protocol {
                 return RecoveryPlan.everyRank(view.ranks(), view.newestCommonLine(all, Long.MAX_VALUE), List.of(note));
             }
         }
-        return new RecoveryPlan(failed, line, true, false, List.of());
+        return new RecoveryPlan(failed, line, false, List.of());
     }
 
     @Override

@@ -1,12 +1,14 @@
 package io.rewind.ft.pessimistic;
 
 import io.rewind.engine.ChannelKey;
+import io.rewind.engine.ControlMessage;
+import io.rewind.engine.RankEngine;
 import io.rewind.engine.Contexts;
 import io.rewind.engine.Frame;
 import io.rewind.engine.SharedPayload;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
-import io.rewind.ft.PeerFrontiers;
+import io.rewind.ft.RecoveryMessages;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.Channel;
@@ -21,6 +23,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import java.util.List;
 import java.util.Map;
 
@@ -44,7 +49,6 @@ public final class PessimisticRank implements RankProtocol {
     private final PayloadLog log;
     private final EventLogger events;
     private final RecoveryLines lines;
-    private final PeerFrontiers peers;
     private final long pipelineChunkBytes;
 
     private final Object lock = new Object();
@@ -52,8 +56,20 @@ public final class PessimisticRank implements RankProtocol {
     private final Map<Long, SentFrames> index = new HashMap<>();
     /** The channel sent on last: a send usually follows one on the same channel. */
     private SentFrames lastChannel;
-    /** For a restarted rank: per outgoing channel, what the peer already holds. */
+    /**
+     * For a restarted rank: per outgoing channel, what the peer already holds, as the peers answered
+     * (or, for a peer that restarted since, as its own rollback request said).
+     */
     private final Map<Long, Long> skipUpTo = new HashMap<>();
+    /** Peers whose answer to this restarted incarnation's rollback request has come. */
+    private final Set<Integer> answered = new HashSet<>();
+    /** Replays this rank is streaming to restarted peers, by peer. */
+    private final Map<Integer, ReplayCursor> replays = new HashMap<>();
+    /** Whether {@link #replays} has anything: read without the lock on every progress call. */
+    private volatile boolean replaying;
+    /** Frames replayed to this incarnation, as the batches announced them. */
+    private long replayedIn;
+    private RankEngine engine;
     /** Short messages handed off and copied aside, in send order, not entered into the log yet. */
     private final ArrayDeque<StagedSend> staged = new ArrayDeque<>();
     /** Where staged payloads wait, one after the other; emptied whenever they are entered. */
@@ -66,9 +82,8 @@ public final class PessimisticRank implements RankProtocol {
     private long skippedFrames;
     private long replayedFrames;
 
-    public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogger events, RecoveryLines lines,
-                               PeerFrontiers peers) {
-        this(worldRank, incarnation, log, events, lines, peers, true);
+    public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogger events, RecoveryLines lines) {
+        this(worldRank, incarnation, log, events, lines, true);
     }
 
     /**
@@ -77,7 +92,7 @@ public final class PessimisticRank implements RankProtocol {
      *                          tree algorithms, the baseline the application-level log is measured against
      */
     public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogger events, RecoveryLines lines,
-                               PeerFrontiers peers, boolean rootedCollectives) {
+                           boolean rootedCollectives) {
         this.rootedCollectives = rootedCollectives;
         this.worldRank = worldRank;
         this.incarnation = incarnation;
@@ -85,7 +100,6 @@ public final class PessimisticRank implements RankProtocol {
         this.log = log;
         this.events = events;
         this.lines = lines;
-        this.peers = peers;
         this.pipelineChunkBytes = log.config().pipelineChunkBytes();
     }
 
@@ -147,8 +161,7 @@ public final class PessimisticRank implements RankProtocol {
         synchronized (lock) {
             // A restarted rank logs what it re-executes even when the peer already holds it: if that peer
             // crashes later, this log is the only place left to replay it from.
-            boolean peerHasIt = restarted && frame.sequence() <= skipUpTo.computeIfAbsent(key,
-                    k -> peers.arrivedUpTo(destinationWorld, frame.context(), worldRank));
+            boolean peerHasIt = restarted && frame.sequence() <= skipUpTo.getOrDefault(key, 0L);
             // A synchronous send must wait until the peer matches the message, which it may not have
             // done yet: the copy sent again is dropped there as a duplicate, and this send completes
             // once the first copy is matched.
@@ -327,38 +340,17 @@ public final class PessimisticRank implements RankProtocol {
         synchronized (lock) {
             enterStaged();
             for (SentFrames c : index.values()) {
-                long key = c.key;
-                if (ChannelKey.peer(key) != destinationWorld) {
+                if (ChannelKey.peer(c.key) != destinationWorld) {
                     continue;
                 }
-                int context = ChannelKey.context(key);
+                int context = ChannelKey.context(c.key);
                 long held = frontiers.getOrDefault(ChannelKey.of(context, worldRank), 0L);
                 for (int i = c.firstAbove(held); i < c.tail(); i++) {
-                    LogEntry entry = c.entry(i);
-                    // A frame handed off just now may still be on its way into the log: the sending
-                    // thread copies it right after the hand-off, without this lock.
-                    if (!entry.awaitCopyDone(COPY_WAIT_NANOS)) {
-                        throw new IllegalStateException("rank " + worldRank + " did not finish logging " + entry.key()
-                                + " within " + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
-                    }
-                    byte[] payload = entry.payloadToArray();
-                    out.add(new Frame(c.context(i), c.source(i), worldRank, destinationWorld, c.tag(i), c.sequence(i), incarnation,
-                            MemorySegment.ofArray(payload), 0, payload.length, null));
+                    out.add(replayCopy(c, i, destinationWorld));
                 }
             }
-            replayedFrames += out.size();
         }
         return out;
-    }
-
-    @Override
-    public long replayTo(int peer, Map<Long, Long> held, Transport transport) {
-        forgetPeerFrontier(peer);
-        List<Frame> frames = framesFor(peer, held);
-        for (Frame f : frames) {
-            transport.send(peer, f);
-        }
-        return frames.size();
     }
 
     @Override
@@ -371,12 +363,235 @@ public final class PessimisticRank implements RankProtocol {
         return new long[] {collectiveEntries(), collectiveBytes()};
     }
 
-    /** A peer restarted: what it holds must be looked up again before this rank skips anything to it. */
-    public void forgetPeerFrontier(int peerWorld) {
-        synchronized (lock) {
-            skipUpTo.keySet().removeIf(k -> ChannelKey.peer(k) == peerWorld);
+    // ---------------------------------------------------------------------------------------------
+    // Recovery by messages (see RecoveryMessages)
+
+    /**
+     * A restarted incarnation asks every other rank for what its checkpoint does not hold and waits
+     * for their answers, which say what each already holds from this rank: before the program runs,
+     * this rank then knows which of the sends it re-executes to skip.
+     */
+    @Override
+    public void onStart(RankEngine rankEngine, Map<Long, Long> held) {
+        this.engine = rankEngine;
+        if (!restarted) {
+            return;
+        }
+        int n = rankEngine.worldSize();
+        Transport transport = rankEngine.transport();
+        for (int peer = 0; peer < n; peer++) {
+            if (peer != worldRank) {
+                transport.sendControl(peer, new RecoveryMessages.RollbackRequest(worldRank, incarnation,
+                        byContext(held, peer)));
+            }
+        }
+        while (true) {
+            synchronized (lock) {
+                if (answered.size() >= n - 1) {
+                    return;
+                }
+            }
+            rankEngine.checkAlive();
+            LockSupport.parkNanos(this, ANSWER_WAIT_SLICE_NANOS);
         }
     }
+
+    /** The entries of channel-keyed {@code map} whose peer is {@code peer}, by context. */
+    private static Map<Integer, Long> byContext(Map<Long, Long> map, int peer) {
+        Map<Integer, Long> out = new HashMap<>();
+        for (Map.Entry<Long, Long> e : map.entrySet()) {
+            if (ChannelKey.peer(e.getKey()) == peer) {
+                out.put(ChannelKey.context(e.getKey()), e.getValue());
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public void onControl(ControlMessage message, Transport transport) {
+        switch (message) {
+            case RecoveryMessages.RollbackRequest r -> onRollbackRequest(r, transport);
+            case RecoveryMessages.LastMessages m -> {
+                synchronized (lock) {
+                    peerHolds(m.sourceWorld(), m.arrived());
+                    answered.add(m.sourceWorld());
+                }
+            }
+            case RecoveryMessages.ReplayBatch b -> {
+                synchronized (lock) {
+                    replayedIn += b.frames();
+                }
+                transport.sendControl(b.sourceWorld(), new RecoveryMessages.ReplayAck(worldRank, incarnation,
+                        b.batch()));
+            }
+            case RecoveryMessages.ReplayAck a -> {
+                synchronized (lock) {
+                    ReplayCursor c = replays.get(a.sourceWorld());
+                    if (c != null && c.incarnation == a.incarnation() && c.batch == a.batch()) {
+                        c.awaitingAck = false;
+                    }
+                }
+            }
+            default -> {
+                // not a message of this protocol
+            }
+        }
+    }
+
+    /**
+     * Another rank restarted: it holds what its checkpoint holds. Answer with what this rank holds
+     * from it, and start streaming what it lacks from the log.
+     */
+    private void onRollbackRequest(RecoveryMessages.RollbackRequest r, Transport transport) {
+        int peer = r.sourceWorld();
+        Map<Integer, Long> arrived = engine.mailbox().arrivedFrom(peer);
+        synchronized (lock) {
+            // What it holds now is what this rank may skip, if this rank is re-executing too; and if this
+            // rank waits for its answer, this is the answer (it restarted before it could give one).
+            peerHolds(peer, r.held());
+            answered.add(peer);
+            enterStaged();
+            // What the log holds for it now: frames sent from here on go to its new incarnation directly.
+            Map<Integer, Long> end = new HashMap<>();
+            Map<Integer, Long> next = new HashMap<>();
+            for (SentFrames channel : index.values()) {
+                if (ChannelKey.peer(channel.key) == peer && channel.size() > 0) {
+                    int context = ChannelKey.context(channel.key);
+                    end.put(context, channel.sequence(channel.tail() - 1));
+                    next.put(context, r.held().getOrDefault(context, 0L));
+                }
+            }
+            replays.put(peer, new ReplayCursor(peer, r.incarnation(), next, end));
+            replaying = true;
+        }
+        transport.sendControl(peer, new RecoveryMessages.LastMessages(worldRank, incarnation, arrived));
+    }
+
+    /** Lock held: {@code peer} holds, of what this rank sent it, up to {@code held} per context. */
+    private void peerHolds(int peer, Map<Integer, Long> held) {
+        skipUpTo.keySet().removeIf(k -> ChannelKey.peer(k) == peer);
+        for (Map.Entry<Integer, Long> e : held.entrySet()) {
+            skipUpTo.put(ChannelKey.of(e.getKey(), peer), e.getValue());
+        }
+    }
+
+    /** Sends the next batch of every replay whose previous batch was taken in. */
+    @Override
+    public void progress(Transport transport) {
+        if (!replaying) {
+            return;
+        }
+        List<ReplayCursor> due = new ArrayList<>();
+        List<List<Frame>> batches = new ArrayList<>();
+        synchronized (lock) {
+            for (ReplayCursor c : replays.values()) {
+                if (!c.awaitingAck) {
+                    due.add(c);
+                    batches.add(nextBatch(c));
+                }
+            }
+        }
+        // Handed over outside the lock: a transport may deliver in this thread.
+        for (int i = 0; i < due.size(); i++) {
+            ReplayCursor c = due.get(i);
+            List<Frame> batch = batches.get(i);
+            for (Frame f : batch) {
+                transport.send(c.peer, f);
+            }
+            transport.sendControl(c.peer, new RecoveryMessages.ReplayBatch(worldRank, incarnation, c.batch,
+                    batch.size(), c.done));
+        }
+        synchronized (lock) {
+            for (ReplayCursor c : due) {
+                if (c.done) {
+                    replays.remove(c.peer, c);
+                }
+            }
+            replaying = !replays.isEmpty();
+        }
+    }
+
+    /**
+     * Lock held: the next frames of a replay, in sequence order per channel, at most {@link
+     * #REPLAY_BATCH_FRAMES} frames or {@link #REPLAY_BATCH_BYTES} bytes (at least one frame); marks
+     * the cursor as waiting for the batch to be taken in, and done when nothing is left.
+     */
+    private List<Frame> nextBatch(ReplayCursor c) {
+        List<Frame> out = new ArrayList<>();
+        long bytes = 0;
+        boolean more = false;
+        for (SentFrames channel : index.values()) {
+            int context = ChannelKey.context(channel.key);
+            if (ChannelKey.peer(channel.key) != c.peer || !c.end.containsKey(context)) {
+                continue;
+            }
+            long end = c.end.get(context);
+            for (int i = channel.firstAbove(c.next.get(context)); i < channel.tail() && channel.sequence(i) <= end;
+                 i++) {
+                if (out.size() >= REPLAY_BATCH_FRAMES || (bytes >= REPLAY_BATCH_BYTES && !out.isEmpty())) {
+                    more = true;
+                    break;
+                }
+                Frame f = replayCopy(channel, i, c.peer);
+                out.add(f);
+                bytes += f.lengthBytes();
+                c.next.put(context, channel.sequence(i));
+            }
+        }
+        c.batch++;
+        c.awaitingAck = true;
+        c.done = !more;
+        replayedFrames += out.size();
+        return out;
+    }
+
+    /** Lock held: a private copy of logged frame {@code i} of {@code channel}, addressed to {@code peer}. */
+    private Frame replayCopy(SentFrames channel, int i, int peer) {
+        LogEntry entry = channel.entry(i);
+        // A frame handed off just now may still be on its way into the log: the sending thread copies
+        // it right after the hand-off, without this lock.
+        if (!entry.awaitCopyDone(COPY_WAIT_NANOS)) {
+            throw new IllegalStateException("rank " + worldRank + " did not finish logging " + entry.key()
+                    + " within " + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
+        }
+        byte[] payload = entry.payloadToArray();
+        return new Frame(channel.context(i), channel.source(i), worldRank, peer, channel.tag(i), channel.sequence(i),
+                incarnation, MemorySegment.ofArray(payload), 0, payload.length, null);
+    }
+
+    @Override
+    public long replayedToThisRank() {
+        synchronized (lock) {
+            return replayedIn;
+        }
+    }
+
+    /** Where a replay to one restarted peer stands. Guarded by the protocol's lock. */
+    private static final class ReplayCursor {
+        final int peer;
+        final int incarnation;
+        /** By context, the last sequence number the peer has (from its checkpoint, then from this replay). */
+        final Map<Integer, Long> next;
+        /** By context, the last sequence number logged when the peer asked: the replay ends there. */
+        final Map<Integer, Long> end;
+        int batch;
+        boolean awaitingAck;
+        boolean done;
+
+        ReplayCursor(int peer, int incarnation, Map<Integer, Long> next, Map<Integer, Long> end) {
+            this.peer = peer;
+            this.incarnation = incarnation;
+            this.next = next;
+            this.end = end;
+        }
+    }
+
+    /** Frames per replay batch: what a restarted rank may have to take in before its next progress. */
+    static final int REPLAY_BATCH_FRAMES = 64;
+    /** Bytes per replay batch (a batch holds at least one frame, however long). */
+    static final long REPLAY_BATCH_BYTES = 4L << 20;
+    /** How long a restarted rank parks between looks for its peers' answers (a control message wakes it). */
+    private static final long ANSWER_WAIT_SLICE_NANOS = 20_000_000L;
 
     /**
      * Drops what every receiver's oldest kept recovery line already holds. Called when this rank

@@ -22,7 +22,8 @@ import java.util.Set;
  *       fields a frame carries, what a restarted rank is forced to do): a {@link RankProtocol} made
  *       by {@link #openRank}; see {@link TemplateRank}.
  *   <li>The recovery policy: {@link #plan} names the ranks that roll back and the line they restart
- *       from, and whether the others replay to them ({@link RankProtocol#replayTo}).
+ *       from; what the restarted ranks need from the others, their {@link RankProtocol#onStart} asks
+ *       for with control messages ({@code io.rewind.ft.RecoveryMessages}).
  * </ul>
  * Run the recovery oracle on it ({@code io.rewind.check.RecoveryCheck}): every program must end as
  * it does without failures.

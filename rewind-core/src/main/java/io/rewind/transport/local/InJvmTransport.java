@@ -1,5 +1,6 @@
 package io.rewind.transport.local;
 
+import io.rewind.engine.ControlMessage;
 import io.rewind.engine.Frame;
 import io.rewind.engine.FrameSink;
 import io.rewind.engine.Transport;
@@ -28,6 +29,14 @@ public final class InJvmTransport implements Transport {
             sink.onFrame(frame);
         } else {
             frame.releaseSender(); // dropped: nobody will ever match it
+        }
+    }
+
+    @Override
+    public void sendControl(int destinationWorldRank, ControlMessage message) {
+        FrameSink sink = endpoints.get(destinationWorldRank);
+        if (sink != null) {
+            sink.onControl(message);
         }
     }
 

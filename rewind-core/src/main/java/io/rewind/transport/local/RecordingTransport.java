@@ -1,5 +1,6 @@
 package io.rewind.transport.local;
 
+import io.rewind.engine.ControlMessage;
 import io.rewind.engine.Frame;
 import io.rewind.engine.FrameSink;
 import io.rewind.engine.Transport;
@@ -15,6 +16,7 @@ import java.util.List;
 public final class RecordingTransport implements Transport {
     private final boolean keep;
     private final List<Frame> kept = new ArrayList<>();
+    private final List<ControlMessage> controls = new ArrayList<>();
     private long handedOff;
 
     /** @param keep whether to keep the frames (a benchmark sending millions does not) */
@@ -28,6 +30,16 @@ public final class RecordingTransport implements Transport {
         if (keep) {
             kept.add(frame);
         }
+    }
+
+    /** Control messages handed off so far (kept whether or not frames are). */
+    public List<ControlMessage> controls() {
+        return List.copyOf(controls);
+    }
+
+    @Override
+    public void sendControl(int destinationWorldRank, ControlMessage message) {
+        controls.add(message);
     }
 
     /** Frames handed off so far, in order (empty unless they are kept). */
@@ -62,5 +74,6 @@ public final class RecordingTransport implements Transport {
     @Override
     public void close() {
         kept.clear();
+        controls.clear();
     }
 }

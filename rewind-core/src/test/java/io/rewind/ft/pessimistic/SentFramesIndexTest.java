@@ -8,6 +8,7 @@ import io.rewind.engine.Frame;
 import io.rewind.engine.SharedPayload;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
+import io.rewind.ft.RecoveryMessages;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
@@ -47,8 +48,7 @@ class SentFramesIndexTest {
             0,
             PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
             new EventLogger(3),
-            lines,
-            (r, c, s) -> 0L);
+            lines);
     Map<Integer, Map<Long, TreeMap<Long, Sent>>> model = new HashMap<>();
     Map<Long, Long> nextSequence = new HashMap<>();
     SplittableRandom random = new SplittableRandom(42);
@@ -187,15 +187,21 @@ class SentFramesIndexTest {
     }
   }
 
-  /** A restarted incarnation of rank {@link #ME} whose peers report holding {@code peerHolds} per channel. */
+  /**
+   * A restarted incarnation of rank {@link #ME} whose peer, rank 1, answered its rollback request
+   * holding {@code peerHolds} on context 2.
+   */
   private static PessimisticRank restarted(RecoveryLines lines, long peerHolds) {
-    return new PessimisticRank(
-        ME,
-        1,
-        PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
-        new EventLogger(2),
-        lines,
-        (r, c, s) -> peerHolds);
+    PessimisticRank protocol =
+        new PessimisticRank(
+            ME,
+            1,
+            PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
+            new EventLogger(2),
+            lines);
+    protocol.onControl(
+        new RecoveryMessages.LastMessages(1, 0, Map.of(2, peerHolds)), new RecordingTransport(false));
+    return protocol;
   }
 
   private static void checkReplay(
