@@ -98,6 +98,52 @@ public final class EventLogger {
         }
     }
 
+    /** The client of rank {@code rank} in this JVM: its requests are calls. */
+    public EventLogClient clientFor(int rank) {
+        return new EventLogClient() {
+            @Override
+            public void recordWildcard(long index, FaultTolerance.ForcedMatch match) {
+                EventLogger.this.recordWildcard(rank, index, match.source(), match.tag(), match.sequence());
+            }
+
+            @Override
+            public void recordPoll(long index, long[] outcome) {
+                EventLogger.this.recordPoll(rank, index, outcome);
+            }
+
+            @Override
+            public Determinants fetch() {
+                return snapshot(rank);
+            }
+        };
+    }
+
+    /** A copy of everything recorded for {@code rank}. */
+    EventLogClient.Determinants snapshot(int rank) {
+        Map<Long, FaultTolerance.ForcedMatch> w = Map.copyOf(wildcards[rank]);
+        Map<Long, long[]> p = new java.util.HashMap<>(polls[rank]);
+        java.util.TreeMap<Long, Long> runs;
+        synchronized (emptyRuns[rank]) {
+            runs = new java.util.TreeMap<>(emptyRuns[rank]);
+        }
+        return new EventLogClient.Determinants() {
+            @Override
+            public FaultTolerance.ForcedMatch wildcard(long index) {
+                return w.get(index);
+            }
+
+            @Override
+            public long[] poll(long index) {
+                long[] o = p.get(index);
+                if (o != null) {
+                    return o.clone();
+                }
+                Map.Entry<Long, Long> run = runs.floorEntry(index);
+                return run != null && run.getValue() >= index ? new long[0] : null;
+            }
+        };
+    }
+
     /** Entries recorded so far (all ranks); a run of unsuccessful polls is one entry. */
     public long events() {
         return events.get();

@@ -40,8 +40,12 @@ final class FailureInjector implements AutoCloseable {
                 }
                 final int index = i;
                 timer.schedule(() -> {
-                    if (claim(index) && !job.kill(k.rank(), "killed at " + k.value() + " ms (" + k + ")")) {
-                        unclaim(index);
+                    if (claim(index)) {
+                        job.postKill(k.rank(), "killed at " + k.value() + " ms (" + k + ")", struck -> {
+                            if (!struck) {
+                                unclaim(index);
+                            }
+                        });
                     }
                 }, k.value(), TimeUnit.MILLISECONDS);
             }

@@ -89,7 +89,37 @@ public final class Job {
 
     /** Runs the job to its end and reports how every rank ended. */
     public static JobResult run(JobConfig config) {
-        return new Job(config).execute();
+        Job job = new Job(config);
+        // The coordinator is a thread of its own, named, whose failures end the job with a result
+        // instead of escaping to the caller while rank threads wait.
+        AtomicReference<JobResult> result = new AtomicReference<>();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread coordinator = Thread.ofPlatform().name("rewind-coordinator").unstarted(() -> {
+            try {
+                result.set(job.execute());
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+        });
+        coordinator.setContextClassLoader(Thread.currentThread().getContextClassLoader());
+        coordinator.start();
+        boolean interrupted = false;
+        while (true) {
+            try {
+                coordinator.join();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+                job.abort(-1, 1, "the job was interrupted");
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("the job's coordinator failed: " + failure.get(), failure.get());
+        }
+        return result.get();
     }
 
     JobConfig config() {
@@ -151,7 +181,7 @@ public final class Job {
         // Ranks that noticed an abort posted their end; take those notices in.
         Runnable task;
         while ((task = coordinatorQueue.poll()) != null) {
-            task.run();
+            runTask(task);
         }
         JobAbortedException a = abort.get();
         injector.close();
@@ -221,10 +251,27 @@ public final class Job {
                 return true;
             }
             if (task != null) {
-                task.run();
+                runTask(task);
             }
         }
         return false;
+    }
+
+    /**
+     * Runs one coordinator task behind an exception barrier: a failure while recovering (a checkpoint
+     * that cannot be read, a bug) aborts the job with the reason, so every rank stops and the job
+     * still ends with a result.
+     */
+    private void runTask(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException | LinkageError e) {
+            System.err.println("rewind: the coordinator failed: " + e);
+            for (StackTraceElement el : e.getStackTrace()) {
+                System.err.println("\tat " + el);
+            }
+            abort(-1, 1, "the coordinator failed: " + e);
+        }
     }
 
     private void cleanUpCheckpoints() {
@@ -444,6 +491,23 @@ public final class Job {
         markKilled(inc, how);
         LockSupport.unpark(inc.thread);
         return true;
+    }
+
+    /**
+     * Posts a kill to the coordinator, which strikes the rank's incarnation running then: one that
+     * lands while the rank is between incarnations (its crash not handled yet) waits for the next
+     * incarnation instead of being lost. {@code struck} is told whether it struck (false: the rank had
+     * finished).
+     */
+    void postKill(int rank, String how, java.util.function.Consumer<Boolean> struck) {
+        coordinatorQueue.add(() -> {
+            Incarnation inc = slots[rank].current;
+            if (abort.get() == null && inc != null && inc.killed && !inc.retired && slots[rank].outcome == null) {
+                postKill(rank, how, struck); // its crash is in the queue: strike the next incarnation
+                return;
+            }
+            struck.accept(kill(rank, how));
+        });
     }
 
     void markKilled(Incarnation inc, String how) {

@@ -57,7 +57,7 @@ class LoggedSendPathTest {
         RankEngine[] engines = new RankEngine[2];
         PessimisticRank[] protocols = new PessimisticRank[2];
         for (int r = 0; r < 2; r++) {
-            protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), events, lines);
+            protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), events.clientFor(r), lines);
             engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
                     10_000), () -> { }, protocols[r]);
             engines[r].attach();
@@ -127,7 +127,7 @@ class LoggedSendPathTest {
         RankEngine[] engines = new RankEngine[2];
         PessimisticRank[] protocols = new PessimisticRank[2];
         for (int r = 0; r < 2; r++) {
-            protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), new EventLogger(2),
+            protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), new EventLogger(2).clientFor(r),
                     new RecoveryLines(2, 2));
             engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
                     1_000), () -> { }, protocols[r]);
@@ -183,7 +183,7 @@ class LoggedSendPathTest {
     void aSendToItselfCompletesWhetherPostedOrNot(int size, @TempDir Path dir) {
         InJvmTransport transport = new InJvmTransport(1);
         PessimisticRank p = new PessimisticRank(0, 0,
-                PayloadLog.open(0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()), new EventLogger(1),
+                PayloadLog.open(0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()), new EventLogger(1).clientFor(0),
                 new RecoveryLines(1, 2));
         RankEngine e = new RankEngine(0, 1, transport, new EngineConfig(64 << 10, 100), () -> { }, p);
         e.attach();

@@ -92,7 +92,7 @@ public final class EnginePingPong {
                 case "none" -> FaultTolerance.NONE;
                 case "global" -> new GlobalRollbackRank();
                 default -> new PessimisticRank(r, 0,
-                        PayloadLog.open(r, PayloadLogConfig.builder(StorageBackend.DUMMY).build()), events, lines);
+                        PayloadLog.open(r, PayloadLogConfig.builder(StorageBackend.DUMMY).build()), events.clientFor(r), lines);
             };
             engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
                     10_000), () -> { }, ft);

@@ -67,7 +67,7 @@ public class ProtocolLoggedSendBenchmark {
     lines = new RecoveryLines(2, 1);
     protocol =
         new PessimisticRank(
-            0, 0, PayloadLog.open(0, config), new EventLogger(2), lines);
+            0, 0, PayloadLog.open(0, config), new EventLogger(2).clientFor(0), lines);
     source = MemorySegment.ofArray(new byte[sizeBytes]);
   }
 

@@ -50,7 +50,8 @@ public final class PessimisticProtocol implements Protocol {
     @Override
     public RankProtocol openRank(int rank, int incarnation) {
         PayloadLog log = PayloadLog.open(rank, services.payloadLog());
-        return new PessimisticRank(rank, incarnation, log, events, lines, services.applicationLevelCollectives());
+        return new PessimisticRank(rank, incarnation, log, events.clientFor(rank), lines,
+                services.applicationLevelCollectives());
     }
 
     /**

@@ -7,7 +7,7 @@ import io.rewind.engine.Contexts;
 import io.rewind.engine.Frame;
 import io.rewind.engine.SharedPayload;
 import io.rewind.engine.Transport;
-import io.rewind.ft.EventLogger;
+import io.rewind.ft.EventLogClient;
 import io.rewind.ft.RecoveryMessages;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
@@ -47,7 +47,9 @@ public final class PessimisticRank implements RankProtocol {
     private final int incarnation;
     private final boolean restarted;
     private final PayloadLog log;
-    private final EventLogger events;
+    private final EventLogClient events;
+    /** For a restarted incarnation: the outcomes it must follow, fetched once from the event logger. */
+    private EventLogClient.Determinants forced;
     private final RecoveryLines lines;
     private final long pipelineChunkBytes;
 
@@ -82,7 +84,7 @@ public final class PessimisticRank implements RankProtocol {
     private long skippedFrames;
     private long replayedFrames;
 
-    public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogger events, RecoveryLines lines) {
+    public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogClient events, RecoveryLines lines) {
         this(worldRank, incarnation, log, events, lines, true);
     }
 
@@ -91,7 +93,7 @@ public final class PessimisticRank implements RankProtocol {
      *                          contribution and each result once); false logs every message of the
      *                          tree algorithms, the baseline the application-level log is measured against
      */
-    public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogger events, RecoveryLines lines,
+    public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogClient events, RecoveryLines lines,
                            boolean rootedCollectives) {
         this.rootedCollectives = rootedCollectives;
         this.worldRank = worldRank;
@@ -312,22 +314,32 @@ public final class PessimisticRank implements RankProtocol {
 
     @Override
     public void onWildcardMatch(long index, Frame frame) {
-        events.recordWildcard(worldRank, index, frame.source(), frame.tag(), frame.sequence());
+        events.recordWildcard(index, new ForcedMatch(frame.source(), frame.tag(), frame.sequence()));
     }
 
     @Override
     public ForcedMatch forcedWildcard(long index) {
-        return restarted ? events.wildcard(worldRank, index) : null;
+        return restarted ? forced().wildcard(index) : null;
     }
 
     @Override
     public void onPollOutcome(long index, long[] outcome) {
-        events.recordPoll(worldRank, index, outcome);
+        events.recordPoll(index, outcome);
     }
 
     @Override
     public long[] forcedPollOutcome(long index) {
-        return restarted ? events.poll(worldRank, index) : null;
+        return restarted ? forced().poll(index) : null;
+    }
+
+    /** The outcomes a restarted incarnation follows, fetched at its first non-deterministic event. */
+    private EventLogClient.Determinants forced() {
+        EventLogClient.Determinants d = forced;
+        if (d == null) {
+            d = events.fetch();
+            forced = d;
+        }
+        return d;
     }
 
     /**

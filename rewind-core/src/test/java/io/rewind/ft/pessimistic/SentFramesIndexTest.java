@@ -47,7 +47,7 @@ class SentFramesIndexTest {
             ME,
             0,
             PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
-            new EventLogger(3),
+            new EventLogger(3).clientFor(ME),
             lines);
     Map<Integer, Map<Long, TreeMap<Long, Sent>>> model = new HashMap<>();
     Map<Long, Long> nextSequence = new HashMap<>();
@@ -197,7 +197,7 @@ class SentFramesIndexTest {
             ME,
             1,
             PayloadLog.open(ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
-            new EventLogger(2),
+            new EventLogger(2).clientFor(ME),
             lines);
     protocol.onControl(
         new RecoveryMessages.LastMessages(1, 0, Map.of(2, peerHolds)), new RecordingTransport(false));

@@ -27,7 +27,7 @@ class StagedSendsTest {
   void shortMessagesEnterTheLogWhenTheRankWaitsAndReplayIntact() {
     PayloadLog log = PayloadLog.open(0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build());
     PessimisticRank protocol =
-        new PessimisticRank(0, 0, log, new EventLogger(2), new RecoveryLines(2, 1));
+        new PessimisticRank(0, 0, log, new EventLogger(2).clientFor(0), new RecoveryLines(2, 1));
     RecordingTransport transport = new RecordingTransport(false);
     try {
       byte[] buffer = new byte[(int) PessimisticRank.STAGE_MAX_BYTES];
@@ -66,7 +66,7 @@ class StagedSendsTest {
   void aReplayEntersWhatIsStillAside() {
     PayloadLog log = PayloadLog.open(0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build());
     PessimisticRank protocol =
-        new PessimisticRank(0, 0, log, new EventLogger(2), new RecoveryLines(2, 1));
+        new PessimisticRank(0, 0, log, new EventLogger(2).clientFor(0), new RecoveryLines(2, 1));
     try {
       byte[] payload = {1, 2, 3};
       Frame frame = new Frame(0, 0, 0, 1, 7, 1, 0, MemorySegment.ofArray(payload.clone()), 0, 3, null);
