@@ -58,6 +58,14 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--summary", description = "Print the run summary (checkpoints, logs, recoveries) at the end.")
     boolean summary;
 
+    @Option(names = "--record", paramLabel = "FILE", description = "Where the JSON run record goes (rewind report "
+            + "--run FILE plots it). Default: run-record.json in --checkpoint-dir if given, else a "
+            + "rewind-run-*.json file in the temporary folder.")
+    Path record;
+
+    @Option(names = "--no-record", description = "Do not write the run record.")
+    boolean noRecord;
+
     @Parameters(index = "0", paramLabel = "MAIN_CLASS", description = "Class whose main method every rank runs.")
     String mainClass;
 
@@ -83,6 +91,12 @@ final class RunCommand implements Callable<Integer> {
         JobConfig config;
         try {
             ft.applyTo(b, ranks);
+            if (!noRecord) {
+                b.recordFile(record != null ? record : ft.checkpointDir != null
+                        ? ft.checkpointDir.resolve("run-record.json")
+                        : Path.of(System.getProperty("java.io.tmpdir"), "rewind-run-" + ProcessHandle.current().pid()
+                                + "-" + System.currentTimeMillis() + ".json"));
+            }
             config = b.build();
         } catch (IllegalArgumentException e) {
             System.err.println("rewind run: " + e.getMessage());
@@ -91,6 +105,9 @@ final class RunCommand implements Callable<Integer> {
         JobResult result = Job.run(config);
         if (summary || !config.failures().isEmpty()) {
             System.out.println("rewind: " + result.report().summary());
+            if (config.recordFile() != null) {
+                System.out.println("rewind: run record " + config.recordFile() + " (rewind report --run FILE plots it)");
+            }
         }
         if (!result.ok()) {
             System.err.print("rewind run: job failed (exit " + result.exitCode() + ")\n" + result.describeFailures());

@@ -74,6 +74,21 @@ class RunCommandTest {
     }
 
     @Test
+    void aRealRunWritesTheRecordThatRewindReportPlots(@TempDir Path dir) throws IOException {
+        Path record = dir.resolve("run.json");
+        Run r = run("run", "-n", "4", "--timeout", "60s", "--protocol", "pessimistic", "--kill", "2@o40",
+                "--record", record.toString(), "io.rewind.apps.examples.Ring", "30");
+        assertEquals(0, r.status(), r.out() + r.err());
+        String json = Files.readString(record);
+        assertTrue(json.contains("\"format\" : \"rewind-run-record\""), json);
+        assertTrue(json.contains("\"phase\" : \"respawn\"") && json.contains("\"rank\" : 2"), json);
+        Path html = dir.resolve("report.html");
+        Run report = run("report", "--run", record.toString(), "-o", html.toString());
+        assertEquals(0, report.status(), report.out() + report.err());
+        assertTrue(Files.readString(html).contains("<svg"), "the report draws the run");
+    }
+
+    @Test
     void optionsCanComeFromAFilePerJob(@TempDir Path dir) throws IOException {
         Path job = dir.resolve("job.args");
         Files.write(job, List.of("-n 2", "--timeout 60s", "--protocol pessimistic", "--log-backend hybrid",

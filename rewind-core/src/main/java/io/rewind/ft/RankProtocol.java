@@ -34,6 +34,11 @@ public interface RankProtocol extends FaultTolerance {
         return null;
     }
 
+    /** Payload bytes the incarnation's log holds now (0 if it keeps none); sampled for the run record. */
+    default long heldLogBytes() {
+        return 0;
+    }
+
     /** Log entries and bytes made for messages of collectives. */
     default long[] collectiveLogFigures() {
         return new long[2];

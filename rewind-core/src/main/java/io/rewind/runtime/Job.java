@@ -62,6 +62,8 @@ public final class Job {
     private final boolean ownCheckpointDir;
     private final FailureInjector injector;
     private final RunReport.Builder report;
+    private RunRecordWriter record;
+    private long nextSampleNanos;
     private ClassLoader parentLoader;
     private int running;
     /** Set once every rank has finished: finished ranks stop serving their peers. */
@@ -145,6 +147,7 @@ public final class Job {
         OutputRouter.install();
         long start = System.nanoTime();
         startNanos = start;
+        record = new RunRecordWriter(config, start);
         parentLoader = Thread.currentThread().getContextClassLoader();
         if (parentLoader == null) {
             parentLoader = Job.class.getClassLoader();
@@ -163,8 +166,10 @@ public final class Job {
             inc.thread.start();
         }
         injector.start();
+        sampleLogs(System.nanoTime());
         long deadline = start + config.timeout().toNanos();
         boolean timedOut = coordinate(deadline);
+        sampleLogs(System.nanoTime());
         finished = true;
         for (RankSlot s : slots) {
             LockSupport.unpark(s.current.thread);
@@ -226,8 +231,12 @@ public final class Job {
             exit = 124;
         }
         Duration wall = Duration.ofNanos(System.nanoTime() - start);
+        RunReport built = report.build(wall);
+        if (config.recordFile() != null) {
+            record.write(config.recordFile(), built);
+        }
         return new JobResult(exit, List.copyOf(outcomes), List.copyOf(output), wall,
-                a == null ? null : a.getMessage(), report.build(wall));
+                a == null ? null : a.getMessage(), built);
     }
 
     /** Runs coordinator tasks until every rank has ended; true if the time limit passed first. */
@@ -244,8 +253,12 @@ public final class Job {
                 return true;
             }
             Runnable task;
+            long now = System.nanoTime();
+            if (now >= nextSampleNanos) {
+                sampleLogs(now);
+            }
             try {
-                task = coordinatorQueue.poll(left, TimeUnit.NANOSECONDS);
+                task = coordinatorQueue.poll(Math.min(left, Math.max(1, nextSampleNanos - now)), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return true;
@@ -255,6 +268,20 @@ public final class Job {
             }
         }
         return false;
+    }
+
+    /** Coordinator: the bytes each rank's payload log holds now, for the run record. */
+    private void sampleLogs(long now) {
+        nextSampleNanos = now + RunRecordWriter.SAMPLE_EVERY_NANOS;
+        if (config.recordFile() == null) {
+            return;
+        }
+        long[] bytes = new long[slots.length];
+        for (int r = 0; r < slots.length; r++) {
+            Incarnation inc = slots[r].current;
+            bytes[r] = inc == null || inc.retired ? 0 : inc.protocol.heldLogBytes();
+        }
+        record.sample(now, bytes);
     }
 
     /**
@@ -343,8 +370,8 @@ public final class Job {
         RankContext ctx = new RankContext(this, r, n);
         inc.engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(inc), inc.protocol, number);
         inc.engine.setCommunicatorFactory(communicators);
-        if (injector.hasOperationKills()) {
-            inc.engine.setOperationHook(ops -> injector.atOperation(inc, ops));
+        if (injector.hasOperationKills() || number > 0) {
+            inc.engine.setOperationHook(ops -> onOperation(inc, ops));
         }
         ctx.bind(inc.engine);
         inc.agent = new CheckpointAgent(this, inc, image);
@@ -515,6 +542,7 @@ public final class Job {
             inc.killNanos = System.nanoTime();
             inc.killReason = how;
             inc.killedAtPoint = inc.agent.points();
+            inc.killedAtOperation = inc.engine.operations();
             inc.killed = true;
         }
     }
@@ -633,6 +661,9 @@ public final class Job {
                     inc.recovery = report.failure(r, f.number, f.killReason, f.killNanos, detected, plan.line(),
                             plan.rollback().size());
                     inc.catchUpTarget = f.killedAtPoint;
+                    // From the beginning, where it crashed is counted in operations (a program
+                    // without the checkpoint API passes no point).
+                    inc.catchUpOperations = plan.line() == 0 ? f.killedAtOperation : 0;
                 }
             }
             next.add(inc);
@@ -732,8 +763,22 @@ public final class Job {
         maybeCaughtUp(inc, points);
     }
 
+    /** Called at every communication operation of an incarnation that needs it (on its threads). */
+    private void onOperation(Incarnation inc, long operations) {
+        if (inc.catchUpOperations > 0 && !inc.caughtUp && operations >= inc.catchUpOperations) {
+            caughtUp(inc);
+        }
+        injector.atOperation(inc, operations);
+    }
+
     private void maybeCaughtUp(Incarnation inc, long points) {
-        if (inc.recovery != null && !inc.caughtUp && points >= inc.catchUpTarget) {
+        if (inc.catchUpOperations == 0 && points >= inc.catchUpTarget) {
+            caughtUp(inc);
+        }
+    }
+
+    private synchronized void caughtUp(Incarnation inc) {
+        if (inc.recovery != null && !inc.caughtUp) {
             inc.caughtUp = true;
             inc.recovery.caughtUp(System.nanoTime());
         }
@@ -804,6 +849,9 @@ public final class Job {
         volatile long killNanos;
         volatile String killReason;
         volatile long killedAtPoint;
+        volatile long killedAtOperation;
+        /** For a restart from the beginning: the operation count at which it is back where it crashed. */
+        long catchUpOperations;
         boolean retired;
         RunReport.FailureRecord recovery;
         long catchUpTarget;

@@ -39,12 +39,13 @@ import java.util.Objects;
  * @param applicationLevelCollectives under a logging protocol, log collectives at application level
  *                  (default); false logs every message of the tree algorithms (for comparison)
  * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
+ * @param recordFile where the JSON run record goes at the end (null: not written)
  */
 public record JobConfig(int ranks, String mainClass, List<String> args, List<Path> classPath, EngineConfig engine,
                         Duration timeout, Duration stopGrace, boolean tagOutput, PrintStream out, PrintStream err, ProtocolDescriptor protocol,
                         int checkpointEvery, int keepLines, Path checkpointDir, FailureSchedule failures,
                         PayloadLogConfig payloadLog, boolean applicationLevelCollectives,
-                        PointListener pointListener) {
+                        PointListener pointListener, Path recordFile) {
 
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
@@ -82,7 +83,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
         }
         checkRecoverable(p, f, payloadLog);
         return new JobConfig(ranks, mainClass, args, classPath, engine, timeout, stopGrace, tagOutput, out, err, p,
-                every, keepLines, checkpointDir, f, payloadLog, applicationLevelCollectives, pointListener);
+                every, keepLines, checkpointDir, f, payloadLog, applicationLevelCollectives, pointListener, recordFile);
     }
 
     /**
@@ -122,6 +123,7 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
         private PayloadLogConfig payloadLog;
         private boolean applicationLevelCollectives = true;
         private PointListener pointListener = PointListener.NONE;
+        private Path recordFile;
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -229,6 +231,12 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
             return this;
         }
 
+        /** Write the JSON run record to {@code file} when the job ends (null: none). */
+        public Builder recordFile(Path file) {
+            this.recordFile = file;
+            return this;
+        }
+
         public JobConfig build() {
             if (mainClass == null || mainClass.isBlank()) {
                 throw new IllegalArgumentException("a main class is required");
@@ -273,7 +281,8 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
                     new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
                     java.nio.charset.StandardCharsets.UTF_8)) : null;
             return new JobConfig(ranks, mainClass, args, classPath, e, timeout, stopGrace, tagOutput, o, r, protocol,
-                    checkpointEvery, keepLines, checkpointDir, failures, log, applicationLevelCollectives, pointListener);
+                    checkpointEvery, keepLines, checkpointDir, failures, log, applicationLevelCollectives, pointListener,
+                    recordFile);
         }
     }
 }

@@ -146,6 +146,25 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             return ms(killNanos, caughtUpNanos);
         }
 
+        /** One phase of a recovery, in milliseconds since {@code originNanos}. */
+        public record Phase(String name, double startMs, double endMs) {
+        }
+
+        /** The phases reached so far, in order: detect, respawn, restore, replay (to the crash point). */
+        public synchronized List<Phase> phases(long originNanos) {
+            long[] at = {killNanos, detectedNanos, respawnedNanos, restoredNanos, caughtUpNanos};
+            String[] names = {"detect", "respawn", "restore", "replay"};
+            List<Phase> out = new ArrayList<>();
+            for (int i = 0; i < names.length; i++) {
+                if (at[i] == 0 || at[i + 1] == 0) {
+                    break;
+                }
+                out.add(new Phase(names[i], (at[i] - originNanos) / 1e6, Math.max(at[i], at[i + 1]) / 1e6
+                        - originNanos / 1e6));
+            }
+            return out;
+        }
+
         @Override
         public synchronized String toString() {
             return String.format(Locale.ROOT, "rank %d %s: restored line %d, rolled back %d rank(s), replayed %d "

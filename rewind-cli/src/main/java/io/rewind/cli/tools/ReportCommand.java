@@ -33,7 +33,7 @@ public final class ReportCommand extends ToolCommand {
     @Mixin
     GroupOptions groups;
 
-    @Option(names = "--run-record", paramLabel = "FILE", description = "Run record JSON written by the runtime.")
+    @Option(names = {"--run", "--run-record"}, paramLabel = "FILE", description = "Run record JSON written by the runtime.")
     Path runRecord;
 
     @Option(names = {"-k", "--clusters"}, paramLabel = "K",

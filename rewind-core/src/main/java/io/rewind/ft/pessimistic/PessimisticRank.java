@@ -646,6 +646,11 @@ public final class PessimisticRank implements RankProtocol {
     }
 
     @Override
+    public long heldLogBytes() {
+        return log.statistics().payloadBytes();
+    }
+
+    @Override
     public LogStatistics logStatistics() {
         synchronized (lock) {
             enterStaged();

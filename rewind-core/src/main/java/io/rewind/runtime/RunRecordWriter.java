@@ -1,0 +1,74 @@
+package io.rewind.runtime;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes the JSON run record {@code rewind report --run} plots (format {@code rewind-run-record}
+ * version 1, docs/formats.md): what ran, under which protocol, each rank's payload log over time, and
+ * the phases of every recovery. Log samples are taken by the job's coordinator while the job runs.
+ */
+final class RunRecordWriter {
+    /** How often the coordinator samples the payload logs. */
+    static final long SAMPLE_EVERY_NANOS = 200_000_000L;
+
+    private final JobConfig config;
+    private final long originNanos;
+    private final List<Map<String, Object>> samples = new ArrayList<>();
+
+    RunRecordWriter(JobConfig config, long originNanos) {
+        this.config = config;
+        this.originNanos = originNanos;
+    }
+
+    /** Adds a sample: bytes held in each rank's payload log now. */
+    void sample(long nowNanos, long[] logBytes) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("timeMs", (nowNanos - originNanos) / 1e6);
+        s.put("logBytes", logBytes.clone());
+        samples.add(s);
+    }
+
+    /** Writes the record to {@code file} (its folder is created); a failure is reported, not thrown. */
+    void write(Path file, RunReport report) {
+        Map<String, Object> record = new LinkedHashMap<>();
+        record.put("format", "rewind-run-record");
+        record.put("version", 1);
+        record.put("application", (config.mainClass() + " " + String.join(" ", config.args())).trim());
+        record.put("protocol", config.protocol().name());
+        record.put("ranks", config.ranks());
+        record.put("logSamples", samples);
+        List<Map<String, Object>> recovery = new ArrayList<>();
+        for (RunReport.FailureRecord f : report.failures()) {
+            for (RunReport.FailureRecord.Phase p : f.phases(originNanos)) {
+                Map<String, Object> row = new LinkedHashMap<>();
+                row.put("rank", f.rank());
+                row.put("phase", p.name());
+                row.put("startMs", p.startMs());
+                row.put("endMs", p.endMs());
+                recovery.add(row);
+            }
+        }
+        record.put("recovery", recovery);
+        record.put("wallMs", report.wall().toNanos() / 1e6);
+        record.put("checkpoints", report.checkpoints());
+        record.put("loggedBytes", report.loggedBytes());
+        try {
+            Path parent = file.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(file.toFile(), record);
+        } catch (IOException e) {
+            System.err.println("rewind: could not write the run record " + file + ": " + e.getMessage());
+        }
+    }
+}
