@@ -81,6 +81,11 @@ public interface FaultTolerance {
     default void progress(Transport transport) {
     }
 
+    /** Whether {@link #progress} has anything to do now (read on every operation: keep it a plain read). */
+    default boolean hasProgressWork() {
+        return false;
+    }
+
     /** A wildcard-source receive matched: record the outcome before the receive completes. */
     default void onWildcardMatch(long index, Frame frame) {
     }

@@ -182,6 +182,11 @@ public final class Mailbox implements FrameSink {
         }
     }
 
+    /** Whether a control message waits for the protocol. */
+    boolean hasControl() {
+        return !control.isEmpty();
+    }
+
     /** The next control message for the protocol, or null. */
     ControlMessage pollControl() {
         return control.poll();

@@ -101,7 +101,11 @@ public final class RankEngine {
      * operation of the rank's threads; one at a time, a thread that finds another progressing goes on.
      */
     public void progress() {
-        if (!interposed || !progressing.compareAndSet(false, true)) {
+        // The common case, decided with two plain reads: nothing arrived and nothing is due.
+        if (!interposed || (!mailbox.hasControl() && !faultTolerance.hasProgressWork())) {
+            return;
+        }
+        if (!progressing.compareAndSet(false, true)) {
             return;
         }
         try {

@@ -279,7 +279,7 @@ public final class Job {
         long[] bytes = new long[slots.length];
         for (int r = 0; r < slots.length; r++) {
             Incarnation inc = slots[r].current;
-            bytes[r] = inc == null || inc.retired ? 0 : inc.protocol.heldLogBytes();
+            bytes[r] = inc == null || inc.state() == IncarnationState.RETIRED ? 0 : inc.protocol.heldLogBytes();
         }
         record.sample(now, bytes);
     }
@@ -400,6 +400,7 @@ public final class Job {
         int rank = inc.rank;
         RankOutcome outcome = null;
         try {
+            inc.transition(IncarnationState.RUNNING, System.nanoTime(), "started");
             inc.engine.start();
             inc.protocol.onStart(inc.engine, inc.restoredFrontiers != null ? inc.restoredFrontiers : Map.of());
             Method main = findMain(inc.loader);
@@ -437,6 +438,7 @@ public final class Job {
             return;
         }
         RankOutcome o = outcome;
+        inc.transition(IncarnationState.FINISHED, System.nanoTime(), o.status().name());
         coordinatorQueue.add(() -> onEnded(inc, o));
         if (o.ok() && protocol.recovers()) {
             serveUntilJobEnds(inc);
@@ -449,7 +451,7 @@ public final class Job {
      * would have to stay up for. Its thread makes the progress; a control message wakes it.
      */
     private void serveUntilJobEnds(Incarnation inc) {
-        while (!finished && !inc.killed && abort.get() == null) {
+        while (!finished && !inc.stopped() && abort.get() == null) {
             inc.engine.progress();
             LockSupport.parkNanos(this, SERVE_SLICE_NANOS);
         }
@@ -457,7 +459,7 @@ public final class Job {
 
     /** A crash is the injected kill of this incarnation, however the program wrapped it. */
     private static boolean isCrash(Throwable t, Incarnation inc) {
-        if (inc.killed) {
+        if (inc.state() == IncarnationState.KILLED) {
             return true;
         }
         for (Throwable c = t; c != null; c = c.getCause()) {
@@ -529,7 +531,8 @@ public final class Job {
     void postKill(int rank, String how, java.util.function.Consumer<Boolean> struck) {
         coordinatorQueue.add(() -> {
             Incarnation inc = slots[rank].current;
-            if (abort.get() == null && inc != null && inc.killed && !inc.retired && slots[rank].outcome == null) {
+            if (abort.get() == null && inc != null && inc.state() == IncarnationState.KILLED
+                    && slots[rank].outcome == null) {
                 postKill(rank, how, struck); // its crash is in the queue: strike the next incarnation
                 return;
             }
@@ -537,19 +540,29 @@ public final class Job {
         });
     }
 
+    /**
+     * Kills the incarnation: it stops at its next runtime call. Of several strikes at the same time
+     * (a scheduled kill, a rollback, its own crash) the first one is recorded; the others change
+     * nothing.
+     */
     void markKilled(Incarnation inc, String how) {
-        if (!inc.killed) {
-            inc.killNanos = System.nanoTime();
-            inc.killReason = how;
-            inc.killedAtPoint = inc.agent.points();
-            inc.killedAtOperation = inc.engine.operations();
-            inc.killed = true;
+        long now = System.nanoTime();
+        Strike s = new Strike(now, how, inc.agent.points(), inc.engine.operations());
+        if (inc.strike.compareAndSet(null, s)) {
+            inc.transition(IncarnationState.KILLED, now, how);
         }
     }
 
+    /**
+     * How an incarnation was struck: when, why, and how far it had got (checkpoint points passed,
+     * communication operations made), which is where its successor is back at the crash point.
+     */
+    record Strike(long nanos, String reason, long atPoint, long atOperation) {
+    }
+
     private void checkAlive(Incarnation inc) {
-        if (inc.killed) {
-            throw new RankKilledError(inc.rank, inc.number, inc.killReason);
+        if (inc.stopped()) {
+            throw new RankKilledError(inc.rank, inc.number, inc.strike() == null ? "retired" : inc.strike().reason());
         }
         JobAbortedException a = abort.get();
         if (a != null) {
@@ -566,15 +579,15 @@ public final class Job {
             }
             return;
         }
-        if (!inc.killed) {
+        if (inc.state() != IncarnationState.KILLED) {
             markKilled(inc, "crashed");
         }
         long detected = System.nanoTime();
         if (!protocol.recovers()) {
             inc.slot.outcome = new RankOutcome(inc.rank, RankOutcome.Status.FAILED,
-                    "crashed (" + inc.killReason + "); protocol " + protocol.name() + " cannot recover", null);
+                    "crashed (" + inc.strike().reason() + "); protocol " + protocol.name() + " cannot recover", null);
             running--;
-            abort(inc.rank, 1, "rank " + inc.rank + " crashed (" + inc.killReason + ") and protocol " + protocol.name()
+            abort(inc.rank, 1, "rank " + inc.rank + " crashed (" + inc.strike().reason() + ") and protocol " + protocol.name()
                     + " cannot recover: run with --protocol " + recoveringNames());
             return;
         }
@@ -599,7 +612,7 @@ public final class Job {
         failed.add(first);
         for (RankSlot s : slots) {
             Incarnation inc = s.current;
-            if (inc != first && inc.killed && !inc.retired) {
+            if (inc != first && inc.state() == IncarnationState.KILLED) {
                 failed.add(inc);
             }
         }
@@ -625,7 +638,7 @@ public final class Job {
         // Ranks the plan rolls back that are still running are stopped first.
         for (int r : plan.rollback()) {
             Incarnation inc = slots[r].current;
-            if (!inc.killed) {
+            if (inc.state() != IncarnationState.KILLED) {
                 markKilled(inc, "rolled back after the crash of rank " + first.rank);
                 LockSupport.unpark(inc.thread);
             }
@@ -658,12 +671,12 @@ public final class Job {
             Incarnation inc = prepare(s, dead.number + 1, image);
             for (Incarnation f : failed) {
                 if (f.rank == r) {
-                    inc.recovery = report.failure(r, f.number, f.killReason, f.killNanos, detected, plan.line(),
+                    inc.recovery = report.failure(r, f.number, f.strike().reason(), f.strike().nanos(), detected, plan.line(),
                             plan.rollback().size());
-                    inc.catchUpTarget = f.killedAtPoint;
+                    inc.catchUpTarget = f.strike().atPoint();
                     // From the beginning, where it crashed is counted in operations (a program
                     // without the checkpoint API passes no point).
-                    inc.catchUpOperations = plan.line() == 0 ? f.killedAtOperation : 0;
+                    inc.catchUpOperations = plan.line() == 0 ? f.strike().atOperation() : 0;
                 }
             }
             next.add(inc);
@@ -733,10 +746,9 @@ public final class Job {
 
     /** Releases what an incarnation held: endpoint, queues, payload log. */
     private void retire(Incarnation inc) {
-        if (inc.retired) {
-            return;
+        if (!inc.transition(IncarnationState.RETIRED, System.nanoTime(), "released")) {
+            return; // retired before
         }
-        inc.retired = true;
         report.traffic(inc.rank, inc.engine.traffic(), inc.engine.operations());
         transport.detach(inc.rank, inc.engine.mailbox());
         inc.engine.mailbox().close();
@@ -845,14 +857,13 @@ public final class Job {
         RankClassLoader loader;
         Thread thread;
         Map<Long, Long> restoredFrontiers;
-        volatile boolean killed;
-        volatile long killNanos;
-        volatile String killReason;
-        volatile long killedAtPoint;
-        volatile long killedAtOperation;
+        /** The current state, since when and why; replaced whole by {@link #transition}. */
+        private final AtomicReference<StateEntry> state =
+                new AtomicReference<>(new StateEntry(IncarnationState.STARTING, System.nanoTime(), "prepared"));
+        /** How it was struck, set once (the first strike wins) before it enters KILLED. */
+        private final AtomicReference<Strike> strike = new AtomicReference<>();
         /** For a restart from the beginning: the operation count at which it is back where it crashed. */
         long catchUpOperations;
-        boolean retired;
         RunReport.FailureRecord recovery;
         long catchUpTarget;
         volatile boolean caughtUp;
@@ -867,9 +878,51 @@ public final class Job {
             return loader.context();
         }
 
+        IncarnationState state() {
+            return state.get().state();
+        }
+
+        /** How it was struck, or null if it was not. */
+        Strike strike() {
+            return strike.get();
+        }
+
+        /** Whether it was killed or retired: its threads must stop. */
+        boolean stopped() {
+            return state().stopped();
+        }
+
+        /**
+         * The one way its state changes: to {@code next} if the current state allows it (by compare
+         * and set, so of two threads striking at once exactly one wins), recording when and why.
+         * False if the move is not allowed (it is already there, or past it).
+         */
+        boolean transition(IncarnationState next, long nowNanos, String reason) {
+            StateEntry entry = new StateEntry(next, nowNanos, reason);
+            while (true) {
+                StateEntry current = state.get();
+                if (!current.state().canMoveTo(next)) {
+                    return false;
+                }
+                if (state.compareAndSet(current, entry)) {
+                    return true;
+                }
+            }
+        }
+
         /** Where the rank prints, across its incarnations. */
         OutputRouter.RankOutput output() {
             return slot.output;
         }
+
+        @Override
+        public String toString() {
+            StateEntry e = state.get();
+            return "rank " + rank + "." + number + " " + e.state() + " (" + e.reason() + ")";
+        }
+    }
+
+    /** A state an incarnation entered, when ({@code System.nanoTime()}) and why. */
+    record StateEntry(IncarnationState state, long sinceNanos, String reason) {
     }
 }

@@ -487,6 +487,11 @@ public final class PessimisticRank implements RankProtocol {
         }
     }
 
+    @Override
+    public boolean hasProgressWork() {
+        return replaying;
+    }
+
     /** Sends the next batch of every replay whose previous batch was taken in. */
     @Override
     public void progress(Transport transport) {
