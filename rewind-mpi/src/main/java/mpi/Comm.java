@@ -11,7 +11,6 @@ import io.rewind.engine.SendMode;
 import io.rewind.engine.SendRequest;
 import io.rewind.engine.TaskRequest;
 import io.rewind.runtime.RankContext;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
 import java.util.HashMap;
@@ -30,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class Comm implements Freeable {
     /** Marks an in-place argument inside the collective implementations. */
     static final Object IN_PLACE = new Object();
+
     private static final AtomicInteger NEXT_KEYVAL = new AtomicInteger(100);
 
     private Communicator comm;
@@ -39,8 +39,7 @@ public class Comm implements Freeable {
     private Request request;
     private Map<Integer, Object> attributes;
 
-    protected Comm() {
-    }
+    protected Comm() {}
 
     Comm(Communicator comm) {
         this.comm = comm;
@@ -302,7 +301,8 @@ public class Comm implements Freeable {
     }
 
     public final void sSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
-        guarded(() -> startSend(buf, count, type, dest, tag, SendMode.SYNCHRONOUS).waitStatus());
+        guarded(() ->
+                startSend(buf, count, type, dest, tag, SendMode.SYNCHRONOUS).waitStatus());
     }
 
     public final void rSend(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
@@ -313,8 +313,17 @@ public class Comm implements Freeable {
         return guarded(() -> startRecv(buf, count, type, source, tag).waitStatus());
     }
 
-    public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
-                                 Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag)
+    public final Status sendRecv(
+            Object sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            int dest,
+            int sendtag,
+            Object recvbuf,
+            int recvcount,
+            Datatype recvtype,
+            int source,
+            int recvtag)
             throws MPIException {
         return guarded(() -> {
             Region s = Region.of(sendbuf, sendcount, sendtype, Region.Use.READ, "send buffer");
@@ -325,8 +334,8 @@ public class Comm implements Freeable {
         });
     }
 
-    public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source,
-                                        int recvtag) throws MPIException {
+    public final Status sendRecvReplace(
+            Object buf, int count, Datatype type, int dest, int sendtag, int source, int recvtag) throws MPIException {
         return guarded(() -> {
             Region r = Region.of(buf, count, type, Region.Use.READ_WRITE, "buffer");
             MemorySegment out = MemorySegment.ofArray(new byte[Math.toIntExact(r.bytes)]);
@@ -368,11 +377,13 @@ public class Comm implements Freeable {
         return guarded(() -> {
             Region.of(buf, count, type, Region.Use.READ, "send buffer");
             comm();
-            return new Prequest(this, p -> guardedVoid(() -> {
-                Region r = Region.of(buf, count, type, Region.Use.READ, "send buffer");
-                p.activate(comm().isend(r.segment, 0, r.bytes, dest, tag, mode));
-                return null;
-            }));
+            return new Prequest(
+                    this,
+                    p -> guardedVoid(() -> {
+                        Region r = Region.of(buf, count, type, Region.Use.READ, "send buffer");
+                        p.activate(comm().isend(r.segment, 0, r.bytes, dest, tag, mode));
+                        return null;
+                    }));
         });
     }
 
@@ -396,11 +407,13 @@ public class Comm implements Freeable {
         return guarded(() -> {
             Region.of(buf, count, type, Region.Use.WRITE, "receive buffer");
             comm();
-            return new Prequest(this, p -> guardedVoid(() -> {
-                Region r = Region.of(buf, count, type, Region.Use.WRITE, "receive buffer");
-                p.activate(comm().irecv(r.segment, 0, r.bytes, source, tag), r);
-                return null;
-            }));
+            return new Prequest(
+                    this,
+                    p -> guardedVoid(() -> {
+                        Region r = Region.of(buf, count, type, Region.Use.WRITE, "receive buffer");
+                        p.activate(comm().irecv(r.segment, 0, r.bytes, source, tag), r);
+                        return null;
+                    }));
         });
     }
 
@@ -410,8 +423,9 @@ public class Comm implements Freeable {
         return guarded(() -> {
             Region r = Region.of(inbuf, incount, type, Region.Use.READ, "input buffer");
             if (position < 0 || position + r.bytes > outbuf.length) {
-                throw Failures.error(MPI.ERR_TRUNCATE, "pack: " + r.bytes + " bytes do not fit at position "
-                        + position + " of " + outbuf.length);
+                throw Failures.error(
+                        MPI.ERR_TRUNCATE,
+                        "pack: " + r.bytes + " bytes do not fit at position " + position + " of " + outbuf.length);
             }
             if (r.bytes > 0) {
                 MemorySegment.copy(r.segment, 0, MemorySegment.ofArray(outbuf), position, r.bytes);
@@ -425,8 +439,9 @@ public class Comm implements Freeable {
         return guarded(() -> {
             Region r = Region.of(outbuf, outcount, type, Region.Use.WRITE, "output buffer");
             if (position < 0 || position + r.bytes > inbuf.length) {
-                throw Failures.error(MPI.ERR_TRUNCATE, "unpack: " + r.bytes + " bytes are not there at position "
-                        + position + " of " + inbuf.length);
+                throw Failures.error(
+                        MPI.ERR_TRUNCATE,
+                        "unpack: " + r.bytes + " bytes are not there at position " + position + " of " + inbuf.length);
             }
             if (r.bytes > 0) {
                 MemorySegment.copy(MemorySegment.ofArray(inbuf), position, r.segment, 0, r.bytes);
@@ -468,8 +483,7 @@ public class Comm implements Freeable {
      * Runs a collective. The tag is reserved now, in program order, on every member; a non-blocking
      * collective then runs the same blocking algorithm on a virtual thread.
      */
-    final Request collective(boolean async, String what, Algorithm algorithm, Region... outputs)
-            throws MPIException {
+    final Request collective(boolean async, String what, Algorithm algorithm, Region... outputs) throws MPIException {
         Communicator c = comm();
         int tag = c.reserveCollectiveTag();
         if (!async) {
@@ -501,8 +515,8 @@ public class Comm implements Freeable {
     final int span(int[] counts, int[] displs, String what) throws MPIException {
         int n = comm().size();
         if (counts == null || counts.length < n || (displs != null && displs.length < n)) {
-            throw Failures.error(MPI.ERR_ARG, what + " needs " + n + " counts" + (displs != null
-                    ? " and displacements" : ""));
+            throw Failures.error(
+                    MPI.ERR_ARG, what + " needs " + n + " counts" + (displs != null ? " and displacements" : ""));
         }
         long hi = 0;
         long next = 0;
@@ -586,34 +600,63 @@ public class Comm implements Freeable {
      * Gathers to the root. {@code sendbuf == IN_PLACE} at the root means its block is already in the
      * receive buffer; at a non-root the receive arguments are ignored.
      */
-    private Request gathervImpl(boolean async, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-                                int[] recvcounts, int[] displs, Datatype recvtype, int root) throws MPIException {
+    private Request gathervImpl(
+            boolean async,
+            Object sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Object recvbuf,
+            int[] recvcounts,
+            int[] displs,
+            Datatype recvtype,
+            int root)
+            throws MPIException {
         checkRoot(root);
         Communicator c = comm();
         int n = c.size();
         boolean isRoot = c.rank() == root;
-        Region s = sendbuf == IN_PLACE ? null : Region.of(sendbuf, sendcount, sendtype, Region.Use.READ,
-                "send buffer");
+        Region s = sendbuf == IN_PLACE ? null : Region.of(sendbuf, sendcount, sendtype, Region.Use.READ, "send buffer");
         if (!isRoot) {
             Region send = s;
-            return collective(async, "igatherv", tag -> Collectives.gatherv(c, tag, send.segment, 0, send.bytes,
-                    MemorySegment.NULL, 0, null, null, root));
+            return collective(
+                    async,
+                    "igatherv",
+                    tag -> Collectives.gatherv(
+                            c, tag, send.segment, 0, send.bytes, MemorySegment.NULL, 0, null, null, root));
         }
         int items = span(recvcounts, displs, "gatherv");
         Region r = Region.of(recvbuf, items, recvtype, Region.Use.READ_WRITE, "receive buffer");
         long unit = recvtype.sizeBytes();
         long[] rb = scaled(recvcounts, n, unit);
         long[] rd = displs != null ? scaled(displs, n, unit) : prefix(recvcounts, n, unit);
-        return collective(async, "igatherv", tag -> Collectives.gatherv(c, tag, seg(s), 0, bytes(s), r.segment, 0,
-                rb, rd, root), r);
+        return collective(
+                async,
+                "igatherv",
+                tag -> Collectives.gatherv(c, tag, seg(s), 0, bytes(s), r.segment, 0, rb, rd, root),
+                r);
     }
 
-    public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                             Datatype recvtype, int root) throws MPIException {
+    public final void gather(
+            Object sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Object recvbuf,
+            int recvcount,
+            Datatype recvtype,
+            int root)
+            throws MPIException {
         guarded(() -> {
             int n = comm().size();
-            return gathervImpl(false, sendbuf, sendcount, sendtype, recvbuf, repeat(recvcount, n),
-                    blocks(recvcount, n), recvtype, root);
+            return gathervImpl(
+                    false,
+                    sendbuf,
+                    sendcount,
+                    sendtype,
+                    recvbuf,
+                    repeat(recvcount, n),
+                    blocks(recvcount, n),
+                    recvtype,
+                    root);
         });
     }
 
@@ -622,17 +665,32 @@ public class Comm implements Freeable {
         guarded(() -> {
             int n = comm().size();
             boolean isRoot = comm().rank() == root;
-            return gathervImpl(false, isRoot ? IN_PLACE : buf, count, type, buf, repeat(count, n), blocks(count, n),
-                    type, root);
+            return gathervImpl(
+                    false, isRoot ? IN_PLACE : buf, count, type, buf, repeat(count, n), blocks(count, n), type, root);
         });
     }
 
-    public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
-                                 Datatype recvtype, int root) throws MPIException {
+    public final Request iGather(
+            Buffer sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Buffer recvbuf,
+            int recvcount,
+            Datatype recvtype,
+            int root)
+            throws MPIException {
         return guarded(() -> {
             int n = comm().size();
-            return gathervImpl(true, sendbuf, sendcount, sendtype, recvbuf, repeat(recvcount, n),
-                    blocks(recvcount, n), recvtype, root);
+            return gathervImpl(
+                    true,
+                    sendbuf,
+                    sendcount,
+                    sendtype,
+                    recvbuf,
+                    repeat(recvcount, n),
+                    blocks(recvcount, n),
+                    recvtype,
+                    root);
         });
     }
 
@@ -640,51 +698,69 @@ public class Comm implements Freeable {
         return guarded(() -> {
             int n = comm().size();
             boolean isRoot = comm().rank() == root;
-            return gathervImpl(true, isRoot ? IN_PLACE : buf, count, type, buf, repeat(count, n), blocks(count, n),
-                    type, root);
+            return gathervImpl(
+                    true, isRoot ? IN_PLACE : buf, count, type, buf, repeat(count, n), blocks(count, n), type, root);
         });
     }
 
-    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
-                              int[] displs, Datatype recvtype, int root) throws MPIException {
+    public final void gatherv(
+            Object sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Object recvbuf,
+            int[] recvcount,
+            int[] displs,
+            Datatype recvtype,
+            int root)
+            throws MPIException {
         guarded(() -> gathervImpl(false, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
     /** In place, at the root: its block is already in {@code recvbuf}. */
     public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        guarded(() -> gathervImpl(false, rootOnly(root, "gatherv"), 0, recvtype, recvbuf, recvcount, displs,
-                recvtype, root));
+        guarded(() ->
+                gathervImpl(false, rootOnly(root, "gatherv"), 0, recvtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
     /** The non-root side of the in-place gatherv. */
     public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        guarded(() -> gathervImpl(false, nonRootOnly(root, sendbuf, "gatherv"), sendcount, sendtype, null, null,
-                null, sendtype, root));
+        guarded(() -> gathervImpl(
+                false, nonRootOnly(root, sendbuf, "gatherv"), sendcount, sendtype, null, null, null, sendtype, root));
     }
 
-    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount,
-                                  int[] displs, Datatype recvtype, int root) throws MPIException {
-        return guarded(() -> gathervImpl(true, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype,
-                root));
+    public final Request iGatherv(
+            Buffer sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Buffer recvbuf,
+            int[] recvcount,
+            int[] displs,
+            Datatype recvtype,
+            int root)
+            throws MPIException {
+        return guarded(
+                () -> gathervImpl(true, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
     public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
-        return guarded(() -> gathervImpl(true, rootOnly(root, "iGatherv"), 0, recvtype, recvbuf, recvcount, displs,
-                recvtype, root));
+        return guarded(() ->
+                gathervImpl(true, rootOnly(root, "iGatherv"), 0, recvtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
     public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
-        return guarded(() -> gathervImpl(true, nonRootOnly(root, sendbuf, "iGatherv"), sendcount, sendtype, null,
-                null, null, sendtype, root));
+        return guarded(() -> gathervImpl(
+                true, nonRootOnly(root, sendbuf, "iGatherv"), sendcount, sendtype, null, null, null, sendtype, root));
     }
 
     private Object rootOnly(int root, String what) throws MPIException {
         checkRoot(root);
         if (comm().rank() != root) {
-            throw Failures.error(MPI.ERR_ROOT, "the in-place " + what + " without send arguments is for the root ("
-                    + root + ") only; this is rank " + comm().rank());
+            throw Failures.error(
+                    MPI.ERR_ROOT,
+                    "the in-place " + what + " without send arguments is for the root (" + root
+                            + ") only; this is rank " + comm().rank());
         }
         return IN_PLACE;
     }
@@ -692,8 +768,10 @@ public class Comm implements Freeable {
     private Object nonRootOnly(int root, Object buf, String what) throws MPIException {
         checkRoot(root);
         if (comm().rank() == root) {
-            throw Failures.error(MPI.ERR_ROOT, "the " + what + " without receive arguments is for non-root ranks;"
-                    + " rank " + root + " is the root");
+            throw Failures.error(
+                    MPI.ERR_ROOT,
+                    "the " + what + " without receive arguments is for non-root ranks;" + " rank " + root
+                            + " is the root");
         }
         return buf;
     }
@@ -701,33 +779,64 @@ public class Comm implements Freeable {
     // --- scatter ---------------------------------------------------------------------------------------
 
     /** Scatters from the root. {@code recvbuf == IN_PLACE} at the root: its block stays where it is. */
-    private Request scattervImpl(boolean async, Object sendbuf, int[] sendcounts, int[] displs, Datatype sendtype,
-                                 Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+    private Request scattervImpl(
+            boolean async,
+            Object sendbuf,
+            int[] sendcounts,
+            int[] displs,
+            Datatype sendtype,
+            Object recvbuf,
+            int recvcount,
+            Datatype recvtype,
+            int root)
+            throws MPIException {
         checkRoot(root);
         Communicator c = comm();
         int n = c.size();
         boolean isRoot = c.rank() == root;
-        Region r = recvbuf == IN_PLACE ? null : Region.of(recvbuf, recvcount, recvtype, Region.Use.WRITE,
-                "receive buffer");
+        Region r = recvbuf == IN_PLACE
+                ? null
+                : Region.of(recvbuf, recvcount, recvtype, Region.Use.WRITE, "receive buffer");
         if (!isRoot) {
-            return collective(async, "iscatterv", tag -> Collectives.scatterv(c, tag, null, 0, null, null, r.segment,
-                    0, r.bytes, root), r);
+            return collective(
+                    async,
+                    "iscatterv",
+                    tag -> Collectives.scatterv(c, tag, null, 0, null, null, r.segment, 0, r.bytes, root),
+                    r);
         }
         int items = span(sendcounts, displs, "scatterv");
         Region s = Region.of(sendbuf, items, sendtype, Region.Use.READ, "send buffer");
         long unit = sendtype.sizeBytes();
         long[] sb = scaled(sendcounts, n, unit);
         long[] sd = displs != null ? scaled(displs, n, unit) : prefix(sendcounts, n, unit);
-        return collective(async, "iscatterv", tag -> Collectives.scatterv(c, tag, s.segment, 0, sb, sd, seg(r), 0,
-                bytes(r), root), r);
+        return collective(
+                async,
+                "iscatterv",
+                tag -> Collectives.scatterv(c, tag, s.segment, 0, sb, sd, seg(r), 0, bytes(r), root),
+                r);
     }
 
-    public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                              Datatype recvtype, int root) throws MPIException {
+    public final void scatter(
+            Object sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Object recvbuf,
+            int recvcount,
+            Datatype recvtype,
+            int root)
+            throws MPIException {
         guarded(() -> {
             int n = comm().size();
-            return scattervImpl(false, sendbuf, repeat(sendcount, n), blocks(sendcount, n), sendtype, recvbuf,
-                    recvcount, recvtype, root);
+            return scattervImpl(
+                    false,
+                    sendbuf,
+                    repeat(sendcount, n),
+                    blocks(sendcount, n),
+                    sendtype,
+                    recvbuf,
+                    recvcount,
+                    recvtype,
+                    root);
         });
     }
 
@@ -736,17 +845,32 @@ public class Comm implements Freeable {
         guarded(() -> {
             int n = comm().size();
             boolean isRoot = comm().rank() == root;
-            return scattervImpl(false, buf, repeat(count, n), blocks(count, n), type, isRoot ? IN_PLACE : buf, count,
-                    type, root);
+            return scattervImpl(
+                    false, buf, repeat(count, n), blocks(count, n), type, isRoot ? IN_PLACE : buf, count, type, root);
         });
     }
 
-    public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
-                                  Datatype recvtype, int root) throws MPIException {
+    public final Request iScatter(
+            Buffer sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Buffer recvbuf,
+            int recvcount,
+            Datatype recvtype,
+            int root)
+            throws MPIException {
         return guarded(() -> {
             int n = comm().size();
-            return scattervImpl(true, sendbuf, repeat(sendcount, n), blocks(sendcount, n), sendtype, recvbuf,
-                    recvcount, recvtype, root);
+            return scattervImpl(
+                    true,
+                    sendbuf,
+                    repeat(sendcount, n),
+                    blocks(sendcount, n),
+                    sendtype,
+                    recvbuf,
+                    recvcount,
+                    recvtype,
+                    root);
         });
     }
 
@@ -754,69 +878,96 @@ public class Comm implements Freeable {
         return guarded(() -> {
             int n = comm().size();
             boolean isRoot = comm().rank() == root;
-            return scattervImpl(true, buf, repeat(count, n), blocks(count, n), type, isRoot ? IN_PLACE : buf, count,
-                    type, root);
+            return scattervImpl(
+                    true, buf, repeat(count, n), blocks(count, n), type, isRoot ? IN_PLACE : buf, count, type, root);
         });
     }
 
-    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf,
-                               int recvcount, Datatype recvtype, int root) throws MPIException {
+    public final void scatterv(
+            Object sendbuf,
+            int[] sendcount,
+            int[] displs,
+            Datatype sendtype,
+            Object recvbuf,
+            int recvcount,
+            Datatype recvtype,
+            int root)
+            throws MPIException {
         guarded(() -> scattervImpl(false, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
     /** In place, at the root: its own block stays in {@code sendbuf}. */
     public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        guarded(() -> scattervImpl(false, sendbuf, sendcount, displs, sendtype, rootOnly(root, "scatterv"), 0,
-                sendtype, root));
+        guarded(() -> scattervImpl(
+                false, sendbuf, sendcount, displs, sendtype, rootOnly(root, "scatterv"), 0, sendtype, root));
     }
 
     /** The non-root side of the in-place scatterv. */
     public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        guarded(() -> scattervImpl(false, null, null, null, recvtype, nonRootOnly(root, recvbuf, "scatterv"),
-                recvcount, recvtype, root));
+        guarded(() -> scattervImpl(
+                false, null, null, null, recvtype, nonRootOnly(root, recvbuf, "scatterv"), recvcount, recvtype, root));
     }
 
-    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf,
-                                   int recvcount, Datatype recvtype, int root) throws MPIException {
-        return guarded(() -> scattervImpl(true, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype,
-                root));
+    public final Request iScatterv(
+            Buffer sendbuf,
+            int[] sendcount,
+            int[] displs,
+            Datatype sendtype,
+            Buffer recvbuf,
+            int recvcount,
+            Datatype recvtype,
+            int root)
+            throws MPIException {
+        return guarded(
+                () -> scattervImpl(true, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
     public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
-        return guarded(() -> scattervImpl(true, sendbuf, sendcount, displs, sendtype, rootOnly(root, "iScatterv"), 0,
-                sendtype, root));
+        return guarded(() -> scattervImpl(
+                true, sendbuf, sendcount, displs, sendtype, rootOnly(root, "iScatterv"), 0, sendtype, root));
     }
 
     public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
-        return guarded(() -> scattervImpl(true, null, null, null, recvtype, nonRootOnly(root, recvbuf, "iScatterv"),
-                recvcount, recvtype, root));
+        return guarded(() -> scattervImpl(
+                true, null, null, null, recvtype, nonRootOnly(root, recvbuf, "iScatterv"), recvcount, recvtype, root));
     }
 
     // --- all-gather ----------------------------------------------------------------------------------
 
-    private Request allGathervImpl(boolean async, Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf,
-                                   int[] recvcounts, int[] displs, Datatype recvtype) throws MPIException {
+    private Request allGathervImpl(
+            boolean async,
+            Object sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Object recvbuf,
+            int[] recvcounts,
+            int[] displs,
+            Datatype recvtype)
+            throws MPIException {
         Communicator c = comm();
         int n = c.size();
-        Region s = sendbuf == IN_PLACE ? null : Region.of(sendbuf, sendcount, sendtype, Region.Use.READ,
-                "send buffer");
+        Region s = sendbuf == IN_PLACE ? null : Region.of(sendbuf, sendcount, sendtype, Region.Use.READ, "send buffer");
         int items = span(recvcounts, displs, "allGatherv");
         Region r = Region.of(recvbuf, items, recvtype, Region.Use.READ_WRITE, "receive buffer");
         long unit = recvtype.sizeBytes();
         long[] rb = scaled(recvcounts, n, unit);
         long[] rd = displs != null ? scaled(displs, n, unit) : prefix(recvcounts, n, unit);
-        return collective(async, "iallgatherv", tag -> Collectives.allGatherv(c, tag, seg(s), 0, bytes(s),
-                r.segment, 0, rb, rd), r);
+        return collective(
+                async,
+                "iallgatherv",
+                tag -> Collectives.allGatherv(c, tag, seg(s), 0, bytes(s), r.segment, 0, rb, rd),
+                r);
     }
 
-    public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                                Datatype recvtype) throws MPIException {
+    public final void allGather(
+            Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
         guarded(() -> {
             int n = comm().size();
-            return allGathervImpl(false, sendbuf, sendcount, sendtype, recvbuf, repeat(recvcount, n),
-                    blocks(recvcount, n), recvtype);
+            return allGathervImpl(
+                    false, sendbuf, sendcount, sendtype, recvbuf, repeat(recvcount, n), blocks(recvcount, n), recvtype);
         });
     }
 
@@ -827,12 +978,13 @@ public class Comm implements Freeable {
         });
     }
 
-    public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
-                                    Datatype recvtype) throws MPIException {
+    public final Request iAllGather(
+            Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
         return guarded(() -> {
             int n = comm().size();
-            return allGathervImpl(true, sendbuf, sendcount, sendtype, recvbuf, repeat(recvcount, n),
-                    blocks(recvcount, n), recvtype);
+            return allGathervImpl(
+                    true, sendbuf, sendcount, sendtype, recvbuf, repeat(recvcount, n), blocks(recvcount, n), recvtype);
         });
     }
 
@@ -843,20 +995,32 @@ public class Comm implements Freeable {
         });
     }
 
-    public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount,
-                                 int[] displs, Datatype recvtype) throws MPIException {
+    public final void allGatherv(
+            Object sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Object recvbuf,
+            int[] recvcount,
+            int[] displs,
+            Datatype recvtype)
+            throws MPIException {
         guarded(() -> allGathervImpl(false, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
     }
 
-    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype)
-            throws MPIException {
+    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         guarded(() -> allGathervImpl(false, IN_PLACE, 0, recvtype, recvbuf, recvcount, displs, recvtype));
     }
 
-    public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf,
-                                     int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
-        return guarded(() -> allGathervImpl(true, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs,
-                recvtype));
+    public final Request iAllGatherv(
+            Buffer sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Buffer recvbuf,
+            int[] recvcount,
+            int[] displs,
+            Datatype recvtype)
+            throws MPIException {
+        return guarded(() -> allGathervImpl(true, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
     }
 
     public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
@@ -865,60 +1029,103 @@ public class Comm implements Freeable {
 
     // --- all-to-all ----------------------------------------------------------------------------------
 
-    private Request allToAllvImpl(boolean async, Object sendbuf, int[] sendcounts, int[] sdispls, Datatype sendtype,
-                                  Object recvbuf, int[] recvcounts, int[] rdispls, Datatype recvtype)
+    private Request allToAllvImpl(
+            boolean async,
+            Object sendbuf,
+            int[] sendcounts,
+            int[] sdispls,
+            Datatype sendtype,
+            Object recvbuf,
+            int[] recvcounts,
+            int[] rdispls,
+            Datatype recvtype)
             throws MPIException {
         Communicator c = comm();
         int n = c.size();
-        Region s = Region.of(sendbuf, span(sendcounts, sdispls, "allToAllv"), sendtype, Region.Use.READ,
-                "send buffer");
-        Region r = Region.of(recvbuf, span(recvcounts, rdispls, "allToAllv"), recvtype, Region.Use.READ_WRITE,
-                "receive buffer");
+        Region s = Region.of(sendbuf, span(sendcounts, sdispls, "allToAllv"), sendtype, Region.Use.READ, "send buffer");
+        Region r = Region.of(
+                recvbuf, span(recvcounts, rdispls, "allToAllv"), recvtype, Region.Use.READ_WRITE, "receive buffer");
         long su = sendtype.sizeBytes();
         long ru = recvtype.sizeBytes();
         long[] sb = scaled(sendcounts, n, su);
         long[] sd = sdispls != null ? scaled(sdispls, n, su) : prefix(sendcounts, n, su);
         long[] rb = scaled(recvcounts, n, ru);
         long[] rd = rdispls != null ? scaled(rdispls, n, ru) : prefix(recvcounts, n, ru);
-        return collective(async, "ialltoallv", tag -> Collectives.allToAllv(c, tag, s.segment, 0, sb, sd, r.segment,
-                0, rb, rd), r);
+        return collective(
+                async,
+                "ialltoallv",
+                tag -> Collectives.allToAllv(c, tag, s.segment, 0, sb, sd, r.segment, 0, rb, rd),
+                r);
     }
 
-    public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount,
-                               Datatype recvtype) throws MPIException {
+    public final void allToAll(
+            Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
         guarded(() -> {
             int n = comm().size();
-            return allToAllvImpl(false, sendbuf, repeat(sendcount, n), blocks(sendcount, n), sendtype, recvbuf,
-                    repeat(recvcount, n), blocks(recvcount, n), recvtype);
+            return allToAllvImpl(
+                    false,
+                    sendbuf,
+                    repeat(sendcount, n),
+                    blocks(sendcount, n),
+                    sendtype,
+                    recvbuf,
+                    repeat(recvcount, n),
+                    blocks(recvcount, n),
+                    recvtype);
         });
     }
 
-    public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount,
-                                   Datatype recvtype) throws MPIException {
+    public final Request iAllToAll(
+            Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
         return guarded(() -> {
             int n = comm().size();
-            return allToAllvImpl(true, sendbuf, repeat(sendcount, n), blocks(sendcount, n), sendtype, recvbuf,
-                    repeat(recvcount, n), blocks(recvcount, n), recvtype);
+            return allToAllvImpl(
+                    true,
+                    sendbuf,
+                    repeat(sendcount, n),
+                    blocks(sendcount, n),
+                    sendtype,
+                    recvbuf,
+                    repeat(recvcount, n),
+                    blocks(recvcount, n),
+                    recvtype);
         });
     }
 
-    public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype, Object recvbuf,
-                                int[] recvcount, int[] rdispls, Datatype recvtype) throws MPIException {
-        guarded(() -> allToAllvImpl(false, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
-                recvtype));
+    public final void allToAllv(
+            Object sendbuf,
+            int[] sendcount,
+            int[] sdispls,
+            Datatype sendtype,
+            Object recvbuf,
+            int[] recvcount,
+            int[] rdispls,
+            Datatype recvtype)
+            throws MPIException {
+        guarded(() ->
+                allToAllvImpl(false, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype));
     }
 
-    public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
-                                    Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype)
+    public final Request iAllToAllv(
+            Buffer sendbuf,
+            int[] sendcount,
+            int[] sdispls,
+            Datatype sendtype,
+            Buffer recvbuf,
+            int[] recvcount,
+            int[] rdispls,
+            Datatype recvtype)
             throws MPIException {
-        return guarded(() -> allToAllvImpl(true, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls,
-                recvtype));
+        return guarded(() ->
+                allToAllvImpl(true, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype));
     }
 
     // --- reductions ----------------------------------------------------------------------------------
 
-    private Request reduceImpl(boolean async, Object sendbuf, Object recvbuf, int count, Datatype type, Op op,
-                               int root) throws MPIException {
+    private Request reduceImpl(boolean async, Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
+            throws MPIException {
         checkRoot(root);
         Communicator c = comm();
         boolean isRoot = c.rank() == root;
@@ -941,8 +1148,11 @@ public class Comm implements Freeable {
         }
         Region send = s;
         Region recv = r;
-        return collective(async, "ireduce", tag -> Collectives.reduce(c, tag, seg(send), 0, seg(recv), 0, ecount,
-                type.engineType, f, root), recv);
+        return collective(
+                async,
+                "ireduce",
+                tag -> Collectives.reduce(c, tag, seg(send), 0, seg(recv), 0, ecount, type.engineType, f, root),
+                recv);
     }
 
     public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
@@ -970,14 +1180,16 @@ public class Comm implements Freeable {
         int ecount = type.engineCount(count);
         boolean inPlace = sendbuf == IN_PLACE;
         Region s = inPlace ? null : Region.of(sendbuf, count, type, Region.Use.READ, "send buffer");
-        Region r = Region.of(recvbuf, count, type, inPlace ? Region.Use.READ_WRITE : Region.Use.WRITE,
-                "receive buffer");
-        return collective(async, "iallreduce", tag -> Collectives.allReduce(c, tag, seg(s), 0, r.segment, 0, ecount,
-                type.engineType, f), r);
+        Region r =
+                Region.of(recvbuf, count, type, inPlace ? Region.Use.READ_WRITE : Region.Use.WRITE, "receive buffer");
+        return collective(
+                async,
+                "iallreduce",
+                tag -> Collectives.allReduce(c, tag, seg(s), 0, r.segment, 0, ecount, type.engineType, f),
+                r);
     }
 
-    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
-            throws MPIException {
+    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         guarded(() -> allReduceImpl(false, sendbuf, recvbuf, count, type, op));
     }
 
@@ -994,8 +1206,8 @@ public class Comm implements Freeable {
         return guarded(() -> allReduceImpl(true, IN_PLACE, buf, count, type, op));
     }
 
-    private Request reduceScatterImpl(boolean async, Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type,
-                                      Op op) throws MPIException {
+    private Request reduceScatterImpl(
+            boolean async, Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) throws MPIException {
         Communicator c = comm();
         int n = c.size();
         ReduceFunction f = op.forType(type.checkUsable());
@@ -1013,8 +1225,11 @@ public class Comm implements Freeable {
             s = Region.of(sendbuf, total, type, Region.Use.READ, "send buffer");
             r = Region.of(recvbuf, recvcounts[c.rank()], type, Region.Use.WRITE, "receive buffer");
         }
-        return collective(async, "ireducescatter", tag -> Collectives.reduceScatter(c, tag, seg(s), 0, r.segment, 0,
-                ecounts, type.engineType, f), r);
+        return collective(
+                async,
+                "ireducescatter",
+                tag -> Collectives.reduceScatter(c, tag, seg(s), 0, r.segment, 0, ecounts, type.engineType, f),
+                r);
     }
 
     public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
@@ -1054,8 +1269,7 @@ public class Comm implements Freeable {
     }
 
     /** {@code inOutBuf[i] = inBuf[i] op inOutBuf[i]}, locally. */
-    public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op)
-            throws MPIException {
+    public static void reduceLocal(Object inBuf, Object inOutBuf, int count, Datatype type, Op op) throws MPIException {
         MPI.check();
         try {
             ReduceFunction f = op.forType(type.checkUsable());

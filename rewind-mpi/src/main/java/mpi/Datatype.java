@@ -1,7 +1,6 @@
 package mpi;
 
 import io.rewind.engine.BaseType;
-
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +29,7 @@ public final class Datatype implements Freeable, Cloneable {
     final int baseSize;
     /** The element type reductions combine. */
     final BaseType engineType;
+
     private final int[] blockDisp;
     private final int[] blockLen;
     private final int lb;
@@ -40,8 +40,16 @@ public final class Datatype implements Freeable, Cloneable {
     private boolean freed;
     private String name;
 
-    private Datatype(int baseType, int baseSize, BaseType engineType, int[] disp, int[] len, int lb, int extent,
-                     boolean predefined, String name) {
+    private Datatype(
+            int baseType,
+            int baseSize,
+            BaseType engineType,
+            int[] disp,
+            int[] len,
+            int lb,
+            int extent,
+            boolean predefined,
+            String name) {
         this.baseType = baseType;
         this.baseSize = baseSize;
         this.engineType = engineType;
@@ -61,8 +69,8 @@ public final class Datatype implements Freeable, Cloneable {
 
     /** A predefined type of {@code elements} base elements per item. */
     static Datatype predefined(String name, int baseType, int baseSize, BaseType engineType, int elements) {
-        return new Datatype(baseType, baseSize, engineType, new int[] {0}, new int[] {elements}, 0, elements, true,
-                name);
+        return new Datatype(
+                baseType, baseSize, engineType, new int[] {0}, new int[] {elements}, 0, elements, true, name);
     }
 
     /** The committed type of a {@link Struct}: {@code extent} opaque bytes. */
@@ -304,8 +312,7 @@ public final class Datatype implements Freeable, Cloneable {
         return derive(oldType, blocks, 0, count * oldType.extent, "contiguous(" + count + ", " + oldType + ")");
     }
 
-    public static Datatype createVector(int count, int blockLength, int stride, Datatype oldType)
-            throws MPIException {
+    public static Datatype createVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
         checkCount(count, "count");
         checkCount(blockLength, "block length");
         List<int[]> blocks = new ArrayList<>();
@@ -313,13 +320,12 @@ public final class Datatype implements Freeable, Cloneable {
             addItems(blocks, oldType, (long) i * stride * oldType.extent, blockLength);
         }
         int ext = count == 0 ? 0 : ((count - 1) * stride + blockLength) * oldType.extent;
-        return derive(oldType, blocks, 0, ext,
-                "vector(" + count + ", " + blockLength + ", " + stride + ", " + oldType + ")");
+        return derive(
+                oldType, blocks, 0, ext, "vector(" + count + ", " + blockLength + ", " + stride + ", " + oldType + ")");
     }
 
     /** As {@link #createVector}, with the stride in bytes. */
-    public static Datatype createHVector(int count, int blockLength, int stride, Datatype oldType)
-            throws MPIException {
+    public static Datatype createHVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
         checkCount(count, "count");
         checkCount(blockLength, "block length");
         if (stride % oldType.baseSize != 0) {
@@ -331,7 +337,11 @@ public final class Datatype implements Freeable, Cloneable {
             addItems(blocks, oldType, (long) i * strideElems, blockLength);
         }
         int ext = count == 0 ? 0 : (count - 1) * strideElems + blockLength * oldType.extent;
-        return derive(oldType, blocks, 0, ext,
+        return derive(
+                oldType,
+                blocks,
+                0,
+                ext,
                 "hvector(" + count + ", " + blockLength + ", " + stride + ", " + oldType + ")");
     }
 
@@ -358,8 +368,9 @@ public final class Datatype implements Freeable, Cloneable {
     private static Datatype indexed(int[] lengths, int[] displs, Datatype old, int unit, String kind)
             throws MPIException {
         if (lengths.length != displs.length) {
-            throw Failures.error(MPI.ERR_ARG, kind + ": " + lengths.length + " block lengths but "
-                    + displs.length + " displacements");
+            throw Failures.error(
+                    MPI.ERR_ARG,
+                    kind + ": " + lengths.length + " block lengths but " + displs.length + " displacements");
         }
         List<int[]> blocks = new ArrayList<>();
         int hi = 0;
@@ -376,8 +387,7 @@ public final class Datatype implements Freeable, Cloneable {
      * {@code MPI.BYTE} (the data lives in a {@code byte[]} or {@code ByteBuffer}); the extent is padded to
      * the largest alignment among the member types, as C does.
      */
-    public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types)
-            throws MPIException {
+    public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types) throws MPIException {
         MPI.check();
         if (blockLengths.length != displacements.length || blockLengths.length != types.length) {
             throw Failures.error(MPI.ERR_ARG, "createStruct needs as many block lengths, displacements and types");
@@ -394,8 +404,9 @@ public final class Datatype implements Freeable, Cloneable {
             for (int c = 0; c < blockLengths[i]; c++) {
                 long base = displacements[i] + (long) c * t.extentBytes();
                 for (int b = 0; b < t.blockDisp.length; b++) {
-                    blocks.add(new int[] {Math.toIntExact(base + (long) t.blockDisp[b] * t.baseSize),
-                            t.blockLen[b] * t.baseSize});
+                    blocks.add(new int[] {
+                        Math.toIntExact(base + (long) t.blockDisp[b] * t.baseSize), t.blockLen[b] * t.baseSize
+                    });
                 }
             }
             hi = Math.max(hi, displacements[i] + blockLengths[i] * (int) t.extentBytes());

@@ -10,8 +10,7 @@ import io.rewind.runtime.RankContext;
  * {@code PROC_FAILED}) are not converted: they stay unchecked so the launcher sees them as such.
  */
 final class Failures {
-    private Failures() {
-    }
+    private Failures() {}
 
     static MPIException error(int errorClass, String message) {
         return new MPIException(errorClass, errorClass, message);
@@ -33,8 +32,7 @@ final class Failures {
     static MPIException handle(Errhandler handler, MPIException e) {
         if (handler != null && handler.fatal) {
             RankContext ctx = RankContext.of(MPI.class);
-            ctx.abort(e.getErrorClass() == 0 ? 1 : e.getErrorClass(),
-                    "MPI_ERRORS_ARE_FATAL: " + e.getMessage());
+            ctx.abort(e.getErrorClass() == 0 ? 1 : e.getErrorClass(), "MPI_ERRORS_ARE_FATAL: " + e.getMessage());
             ctx.engine().checkAlive();
             throw new IllegalStateException("job abort did not stop rank " + ctx.rank(), e);
         }

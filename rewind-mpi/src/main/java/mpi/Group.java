@@ -104,13 +104,17 @@ public class Group implements Freeable {
     public static Group intersection(Group group1, Group group2) throws MPIException {
         MPI.check();
         int[] g2 = group2.members();
-        return new Group(Arrays.stream(group1.members()).filter(r -> indexOf(g2, r) != MPI.UNDEFINED).toArray());
+        return new Group(Arrays.stream(group1.members())
+                .filter(r -> indexOf(g2, r) != MPI.UNDEFINED)
+                .toArray());
     }
 
     public static Group difference(Group group1, Group group2) throws MPIException {
         MPI.check();
         int[] g2 = group2.members();
-        return new Group(Arrays.stream(group1.members()).filter(r -> indexOf(g2, r) == MPI.UNDEFINED).toArray());
+        return new Group(Arrays.stream(group1.members())
+                .filter(r -> indexOf(g2, r) == MPI.UNDEFINED)
+                .toArray());
     }
 
     public Group incl(int[] ranks) throws MPIException {

@@ -3,13 +3,11 @@ package mpi;
 import io.rewind.engine.Collectives;
 import io.rewind.engine.Communicator;
 import io.rewind.engine.ReduceFunction;
-
 import java.nio.Buffer;
 
 /** An intra-communicator: adds splitting, creation from a group and the prefix reductions. */
 public class Intracomm extends Comm {
-    protected Intracomm() {
-    }
+    protected Intracomm() {}
 
     Intracomm(Communicator comm) {
         super(comm);
@@ -95,21 +93,32 @@ public class Intracomm extends Comm {
 
     // --- prefix reductions -----------------------------------------------------------------------------
 
-    private Request scanImpl(boolean async, boolean exclusive, Object sendbuf, Object recvbuf, int count,
-                             Datatype type, Op op) throws MPIException {
+    private Request scanImpl(
+            boolean async, boolean exclusive, Object sendbuf, Object recvbuf, int count, Datatype type, Op op)
+            throws MPIException {
         Communicator c = comm();
         ReduceFunction f = op.forType(type.checkUsable());
         int ecount = type.engineCount(count);
         boolean inPlace = sendbuf == IN_PLACE;
         Region s = inPlace ? null : Region.of(sendbuf, count, type, Region.Use.READ, "send buffer");
-        Region r = Region.of(recvbuf, count, type, inPlace || exclusive ? Region.Use.READ_WRITE : Region.Use.WRITE,
+        Region r = Region.of(
+                recvbuf,
+                count,
+                type,
+                inPlace || exclusive ? Region.Use.READ_WRITE : Region.Use.WRITE,
                 "receive buffer");
         if (exclusive) {
-            return collective(async, "iexscan", tag -> Collectives.exScan(c, tag, seg(s), 0, r.segment, 0, ecount,
-                    type.engineType, f), r);
+            return collective(
+                    async,
+                    "iexscan",
+                    tag -> Collectives.exScan(c, tag, seg(s), 0, r.segment, 0, ecount, type.engineType, f),
+                    r);
         }
-        return collective(async, "iscan", tag -> Collectives.scan(c, tag, seg(s), 0, r.segment, 0, ecount,
-                type.engineType, f), r);
+        return collective(
+                async,
+                "iscan",
+                tag -> Collectives.scan(c, tag, seg(s), 0, r.segment, 0, ecount, type.engineType, f),
+                r);
     }
 
     public final void scan(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
@@ -137,8 +146,7 @@ public class Intracomm extends Comm {
         guarded(() -> scanImpl(false, true, IN_PLACE, buf, count, type, op));
     }
 
-    public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)
-            throws MPIException {
+    public final Request iExScan(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         return guarded(() -> scanImpl(true, true, sendbuf, recvbuf, count, type, op));
     }
 

@@ -7,7 +7,6 @@ import io.rewind.engine.PredefinedOp;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
 import io.rewind.runtime.RankContext;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.CharBuffer;
@@ -48,6 +47,7 @@ public final class MPI {
 
     /** Attribute keys of predefined attributes (for {@code Comm.getAttr}). */
     public static final int TAG_UB = 0;
+
     public static final int HOST = 1;
     public static final int IO = 2;
     public static final int WTIME_IS_GLOBAL = 3;
@@ -161,19 +161,19 @@ public final class MPI {
     public static final Datatype BYTE = Datatype.predefined("MPI_BYTE", Datatype.BYTE, 1, BaseType.BYTE, 1);
     public static final Datatype CHAR = Datatype.predefined("MPI_CHAR", Datatype.CHAR, 2, BaseType.CHAR, 1);
     public static final Datatype SHORT = Datatype.predefined("MPI_SHORT", Datatype.SHORT, 2, BaseType.SHORT, 1);
-    public static final Datatype BOOLEAN = Datatype.predefined("MPI_BOOLEAN", Datatype.BOOLEAN, 1, BaseType.BOOLEAN,
-            1);
+    public static final Datatype BOOLEAN = Datatype.predefined("MPI_BOOLEAN", Datatype.BOOLEAN, 1, BaseType.BOOLEAN, 1);
     public static final Datatype INT = Datatype.predefined("MPI_INT", Datatype.INT, 4, BaseType.INT, 1);
     public static final Datatype LONG = Datatype.predefined("MPI_LONG", Datatype.LONG, 8, BaseType.LONG, 1);
     public static final Datatype FLOAT = Datatype.predefined("MPI_FLOAT", Datatype.FLOAT, 4, BaseType.FLOAT, 1);
     public static final Datatype DOUBLE = Datatype.predefined("MPI_DOUBLE", Datatype.DOUBLE, 8, BaseType.DOUBLE, 1);
     public static final Datatype PACKED = Datatype.predefined("MPI_PACKED", Datatype.PACKED, 1, BaseType.PACKED, 1);
-    public static final Datatype FLOAT_COMPLEX = Datatype.predefined("MPI_FLOAT_COMPLEX", Datatype.FLOAT, 4,
-            BaseType.FLOAT_COMPLEX, 2);
-    public static final Datatype DOUBLE_COMPLEX = Datatype.predefined("MPI_DOUBLE_COMPLEX", Datatype.DOUBLE, 8,
-            BaseType.DOUBLE_COMPLEX, 2);
+    public static final Datatype FLOAT_COMPLEX =
+            Datatype.predefined("MPI_FLOAT_COMPLEX", Datatype.FLOAT, 4, BaseType.FLOAT_COMPLEX, 2);
+    public static final Datatype DOUBLE_COMPLEX =
+            Datatype.predefined("MPI_DOUBLE_COMPLEX", Datatype.DOUBLE, 8, BaseType.DOUBLE_COMPLEX, 2);
     /** (int value, int index) pairs, held in a {@code byte[]} or {@code ByteBuffer}; see {@link #int2}. */
     public static final Datatype INT2 = pairType("MPI_2INT", BaseType.INT2);
+
     public static final Datatype SHORT_INT = pairType("MPI_SHORT_INT", BaseType.SHORT_INT);
     public static final Datatype LONG_INT = pairType("MPI_LONG_INT", BaseType.LONG_INT);
     public static final Datatype FLOAT_INT = pairType("MPI_FLOAT_INT", BaseType.FLOAT_INT);
@@ -214,8 +214,7 @@ public final class MPI {
     private static Thread mainThread;
     private static byte[] attachedBuffer;
 
-    private MPI() {
-    }
+    private MPI() {}
 
     private static Datatype pairType(String name, BaseType pair) {
         return Datatype.predefined(name, Datatype.BYTE, 1, pair, pair.sizeBytes());
@@ -239,8 +238,9 @@ public final class MPI {
 
     private static synchronized void initialize(int level) throws MPIException {
         if (initialized) {
-            throw Failures.error(ERR_OTHER, finalized ? "MPI was finalized and cannot be initialized again"
-                    : "MPI is already initialized");
+            throw Failures.error(
+                    ERR_OTHER,
+                    finalized ? "MPI was finalized and cannot be initialized again" : "MPI is already initialized");
         }
         RankContext ctx = RankContext.of(MPI.class);
         RankEngine e = ctx.engine();

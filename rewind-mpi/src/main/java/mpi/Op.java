@@ -5,7 +5,6 @@ import io.rewind.engine.ErrorClass;
 import io.rewind.engine.PredefinedOp;
 import io.rewind.engine.ReduceFunction;
 import io.rewind.engine.RewindException;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -74,8 +73,13 @@ public final class Op implements Freeable {
     /** Adapts a user function to the engine: copies operands to native-order buffers and back. */
     private record UserReduction(UserFunction function, boolean commute, Datatype type) implements ReduceFunction {
         @Override
-        public void apply(MemorySegment in, long inOffset, MemorySegment inout, long inoutOffset, int count,
-                          BaseType engineType) {
+        public void apply(
+                MemorySegment in,
+                long inOffset,
+                MemorySegment inout,
+                long inoutOffset,
+                int count,
+                BaseType engineType) {
             long bytes = (long) count * engineType.sizeBytes();
             int items = (int) (bytes / type.sizeBytes());
             try {

@@ -15,7 +15,11 @@ import java.nio.Buffer;
  */
 final class Region {
     /** How the operation uses the buffer. */
-    enum Use { READ, WRITE, READ_WRITE }
+    enum Use {
+        READ,
+        WRITE,
+        READ_WRITE
+    }
 
     static final Region EMPTY = new Region(MemorySegment.NULL, 0, null);
 
@@ -65,9 +69,11 @@ final class Region {
         MemorySegment raw = raw(buf, type, writes, writeBack, what);
         long span = type.spanBytes(count);
         if (span > raw.byteSize()) {
-            throw Failures.error(MPI.ERR_COUNT, String.format(
-                    "%s too small: %d items of %s need %d bytes, the %s holds %d",
-                    what, count, type, span, describe(buf), raw.byteSize()));
+            throw Failures.error(
+                    MPI.ERR_COUNT,
+                    String.format(
+                            "%s too small: %d items of %s need %d bytes, the %s holds %d",
+                            what, count, type, span, describe(buf), raw.byteSize()));
         }
         long bytes = Math.multiplyExact(count, type.sizeBytes());
         Runnable back = writes ? writeBack[0] : null;
@@ -89,7 +95,8 @@ final class Region {
     }
 
     private static String describe(Object buf) {
-        return buf.getClass().isArray() ? buf.getClass().getComponentType().getSimpleName() + "[]"
+        return buf.getClass().isArray()
+                ? buf.getClass().getComponentType().getSimpleName() + "[]"
                 : buf.getClass().getSimpleName();
     }
 
@@ -143,16 +150,20 @@ final class Region {
                 }
                 yield MemorySegment.ofBuffer(b.duplicate().clear());
             }
-            default -> throw Failures.error(MPI.ERR_BUFFER, "unsupported " + what + " of class "
-                    + buf.getClass().getName() + " (use a primitive array or an NIO buffer)");
+            default -> throw Failures.error(
+                    MPI.ERR_BUFFER,
+                    "unsupported " + what + " of class " + buf.getClass().getName()
+                            + " (use a primitive array or an NIO buffer)");
         };
     }
 
     private static void expect(Datatype type, int baseType, Object array, String what) throws MPIException {
         int actual = type.baseType == Datatype.PACKED ? Datatype.BYTE : type.baseType;
         if (actual != baseType) {
-            throw Failures.error(MPI.ERR_TYPE, "the " + what + " is a " + describe(array)
-                    + " but the datatype is " + type + " (its items live in a " + arrayFor(actual) + ")");
+            throw Failures.error(
+                    MPI.ERR_TYPE,
+                    "the " + what + " is a " + describe(array) + " but the datatype is " + type
+                            + " (its items live in a " + arrayFor(actual) + ")");
         }
     }
 

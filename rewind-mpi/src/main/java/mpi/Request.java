@@ -12,9 +12,11 @@ import io.rewind.engine.RewindException;
 public class Request implements Freeable {
     /** The operation in flight, or null when inactive. */
     private io.rewind.engine.Request active;
+
     private Region[] outputs = new Region[0];
     /** Whose error handler applies to failures of this request (null: errors are returned). */
     final Comm owner;
+
     private boolean isNullHandle;
 
     Request(Comm owner, io.rewind.engine.Request active, Region... outputs) {
@@ -71,8 +73,12 @@ public class Request implements Freeable {
         Region.finishAll(outputs);
         outputs = new Region[0];
         RewindException f = r.failure();
-        Status s = new Status(r.statusSource(), r.statusTag(), f == null ? MPI.SUCCESS : f.errorClass().code(),
-                r.isCancelled(), r.statusBytes());
+        Status s = new Status(
+                r.statusSource(),
+                r.statusTag(),
+                f == null ? MPI.SUCCESS : f.errorClass().code(),
+                r.isCancelled(),
+                r.statusBytes());
         if (f != null) {
             throw failure(f);
         }
@@ -125,8 +131,12 @@ public class Request implements Freeable {
         }
         Region.finishAll(outputs);
         RewindException f = r.failure();
-        return new Status(r.statusSource(), r.statusTag(), f == null ? MPI.SUCCESS : f.errorClass().code(),
-                r.isCancelled(), r.statusBytes());
+        return new Status(
+                r.statusSource(),
+                r.statusTag(),
+                f == null ? MPI.SUCCESS : f.errorClass().code(),
+                r.isCancelled(),
+                r.statusBytes());
     }
 
     /** Cancels the operation if it has not matched yet; it must still be completed by a wait or test. */

@@ -1,19 +1,18 @@
 package mpi.conformance;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.rewind.check.RecoveryCheck;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import io.rewind.ft.ProtocolDescriptor;
-import io.rewind.ft.ProtocolRegistry;
-
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * Runs rank programs as in-JVM jobs for the conformance tests. A program that must succeed runs
@@ -28,11 +27,14 @@ public final class Jobs {
      */
     private static final int SCHEDULES = Integer.getInteger("rewind.oracle.schedules", 3);
 
-    private Jobs() {
-    }
+    private Jobs() {}
 
     static JobConfig config(Class<?> program, int ranks, String... args) {
-        return JobConfig.builder(program.getName()).ranks(ranks).quiet().timeout(Duration.ofSeconds(60)).args(args)
+        return JobConfig.builder(program.getName())
+                .ranks(ranks)
+                .quiet()
+                .timeout(Duration.ofSeconds(60))
+                .args(args)
                 .build();
     }
 
@@ -46,8 +48,8 @@ public final class Jobs {
      * failures and under crashes.
      */
     public static JobResult runOk(Class<?> program, int ranks, String... args) {
-        String what = program.getSimpleName() + " on " + ranks + " ranks" + (args.length > 0 ? " " + Arrays.toString(
-                args) : "");
+        String what = program.getSimpleName() + " on " + ranks + " ranks"
+                + (args.length > 0 ? " " + Arrays.toString(args) : "");
         RecoveryCheck check;
         try {
             check = RecoveryCheck.of(config(program, ranks, args));
@@ -86,8 +88,10 @@ public final class Jobs {
             body.run();
         } catch (mpi.MPIException e) {
             if (e.getErrorClass() != errorClass) {
-                throw new AssertionError(what + ": expected error class " + errorClass + " but got "
-                        + e.getErrorClass() + " (" + e.getMessage() + ")", e);
+                throw new AssertionError(
+                        what + ": expected error class " + errorClass + " but got " + e.getErrorClass() + " ("
+                                + e.getMessage() + ")",
+                        e);
             }
             return;
         }

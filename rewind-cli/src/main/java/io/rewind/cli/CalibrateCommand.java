@@ -1,13 +1,13 @@
 package io.rewind.cli;
 
 import io.rewind.ft.log.CopyMethodCalibration;
+import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.util.concurrent.Callable;
-
 /** {@code rewind calibrate}: measures the payload log's copy methods on this machine and suggests thresholds. */
-@Command(name = "calibrate",
+@Command(
+        name = "calibrate",
         mixinStandardHelpOptions = true,
         description = {
             "Measures a logged send (in-JVM transfer plus the copy into an off-heap payload log) with each copy",
@@ -18,11 +18,15 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "Measure briefly (fewer rounds, shorter points); noisier.")
     boolean quick;
 
-    @Option(names = "--millis-per-point", paramLabel = "MS",
+    @Option(
+            names = "--millis-per-point",
+            paramLabel = "MS",
             description = "Time spent on each (size, method) point (default 200, or 40 with --quick).")
     Integer millisPerPoint;
 
-    @Option(names = "--rounds", paramLabel = "N",
+    @Option(
+            names = "--rounds",
+            paramLabel = "N",
             description = "Rounds per point; the median is kept (default 5, or 3 with --quick).")
     Integer rounds;
 

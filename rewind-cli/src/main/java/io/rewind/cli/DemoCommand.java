@@ -4,19 +4,17 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import io.rewind.ft.ProtocolDescriptor;
-import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.RunReport;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code rewind demo}: a real job loses a rank and recovers it locally. */
-@Command(name = "demo",
+@Command(
+        name = "demo",
         mixinStandardHelpOptions = true,
         description = {
             "Runs the fault-tolerant 2-D stencil twice on the same input: once without failures, once under",
@@ -25,7 +23,10 @@ import java.util.concurrent.Callable;
             "(they must be bit-identical) and the recovery timeline."
         })
 final class DemoCommand implements Callable<Integer> {
-    @Option(names = {"-n", "--np"}, defaultValue = "4", description = "Ranks (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = {"-n", "--np"},
+            defaultValue = "4",
+            description = "Ranks (default: ${DEFAULT-VALUE}).")
     int ranks;
 
     @Option(names = "--size", defaultValue = "256", description = "Grid side (default: ${DEFAULT-VALUE}).")
@@ -47,17 +48,26 @@ final class DemoCommand implements Callable<Integer> {
         int every = Math.max(1, sweeps / 5); // checkpoints at 20%, 40%, ... of the run
         System.out.printf("== rewind demo: %s %d x %d, %d sweeps, %d ranks%n", "Stencil2D", size, size, sweeps, ranks);
         System.out.println("== 1. failure-free run (protocol none)");
-        JobResult clean = Job.run(JobConfig.builder(main).ranks(ranks).args(args).timeout(Duration.ofMinutes(10))
+        JobResult clean = Job.run(JobConfig.builder(main)
+                .ranks(ranks)
+                .args(args)
+                .timeout(Duration.ofMinutes(10))
                 .build());
         if (!clean.ok()) {
             System.err.print(clean.describeFailures());
             return clean.exitCode();
         }
-        System.out.printf("== 2. pessimistic logging, checkpoint every %d sweeps, rank %d killed at sweep %d%n",
+        System.out.printf(
+                "== 2. pessimistic logging, checkpoint every %d sweeps, rank %d killed at sweep %d%n",
                 every, victim, killAt);
-        JobResult faulty = Job.run(JobConfig.builder(main).ranks(ranks).args(args).timeout(Duration.ofMinutes(10))
-                .protocol("pessimistic").checkpointEvery(every)
-                .failures(FailureSchedule.parse(victim + "@" + killAt, ranks)).build());
+        JobResult faulty = Job.run(JobConfig.builder(main)
+                .ranks(ranks)
+                .args(args)
+                .timeout(Duration.ofMinutes(10))
+                .protocol("pessimistic")
+                .checkpointEvery(every)
+                .failures(FailureSchedule.parse(victim + "@" + killAt, ranks))
+                .build());
         if (!faulty.ok()) {
             System.err.print(faulty.describeFailures());
             return faulty.exitCode();
@@ -68,20 +78,38 @@ final class DemoCommand implements Callable<Integer> {
         System.out.println("== recovery");
         for (RunReport.FailureRecord f : report.failures()) {
             System.out.printf(Locale.ROOT, "   rank %d %s%n", f.rank(), f.how());
-            System.out.printf(Locale.ROOT, "   restarted alone from checkpoint line %d (%d of %d ranks rolled back); "
-                    + "peers replayed %d logged messages%n", f.line(), f.rollbackSet(), ranks, f.replayedFrames());
-            System.out.printf(Locale.ROOT, "   detect %.1f ms | respawn %.1f ms | restore %.1f ms | replay to the "
-                    + "crash point %.1f ms%n", f.detectMs(), f.respawnMs(), f.restoreMs(), f.replayMs());
+            System.out.printf(
+                    Locale.ROOT,
+                    "   restarted alone from checkpoint line %d (%d of %d ranks rolled back); "
+                            + "peers replayed %d logged messages%n",
+                    f.line(),
+                    f.rollbackSet(),
+                    ranks,
+                    f.replayedFrames());
+            System.out.printf(
+                    Locale.ROOT,
+                    "   detect %.1f ms | respawn %.1f ms | restore %.1f ms | replay to the " + "crash point %.1f ms%n",
+                    f.detectMs(),
+                    f.respawnMs(),
+                    f.restoreMs(),
+                    f.replayMs());
         }
-        System.out.printf(Locale.ROOT, "   logged %d messages (%.1f KiB), %d checkpoints (%.1f KiB)%n",
-                report.loggedEntries(), report.loggedBytes() / 1024.0, report.checkpoints(),
+        System.out.printf(
+                Locale.ROOT,
+                "   logged %d messages (%.1f KiB), %d checkpoints (%.1f KiB)%n",
+                report.loggedEntries(),
+                report.loggedBytes() / 1024.0,
+                report.checkpoints(),
                 report.checkpointBytes() / 1024.0);
         System.out.println("== checksums");
         System.out.println("   failure-free: " + a);
         System.out.println("   with a crash: " + b);
         boolean same = a.equals(b);
-        System.out.printf(Locale.ROOT, "== %s (failure-free %.2f s, with crash and recovery %.2f s)%n",
-                same ? "IDENTICAL: the crash was masked" : "MISMATCH", clean.wallTime().toNanos() / 1e9,
+        System.out.printf(
+                Locale.ROOT,
+                "== %s (failure-free %.2f s, with crash and recovery %.2f s)%n",
+                same ? "IDENTICAL: the crash was masked" : "MISMATCH",
+                clean.wallTime().toNanos() / 1e9,
                 faulty.wallTime().toNanos() / 1e9);
         return same ? 0 : 1;
     }

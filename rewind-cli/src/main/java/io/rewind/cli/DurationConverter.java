@@ -1,9 +1,8 @@
 package io.rewind.cli;
 
-import picocli.CommandLine;
-
 import java.time.Duration;
 import java.util.Locale;
+import picocli.CommandLine;
 
 /** Parses durations written as 500ms, 90s, 10m, 2h, or ISO-8601 (PT10M). */
 final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
@@ -25,7 +24,8 @@ final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
                 default -> throw new NumberFormatException();
             };
         } catch (RuntimeException e) {
-            throw new CommandLine.TypeConversionException("'" + value + "' is not a duration (use e.g. 500ms, 90s, 10m, 2h)");
+            throw new CommandLine.TypeConversionException(
+                    "'" + value + "' is not a duration (use e.g. 500ms, 90s, 10m, 2h)");
         }
     }
 }

@@ -1,81 +1,115 @@
 package io.rewind.cli;
 
+import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
-import io.rewind.ft.ProtocolDescriptor;
-import io.rewind.ft.ProtocolRegistry;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import picocli.CommandLine.Option;
 
 /** The fault-tolerance options shared by the commands that launch jobs. */
 final class FaultToleranceOptions {
-    @Option(names = "--protocol", paramLabel = "NAME", defaultValue = "none",
+    @Option(
+            names = "--protocol",
+            paramLabel = "NAME",
+            defaultValue = "none",
             completionCandidates = ProtocolsCommand.Names.class,
             description = "Fault tolerance, one of ${COMPLETION-CANDIDATES} (what each costs: rewind protocols). "
                     + "Default: ${DEFAULT-VALUE}.")
     String protocol;
 
-    @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "10",
+    @Option(
+            names = "--checkpoint-every",
+            paramLabel = "N",
+            defaultValue = "10",
             description = "Write a checkpoint at every N-th Checkpointer.point() call (0: never). Default: "
                     + "${DEFAULT-VALUE}.")
     int checkpointEvery;
 
-    @Option(names = "--keep-lines", paramLabel = "L", defaultValue = "2",
+    @Option(
+            names = "--keep-lines",
+            paramLabel = "L",
+            defaultValue = "2",
             description = "Recovery lines kept (and logs for them). Default: ${DEFAULT-VALUE}.")
     int keepLines;
 
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+    @Option(
+            names = "--checkpoint-dir",
+            paramLabel = "DIR",
             description = "Where checkpoints go (default: a temporary folder removed after the job).")
     Path checkpointDir;
 
-    @Option(names = "--kill", paramLabel = "RANK@WHEN[,...]",
+    @Option(
+            names = "--kill",
+            paramLabel = "RANK@WHEN[,...]",
             description = "Crash ranks: RANK@ITERATION (at that Checkpointer.point() call), RANK@tMILLIS (that long "
                     + "after the start), RANK@cN (while writing checkpoint N). Example: 2@50,0@t1500.")
     String kill;
 
-    @Option(names = "--chaos", paramLabel = "SEED",
+    @Option(
+            names = "--chaos",
+            paramLabel = "SEED",
             description = "Crash one to three ranks at random iterations drawn from SEED (reproducible).")
     Long chaos;
 
-    @Option(names = "--chaos-span", paramLabel = "ITERATIONS", defaultValue = "50",
+    @Option(
+            names = "--chaos-span",
+            paramLabel = "ITERATIONS",
+            defaultValue = "50",
             description = "Iterations over which --chaos spreads its crashes. Default: ${DEFAULT-VALUE}.")
     int chaosSpan;
 
-    @Option(names = "--log-backend", paramLabel = "NAME", defaultValue = "off-heap",
+    @Option(
+            names = "--log-backend",
+            paramLabel = "NAME",
+            defaultValue = "off-heap",
             description = "Payload log storage: off-heap, mapped-file, hybrid (off-heap, large messages to the "
                     + "file), dummy (one reused area: measures the copy alone; cannot replay). Default: "
                     + "${DEFAULT-VALUE}.")
     String logBackend;
 
-    @Option(names = "--log-copy", paramLabel = "METHOD", defaultValue = "hybrid",
+    @Option(
+            names = "--log-copy",
+            paramLabel = "METHOD",
+            defaultValue = "hybrid",
             description = "Payload log copy method: hybrid (chosen by size), pack, pipelined, helper. Default: "
                     + "${DEFAULT-VALUE}.")
     String logCopy;
 
-    @Option(names = "--log-huge-pages", negatable = true, defaultValue = "true", fallbackValue = "true",
+    @Option(
+            names = "--log-huge-pages",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
             description = "Map off-heap log blocks for transparent huge pages where Linux allows it (fewer TLB "
                     + "misses when copying into a large log); --no-log-huge-pages uses small pages. Default: on.")
     boolean logHugePages;
 
-    @Option(names = "--collective-logging", paramLabel = "LEVEL", defaultValue = "application",
+    @Option(
+            names = "--collective-logging",
+            paramLabel = "LEVEL",
+            defaultValue = "application",
             description = "How a logging protocol logs collectives: application (rooted algorithms, each contribution "
                     + "and result logged once) or internal (every message of the tree algorithms, for comparison). "
                     + "Default: ${DEFAULT-VALUE}.")
     String collectiveLogging;
 
-    @Option(names = "--log-dir", paramLabel = "DIR",
+    @Option(
+            names = "--log-dir",
+            paramLabel = "DIR",
             description = "Folder for mapped-file logs (default: the system's temporary folder).")
     Path logDir;
 
     /** Applies the options; throws IllegalArgumentException with a message for the user. */
     void applyTo(JobConfig.Builder b, int ranks) {
-        b.protocol(ProtocolRegistry.get(protocol)).checkpointEvery(checkpointEvery).keepLines(keepLines).checkpointDir(checkpointDir);
+        b.protocol(ProtocolRegistry.get(protocol))
+                .checkpointEvery(checkpointEvery)
+                .keepLines(keepLines)
+                .checkpointDir(checkpointDir);
         if (kill != null && chaos != null) {
             throw new IllegalArgumentException("--kill and --chaos cannot be combined");
         }
@@ -91,8 +125,8 @@ final class FaultToleranceOptions {
         switch (collectiveLogging.trim().toLowerCase(Locale.ROOT)) {
             case "application" -> b.applicationLevelCollectives(true);
             case "internal" -> b.applicationLevelCollectives(false);
-            default -> throw new IllegalArgumentException("unknown collective logging '" + collectiveLogging
-                    + "' (use application or internal)");
+            default -> throw new IllegalArgumentException(
+                    "unknown collective logging '" + collectiveLogging + "' (use application or internal)");
         }
     }
 

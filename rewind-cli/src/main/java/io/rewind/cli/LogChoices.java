@@ -2,7 +2,6 @@ package io.rewind.cli;
 
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
-
 import java.util.Locale;
 
 /**
@@ -12,8 +11,7 @@ import java.util.Locale;
  * whose message lists the valid names.
  */
 public final class LogChoices {
-    private LogChoices() {
-    }
+    private LogChoices() {}
 
     /** The backend a name stands for. */
     public static StorageBackend backend(String name) {
@@ -22,8 +20,8 @@ public final class LogChoices {
             case "mapped-file", "mapped" -> StorageBackend.MAPPED_FILE;
             case "hybrid" -> StorageBackend.HYBRID;
             case "dummy" -> StorageBackend.DUMMY;
-            default -> throw new IllegalArgumentException("unknown log backend '" + name
-                    + "' (use off-heap, mapped-file, hybrid or dummy)");
+            default -> throw new IllegalArgumentException(
+                    "unknown log backend '" + name + "' (use off-heap, mapped-file, hybrid or dummy)");
         };
     }
 
@@ -44,8 +42,8 @@ public final class LogChoices {
             case "pack" -> "pack";
             case "pipelined" -> "pipelined";
             case "helper", "helper-thread" -> "helper";
-            default -> throw new IllegalArgumentException("unknown log copy method '" + name
-                    + "' (use hybrid, pack, pipelined or helper)");
+            default -> throw new IllegalArgumentException(
+                    "unknown log copy method '" + name + "' (use hybrid, pack, pipelined or helper)");
         };
     }
 
@@ -59,7 +57,7 @@ public final class LogChoices {
             case "pack" -> c.pipelineThresholdBytes(Long.MAX_VALUE).helperThreadThresholdBytes(Long.MAX_VALUE);
             case "pipelined" -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(Long.MAX_VALUE);
             case "helper" -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(0);
-            default -> { } // hybrid
+            default -> {} // hybrid
         }
         return c;
     }

@@ -2,13 +2,14 @@ package io.rewind.cli;
 
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
-import picocli.CommandLine.Command;
-
 import java.util.Iterator;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
 
 /** {@code rewind protocols}: the fault-tolerance protocols the registry holds, with what a crash costs. */
-@Command(name = "protocols", mixinStandardHelpOptions = true,
+@Command(
+        name = "protocols",
+        mixinStandardHelpOptions = true,
         description = "Lists the fault-tolerance protocols a job can run with (--protocol NAME).")
 final class ProtocolsCommand implements Callable<Integer> {
     @Override

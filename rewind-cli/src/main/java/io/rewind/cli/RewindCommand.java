@@ -4,7 +4,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The {@code rewind} root command. */
-@Command(name = "rewind",
+@Command(
+        name = "rewind",
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
@@ -56,8 +57,9 @@ public final class RewindCommand implements Runnable {
             throw e;
         }
         Throwable cause = e.getCause();
-        cmd.getErr().println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage()
-                + (cause != null ? " (" + cause + ")" : ""));
+        cmd.getErr()
+                .println(cmd.getCommandSpec().qualifiedName() + ": " + e.getMessage()
+                        + (cause != null ? " (" + cause + ")" : ""));
         return 2;
     }
 }

@@ -3,19 +3,19 @@ package io.rewind.cli;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 import java.io.File;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /** {@code rewind run}: launches an SPMD job. */
-@Command(name = "run",
+@Command(
+        name = "run",
         mixinStandardHelpOptions = true,
         description = {
             "Runs MAIN_CLASS on N ranks, each an isolated thread of this JVM with its own copy of the",
@@ -31,16 +31,24 @@ import java.util.concurrent.Callable;
             ""
         })
 final class RunCommand implements Callable<Integer> {
-    @Option(names = {"-n", "--np"}, paramLabel = "N", defaultValue = "1",
+    @Option(
+            names = {"-n", "--np"},
+            paramLabel = "N",
+            defaultValue = "1",
             description = "Number of ranks (default: ${DEFAULT-VALUE}).")
     int ranks;
 
-    @Option(names = {"-cp", "--classpath"}, paramLabel = "CLASSPATH",
+    @Option(
+            names = {"-cp", "--classpath"},
+            paramLabel = "CLASSPATH",
             description = "Where the program's classes are (jars and folders, separated by the platform's path "
                     + "separator). Default: the examples and workloads shipped with Rewind.")
     String classPath;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "PT24H",
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "PT24H",
             converter = DurationConverter.class,
             description = "Abort the job after this long, e.g. 90s, 10m, 2h (default: 24h).")
     Duration timeout;
@@ -48,8 +56,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-tag-output", description = "Do not prefix output lines with [rank].")
     boolean noTag;
 
-    @Option(names = "--eager-limit", paramLabel = "BYTES", description = "Largest message sent eagerly "
-            + "(larger ones wait for their receive and are copied once). Default: 65536.")
+    @Option(
+            names = "--eager-limit",
+            paramLabel = "BYTES",
+            description = "Largest message sent eagerly "
+                    + "(larger ones wait for their receive and are copied once). Default: 65536.")
     Long eagerLimit;
 
     @picocli.CommandLine.Mixin
@@ -58,9 +69,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--summary", description = "Print the run summary (checkpoints, logs, recoveries) at the end.")
     boolean summary;
 
-    @Option(names = "--record", paramLabel = "FILE", description = "Where the JSON run record goes (rewind report "
-            + "--run FILE plots it). Default: run-record.json in --checkpoint-dir if given, else a "
-            + "rewind-run-*.json file in the temporary folder.")
+    @Option(
+            names = "--record",
+            paramLabel = "FILE",
+            description = "Where the JSON run record goes (rewind report "
+                    + "--run FILE plots it). Default: run-record.json in --checkpoint-dir if given, else a "
+                    + "rewind-run-*.json file in the temporary folder.")
     Path record;
 
     @Option(names = "--no-record", description = "Do not write the run record.")
@@ -74,7 +88,11 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        JobConfig.Builder b = JobConfig.builder(mainClass).ranks(ranks).args(args).timeout(timeout).tagOutput(!noTag);
+        JobConfig.Builder b = JobConfig.builder(mainClass)
+                .ranks(ranks)
+                .args(args)
+                .timeout(timeout)
+                .tagOutput(!noTag);
         if (classPath != null) {
             List<Path> entries = new ArrayList<>();
             for (String e : classPath.split(File.pathSeparator)) {
@@ -85,17 +103,23 @@ final class RunCommand implements Callable<Integer> {
             b.classPath(entries);
         }
         if (eagerLimit != null) {
-            b.engine(new io.rewind.engine.EngineConfig(eagerLimit,
-                    io.rewind.engine.EngineConfig.forRanks(ranks).spinIterations()));
+            b.engine(new io.rewind.engine.EngineConfig(
+                    eagerLimit, io.rewind.engine.EngineConfig.forRanks(ranks).spinIterations()));
         }
         JobConfig config;
         try {
             ft.applyTo(b, ranks);
             if (!noRecord) {
-                b.recordFile(record != null ? record : ft.checkpointDir != null
-                        ? ft.checkpointDir.resolve("run-record.json")
-                        : Path.of(System.getProperty("java.io.tmpdir"), "rewind-run-" + ProcessHandle.current().pid()
-                                + "-" + System.currentTimeMillis() + ".json"));
+                b.recordFile(
+                        record != null
+                                ? record
+                                : ft.checkpointDir != null
+                                        ? ft.checkpointDir.resolve("run-record.json")
+                                        : Path.of(
+                                                System.getProperty("java.io.tmpdir"),
+                                                "rewind-run-"
+                                                        + ProcessHandle.current()
+                                                                .pid() + "-" + System.currentTimeMillis() + ".json"));
             }
             config = b.build();
         } catch (IllegalArgumentException e) {
@@ -106,7 +130,8 @@ final class RunCommand implements Callable<Integer> {
         if (summary || !config.failures().isEmpty()) {
             System.out.println("rewind: " + result.report().summary());
             if (config.recordFile() != null) {
-                System.out.println("rewind: run record " + config.recordFile() + " (rewind report --run FILE plots it)");
+                System.out.println(
+                        "rewind: run record " + config.recordFile() + " (rewind report --run FILE plots it)");
             }
         }
         if (!result.ok()) {

@@ -1,13 +1,12 @@
 package io.rewind.cli;
 
-import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /** {@code rewind calibrate}: a short run prints every size and the suggested thresholds. */
 class CalibrateCommandTest {
@@ -26,7 +25,8 @@ class CalibrateCommandTest {
         String out = buf.toString(StandardCharsets.UTF_8);
         assertEquals(0, status, out);
         assertTrue(out.contains("1 KiB") && out.contains("4 MiB"), out);
-        assertTrue(out.matches("(?s).*suggested: pipelineThresholdBytes=\\S+.* helperThreadThresholdBytes=\\S+.*"), out);
+        assertTrue(
+                out.matches("(?s).*suggested: pipelineThresholdBytes=\\S+.* helperThreadThresholdBytes=\\S+.*"), out);
     }
 
     @Test

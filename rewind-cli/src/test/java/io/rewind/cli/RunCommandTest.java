@@ -23,8 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RunCommandTest {
 
     /** Exit status and what the command printed to standard output and standard error. */
-    private record Run(int status, String out, String err) {
-    }
+    private record Run(int status, String out, String err) {}
 
     private static Run run(String... args) {
         PrintStream savedOut = System.out;
@@ -46,8 +45,23 @@ class RunCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"off-heap", "mapped-file", "hybrid"})
     void aCrashedRankRecoversWithEveryBackendAndItsDefaults(String backend) {
-        Run r = run("run", "-n", "3", "--timeout", "60s", "--protocol", "pessimistic", "--checkpoint-every", "10",
-                "--log-backend", backend, "--kill", "1@25", "io.rewind.apps.workloads.Stencil2D", "48", "40");
+        Run r = run(
+                "run",
+                "-n",
+                "3",
+                "--timeout",
+                "60s",
+                "--protocol",
+                "pessimistic",
+                "--checkpoint-every",
+                "10",
+                "--log-backend",
+                backend,
+                "--kill",
+                "1@25",
+                "io.rewind.apps.workloads.Stencil2D",
+                "48",
+                "40");
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("protocol pessimistic, 3 ranks"), r.out());
         assertTrue(r.out().contains("failure: rank 1"), r.out());
@@ -56,8 +70,20 @@ class RunCommandTest {
 
     @Test
     void killsWithTheDummyBackendAreRefusedBeforeTheJobRuns() {
-        Run r = run("run", "-n", "3", "--timeout", "60s", "--protocol", "pessimistic", "--log-backend", "dummy",
-                "--kill", "1@o5", "io.rewind.apps.examples.Ring", "10");
+        Run r = run(
+                "run",
+                "-n",
+                "3",
+                "--timeout",
+                "60s",
+                "--protocol",
+                "pessimistic",
+                "--log-backend",
+                "dummy",
+                "--kill",
+                "1@o5",
+                "io.rewind.apps.examples.Ring",
+                "10");
         assertEquals(2, r.status(), r.out() + r.err());
         assertTrue(r.err().contains("dummy log backend keeps no payloads"), r.err());
         assertTrue(!r.out().contains("protocol pessimistic"), "no job ran: " + r.out());
@@ -66,8 +92,20 @@ class RunCommandTest {
     @Test
     void chaosCrashesAProgramWithoutCheckpointPoints() {
         // Ring never calls point(): the kills drawn at points strike at operation counts instead.
-        Run r = run("run", "-n", "4", "--timeout", "60s", "--protocol", "pessimistic", "--chaos", "3",
-                "--chaos-span", "20", "io.rewind.apps.examples.Ring", "60");
+        Run r = run(
+                "run",
+                "-n",
+                "4",
+                "--timeout",
+                "60s",
+                "--protocol",
+                "pessimistic",
+                "--chaos",
+                "3",
+                "--chaos-span",
+                "20",
+                "io.rewind.apps.examples.Ring",
+                "60");
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("failure: rank"), r.out());
         assertTrue(!r.out().contains("never struck"), r.out());
@@ -76,8 +114,20 @@ class RunCommandTest {
     @Test
     void aRealRunWritesTheRecordThatRewindReportPlots(@TempDir Path dir) throws IOException {
         Path record = dir.resolve("run.json");
-        Run r = run("run", "-n", "4", "--timeout", "60s", "--protocol", "pessimistic", "--kill", "2@o40",
-                "--record", record.toString(), "io.rewind.apps.examples.Ring", "30");
+        Run r = run(
+                "run",
+                "-n",
+                "4",
+                "--timeout",
+                "60s",
+                "--protocol",
+                "pessimistic",
+                "--kill",
+                "2@o40",
+                "--record",
+                record.toString(),
+                "io.rewind.apps.examples.Ring",
+                "30");
         assertEquals(0, r.status(), r.out() + r.err());
         String json = Files.readString(record);
         assertTrue(json.contains("\"format\" : \"rewind-run-record\""), json);
@@ -91,8 +141,16 @@ class RunCommandTest {
     @Test
     void optionsCanComeFromAFilePerJob(@TempDir Path dir) throws IOException {
         Path job = dir.resolve("job.args");
-        Files.write(job, List.of("-n 2", "--timeout 60s", "--protocol pessimistic", "--log-backend hybrid",
-                "--log-copy pack", "--no-log-huge-pages", "--summary"));
+        Files.write(
+                job,
+                List.of(
+                        "-n 2",
+                        "--timeout 60s",
+                        "--protocol pessimistic",
+                        "--log-backend hybrid",
+                        "--log-copy pack",
+                        "--no-log-huge-pages",
+                        "--summary"));
         Run r = run("run", "@" + job, "io.rewind.apps.workloads.Stencil2D", "32", "10");
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("protocol pessimistic, 2 ranks"), r.out());
@@ -100,12 +158,19 @@ class RunCommandTest {
 
     @Test
     void aBadLogOptionIsRefusedBeforeTheJobStarts() {
-        Run backend = run("run", "-n", "2", "--protocol", "pessimistic", "--log-backend", "tape",
+        Run backend = run(
+                "run",
+                "-n",
+                "2",
+                "--protocol",
+                "pessimistic",
+                "--log-backend",
+                "tape",
                 "io.rewind.apps.examples.Hello");
         assertEquals(2, backend.status());
         assertTrue(backend.err().contains("unknown log backend 'tape'"), backend.err());
-        Run copy = run("run", "-n", "2", "--protocol", "pessimistic", "--log-copy", "lazy",
-                "io.rewind.apps.examples.Hello");
+        Run copy = run(
+                "run", "-n", "2", "--protocol", "pessimistic", "--log-copy", "lazy", "io.rewind.apps.examples.Hello");
         assertEquals(2, copy.status());
         assertTrue(copy.err().contains("unknown log copy method 'lazy'"), copy.err());
     }
@@ -115,8 +180,19 @@ class RunCommandTest {
     @ValueSource(strings = {"--checkpoint-dir", "--log-dir"})
     void aFolderThatCannotBeCreatedIsOneLineAndExitStatusTwo(String option, @TempDir Path dir) throws IOException {
         Path below = Files.writeString(dir.resolve("a-file"), "not a folder").resolve("sub");
-        Run r = run("run", "-n", "2", "--protocol", "pessimistic", "--checkpoint-every", "5",
-                "--log-backend", "mapped-file", option, below.toString(), "io.rewind.apps.examples.Hello");
+        Run r = run(
+                "run",
+                "-n",
+                "2",
+                "--protocol",
+                "pessimistic",
+                "--checkpoint-every",
+                "5",
+                "--log-backend",
+                "mapped-file",
+                option,
+                below.toString(),
+                "io.rewind.apps.examples.Hello");
         assertEquals(2, r.status(), r.out() + r.err());
         String expected = option.equals("--log-dir")
                 ? "rewind run: --log-dir " + below + ": cannot create the folder"

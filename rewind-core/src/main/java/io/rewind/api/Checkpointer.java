@@ -3,7 +3,6 @@ package io.rewind.api;
 import io.rewind.runtime.CheckpointAgent;
 import io.rewind.runtime.RankContext;
 import io.rewind.runtime.StateSection;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
@@ -131,16 +130,17 @@ public final class Checkpointer {
     public void register(String name, Buffer buffer) {
         Objects.requireNonNull(buffer, name);
         Buffer whole = buffer.duplicate().clear();
-        MemorySegment s = switch (whole) {
-            case ByteBuffer b -> MemorySegment.ofBuffer(b);
-            case CharBuffer b -> MemorySegment.ofBuffer(b);
-            case ShortBuffer b -> MemorySegment.ofBuffer(b);
-            case IntBuffer b -> MemorySegment.ofBuffer(b);
-            case LongBuffer b -> MemorySegment.ofBuffer(b);
-            case FloatBuffer b -> MemorySegment.ofBuffer(b);
-            case DoubleBuffer b -> MemorySegment.ofBuffer(b);
-            default -> throw new IllegalArgumentException("unsupported buffer type " + buffer.getClass());
-        };
+        MemorySegment s =
+                switch (whole) {
+                    case ByteBuffer b -> MemorySegment.ofBuffer(b);
+                    case CharBuffer b -> MemorySegment.ofBuffer(b);
+                    case ShortBuffer b -> MemorySegment.ofBuffer(b);
+                    case IntBuffer b -> MemorySegment.ofBuffer(b);
+                    case LongBuffer b -> MemorySegment.ofBuffer(b);
+                    case FloatBuffer b -> MemorySegment.ofBuffer(b);
+                    case DoubleBuffer b -> MemorySegment.ofBuffer(b);
+                    default -> throw new IllegalArgumentException("unsupported buffer type " + buffer.getClass());
+                };
         segment(name, s);
     }
 
@@ -182,5 +182,4 @@ public final class Checkpointer {
                     + saved + " bytes: register objects of the same size as in the original run");
         }
     }
-
 }

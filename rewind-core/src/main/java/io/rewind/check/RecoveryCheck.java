@@ -1,12 +1,11 @@
 package io.rewind.check;
 
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import io.rewind.ft.ProtocolDescriptor;
-import io.rewind.ft.ProtocolRegistry;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -36,8 +35,8 @@ public final class RecoveryCheck {
         JobConfig reference = job.withFaultTolerance(ProtocolRegistry.NONE, 0, FailureSchedule.NONE);
         JobResult r = Job.run(reference);
         if (!r.ok()) {
-            throw new IllegalStateException(job.mainClass() + " fails without failures (exit " + r.exitCode() + "):\n"
-                    + r.describeFailures());
+            throw new IllegalStateException(
+                    job.mainClass() + " fails without failures (exit " + r.exitCode() + "):\n" + r.describeFailures());
         }
         return new RecoveryCheck(reference, r);
     }
@@ -53,8 +52,12 @@ public final class RecoveryCheck {
     }
 
     /** What one run under crashes gave, against the reference. */
-    public record Verdict(ProtocolDescriptor protocol, int checkpointEvery, FailureSchedule kills, JobResult result,
-                          String mismatch) {
+    public record Verdict(
+            ProtocolDescriptor protocol,
+            int checkpointEvery,
+            FailureSchedule kills,
+            JobResult result,
+            String mismatch) {
         /** Whether the run ended well and every rank printed exactly what it printed without failures. */
         public boolean ok() {
             return mismatch == null;
@@ -94,8 +97,9 @@ public final class RecoveryCheck {
             }
             if (want.size() != got.size()) {
                 return "rank " + rank + " printed " + got.size() + " lines instead of " + want.size()
-                        + (got.size() > n ? "; first extra: '" + got.get(n) + "'" : "; first missing: '" + want.get(n)
-                        + "'");
+                        + (got.size() > n
+                                ? "; first extra: '" + got.get(n) + "'"
+                                : "; first missing: '" + want.get(n) + "'");
             }
         }
         return null;
@@ -121,8 +125,8 @@ public final class RecoveryCheck {
             if (kind == 1 && n > 1) {
                 int other = (rank + 1 + rnd.nextInt(n - 1)) % n;
                 double fraction = (double) at / Math.max(1, ops[rank]);
-                kills.add(new FailureSchedule.Kill(other, FailureSchedule.Trigger.OPERATION,
-                        Math.max(1, Math.round(fraction * ops[other]))));
+                kills.add(new FailureSchedule.Kill(
+                        other, FailureSchedule.Trigger.OPERATION, Math.max(1, Math.round(fraction * ops[other]))));
             } else if (kind == 2) {
                 kills.add(new FailureSchedule.Kill(rank, FailureSchedule.Trigger.OPERATION, pick(rnd, at)));
             }

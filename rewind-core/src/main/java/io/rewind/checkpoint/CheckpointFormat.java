@@ -27,13 +27,12 @@ public final class CheckpointFormat {
     static final int MAGIC = 0x5257434B; // "RWCK"
     static final short VERSION = 1;
 
-    private CheckpointFormat() {
-    }
+    private CheckpointFormat() {}
 
     public static byte[] encode(CheckpointImage image) {
         try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 64,
-                    image.sizeBytes() + 64));
+            ByteArrayOutputStream bytes =
+                    new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 64, image.sizeBytes() + 64));
             DataOutputStream out = new DataOutputStream(bytes);
             out.writeInt(MAGIC);
             out.writeShort(VERSION);

@@ -28,8 +28,8 @@ public record CheckpointImage(int rank, long line, Map<String, byte[]> sections)
     public byte[] section(String name) {
         byte[] b = sections.get(name);
         if (b == null) {
-            throw new CheckpointException("checkpoint of rank " + rank + " at line " + line + " has no section '"
-                    + name + "' (sections: " + sections.keySet() + ")");
+            throw new CheckpointException("checkpoint of rank " + rank + " at line " + line + " has no section '" + name
+                    + "' (sections: " + sections.keySet() + ")");
         }
         return b;
     }

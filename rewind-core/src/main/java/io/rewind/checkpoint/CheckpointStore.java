@@ -67,8 +67,8 @@ public final class CheckpointStore {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
             Files.createDirectories(target.getParent());
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            try (FileChannel ch = FileChannel.open(
+                    tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 ByteBuffer buf = ByteBuffer.wrap(bytes);
                 while (buf.hasRemaining()) {
                     ch.write(buf);
@@ -163,8 +163,8 @@ public final class CheckpointStore {
                 try {
                     Files.deleteIfExists(file(rank, l));
                 } catch (IOException e) {
-                    throw new CheckpointException("cannot delete checkpoint " + file(rank, l) + " after a rollback to "
-                            + "line " + line, e);
+                    throw new CheckpointException(
+                            "cannot delete checkpoint " + file(rank, l) + " after a rollback to " + "line " + line, e);
                 }
             }
         }

@@ -32,7 +32,14 @@ public enum BaseType {
     DOUBLE_COMPLEX(16, Kind.COMPLEX);
 
     /** What reductions a type admits. */
-    public enum Kind { INTEGER, LOGICAL, FLOATING, PAIR, COMPLEX, OPAQUE }
+    public enum Kind {
+        INTEGER,
+        LOGICAL,
+        FLOATING,
+        PAIR,
+        COMPLEX,
+        OPAQUE
+    }
 
     private final int sizeBytes;
     private final Kind kind;

@@ -7,8 +7,7 @@ package io.rewind.engine;
  * Every place that keys by channel goes through here; nothing else shifts contexts into longs.
  */
 public final class ChannelKey {
-    private ChannelKey() {
-    }
+    private ChannelKey() {}
 
     /** The key of the channel on {@code context} with {@code peerWorld} at the other end. */
     public static long of(int context, int peerWorld) {

@@ -13,13 +13,13 @@ import java.lang.foreign.MemorySegment;
  * segment means "in place" (MPI_IN_PLACE).
  */
 public final class Collectives {
-    private Collectives() {
-    }
+    private Collectives() {}
 
     // --- helpers ----------------------------------------------------------------------------------
 
     static void send(Communicator c, int tag, MemorySegment b, long off, long len, int dest) {
-        c.sendOn(c.collectiveContext(), b, off, len, dest, tag, SendMode.STANDARD).await();
+        c.sendOn(c.collectiveContext(), b, off, len, dest, tag, SendMode.STANDARD)
+                .await();
     }
 
     private static SendRequest isend(Communicator c, int tag, MemorySegment b, long off, long len, int dest) {
@@ -106,8 +106,17 @@ public final class Collectives {
      * Reduces {@code count} elements to {@code root}. Commutative operators use a binomial tree;
      * others gather to the root and combine in rank order.
      */
-    public static void reduce(Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv, long rOff,
-                              int count, BaseType type, ReduceFunction op, int root) {
+    public static void reduce(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            MemorySegment recv,
+            long rOff,
+            int count,
+            BaseType type,
+            ReduceFunction op,
+            int root) {
         checkRoot(c, root);
         checkOp(op, type);
         if (rooted(c)) {
@@ -165,8 +174,16 @@ public final class Collectives {
     }
 
     /** Reduce to rank 0, then broadcast: every member gets the identical result. */
-    public static void allReduce(Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv, long rOff,
-                                 int count, BaseType type, ReduceFunction op) {
+    public static void allReduce(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            MemorySegment recv,
+            long rOff,
+            int count,
+            BaseType type,
+            ReduceFunction op) {
         if (rooted(c)) {
             checkOp(op, type);
             RootedCollectives.allReduce(c, tag, send, sOff, recv, rOff, count, type, op);
@@ -177,8 +194,16 @@ public final class Collectives {
     }
 
     /** Inclusive prefix reduction along rank order. */
-    public static void scan(Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv, long rOff,
-                            int count, BaseType type, ReduceFunction op) {
+    public static void scan(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            MemorySegment recv,
+            long rOff,
+            int count,
+            BaseType type,
+            ReduceFunction op) {
         checkOp(op, type);
         if (rooted(c)) {
             RootedCollectives.scan(c, tag, send, sOff, recv, rOff, count, type, op, false);
@@ -200,8 +225,16 @@ public final class Collectives {
     }
 
     /** Exclusive prefix reduction; rank 0's receive buffer is left unchanged. */
-    public static void exScan(Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv, long rOff,
-                              int count, BaseType type, ReduceFunction op) {
+    public static void exScan(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            MemorySegment recv,
+            long rOff,
+            int count,
+            BaseType type,
+            ReduceFunction op) {
         checkOp(op, type);
         if (rooted(c)) {
             RootedCollectives.scan(c, tag, send, sOff, recv, rOff, count, type, op, true);
@@ -225,8 +258,16 @@ public final class Collectives {
     }
 
     /** Reduces the whole vector to rank 0, then scatters block {@code i} (of {@code counts[i]} elements) to rank i. */
-    public static void reduceScatter(Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv,
-                                     long rOff, int[] counts, BaseType type, ReduceFunction op) {
+    public static void reduceScatter(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            MemorySegment recv,
+            long rOff,
+            int[] counts,
+            BaseType type,
+            ReduceFunction op) {
         int n = c.size();
         if (counts.length < n) {
             throw RewindException.of(ErrorClass.ARG, "reduceScatter needs %d counts, got %d", n, counts.length);
@@ -253,8 +294,16 @@ public final class Collectives {
     // --- gather / scatter ---------------------------------------------------------------------------
 
     /** Linear gather of equal blocks; {@code send == null} at the root means its block is already in place. */
-    public static void gather(Communicator c, int tag, MemorySegment send, long sOff, long sendBytes,
-                              MemorySegment recv, long rOff, long recvBytesPerRank, int root) {
+    public static void gather(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            long sendBytes,
+            MemorySegment recv,
+            long rOff,
+            long recvBytesPerRank,
+            int root) {
         int n = c.size();
         long[] counts = new long[n];
         long[] displs = new long[n];
@@ -265,8 +314,17 @@ public final class Collectives {
         gatherv(c, tag, send, sOff, sendBytes, recv, rOff, counts, displs, root);
     }
 
-    public static void gatherv(Communicator c, int tag, MemorySegment send, long sOff, long sendBytes,
-                               MemorySegment recv, long rOff, long[] recvBytes, long[] displBytes, int root) {
+    public static void gatherv(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            long sendBytes,
+            MemorySegment recv,
+            long rOff,
+            long[] recvBytes,
+            long[] displBytes,
+            int root) {
         checkRoot(c, root);
         int n = c.size();
         if (c.rank() != root) {
@@ -282,8 +340,11 @@ public final class Collectives {
                 if (send != null) {
                     long len = Math.min(sendBytes, recvBytes[r]);
                     if (sendBytes > recvBytes[r]) {
-                        throw RewindException.of(ErrorClass.TRUNCATE, "root's own block of %d bytes exceeds %d",
-                                sendBytes, recvBytes[r]);
+                        throw RewindException.of(
+                                ErrorClass.TRUNCATE,
+                                "root's own block of %d bytes exceeds %d",
+                                sendBytes,
+                                recvBytes[r]);
                     }
                     if (len > 0) {
                         MemorySegment.copy(send, sOff, recv, rOff + displBytes[r], len);
@@ -296,8 +357,16 @@ public final class Collectives {
         c.engine().waitAll(reqs);
     }
 
-    public static void scatter(Communicator c, int tag, MemorySegment send, long sOff, long sendBytesPerRank,
-                               MemorySegment recv, long rOff, long recvBytes, int root) {
+    public static void scatter(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            long sendBytesPerRank,
+            MemorySegment recv,
+            long rOff,
+            long recvBytes,
+            int root) {
         int n = c.size();
         long[] counts = new long[n];
         long[] displs = new long[n];
@@ -309,8 +378,17 @@ public final class Collectives {
     }
 
     /** Linear scatter; {@code recv == null} at the root means its block stays in place. */
-    public static void scatterv(Communicator c, int tag, MemorySegment send, long sOff, long[] sendBytes,
-                                long[] displBytes, MemorySegment recv, long rOff, long recvBytes, int root) {
+    public static void scatterv(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            long[] sendBytes,
+            long[] displBytes,
+            MemorySegment recv,
+            long rOff,
+            long recvBytes,
+            int root) {
         checkRoot(c, root);
         int n = c.size();
         if (c.rank() != root) {
@@ -325,8 +403,11 @@ public final class Collectives {
             if (r == root) {
                 if (recv != null) {
                     if (sendBytes[r] > recvBytes) {
-                        throw RewindException.of(ErrorClass.TRUNCATE, "root's own block of %d bytes exceeds %d",
-                                sendBytes[r], recvBytes);
+                        throw RewindException.of(
+                                ErrorClass.TRUNCATE,
+                                "root's own block of %d bytes exceeds %d",
+                                sendBytes[r],
+                                recvBytes);
                     }
                     if (sendBytes[r] > 0) {
                         MemorySegment.copy(send, sOff + displBytes[r], recv, rOff, sendBytes[r]);
@@ -340,8 +421,8 @@ public final class Collectives {
     }
 
     /** Gather to rank 0 then broadcast the whole vector. {@code send == null}: own block already in place. */
-    public static void allGather(Communicator c, int tag, MemorySegment send, long sOff,
-                                 MemorySegment recv, long rOff, long bytesPerRank) {
+    public static void allGather(
+            Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv, long rOff, long bytesPerRank) {
         int n = c.size();
         long[] counts = new long[n];
         long[] displs = new long[n];
@@ -352,8 +433,16 @@ public final class Collectives {
         allGatherv(c, tag, send, sOff, bytesPerRank, recv, rOff, counts, displs);
     }
 
-    public static void allGatherv(Communicator c, int tag, MemorySegment send, long sOff, long sendBytes,
-                                  MemorySegment recv, long rOff, long[] recvBytes, long[] displBytes) {
+    public static void allGatherv(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            long sendBytes,
+            MemorySegment recv,
+            long rOff,
+            long[] recvBytes,
+            long[] displBytes) {
         int n = c.size();
         int me = c.rank();
         if (send != null) {
@@ -394,8 +483,15 @@ public final class Collectives {
     }
 
     /** Every rank sends block j to rank j: all receives posted first, then all sends, then wait. */
-    public static void allToAll(Communicator c, int tag, MemorySegment send, long sOff, long sendBytesPerRank,
-                                MemorySegment recv, long rOff, long recvBytesPerRank) {
+    public static void allToAll(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            long sendBytesPerRank,
+            MemorySegment recv,
+            long rOff,
+            long recvBytesPerRank) {
         int n = c.size();
         long[] sc = new long[n];
         long[] sd = new long[n];
@@ -410,8 +506,17 @@ public final class Collectives {
         allToAllv(c, tag, send, sOff, sc, sd, recv, rOff, rc, rd);
     }
 
-    public static void allToAllv(Communicator c, int tag, MemorySegment send, long sOff, long[] sendBytes,
-                                 long[] sendDispl, MemorySegment recv, long rOff, long[] recvBytes, long[] recvDispl) {
+    public static void allToAllv(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            long[] sendBytes,
+            long[] sendDispl,
+            MemorySegment recv,
+            long rOff,
+            long[] recvBytes,
+            long[] recvDispl) {
         int n = c.size();
         if (sendBytes.length < n || sendDispl.length < n || recvBytes.length < n || recvDispl.length < n) {
             throw RewindException.of(ErrorClass.ARG, "allToAllv needs %d counts and displacements", n);

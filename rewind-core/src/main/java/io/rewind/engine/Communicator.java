@@ -21,6 +21,7 @@ public final class Communicator {
      * {@link Frame#isPulled()}); below it the hand-off costs more than the copy it moves off this core.
      */
     static final long PULL_MIN_BYTES = 16 << 10;
+
     private final RankEngine engine;
     private final int context;
     private final int[] group;
@@ -36,6 +37,7 @@ public final class Communicator {
     private final long[] collectiveSendSequence;
     /** The last collective started on this communicator; the next one runs after it. */
     private volatile Request lastCollective;
+
     private int collectiveSequence;
     private long creations;
     private volatile boolean freed;
@@ -100,8 +102,13 @@ public final class Communicator {
             return;
         }
         if (peer < 0 || peer >= group.length) {
-            throw RewindException.of(ErrorClass.RANK, "invalid %s rank %d in communicator %s of size %d",
-                    what, peer, name, group.length);
+            throw RewindException.of(
+                    ErrorClass.RANK,
+                    "invalid %s rank %d in communicator %s of size %d",
+                    what,
+                    peer,
+                    name,
+                    group.length);
         }
     }
 
@@ -110,8 +117,8 @@ public final class Communicator {
             return;
         }
         if (tag < 0) {
-            throw RewindException.of(ErrorClass.TAG, "invalid tag %d (tags are >= 0%s)", tag,
-                    wildcardAllowed ? " or ANY_TAG" : "");
+            throw RewindException.of(
+                    ErrorClass.TAG, "invalid tag %d (tags are >= 0%s)", tag, wildcardAllowed ? " or ANY_TAG" : "");
         }
     }
 
@@ -146,8 +153,8 @@ public final class Communicator {
             RecvRequest req;
             if (forced != null) {
                 // Replay: the receive matches exactly what it matched before the crash.
-                req = new RecvRequest(engine, mailbox, context, forced.source(), forced.tag(), buffer, offset,
-                        capacityBytes);
+                req = new RecvRequest(
+                        engine, mailbox, context, forced.source(), forced.tag(), buffer, offset, capacityBytes);
                 req.requiredSequence = forced.sequence();
             } else {
                 req = new RecvRequest(engine, mailbox, context, source, tag, buffer, offset, capacityBytes);
@@ -229,8 +236,15 @@ public final class Communicator {
      *
      * @param shared non-null when the payload is one result sent alike to several members
      */
-    SendRequest sendOn(int ctx, MemorySegment buffer, long offset, long lengthBytes, int dest, int tag, SendMode mode,
-                       SharedPayload shared) {
+    SendRequest sendOn(
+            int ctx,
+            MemorySegment buffer,
+            long offset,
+            long lengthBytes,
+            int dest,
+            int tag,
+            SendMode mode,
+            SharedPayload shared) {
         engine.operation();
         Transport transport = engine.transport();
         if (dest == Constants.PROC_NULL) {
@@ -247,12 +261,17 @@ public final class Communicator {
         // wait for their match; without it, large sends wait so the payload is copied only once.
         boolean waitForMatch = transport.sharesMemory()
                 && (mode == SendMode.SYNCHRONOUS
-                || (!logsPayloads && mode != SendMode.BUFFERED && lengthBytes > engine.config().eagerLimitBytes()));
+                        || (!logsPayloads
+                                && mode != SendMode.BUFFERED
+                                && lengthBytes > engine.config().eagerLimitBytes()));
         // A logged message long enough for a second core to pay off is pulled: if its receive is posted,
         // the receiving thread copies it while this one copies it into the log; if not, it waits in the
         // receiver's queue, borrowed, while this thread logs it (see Frame#pull), and the receive that
         // comes meanwhile copies it once, from here. The send completes when both copies are done.
-        boolean pull = logsPayloads && !waitForMatch && transport.sharesMemory() && mode != SendMode.BUFFERED
+        boolean pull = logsPayloads
+                && !waitForMatch
+                && transport.sharesMemory()
+                && mode != SendMode.BUFFERED
                 && lengthBytes >= PULL_MIN_BYTES;
         Frame frame;
         // A non-blocking collective runs its algorithm on a thread of its own while the rank thread
@@ -260,7 +279,16 @@ public final class Communicator {
         // so sequence numbers stay unique and in send order on every channel.
         synchronized (sendSequence) {
             long seq = Contexts.isCollective(ctx) ? ++collectiveSendSequence[dest] : ++sendSequence[dest];
-            frame = new Frame(ctx, rank, engine.worldRank(), destWorld, tag, seq, engine.incarnation(), buffer, offset,
+            frame = new Frame(
+                    ctx,
+                    rank,
+                    engine.worldRank(),
+                    destWorld,
+                    tag,
+                    seq,
+                    engine.incarnation(),
+                    buffer,
+                    offset,
                     lengthBytes,
                     waitForMatch || pull ? req : null);
             frame.pull = pull;
@@ -366,14 +394,15 @@ public final class Communicator {
     public Communicator split(int color, int key) {
         CommunicatorFactory factory = engine.communicatorFactory();
         if (factory != null) {
-            return created(factory.create(this, creations++, color < 0 ? -1 : color, key, null), "/split(" + color + ")");
+            return created(
+                    factory.create(this, creations++, color < 0 ? -1 : color, key, null), "/split(" + color + ")");
         }
         int ctx = agreeContext();
         int n = size();
         int[] mine = {color, key};
         int[] all = new int[2 * n];
-        Collectives.allGather(this, nextCollectiveTag(), MemorySegment.ofArray(mine), 0,
-                MemorySegment.ofArray(all), 0, 8);
+        Collectives.allGather(
+                this, nextCollectiveTag(), MemorySegment.ofArray(mine), 0, MemorySegment.ofArray(all), 0, 8);
         if (color < 0) {
             return null;
         }
@@ -429,15 +458,19 @@ public final class Communicator {
     /** Counters of this communicator, for a checkpoint. */
     public CommunicatorState state() {
         synchronized (sendSequence) {
-            return new CommunicatorState(context, sendSequence.clone(), collectiveSendSequence.clone(),
-                    collectiveSequence, creations);
+            return new CommunicatorState(
+                    context, sendSequence.clone(), collectiveSendSequence.clone(), collectiveSequence, creations);
         }
     }
 
     public void restore(CommunicatorState s) {
         if (s.sendSequence().length != sendSequence.length) {
-            throw RewindException.of(ErrorClass.INTERN, "checkpointed communicator %d has %d members, not %d",
-                    context, s.sendSequence().length, sendSequence.length);
+            throw RewindException.of(
+                    ErrorClass.INTERN,
+                    "checkpointed communicator %d has %d members, not %d",
+                    context,
+                    s.sendSequence().length,
+                    sendSequence.length);
         }
         synchronized (sendSequence) {
             System.arraycopy(s.sendSequence(), 0, sendSequence, 0, sendSequence.length);
@@ -449,7 +482,7 @@ public final class Communicator {
 
     @Override
     public String toString() {
-        return name + "[rank " + rank + " of " + group.length + ", ctx " + context + ", world " + Arrays.toString(
-                group.length <= 8 ? group : Arrays.copyOf(group, 8)) + "]";
+        return name + "[rank " + rank + " of " + group.length + ", ctx " + context + ", world "
+                + Arrays.toString(group.length <= 8 ? group : Arrays.copyOf(group, 8)) + "]";
     }
 }

@@ -9,6 +9,5 @@ package io.rewind.engine;
  * @param collectiveSequence collectives called so far
  * @param creations          communicators created from it so far
  */
-public record CommunicatorState(int context, long[] sendSequence, long[] collectiveSendSequence, int collectiveSequence,
-                                long creations) {
-}
+public record CommunicatorState(
+        int context, long[] sendSequence, long[] collectiveSendSequence, int collectiveSequence, long creations) {}

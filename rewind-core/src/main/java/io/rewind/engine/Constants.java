@@ -10,6 +10,5 @@ public final class Constants {
     /** Largest tag a program may use (Open MPI's MPI_TAG_UB on shared memory). */
     public static final int TAG_UB = Integer.MAX_VALUE;
 
-    private Constants() {
-    }
+    private Constants() {}
 }

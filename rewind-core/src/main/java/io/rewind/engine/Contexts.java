@@ -7,8 +7,7 @@ package io.rewind.engine;
  * place that knows the rule.
  */
 public final class Contexts {
-    private Contexts() {
-    }
+    private Contexts() {}
 
     /** Whether messages on {@code context} belong to collectives. */
     public static boolean isCollective(int context) {

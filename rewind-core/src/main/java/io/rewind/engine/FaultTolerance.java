@@ -56,30 +56,26 @@ public interface FaultTolerance {
     }
 
     /** Called after {@link #send}, outside any lock; returns once the send request may complete. */
-    default void afterSend(Frame frame) {
-    }
+    default void afterSend(Frame frame) {}
 
     /**
      * The rank is about to wait for a request that is not complete: work the protocol deferred may
      * be done now, while the rank has nothing else to do. Called on the rank's thread.
      */
-    default void whileWaiting() {
-    }
+    default void whileWaiting() {}
 
     /**
      * A control message from another rank's protocol, handed over during this rank's progress (on the
      * rank's thread or a thread of one of its non-blocking operations, never concurrently).
      */
-    default void onControl(ControlMessage message, Transport transport) {
-    }
+    default void onControl(ControlMessage message, Transport transport) {}
 
     /**
      * Progress: work the protocol does on its own behalf while the rank communicates or waits, such as
      * sending the next part of a replay. Called often; must return at once when there is nothing to
      * do. Never called concurrently.
      */
-    default void progress(Transport transport) {
-    }
+    default void progress(Transport transport) {}
 
     /** Whether {@link #progress} has anything to do now (read on every operation: keep it a plain read). */
     default boolean hasProgressWork() {
@@ -87,8 +83,7 @@ public interface FaultTolerance {
     }
 
     /** A wildcard-source receive matched: record the outcome before the receive completes. */
-    default void onWildcardMatch(long index, Frame frame) {
-    }
+    default void onWildcardMatch(long index, Frame frame) {}
 
     /** During replay, the outcome a wildcard-source receive must have, or null to match freely. */
     default ForcedMatch forcedWildcard(long index) {
@@ -96,8 +91,7 @@ public interface FaultTolerance {
     }
 
     /** Records the outcome of a completion function or probe (test, testAny, iProbe...). */
-    default void onPollOutcome(long index, long[] outcome) {
-    }
+    default void onPollOutcome(long index, long[] outcome) {}
 
     /** During replay, the recorded outcome of a completion function or probe, or null to run freely. */
     default long[] forcedPollOutcome(long index) {
@@ -105,8 +99,7 @@ public interface FaultTolerance {
     }
 
     /** The recorded source, tag and sequence number a wildcard receive matched. */
-    record ForcedMatch(int source, int tag, long sequence) {
-    }
+    record ForcedMatch(int source, int tag, long sequence) {}
 
     /** No fault tolerance: every hook does nothing, and the engine skips them altogether. */
     FaultTolerance NONE = new FaultTolerance() {

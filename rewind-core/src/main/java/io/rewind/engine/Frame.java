@@ -75,8 +75,18 @@ public final class Frame {
     /** Protocol state attached by the sender (its log entry), or null. */
     Object protocolState;
 
-    public Frame(int context, int source, int sourceWorld, int destinationWorld, int tag, long sequence,
-                 int incarnation, MemorySegment data, long dataOffset, long lengthBytes, SendRequest sender) {
+    public Frame(
+            int context,
+            int source,
+            int sourceWorld,
+            int destinationWorld,
+            int tag,
+            long sequence,
+            int incarnation,
+            MemorySegment data,
+            long dataOffset,
+            long lengthBytes,
+            SendRequest sender) {
         this.context = context;
         this.source = source;
         this.sourceWorld = sourceWorld;
@@ -252,8 +262,18 @@ public final class Frame {
 
     /** A private copy of this frame (for replay queues and checkpoints). */
     public Frame copy() {
-        Frame f = new Frame(context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, data, dataOffset,
-                lengthBytes, null);
+        Frame f = new Frame(
+                context,
+                source,
+                sourceWorld,
+                destinationWorld,
+                tag,
+                sequence,
+                incarnation,
+                data,
+                dataOffset,
+                lengthBytes,
+                null);
         f.patternId = patternId;
         f.iterationId = iterationId;
         f.materialize();

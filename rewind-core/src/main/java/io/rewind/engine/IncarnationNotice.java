@@ -5,5 +5,4 @@ package io.rewind.engine;
  * incarnations are dropped (a thread of the dead incarnation, such as one running a non-blocking
  * collective, may still be sending). Handled by the receiving mailbox itself.
  */
-public record IncarnationNotice(int sourceWorld, int incarnation) implements ControlMessage {
-}
+public record IncarnationNotice(int sourceWorld, int incarnation) implements ControlMessage {}

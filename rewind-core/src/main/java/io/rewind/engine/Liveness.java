@@ -8,5 +8,5 @@ package io.rewind.engine;
 public interface Liveness {
     void check();
 
-    Liveness ALWAYS = () -> { };
+    Liveness ALWAYS = () -> {};
 }

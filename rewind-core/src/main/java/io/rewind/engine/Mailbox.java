@@ -247,8 +247,11 @@ public final class Mailbox implements FrameSink {
                 throw new IllegalStateException("arrivals are not tracked");
             }
             if (!posted.isEmpty()) {
-                throw RewindException.of(ErrorClass.PENDING, "checkpoint with %d receive(s) still posted: a "
-                        + "checkpoint point must be a place where the rank has no request outstanding", posted.size());
+                throw RewindException.of(
+                        ErrorClass.PENDING,
+                        "checkpoint with %d receive(s) still posted: a "
+                                + "checkpoint point must be a place where the rank has no request outstanding",
+                        posted.size());
             }
             List<Frame> copies = new ArrayList<>(unexpected.size());
             for (Frame f : unexpected) {

@@ -10,7 +10,20 @@ import java.lang.foreign.ValueLayout;
  * precision for one add or multiply.
  */
 public enum PredefinedOp implements ReduceFunction {
-    MAX, MIN, SUM, PROD, LAND, BAND, LOR, BOR, LXOR, BXOR, MINLOC, MAXLOC, REPLACE, NO_OP;
+    MAX,
+    MIN,
+    SUM,
+    PROD,
+    LAND,
+    BAND,
+    LOR,
+    BOR,
+    LXOR,
+    BXOR,
+    MINLOC,
+    MAXLOC,
+    REPLACE,
+    NO_OP;
 
     private static final ValueLayout.OfByte B = ValueLayout.JAVA_BYTE;
     private static final ValueLayout.OfChar C = ValueLayout.JAVA_CHAR_UNALIGNED;
@@ -27,15 +40,18 @@ public enum PredefinedOp implements ReduceFunction {
 
     /** Rejects operator/type pairs MPI does not define, before any data moves. */
     public void checkApplicable(BaseType type) {
-        boolean ok = switch (this) {
-            case MAX, MIN -> type.kind() == BaseType.Kind.INTEGER || type.kind() == BaseType.Kind.FLOATING;
-            case SUM, PROD -> type.kind() == BaseType.Kind.INTEGER || type.kind() == BaseType.Kind.FLOATING
-                    || type.kind() == BaseType.Kind.COMPLEX;
-            case LAND, LOR, LXOR -> type.kind() == BaseType.Kind.INTEGER || type.kind() == BaseType.Kind.LOGICAL;
-            case BAND, BOR, BXOR -> type.kind() == BaseType.Kind.INTEGER || type == BaseType.BOOLEAN;
-            case MINLOC, MAXLOC -> type.kind() == BaseType.Kind.PAIR;
-            case REPLACE, NO_OP -> true;
-        };
+        boolean ok =
+                switch (this) {
+                    case MAX, MIN -> type.kind() == BaseType.Kind.INTEGER || type.kind() == BaseType.Kind.FLOATING;
+                    case SUM, PROD -> type.kind() == BaseType.Kind.INTEGER
+                            || type.kind() == BaseType.Kind.FLOATING
+                            || type.kind() == BaseType.Kind.COMPLEX;
+                    case LAND, LOR, LXOR -> type.kind() == BaseType.Kind.INTEGER
+                            || type.kind() == BaseType.Kind.LOGICAL;
+                    case BAND, BOR, BXOR -> type.kind() == BaseType.Kind.INTEGER || type == BaseType.BOOLEAN;
+                    case MINLOC, MAXLOC -> type.kind() == BaseType.Kind.PAIR;
+                    case REPLACE, NO_OP -> true;
+                };
         if (!ok) {
             throw RewindException.of(ErrorClass.OP, "operator %s is not defined for type %s", this, type);
         }
@@ -45,7 +61,7 @@ public enum PredefinedOp implements ReduceFunction {
     public void apply(MemorySegment in, long inOff, MemorySegment io, long ioOff, int count, BaseType type) {
         checkApplicable(type);
         switch (this) {
-            case NO_OP -> { }
+            case NO_OP -> {}
             case REPLACE -> MemorySegment.copy(in, inOff, io, ioOff, (long) count * type.sizeBytes());
             case MINLOC, MAXLOC -> applyPair(in, inOff, io, ioOff, count, type);
             default -> {
@@ -73,19 +89,20 @@ public enum PredefinedOp implements ReduceFunction {
             long b = ioOff + (long) i * size;
             long x = readInteger(in, a, type);
             long y = readInteger(io, b, type);
-            long r = switch (this) {
-                case MAX -> Math.max(x, y);
-                case MIN -> Math.min(x, y);
-                case SUM -> x + y;
-                case PROD -> x * y;
-                case LAND -> (x != 0 && y != 0) ? 1 : 0;
-                case LOR -> (x != 0 || y != 0) ? 1 : 0;
-                case LXOR -> ((x != 0) != (y != 0)) ? 1 : 0;
-                case BAND -> x & y;
-                case BOR -> x | y;
-                case BXOR -> x ^ y;
-                default -> throw new IllegalStateException(name());
-            };
+            long r =
+                    switch (this) {
+                        case MAX -> Math.max(x, y);
+                        case MIN -> Math.min(x, y);
+                        case SUM -> x + y;
+                        case PROD -> x * y;
+                        case LAND -> (x != 0 && y != 0) ? 1 : 0;
+                        case LOR -> (x != 0 || y != 0) ? 1 : 0;
+                        case LXOR -> ((x != 0) != (y != 0)) ? 1 : 0;
+                        case BAND -> x & y;
+                        case BOR -> x | y;
+                        case BXOR -> x ^ y;
+                        default -> throw new IllegalStateException(name());
+                    };
             writeInteger(io, b, type, r);
         }
     }
@@ -144,12 +161,13 @@ public enum PredefinedOp implements ReduceFunction {
         for (int i = 0; i < count; i++) {
             boolean x = in.get(B, inOff + i) != 0;
             boolean y = io.get(B, ioOff + i) != 0;
-            boolean r = switch (this) {
-                case LAND, BAND -> x && y;
-                case LOR, BOR -> x || y;
-                case LXOR, BXOR -> x != y;
-                default -> throw new IllegalStateException(name());
-            };
+            boolean r =
+                    switch (this) {
+                        case LAND, BAND -> x && y;
+                        case LOR, BOR -> x || y;
+                        case LXOR, BXOR -> x != y;
+                        default -> throw new IllegalStateException(name());
+                    };
             io.set(B, ioOff + i, (byte) (r ? 1 : 0));
         }
     }
@@ -189,14 +207,15 @@ public enum PredefinedOp implements ReduceFunction {
         for (int i = 0; i < count; i++) {
             long a = inOff + (long) i * size;
             long b = ioOff + (long) i * size;
-            int cmp = switch (type) {
-                case INT2 -> Integer.compare(in.get(I, a), io.get(I, b));
-                case SHORT_INT -> Short.compare(in.get(S, a), io.get(S, b));
-                case LONG_INT -> Long.compare(in.get(L, a), io.get(L, b));
-                case FLOAT_INT -> Float.compare(in.get(F, a), io.get(F, b));
-                case DOUBLE_INT -> Double.compare(in.get(D, a), io.get(D, b));
-                default -> throw new IllegalStateException(type.name());
-            };
+            int cmp =
+                    switch (type) {
+                        case INT2 -> Integer.compare(in.get(I, a), io.get(I, b));
+                        case SHORT_INT -> Short.compare(in.get(S, a), io.get(S, b));
+                        case LONG_INT -> Long.compare(in.get(L, a), io.get(L, b));
+                        case FLOAT_INT -> Float.compare(in.get(F, a), io.get(F, b));
+                        case DOUBLE_INT -> Double.compare(in.get(D, a), io.get(D, b));
+                        default -> throw new IllegalStateException(type.name());
+                    };
             int ia = in.get(I, a + idx);
             int ib = io.get(I, b + idx);
             boolean takeIn = this == MINLOC ? cmp < 0 : cmp > 0;

@@ -1,5 +1,4 @@
 package io.rewind.engine;
 
 /** What a probe found: the envelope of the oldest matching message, not yet received. */
-public record ProbeResult(int source, int tag, long lengthBytes) {
-}
+public record ProbeResult(int source, int tag, long lengthBytes) {}

@@ -23,16 +23,20 @@ public final class RankEngine {
     private final FaultTolerance faultTolerance;
     /** Whether the protocol's hooks are called (false without a protocol). */
     private final boolean interposed;
+
     private final TrafficCounters traffic;
     private int nextContext = FIRST_FREE_CONTEXT;
     /** Program-order count of wildcard-source receives (keys of their determinants). */
     private long wildcardReceives;
     /** Program-order count of completion-function and probe calls whose outcome is non-deterministic. */
     private long polls;
+
     private volatile CommunicatorFactory communicatorFactory;
     private final java.util.concurrent.atomic.AtomicLong operations = new java.util.concurrent.atomic.AtomicLong();
     /** Set while a thread of this rank runs {@link #progress()}. */
-    private final java.util.concurrent.atomic.AtomicBoolean progressing = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean progressing =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
     private volatile java.util.function.LongConsumer operationHook;
     private final java.util.Map<Integer, Communicator> communicators = new java.util.concurrent.ConcurrentHashMap<>();
 
@@ -40,14 +44,25 @@ public final class RankEngine {
         this(worldRank, worldSize, transport, config, liveness, FaultTolerance.NONE);
     }
 
-    public RankEngine(int worldRank, int worldSize, Transport transport, EngineConfig config, Liveness liveness,
-                      FaultTolerance faultTolerance) {
+    public RankEngine(
+            int worldRank,
+            int worldSize,
+            Transport transport,
+            EngineConfig config,
+            Liveness liveness,
+            FaultTolerance faultTolerance) {
         this(worldRank, worldSize, transport, config, liveness, faultTolerance, 0);
     }
 
     /** @param incarnation which life of the rank this is (0 first; frames carry it) */
-    public RankEngine(int worldRank, int worldSize, Transport transport, EngineConfig config, Liveness liveness,
-                      FaultTolerance faultTolerance, int incarnation) {
+    public RankEngine(
+            int worldRank,
+            int worldSize,
+            Transport transport,
+            EngineConfig config,
+            Liveness liveness,
+            FaultTolerance faultTolerance,
+            int incarnation) {
         if (incarnation < 0) {
             throw new IllegalArgumentException("incarnation " + incarnation);
         }

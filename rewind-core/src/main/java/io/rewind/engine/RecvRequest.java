@@ -31,8 +31,15 @@ public final class RecvRequest extends Request {
         }
     }
 
-    RecvRequest(RankEngine engine, Mailbox mailbox, int context, int source, int tag,
-                MemorySegment buffer, long offset, long capacityBytes) {
+    RecvRequest(
+            RankEngine engine,
+            Mailbox mailbox,
+            int context,
+            int source,
+            int tag,
+            MemorySegment buffer,
+            long offset,
+            long capacityBytes) {
         super(engine);
         this.mailbox = mailbox;
         this.context = context;
@@ -81,9 +88,13 @@ public final class RecvRequest extends Request {
         frame.copyPayload(buffer, offset, n);
         RewindException error = null;
         if (frame.lengthBytes > capacityBytes) {
-            error = RewindException.of(ErrorClass.TRUNCATE,
+            error = RewindException.of(
+                    ErrorClass.TRUNCATE,
                     "message truncated: %d bytes arrived from rank %d (tag %d) for a receive buffer of %d bytes",
-                    frame.lengthBytes, frame.source, frame.tag, capacityBytes);
+                    frame.lengthBytes,
+                    frame.source,
+                    frame.tag,
+                    capacityBytes);
         }
         complete(frame.source, frame.tag, n, error);
         if (frame.sender != null) {

@@ -38,12 +38,10 @@ public abstract class Request {
      * receiver or the sender may run). Called by every completion check of the owner; cheap when
      * there is nothing to do.
      */
-    protected void helpProgress() {
-    }
+    protected void helpProgress() {}
 
     /** Called by the waiting owner before it parks: last work worth doing before sleeping. */
-    protected void beforePark() {
-    }
+    protected void beforePark() {}
 
     /** Wakes the thread parked on this request without completing it (work is waiting for it). */
     final void wakeWaiter() {

@@ -13,11 +13,10 @@ import java.lang.foreign.MemorySegment;
  * results are bit-identical whichever protocol runs.
  */
 final class RootedCollectives {
-    private RootedCollectives() {
-    }
+    private RootedCollectives() {}
 
-    private static SendRequest sendResult(Communicator c, int tag, MemorySegment b, long off, long len, int dest,
-                                          SharedPayload result) {
+    private static SendRequest sendResult(
+            Communicator c, int tag, MemorySegment b, long off, long len, int dest, SharedPayload result) {
         return c.sendOn(c.collectiveContext(), b, off, len, dest, tag, SendMode.STANDARD, result);
     }
 
@@ -70,8 +69,8 @@ final class RootedCollectives {
      * {@code root} would: at each level, the node at virtual rank v folds in the partial result of
      * v + mask, partner's value as the left operand.
      */
-    private static MemorySegment binomialFold(MemorySegment all, long bytes, int n, int root, int count, BaseType type,
-                                              ReduceFunction op) {
+    private static MemorySegment binomialFold(
+            MemorySegment all, long bytes, int n, int root, int count, BaseType type, ReduceFunction op) {
         MemorySegment[] acc = new MemorySegment[n];
         for (int v = 0; v < n; v++) {
             acc[v] = all.asSlice(bytes * ((v + root) % n), bytes);
@@ -85,8 +84,8 @@ final class RootedCollectives {
     }
 
     /** Rank-order fold for non-commutative operators: x0 op (x1 op (... op x(n-1))). */
-    private static MemorySegment rankOrderFold(MemorySegment all, long bytes, int n, int count, BaseType type,
-                                               ReduceFunction op) {
+    private static MemorySegment rankOrderFold(
+            MemorySegment all, long bytes, int n, int count, BaseType type, ReduceFunction op) {
         MemorySegment acc = all.asSlice(bytes * (n - 1), bytes);
         for (int r = n - 2; r >= 0; r--) {
             op.apply(all, bytes * r, acc, 0, count, type);
@@ -94,8 +93,17 @@ final class RootedCollectives {
         return acc;
     }
 
-    static void reduce(Communicator c, MemorySegment send, long sOff, MemorySegment recv, long rOff, int tag,
-                       int count, BaseType type, ReduceFunction op, int root) {
+    static void reduce(
+            Communicator c,
+            MemorySegment send,
+            long sOff,
+            MemorySegment recv,
+            long rOff,
+            int tag,
+            int count,
+            BaseType type,
+            ReduceFunction op,
+            int root) {
         int n = c.size();
         long bytes = (long) count * type.sizeBytes();
         MemorySegment own = send != null ? send : recv;
@@ -117,15 +125,32 @@ final class RootedCollectives {
         }
     }
 
-    static void allReduce(Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv, long rOff,
-                          int count, BaseType type, ReduceFunction op) {
+    static void allReduce(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            MemorySegment recv,
+            long rOff,
+            int count,
+            BaseType type,
+            ReduceFunction op) {
         reduce(c, send, sOff, recv, rOff, tag, count, type, op, 0);
         bcast(c, tag, recv, rOff, (long) count * type.sizeBytes(), 0);
     }
 
     /** Prefix reductions computed at rank 0 in chain order; {@code exclusive} leaves rank 0's buffer alone. */
-    static void scan(Communicator c, int tag, MemorySegment send, long sOff, MemorySegment recv, long rOff,
-                     int count, BaseType type, ReduceFunction op, boolean exclusive) {
+    static void scan(
+            Communicator c,
+            int tag,
+            MemorySegment send,
+            long sOff,
+            MemorySegment recv,
+            long rOff,
+            int count,
+            BaseType type,
+            ReduceFunction op,
+            boolean exclusive) {
         int n = c.size();
         long bytes = (long) count * type.sizeBytes();
         MemorySegment own = send != null ? send : recv;

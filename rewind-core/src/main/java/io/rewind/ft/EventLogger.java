@@ -1,7 +1,6 @@
 package io.rewind.ft;
 
 import io.rewind.engine.FaultTolerance;
-
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,6 +16,7 @@ public final class EventLogger {
     private final ConcurrentHashMap<Long, long[]>[] polls;
     /** Runs of unsuccessful polls (nothing found, nothing completed): first index to last, per rank. */
     private final java.util.TreeMap<Long, Long>[] emptyRuns;
+
     private final AtomicLong events = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
 

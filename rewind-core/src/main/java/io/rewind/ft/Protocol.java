@@ -47,12 +47,10 @@ public interface Protocol extends AutoCloseable {
     RecoveryPlan plan(Set<Integer> failed, RecoveryView view);
 
     /** A rank wrote recovery line {@code line}; {@code frontiers} is what it had received per channel. */
-    default void onCheckpoint(int rank, long line, Map<Long, Long> frontiers) {
-    }
+    default void onCheckpoint(int rank, long line, Map<Long, Long> frontiers) {}
 
     /** The ranks of a plan are about to restart from {@code line}. */
-    default void onRollback(RecoveryPlan plan) {
-    }
+    default void onRollback(RecoveryPlan plan) {}
 
     /** Non-deterministic outcomes recorded, and their bytes (for the run report). */
     default long[] eventFigures() {
@@ -61,6 +59,5 @@ public interface Protocol extends AutoCloseable {
 
     /** The job ended. */
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

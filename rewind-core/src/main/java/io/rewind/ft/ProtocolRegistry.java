@@ -3,7 +3,6 @@ package io.rewind.ft;
 import io.rewind.ft.global.GlobalRollbackProtocol;
 import io.rewind.ft.none.NoProtocol;
 import io.rewind.ft.pessimistic.PessimisticProtocol;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -14,16 +13,20 @@ import java.util.List;
 public final class ProtocolRegistry {
     private static final List<ProtocolDescriptor> PROTOCOLS = List.of(
             new ProtocolDescriptor("none", "no fault tolerance: a crash aborts the job", NoProtocol::new),
-            new ProtocolDescriptor("global", "coordinated checkpoints: every rank rolls back to the newest line all "
-                    + "ranks hold", GlobalRollbackProtocol::new),
-            new ProtocolDescriptor("pessimistic", "sender-based payload logging and an event logger: only the "
-                    + "crashed rank rolls back, survivors replay its messages", PessimisticProtocol::new));
+            new ProtocolDescriptor(
+                    "global",
+                    "coordinated checkpoints: every rank rolls back to the newest line all " + "ranks hold",
+                    GlobalRollbackProtocol::new),
+            new ProtocolDescriptor(
+                    "pessimistic",
+                    "sender-based payload logging and an event logger: only the "
+                            + "crashed rank rolls back, survivors replay its messages",
+                    PessimisticProtocol::new));
 
     /** The protocol without fault tolerance, the baseline every other one is compared with. */
     public static final ProtocolDescriptor NONE = get("none");
 
-    private ProtocolRegistry() {
-    }
+    private ProtocolRegistry() {}
 
     /** Every registered protocol, in the order above. */
     public static List<ProtocolDescriptor> all() {

@@ -11,6 +11,5 @@ import io.rewind.ft.log.PayloadLogConfig;
  * @param payloadLog                 payload log settings, for protocols that log payloads
  * @param applicationLevelCollectives log collectives at application level (one entry per call)
  */
-public record ProtocolServices(int ranks, int keepLines, PayloadLogConfig payloadLog,
-                               boolean applicationLevelCollectives) {
-}
+public record ProtocolServices(
+        int ranks, int keepLines, PayloadLogConfig payloadLog, boolean applicationLevelCollectives) {}

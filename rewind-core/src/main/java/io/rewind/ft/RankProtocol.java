@@ -3,7 +3,6 @@ package io.rewind.ft;
 import io.rewind.engine.FaultTolerance;
 import io.rewind.engine.RankEngine;
 import io.rewind.ft.log.LogStatistics;
-
 import java.util.Map;
 
 /**
@@ -12,8 +11,7 @@ import java.util.Map;
  */
 public interface RankProtocol extends FaultTolerance {
     /** The rank wrote a checkpoint: what no recovery can ask for any more may be dropped. */
-    default void afterCheckpoint() {
-    }
+    default void afterCheckpoint() {}
 
     /**
      * Called on the rank's own thread before the program runs. {@code held} is what a restarted
@@ -21,8 +19,7 @@ public interface RankProtocol extends FaultTolerance {
      * the beginning): a protocol that replays asks the other ranks for the rest here, and may wait
      * for their answers (waiting through {@link RankEngine#progress()}).
      */
-    default void onStart(RankEngine engine, Map<Long, Long> held) {
-    }
+    default void onStart(RankEngine engine, Map<Long, Long> held) {}
 
     /** Frames other ranks replayed to this incarnation so far. */
     default long replayedToThisRank() {
@@ -45,8 +42,7 @@ public interface RankProtocol extends FaultTolerance {
     }
 
     /** Frees what the incarnation held (it crashed or the job ended). */
-    default void close() {
-    }
+    default void close() {}
 
     /** No protocol: the engine skips every hook. */
     RankProtocol NONE = new RankProtocol() {

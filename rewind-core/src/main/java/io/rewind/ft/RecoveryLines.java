@@ -14,8 +14,7 @@ public final class RecoveryLines {
     private final Deque<Line>[] lines;
 
     /** One line of one rank. */
-    public record Line(long number, Map<Long, Long> frontiers) {
-    }
+    public record Line(long number, Map<Long, Long> frontiers) {}
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     public RecoveryLines(int ranks, int keepLines) {

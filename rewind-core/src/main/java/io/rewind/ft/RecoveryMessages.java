@@ -1,7 +1,6 @@
 package io.rewind.ft;
 
 import io.rewind.engine.ControlMessage;
-
 import java.util.Map;
 
 /**
@@ -13,15 +12,13 @@ import java.util.Map;
  * never starved, since any wait of its own makes progress. Maps are keyed by matching context.
  */
 public final class RecoveryMessages {
-    private RecoveryMessages() {
-    }
+    private RecoveryMessages() {}
 
     /**
      * A restarted rank to another: "I am incarnation {@code incarnation} of rank {@code sourceWorld};
      * of what you sent me, I hold up to {@code held} per context; send me the rest".
      */
-    public record RollbackRequest(int sourceWorld, int incarnation, Map<Integer, Long> held)
-            implements ControlMessage {
+    public record RollbackRequest(int sourceWorld, int incarnation, Map<Integer, Long> held) implements ControlMessage {
         public RollbackRequest {
             held = Map.copyOf(held);
         }
@@ -36,10 +33,8 @@ public final class RecoveryMessages {
 
     /** Closes a batch of {@code frames} replayed frames; {@code last} says the replay is complete. */
     public record ReplayBatch(int sourceWorld, int incarnation, int batch, int frames, boolean last)
-            implements ControlMessage {
-    }
+            implements ControlMessage {}
 
     /** The restarted rank took batch {@code batch} in: the next may come. */
-    public record ReplayAck(int sourceWorld, int incarnation, int batch) implements ControlMessage {
-    }
+    public record ReplayAck(int sourceWorld, int incarnation, int batch) implements ControlMessage {}
 }

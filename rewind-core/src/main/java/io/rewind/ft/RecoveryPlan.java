@@ -14,8 +14,7 @@ import java.util.TreeSet;
  *                         being redone, which no later recovery may restart from
  * @param notes            what the runtime should tell the user about the choice (may be empty)
  */
-public record RecoveryPlan(Set<Integer> rollback, long line, boolean discardNewerLines,
-                           List<String> notes) {
+public record RecoveryPlan(Set<Integer> rollback, long line, boolean discardNewerLines, List<String> notes) {
     public RecoveryPlan {
         if (rollback.isEmpty()) {
             throw new IllegalArgumentException("a recovery plan restarts at least one rank");

@@ -8,7 +8,6 @@ import io.rewind.engine.ErrorClass;
 import io.rewind.engine.MailboxSnapshot;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -47,8 +46,8 @@ public final class CheckpointAgent {
 
     public void register(String name, StateSection section) {
         if (name == null || name.isBlank() || name.startsWith("rewind.")) {
-            throw new IllegalArgumentException("invalid section name '" + name + "' (names starting with 'rewind.' "
-                    + "are reserved)");
+            throw new IllegalArgumentException(
+                    "invalid section name '" + name + "' (names starting with 'rewind.' " + "are reserved)");
         }
         if (sections.putIfAbsent(name, section) != null) {
             throw new IllegalArgumentException("state '" + name + "' is already registered");
@@ -138,8 +137,12 @@ public final class CheckpointAgent {
             mailbox = engine.mailbox().snapshot();
         } catch (RewindException e) {
             if (e.errorClass() == ErrorClass.PENDING) {
-                throw RewindException.of(ErrorClass.PENDING, "rank %d at checkpoint point %d: %s", incarnation.rank,
-                        points, e.getMessage());
+                throw RewindException.of(
+                        ErrorClass.PENDING,
+                        "rank %d at checkpoint point %d: %s",
+                        incarnation.rank,
+                        points,
+                        e.getMessage());
             }
             throw e;
         }
@@ -149,7 +152,12 @@ public final class CheckpointAgent {
         }
         data.put(RUNTIME_SECTION, EngineStateCodec.encode(engine, mailbox));
         long[] printed = incarnation.output().position();
-        data.put(OUTPUT_SECTION, java.nio.ByteBuffer.allocate(16).putLong(printed[0]).putLong(printed[1]).array());
+        data.put(
+                OUTPUT_SECTION,
+                java.nio.ByteBuffer.allocate(16)
+                        .putLong(printed[0])
+                        .putLong(printed[1])
+                        .array());
         CheckpointImage image = new CheckpointImage(incarnation.rank, line, data);
         job.injector().duringCheckpoint(incarnation, line, image, job.store());
         long bytes = job.store().write(image);

@@ -2,7 +2,6 @@ package io.rewind.runtime;
 
 import io.rewind.engine.Communicator;
 import io.rewind.engine.CommunicatorFactory;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -20,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class CommunicatorRegistry implements CommunicatorFactory {
     /** Contexts 0..3 are the world and self communicators'. */
     private final AtomicInteger nextContext = new AtomicInteger(4);
+
     private final ConcurrentHashMap<SlotKey, Slot> slots = new ConcurrentHashMap<>();
 
     /**
@@ -27,8 +27,7 @@ final class CommunicatorRegistry implements CommunicatorFactory {
      * named by its context and the world rank of its first member: groups that share a context are
      * disjoint.
      */
-    private record SlotKey(int parentContext, int parentFirstWorld, long index) {
-    }
+    private record SlotKey(int parentContext, int parentFirstWorld, long index) {}
 
     private static final class Slot {
         final int[] colors;
@@ -51,7 +50,8 @@ final class CommunicatorRegistry implements CommunicatorFactory {
     public Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
         int n = parent.size();
         int me = parent.rank();
-        Slot slot = slots.computeIfAbsent(new SlotKey(parent.context(), parent.worldRankOf(0), creationIndex), k -> new Slot(n));
+        Slot slot = slots.computeIfAbsent(
+                new SlotKey(parent.context(), parent.worldRankOf(0), creationIndex), k -> new Slot(n));
         synchronized (slot) {
             if (!slot.arrived[me]) {
                 slot.arrived[me] = true;
@@ -60,8 +60,8 @@ final class CommunicatorRegistry implements CommunicatorFactory {
                 slot.parentWorld[me] = parent.worldRankOf(me);
                 if (explicitGroup != null) {
                     if (slot.explicitGroup != null && !Arrays.equals(slot.explicitGroup, explicitGroup)) {
-                        throw new IllegalArgumentException("members of " + parent.name()
-                                + " created a communicator from different groups");
+                        throw new IllegalArgumentException(
+                                "members of " + parent.name() + " created a communicator from different groups");
                     }
                     slot.explicitGroup = explicitGroup;
                 }

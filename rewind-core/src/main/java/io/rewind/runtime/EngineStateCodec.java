@@ -6,7 +6,6 @@ import io.rewind.engine.CommunicatorState;
 import io.rewind.engine.Frame;
 import io.rewind.engine.MailboxSnapshot;
 import io.rewind.engine.RankEngine;
-
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -34,8 +33,7 @@ import java.util.Map;
  * </pre>
  */
 final class EngineStateCodec {
-    private EngineStateCodec() {
-    }
+    private EngineStateCodec() {}
 
     static byte[] encode(RankEngine engine, MailboxSnapshot mailbox) {
         try {
@@ -99,8 +97,7 @@ final class EngineStateCodec {
     }
 
     /** The decoded state. */
-    record State(long[] counters, List<CommunicatorState> communicators, MailboxSnapshot mailbox) {
-    }
+    record State(long[] counters, List<CommunicatorState> communicators, MailboxSnapshot mailbox) {}
 
     static State decode(byte[] bytes) {
         try {
@@ -155,8 +152,18 @@ final class EngineStateCodec {
             int iterationId = in.readInt();
             byte[] payload = new byte[in.readInt()];
             in.readFully(payload);
-            Frame f = new Frame(context, source, sourceWorld, destinationWorld, tag, seq, incarnation,
-                    MemorySegment.ofArray(payload), 0, payload.length, null);
+            Frame f = new Frame(
+                    context,
+                    source,
+                    sourceWorld,
+                    destinationWorld,
+                    tag,
+                    seq,
+                    incarnation,
+                    MemorySegment.ofArray(payload),
+                    0,
+                    payload.length,
+                    null);
             f.setPattern(patternId, iterationId);
             frames.add(f);
         }

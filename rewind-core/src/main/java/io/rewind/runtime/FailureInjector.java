@@ -3,7 +3,6 @@ package io.rewind.runtime;
 import io.rewind.checkpoint.CheckpointFormat;
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,19 +34,24 @@ final class FailureInjector implements AutoCloseable {
             FailureSchedule.Kill k = schedule.kills().get(i);
             if (k.trigger() == FailureSchedule.Trigger.TIME) {
                 if (timer == null) {
-                    timer = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform().daemon(true)
-                            .name("rewind-failure-injector").unstarted(r));
+                    timer = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform()
+                            .daemon(true)
+                            .name("rewind-failure-injector")
+                            .unstarted(r));
                 }
                 final int index = i;
-                timer.schedule(() -> {
-                    if (claim(index)) {
-                        job.postKill(k.rank(), "killed at " + k.value() + " ms (" + k + ")", struck -> {
-                            if (!struck) {
-                                unclaim(index);
+                timer.schedule(
+                        () -> {
+                            if (claim(index)) {
+                                job.postKill(k.rank(), "killed at " + k.value() + " ms (" + k + ")", struck -> {
+                                    if (!struck) {
+                                        unclaim(index);
+                                    }
+                                });
                             }
-                        });
-                    }
-                }, k.value(), TimeUnit.MILLISECONDS);
+                        },
+                        k.value(),
+                        TimeUnit.MILLISECONDS);
             }
         }
     }
@@ -68,7 +72,9 @@ final class FailureInjector implements AutoCloseable {
     void atPoint(Job.Incarnation inc, long points) {
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
-            if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.ITERATION && k.value() == points
+            if (k.rank() == inc.rank
+                    && k.trigger() == FailureSchedule.Trigger.ITERATION
+                    && k.value() == points
                     && claim(i)) {
                 job.markKilled(inc, "killed at iteration " + points + " (" + k + ")");
                 throw new RankKilledError(inc.rank, inc.number, "at iteration " + points);
@@ -80,7 +86,8 @@ final class FailureInjector implements AutoCloseable {
     void atOperation(Job.Incarnation inc, long operations) {
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
-            boolean due = k.trigger() == FailureSchedule.Trigger.OPERATION ? operations >= k.value()
+            boolean due = k.trigger() == FailureSchedule.Trigger.OPERATION
+                    ? operations >= k.value()
                     : k.fallbackOperation() > 0 && operations >= k.fallbackOperation() && inc.agent.points() == 0;
             if (k.rank() == inc.rank && due && claim(i)) {
                 job.markKilled(inc, "killed at operation " + operations + " (" + k + ")");
@@ -102,10 +109,13 @@ final class FailureInjector implements AutoCloseable {
     void duringCheckpoint(Job.Incarnation inc, long line, CheckpointImage image, CheckpointStore store) {
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
-            if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.CHECKPOINT && k.value() == line
+            if (k.rank() == inc.rank
+                    && k.trigger() == FailureSchedule.Trigger.CHECKPOINT
+                    && k.value() == line
                     && claim(i)) {
                 byte[] bytes = CheckpointFormat.encode(image);
-                Path torn = store.jobDir().resolve(String.format("rank-%05d", inc.rank))
+                Path torn = store.jobDir()
+                        .resolve(String.format("rank-%05d", inc.rank))
                         .resolve(String.format("line-%012d.ckpt.tmp", line));
                 try {
                     Files.createDirectories(torn.getParent());

@@ -36,12 +36,13 @@ public record FailureSchedule(List<Kill> kills) {
 
         @Override
         public String toString() {
-            return rank + "@" + switch (trigger) {
-                case ITERATION -> Long.toString(value);
-                case TIME -> "t" + value;
-                case CHECKPOINT -> "c" + value;
-                case OPERATION -> "o" + value;
-            } + (fallbackOperation > 0 ? "(or o" + fallbackOperation + " without points)" : "");
+            return rank + "@"
+                    + switch (trigger) {
+                        case ITERATION -> Long.toString(value);
+                        case TIME -> "t" + value;
+                        case CHECKPOINT -> "c" + value;
+                        case OPERATION -> "o" + value;
+                    } + (fallbackOperation > 0 ? "(or o" + fallbackOperation + " without points)" : "");
         }
     }
 
@@ -65,7 +66,8 @@ public record FailureSchedule(List<Kill> kills) {
             String s = item.trim();
             int at = s.indexOf('@');
             if (at <= 0 || at == s.length() - 1) {
-                throw new IllegalArgumentException("'" + s + "' is not RANK@ITERATION, RANK@tMILLIS, RANK@cCHECKPOINT or RANK@oOPERATION");
+                throw new IllegalArgumentException(
+                        "'" + s + "' is not RANK@ITERATION, RANK@tMILLIS, RANK@cCHECKPOINT or RANK@oOPERATION");
             }
             int rank;
             long value;
@@ -85,15 +87,16 @@ public record FailureSchedule(List<Kill> kills) {
                 }
                 value = Long.parseLong(when);
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("'" + s + "' is not RANK@ITERATION, RANK@tMILLIS, RANK@cCHECKPOINT or RANK@oOPERATION");
+                throw new IllegalArgumentException(
+                        "'" + s + "' is not RANK@ITERATION, RANK@tMILLIS, RANK@cCHECKPOINT or RANK@oOPERATION");
             }
             if (rank < 0 || rank >= ranks) {
-                throw new IllegalArgumentException("kill '" + s + "' names rank " + rank + " but the job has " + ranks
-                        + " ranks");
+                throw new IllegalArgumentException(
+                        "kill '" + s + "' names rank " + rank + " but the job has " + ranks + " ranks");
             }
             if (value < (trigger == Trigger.TIME ? 0 : 1)) {
-                throw new IllegalArgumentException("kill '" + s + "': the " + trigger.name().toLowerCase()
-                        + " must be " + (trigger == Trigger.TIME ? ">= 0" : ">= 1"));
+                throw new IllegalArgumentException("kill '" + s + "': the "
+                        + trigger.name().toLowerCase() + " must be " + (trigger == Trigger.TIME ? ">= 0" : ">= 1"));
             }
             kills.add(new Kill(rank, trigger, value));
         }

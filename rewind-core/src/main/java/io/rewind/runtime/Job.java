@@ -12,7 +12,6 @@ import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.transport.local.InJvmTransport;
-
 import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -68,6 +67,7 @@ public final class Job {
     private int running;
     /** Set once every rank has finished: finished ranks stop serving their peers. */
     private volatile boolean finished;
+
     private long startNanos;
 
     private Job(JobConfig config) {
@@ -75,11 +75,12 @@ public final class Job {
         this.transport = new InJvmTransport(config.ranks());
         this.slots = new RankSlot[config.ranks()];
         this.protocol = config.protocol().create();
-        protocol.start(new ProtocolServices(config.ranks(), config.keepLines(), config.payloadLog(),
-                config.applicationLevelCollectives()));
+        protocol.start(new ProtocolServices(
+                config.ranks(), config.keepLines(), config.payloadLog(), config.applicationLevelCollectives()));
         try {
             this.ownCheckpointDir = config.checkpointDir() == null;
-            this.checkpointDir = ownCheckpointDir ? Files.createTempDirectory("rewind-checkpoints-")
+            this.checkpointDir = ownCheckpointDir
+                    ? Files.createTempDirectory("rewind-checkpoints-")
                     : Files.createDirectories(config.checkpointDir());
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot create the checkpoint folder: " + e.getMessage(), e);
@@ -200,14 +201,21 @@ public final class Job {
             boolean alive = inc.thread.isAlive();
             boolean abortedInTime = a != null && !timedOut;
             if (abortedInTime && alive) {
-                o = new RankOutcome(s.rank, RankOutcome.Status.ABORTED,
-                        "did not stop after the abort" + whereStuck(inc.thread), null);
+                o = new RankOutcome(
+                        s.rank,
+                        RankOutcome.Status.ABORTED,
+                        "did not stop after the abort" + whereStuck(inc.thread),
+                        null);
             } else if (abortedInTime && o == null) {
                 // An incarnation stopped by the coordinator (a crash or a rollback) when the abort came.
                 o = new RankOutcome(s.rank, RankOutcome.Status.ABORTED, "stopped when the job was aborted", null);
             } else if (o == null || alive) {
-                o = new RankOutcome(s.rank, RankOutcome.Status.TIMED_OUT, "still running at the time limit"
-                        + (alive ? " (thread did not stop" + whereStuck(inc.thread) + ")" : ""), null);
+                o = new RankOutcome(
+                        s.rank,
+                        RankOutcome.Status.TIMED_OUT,
+                        "still running at the time limit"
+                                + (alive ? " (thread did not stop" + whereStuck(inc.thread) + ")" : ""),
+                        null);
             }
             outcomes.add(o);
             output.add(s.output.lines());
@@ -235,8 +243,8 @@ public final class Job {
         if (config.recordFile() != null) {
             record.write(config.recordFile(), built);
         }
-        return new JobResult(exit, List.copyOf(outcomes), List.copyOf(output), wall,
-                a == null ? null : a.getMessage(), built);
+        return new JobResult(
+                exit, List.copyOf(outcomes), List.copyOf(output), wall, a == null ? null : a.getMessage(), built);
     }
 
     /** Runs coordinator tasks until every rank has ended; true if the time limit passed first. */
@@ -386,7 +394,9 @@ public final class Job {
             inc.restoredFrontiers = state.mailbox().frontiers();
         }
         inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader);
-        inc.thread = Thread.ofPlatform().name("rank-" + r + (number > 0 ? "." + number : "")).daemon(true)
+        inc.thread = Thread.ofPlatform()
+                .name("rank-" + r + (number > 0 ? "." + number : ""))
+                .daemon(true)
                 .unstarted(() -> runRank(inc));
         inc.thread.setContextClassLoader(inc.loader);
         slot.current = inc;
@@ -406,8 +416,11 @@ public final class Job {
             Method main = findMain(inc.loader);
             main.invoke(null, (Object) config.args().toArray(new String[0]));
             if (inc.context().isInitialized() && !inc.context().isFinalized()) {
-                outcome = new RankOutcome(rank, RankOutcome.Status.FAILED,
-                        "returned from main after MPI.Init without calling MPI.Finalize", null);
+                outcome = new RankOutcome(
+                        rank,
+                        RankOutcome.Status.FAILED,
+                        "returned from main after MPI.Init without calling MPI.Finalize",
+                        null);
                 abort(rank, 1, "rank " + rank + " returned from main without calling MPI.Finalize");
             } else {
                 outcome = new RankOutcome(rank, RankOutcome.Status.COMPLETED, "", null);
@@ -419,8 +432,8 @@ public final class Job {
             }
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             if (!isCrash(e, inc)) {
-                outcome = new RankOutcome(rank, RankOutcome.Status.FAILED, "cannot start " + config.mainClass()
-                        + ": " + e, e);
+                outcome = new RankOutcome(
+                        rank, RankOutcome.Status.FAILED, "cannot start " + config.mainClass() + ": " + e, e);
                 abort(rank, 1, "rank " + rank + " could not start: " + e.getMessage());
             }
         } catch (RankKilledError e) {
@@ -473,8 +486,8 @@ public final class Job {
     private RankOutcome onRankThrew(int rank, Throwable cause) {
         JobAbortedException a = abort.get();
         if (cause instanceof JobAbortedException || (a != null && cause instanceof RewindException)) {
-            return new RankOutcome(rank, RankOutcome.Status.ABORTED, a != null ? a.getMessage() : cause.getMessage(),
-                    cause);
+            return new RankOutcome(
+                    rank, RankOutcome.Status.ABORTED, a != null ? a.getMessage() : cause.getMessage(), cause);
         }
         System.err.println("rank " + rank + " failed: " + cause);
         for (StackTraceElement el : cause.getStackTrace()) {
@@ -531,7 +544,9 @@ public final class Job {
     void postKill(int rank, String how, java.util.function.Consumer<Boolean> struck) {
         coordinatorQueue.add(() -> {
             Incarnation inc = slots[rank].current;
-            if (abort.get() == null && inc != null && inc.state() == IncarnationState.KILLED
+            if (abort.get() == null
+                    && inc != null
+                    && inc.state() == IncarnationState.KILLED
                     && slots[rank].outcome == null) {
                 postKill(rank, how, struck); // its crash is in the queue: strike the next incarnation
                 return;
@@ -557,12 +572,14 @@ public final class Job {
      * How an incarnation was struck: when, why, and how far it had got (checkpoint points passed,
      * communication operations made), which is where its successor is back at the crash point.
      */
-    record Strike(long nanos, String reason, long atPoint, long atOperation) {
-    }
+    record Strike(long nanos, String reason, long atPoint, long atOperation) {}
 
     private void checkAlive(Incarnation inc) {
         if (inc.stopped()) {
-            throw new RankKilledError(inc.rank, inc.number, inc.strike() == null ? "retired" : inc.strike().reason());
+            throw new RankKilledError(
+                    inc.rank,
+                    inc.number,
+                    inc.strike() == null ? "retired" : inc.strike().reason());
         }
         JobAbortedException a = abort.get();
         if (a != null) {
@@ -584,11 +601,17 @@ public final class Job {
         }
         long detected = System.nanoTime();
         if (!protocol.recovers()) {
-            inc.slot.outcome = new RankOutcome(inc.rank, RankOutcome.Status.FAILED,
-                    "crashed (" + inc.strike().reason() + "); protocol " + protocol.name() + " cannot recover", null);
+            inc.slot.outcome = new RankOutcome(
+                    inc.rank,
+                    RankOutcome.Status.FAILED,
+                    "crashed (" + inc.strike().reason() + "); protocol " + protocol.name() + " cannot recover",
+                    null);
             running--;
-            abort(inc.rank, 1, "rank " + inc.rank + " crashed (" + inc.strike().reason() + ") and protocol " + protocol.name()
-                    + " cannot recover: run with --protocol " + recoveringNames());
+            abort(
+                    inc.rank,
+                    1,
+                    "rank " + inc.rank + " crashed (" + inc.strike().reason() + ") and protocol " + protocol.name()
+                            + " cannot recover: run with --protocol " + recoveringNames());
             return;
         }
         recover(inc, detected);
@@ -671,7 +694,13 @@ public final class Job {
             Incarnation inc = prepare(s, dead.number + 1, image);
             for (Incarnation f : failed) {
                 if (f.rank == r) {
-                    inc.recovery = report.failure(r, f.number, f.strike().reason(), f.strike().nanos(), detected, plan.line(),
+                    inc.recovery = report.failure(
+                            r,
+                            f.number,
+                            f.strike().reason(),
+                            f.strike().nanos(),
+                            detected,
+                            plan.line(),
                             plan.rollback().size());
                     inc.catchUpTarget = f.strike().atPoint();
                     // From the beginning, where it crashed is counted in operations (a program
@@ -731,8 +760,8 @@ public final class Job {
                 try {
                     store.load(r, line);
                 } catch (RuntimeException e) {
-                    System.err.println("rewind: rank " + r + ": cannot use checkpoint line " + line + ": "
-                            + e.getMessage());
+                    System.err.println(
+                            "rewind: rank " + r + ": cannot use checkpoint line " + line + ": " + e.getMessage());
                     allValid = false;
                     break;
                 }
@@ -824,7 +853,7 @@ public final class Job {
     /** The first abort wins; every rank's waits notice it within one park slice, sooner if woken. */
     void abort(int rank, int errorCode, String reason) {
         if (abort.compareAndSet(null, new JobAbortedException(rank, errorCode, reason))) {
-            coordinatorQueue.add(() -> { }); // wakes the coordinator, which then stops coordinating
+            coordinatorQueue.add(() -> {}); // wakes the coordinator, which then stops coordinating
             for (RankSlot s : slots) {
                 if (s != null && s.current != null && s.current.thread != null) {
                     LockSupport.unpark(s.current.thread);
@@ -864,6 +893,7 @@ public final class Job {
         private final AtomicReference<Strike> strike = new AtomicReference<>();
         /** For a restart from the beginning: the operation count at which it is back where it crashed. */
         long catchUpOperations;
+
         RunReport.FailureRecord recovery;
         long catchUpTarget;
         volatile boolean caughtUp;
@@ -923,6 +953,5 @@ public final class Job {
     }
 
     /** A state an incarnation entered, when ({@code System.nanoTime()}) and why. */
-    record StateEntry(IncarnationState state, long sinceNanos, String reason) {
-    }
+    record StateEntry(IncarnationState state, long sinceNanos, String reason) {}
 }

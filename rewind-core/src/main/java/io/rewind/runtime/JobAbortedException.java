@@ -9,8 +9,10 @@ public final class JobAbortedException extends RewindException {
     private final int errorCode;
 
     public JobAbortedException(int abortingRank, int errorCode, String reason) {
-        super(ErrorClass.ABORTED, "job aborted by rank " + abortingRank + " with error code " + errorCode
-                + (reason == null || reason.isEmpty() ? "" : ": " + reason));
+        super(
+                ErrorClass.ABORTED,
+                "job aborted by rank " + abortingRank + " with error code " + errorCode
+                        + (reason == null || reason.isEmpty() ? "" : ": " + reason));
         this.abortingRank = abortingRank;
         this.errorCode = errorCode;
     }

@@ -5,7 +5,6 @@ import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
-
 import java.io.PrintStream;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -41,11 +40,26 @@ import java.util.Objects;
  * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
  * @param recordFile where the JSON run record goes at the end (null: not written)
  */
-public record JobConfig(int ranks, String mainClass, List<String> args, List<Path> classPath, EngineConfig engine,
-                        Duration timeout, Duration stopGrace, boolean tagOutput, PrintStream out, PrintStream err, ProtocolDescriptor protocol,
-                        int checkpointEvery, int keepLines, Path checkpointDir, FailureSchedule failures,
-                        PayloadLogConfig payloadLog, boolean applicationLevelCollectives,
-                        PointListener pointListener, Path recordFile) {
+public record JobConfig(
+        int ranks,
+        String mainClass,
+        List<String> args,
+        List<Path> classPath,
+        EngineConfig engine,
+        Duration timeout,
+        Duration stopGrace,
+        boolean tagOutput,
+        PrintStream out,
+        PrintStream err,
+        ProtocolDescriptor protocol,
+        int checkpointEvery,
+        int keepLines,
+        Path checkpointDir,
+        FailureSchedule failures,
+        PayloadLogConfig payloadLog,
+        boolean applicationLevelCollectives,
+        PointListener pointListener,
+        Path recordFile) {
 
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
@@ -77,13 +91,31 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
         }
         for (FailureSchedule.Kill k : f.kills()) {
             if (k.rank() >= ranks) {
-                throw new IllegalArgumentException("kill " + k + " names rank " + k.rank() + " but the job has "
-                        + ranks + " ranks");
+                throw new IllegalArgumentException(
+                        "kill " + k + " names rank " + k.rank() + " but the job has " + ranks + " ranks");
             }
         }
         checkRecoverable(p, f, payloadLog);
-        return new JobConfig(ranks, mainClass, args, classPath, engine, timeout, stopGrace, tagOutput, out, err, p,
-                every, keepLines, checkpointDir, f, payloadLog, applicationLevelCollectives, pointListener, recordFile);
+        return new JobConfig(
+                ranks,
+                mainClass,
+                args,
+                classPath,
+                engine,
+                timeout,
+                stopGrace,
+                tagOutput,
+                out,
+                err,
+                p,
+                every,
+                keepLines,
+                checkpointDir,
+                f,
+                payloadLog,
+                applicationLevelCollectives,
+                pointListener,
+                recordFile);
     }
 
     /**
@@ -269,19 +301,43 @@ public record JobConfig(int ranks, String mainClass, List<String> args, List<Pat
             }
             for (FailureSchedule.Kill k : failures.kills()) {
                 if (k.rank() >= ranks) {
-                    throw new IllegalArgumentException("kill " + k + " names rank " + k.rank() + " but the job has "
-                            + ranks + " ranks");
+                    throw new IllegalArgumentException(
+                            "kill " + k + " names rank " + k.rank() + " but the job has " + ranks + " ranks");
                 }
             }
-            PayloadLogConfig log = payloadLog != null ? payloadLog : PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build();
+            PayloadLogConfig log = payloadLog != null
+                    ? payloadLog
+                    : PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build();
             checkRecoverable(protocol, failures, log);
             EngineConfig e = engine != null ? engine : EngineConfig.forRanks(ranks);
             PrintStream o = echo ? (out != null ? out : OutputRouter.rawStdout()) : null;
-            PrintStream r = echo ? (err != null ? err : new PrintStream(
-                    new java.io.FileOutputStream(java.io.FileDescriptor.err), true,
-                    java.nio.charset.StandardCharsets.UTF_8)) : null;
-            return new JobConfig(ranks, mainClass, args, classPath, e, timeout, stopGrace, tagOutput, o, r, protocol,
-                    checkpointEvery, keepLines, checkpointDir, failures, log, applicationLevelCollectives, pointListener,
+            PrintStream r = echo
+                    ? (err != null
+                            ? err
+                            : new PrintStream(
+                                    new java.io.FileOutputStream(java.io.FileDescriptor.err),
+                                    true,
+                                    java.nio.charset.StandardCharsets.UTF_8))
+                    : null;
+            return new JobConfig(
+                    ranks,
+                    mainClass,
+                    args,
+                    classPath,
+                    e,
+                    timeout,
+                    stopGrace,
+                    tagOutput,
+                    o,
+                    r,
+                    protocol,
+                    checkpointEvery,
+                    keepLines,
+                    checkpointDir,
+                    failures,
+                    log,
+                    applicationLevelCollectives,
+                    pointListener,
                     recordFile);
         }
     }

@@ -7,8 +7,13 @@ import java.util.List;
  * The result of a job: how each rank ended, what each printed, and the exit status a launcher
  * should return (0 only if every rank completed).
  */
-public record JobResult(int exitCode, List<RankOutcome> ranks, List<List<String>> output, Duration wallTime,
-                        String abortReason, RunReport report) {
+public record JobResult(
+        int exitCode,
+        List<RankOutcome> ranks,
+        List<List<String>> output,
+        Duration wallTime,
+        String abortReason,
+        RunReport report) {
     public boolean ok() {
         return exitCode == 0;
     }
@@ -26,7 +31,12 @@ public record JobResult(int exitCode, List<RankOutcome> ranks, List<List<String>
         }
         for (RankOutcome o : ranks) {
             if (!o.ok()) {
-                sb.append("rank ").append(o.rank()).append(' ').append(o.status()).append(": ").append(o.message())
+                sb.append("rank ")
+                        .append(o.rank())
+                        .append(' ')
+                        .append(o.status())
+                        .append(": ")
+                        .append(o.message())
                         .append('\n');
             }
         }

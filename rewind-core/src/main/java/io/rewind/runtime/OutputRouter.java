@@ -23,10 +23,10 @@ final class OutputRouter {
     private static final InheritableThreadLocal<RankOutput> CURRENT = new InheritableThreadLocal<>();
     /** The routing streams last installed; null before the first job. */
     private static PrintStream installedOut;
+
     private static PrintStream installedErr;
 
-    private OutputRouter() {
-    }
+    private OutputRouter() {}
 
     /**
      * Makes {@code System.out} and {@code System.err} route rank output. Idempotent; if the host

@@ -7,7 +7,7 @@ package io.rewind.runtime;
  */
 @FunctionalInterface
 public interface PointListener {
-    PointListener NONE = (rank, point) -> { };
+    PointListener NONE = (rank, point) -> {};
 
     void atPoint(int rank, long point);
 }

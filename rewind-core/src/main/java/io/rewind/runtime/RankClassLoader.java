@@ -24,12 +24,29 @@ import java.util.Objects;
 public final class RankClassLoader extends ClassLoader {
     /** Packages loaded once for the whole JVM. Everything else is per rank. */
     static final List<String> SHARED_PREFIXES = List.of(
-            "java.", "javax.", "jdk.", "sun.", "com.sun.",
-            "io.rewind.engine.", "io.rewind.transport.", "io.rewind.runtime.", "io.rewind.ft.",
-            "io.rewind.checkpoint.", "io.rewind.util.", "io.rewind.tools.", "io.rewind.cli.",
+            "java.",
+            "javax.",
+            "jdk.",
+            "sun.",
+            "com.sun.",
+            "io.rewind.engine.",
+            "io.rewind.transport.",
+            "io.rewind.runtime.",
+            "io.rewind.ft.",
+            "io.rewind.checkpoint.",
+            "io.rewind.util.",
+            "io.rewind.tools.",
+            "io.rewind.cli.",
             "io.rewind.bench.",
-            "org.junit.", "org.opentest4j.", "org.apiguardian.", "net.jqwik.", "picocli.",
-            "com.fasterxml.", "org.HdrHistogram.", "org.openjdk.jmh.", "io.netty.");
+            "org.junit.",
+            "org.opentest4j.",
+            "org.apiguardian.",
+            "net.jqwik.",
+            "picocli.",
+            "com.fasterxml.",
+            "org.HdrHistogram.",
+            "org.openjdk.jmh.",
+            "io.netty.");
 
     static {
         registerAsParallelCapable();

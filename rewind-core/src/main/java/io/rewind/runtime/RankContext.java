@@ -4,7 +4,6 @@ import io.rewind.engine.EngineConfig;
 import io.rewind.engine.Liveness;
 import io.rewind.engine.RankEngine;
 import io.rewind.transport.local.InJvmTransport;
-
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 

@@ -1,7 +1,6 @@
 package io.rewind.runtime;
 
 import io.rewind.ft.log.LogStatistics;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,11 +30,25 @@ import java.util.Locale;
  * @param operations        communication operations each rank counted (the count {@code --kill RANK@oN}
  *                          refers to), in its last incarnation; a failure-free run's totals
  */
-public record RunReport(String protocol, int ranks, Duration wall, List<FailureRecord> failures, long checkpoints,
-                        long checkpointBytes, long checkpointNanos, long loggedBytes, long loggedEntries,
-                        long maxRankLoggedBytes, long logHighWaterBytes, long events, long eventBytes,
-                        long collectiveLoggedEntries, long collectiveLoggedBytes, Traffic traffic,
-                        List<FailureSchedule.Kill> killsNotStruck, long[] operations) {
+public record RunReport(
+        String protocol,
+        int ranks,
+        Duration wall,
+        List<FailureRecord> failures,
+        long checkpoints,
+        long checkpointBytes,
+        long checkpointNanos,
+        long loggedBytes,
+        long loggedEntries,
+        long maxRankLoggedBytes,
+        long logHighWaterBytes,
+        long events,
+        long eventBytes,
+        long collectiveLoggedEntries,
+        long collectiveLoggedBytes,
+        Traffic traffic,
+        List<FailureSchedule.Kill> killsNotStruck,
+        long[] operations) {
 
     /**
      * Who sent what to whom during the job, [source][destination], and how long each rank ran.
@@ -46,9 +59,8 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
      * @param collMessages    their count
      * @param rankSeconds     wall time of each rank, first start to final end
      */
-    public record Traffic(long[][] p2pBytes, long[][] p2pMessages, long[][] collBytes, long[][] collMessages,
-                          double[] rankSeconds) {
-    }
+    public record Traffic(
+            long[][] p2pBytes, long[][] p2pMessages, long[][] collBytes, long[][] collMessages, double[] rankSeconds) {}
 
     /** The recovery of one failure; times are {@code System.nanoTime()} values, 0 while not reached. */
     public static final class FailureRecord {
@@ -65,8 +77,8 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
         private long restoreWorkNanos;
         private long caughtUpNanos;
 
-        FailureRecord(int rank, int incarnation, String how, long killNanos, long detectedNanos, long line,
-                      int rollbackSet) {
+        FailureRecord(
+                int rank, int incarnation, String how, long killNanos, long detectedNanos, long line, int rollbackSet) {
             this.rank = rank;
             this.incarnation = incarnation;
             this.how = how;
@@ -147,8 +159,7 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
         }
 
         /** One phase of a recovery, in milliseconds since {@code originNanos}. */
-        public record Phase(String name, double startMs, double endMs) {
-        }
+        public record Phase(String name, double startMs, double endMs) {}
 
         /** The phases reached so far, in order: detect, respawn, restore, replay (to the crash point). */
         public synchronized List<Phase> phases(long originNanos) {
@@ -159,17 +170,27 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
                 if (at[i] == 0 || at[i + 1] == 0) {
                     break;
                 }
-                out.add(new Phase(names[i], (at[i] - originNanos) / 1e6, Math.max(at[i], at[i + 1]) / 1e6
-                        - originNanos / 1e6));
+                out.add(new Phase(
+                        names[i], (at[i] - originNanos) / 1e6, Math.max(at[i], at[i + 1]) / 1e6 - originNanos / 1e6));
             }
             return out;
         }
 
         @Override
         public synchronized String toString() {
-            return String.format(Locale.ROOT, "rank %d %s: restored line %d, rolled back %d rank(s), replayed %d "
+            return String.format(
+                    Locale.ROOT,
+                    "rank %d %s: restored line %d, rolled back %d rank(s), replayed %d "
                             + "message(s); detect %.1f ms, respawn %.1f ms, restore %.1f ms, replay %.1f ms",
-                    rank, how, line, rollbackSet, replayedFrames, detectMs(), respawnMs(), restoreMs(), replayMs());
+                    rank,
+                    how,
+                    line,
+                    rollbackSet,
+                    replayedFrames,
+                    detectMs(),
+                    respawnMs(),
+                    restoreMs(),
+                    replayMs());
         }
     }
 
@@ -218,8 +239,8 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             rankSeconds[rank] = seconds;
         }
 
-        synchronized FailureRecord failure(int rank, int incarnation, String how, long killNanos, long detectedNanos,
-                                           long line, int rollbackSet) {
+        synchronized FailureRecord failure(
+                int rank, int incarnation, String how, long killNanos, long detectedNanos, long line, int rollbackSet) {
             FailureRecord f = new FailureRecord(rank, incarnation, how, killNanos, detectedNanos, line, rollbackSet);
             failures.add(f);
             return f;
@@ -263,10 +284,25 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
             for (long b : rankLogged) {
                 max = Math.max(max, b);
             }
-            return new RunReport(config.protocol().name(), config.ranks(), wall, List.copyOf(failures), checkpoints,
-                    checkpointBytes, checkpointNanos, loggedBytes, loggedEntries, max, highWater, events, eventBytes,
-                    collEntries, collLogBytes, new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds),
-                    notStruck, operations.clone());
+            return new RunReport(
+                    config.protocol().name(),
+                    config.ranks(),
+                    wall,
+                    List.copyOf(failures),
+                    checkpoints,
+                    checkpointBytes,
+                    checkpointNanos,
+                    loggedBytes,
+                    loggedEntries,
+                    max,
+                    highWater,
+                    events,
+                    eventBytes,
+                    collEntries,
+                    collLogBytes,
+                    new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds),
+                    notStruck,
+                    operations.clone());
         }
     }
 
@@ -275,14 +311,26 @@ public record RunReport(String protocol, int ranks, Duration wall, List<FailureR
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "protocol %s, %d ranks, %.3f s", protocol, ranks, wall.toNanos() / 1e9));
         if (checkpoints > 0) {
-            sb.append(String.format(Locale.ROOT, "; %d checkpoints, %.1f KiB, %.1f ms writing", checkpoints,
-                    checkpointBytes / 1024.0, checkpointNanos / 1e6));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "; %d checkpoints, %.1f KiB, %.1f ms writing",
+                    checkpoints,
+                    checkpointBytes / 1024.0,
+                    checkpointNanos / 1e6));
         }
         if (loggedEntries > 0) {
-            sb.append(String.format(Locale.ROOT, "; logged %d messages, %.1f KiB (max %.1f KiB per rank, peak %.1f KiB "
-                    + "held); %d events", loggedEntries, loggedBytes / 1024.0, maxRankLoggedBytes / 1024.0,
-                    logHighWaterBytes / 1024.0, events));
-            sb.append(String.format(Locale.ROOT, "; collectives: %d entries, %.1f KiB", collectiveLoggedEntries,
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "; logged %d messages, %.1f KiB (max %.1f KiB per rank, peak %.1f KiB " + "held); %d events",
+                    loggedEntries,
+                    loggedBytes / 1024.0,
+                    maxRankLoggedBytes / 1024.0,
+                    logHighWaterBytes / 1024.0,
+                    events));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "; collectives: %d entries, %.1f KiB",
+                    collectiveLoggedEntries,
                     collectiveLoggedBytes / 1024.0));
         }
         for (FailureRecord f : failures) {

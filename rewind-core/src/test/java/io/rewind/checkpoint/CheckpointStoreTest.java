@@ -1,7 +1,9 @@
 package io.rewind.checkpoint;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -11,11 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class CheckpointStoreTest {
     @TempDir
@@ -85,7 +84,7 @@ class CheckpointStoreTest {
         assertTrue(e.getMessage().contains("truncated"), e.getMessage());
         CheckpointException missing = assertThrows(CheckpointException.class, () -> store.load(2, 7));
         assertTrue(missing.getMessage().contains("missing"), missing.getMessage());
-        assertTrue(store.loadLatestValid(2, Long.MAX_VALUE, s -> { }).isEmpty());
+        assertTrue(store.loadLatestValid(2, Long.MAX_VALUE, s -> {}).isEmpty());
     }
 
     @Test

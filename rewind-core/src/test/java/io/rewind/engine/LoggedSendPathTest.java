@@ -1,5 +1,10 @@
 package io.rewind.engine;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
@@ -7,10 +12,6 @@ import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
 import io.rewind.ft.pessimistic.PessimisticRank;
 import io.rewind.transport.local.InJvmTransport;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,11 +22,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The logged send path end to end, on two engines over the in-JVM transport under the pessimistic
@@ -39,16 +38,24 @@ class LoggedSendPathTest {
     private static final int[] SIZES = {1, 1000, 4100, 16 << 10, (16 << 10) + 8, 100_000, 1 << 20, (3 << 20) + 5};
 
     @ParameterizedTest(name = "{0} / {1}")
-    @CsvSource({"OFF_HEAP,PACK", "OFF_HEAP,PIPELINED", "OFF_HEAP,HELPER", "OFF_HEAP,HYBRID", "MAPPED_FILE,PIPELINED",
-            "MAPPED_FILE,HELPER", "HYBRID,HYBRID"})
+    @CsvSource({
+        "OFF_HEAP,PACK",
+        "OFF_HEAP,PIPELINED",
+        "OFF_HEAP,HELPER",
+        "OFF_HEAP,HYBRID",
+        "MAPPED_FILE,PIPELINED",
+        "MAPPED_FILE,HELPER",
+        "HYBRID,HYBRID"
+    })
     void receiverAndLogGetTheBytesSentDespiteImmediateReuse(StorageBackend backend, String copy, @TempDir Path dir)
             throws Exception {
-        PayloadLogConfig.Builder c = PayloadLogConfig.builder(backend).mappedDirectory(dir).blockBytes(256 << 10);
+        PayloadLogConfig.Builder c =
+                PayloadLogConfig.builder(backend).mappedDirectory(dir).blockBytes(256 << 10);
         switch (copy) {
             case "PACK" -> c.pipelineThresholdBytes(Long.MAX_VALUE).helperThreadThresholdBytes(Long.MAX_VALUE);
             case "PIPELINED" -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(Long.MAX_VALUE);
             case "HELPER" -> c.pipelineThresholdBytes(0).helperThreadThresholdBytes(0);
-            default -> { }
+            default -> {}
         }
         PayloadLogConfig config = c.build();
         InJvmTransport transport = new InJvmTransport(2);
@@ -58,8 +65,13 @@ class LoggedSendPathTest {
         PessimisticRank[] protocols = new PessimisticRank[2];
         for (int r = 0; r < 2; r++) {
             protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), events.clientFor(r), lines);
-            engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
-                    10_000), () -> { }, protocols[r]);
+            engines[r] = new RankEngine(
+                    r,
+                    2,
+                    transport,
+                    new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES, 10_000),
+                    () -> {},
+                    protocols[r]);
             engines[r].attach();
         }
         Communicator sender = engines[0].world();
@@ -122,15 +134,21 @@ class LoggedSendPathTest {
     void borrowedFramesArriveIntactWhoeverWinsTheRaceToCopyThem(int size, String copy) throws Exception {
         PayloadLogConfig config = PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
                 .pipelineThresholdBytes(copy.equals("PACK") ? Long.MAX_VALUE : 0)
-                .helperThreadThresholdBytes(Long.MAX_VALUE).build();
+                .helperThreadThresholdBytes(Long.MAX_VALUE)
+                .build();
         InJvmTransport transport = new InJvmTransport(2);
         RankEngine[] engines = new RankEngine[2];
         PessimisticRank[] protocols = new PessimisticRank[2];
         for (int r = 0; r < 2; r++) {
-            protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), new EventLogger(2).clientFor(r),
-                    new RecoveryLines(2, 2));
-            engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
-                    1_000), () -> { }, protocols[r]);
+            protocols[r] = new PessimisticRank(
+                    r, 0, PayloadLog.open(r, config), new EventLogger(2).clientFor(r), new RecoveryLines(2, 2));
+            engines[r] = new RankEngine(
+                    r,
+                    2,
+                    transport,
+                    new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES, 1_000),
+                    () -> {},
+                    protocols[r]);
             engines[r].attach();
         }
         int messages = 400;
@@ -145,7 +163,10 @@ class LoggedSendPathTest {
                 byte[] buf = new byte[size];
                 for (int i = 0; i < messages; i++) {
                     System.arraycopy(pattern(size, i), 0, buf, 0, size);
-                    engines[0].world().isend(MemorySegment.ofArray(buf), 0, size, 1, 5, SendMode.STANDARD).await();
+                    engines[0]
+                            .world()
+                            .isend(MemorySegment.ofArray(buf), 0, size, 1, 5, SendMode.STANDARD)
+                            .await();
                     Arrays.fill(buf, (byte) 0x5a);
                 }
                 return null;
@@ -157,7 +178,10 @@ class LoggedSendPathTest {
                     Thread.onSpinWait();
                 }
                 Arrays.fill(got, (byte) 0);
-                engines[1].world().irecv(MemorySegment.ofArray(got), 0, size, 0, 5).await();
+                engines[1]
+                        .world()
+                        .irecv(MemorySegment.ofArray(got), 0, size, 0, 5)
+                        .await();
                 assertArrayEquals(pattern(size, i), got, "message " + i);
             }
             sending.get(30, TimeUnit.SECONDS);
@@ -166,8 +190,8 @@ class LoggedSendPathTest {
             assertEquals(messages, logged.size());
             for (int i = 0; i < messages; i++) {
                 byte[] bytes = new byte[size];
-                MemorySegment.copy(logged.get(i).data(), logged.get(i).dataOffset(), MemorySegment.ofArray(bytes), 0,
-                        size);
+                MemorySegment.copy(
+                        logged.get(i).data(), logged.get(i).dataOffset(), MemorySegment.ofArray(bytes), 0, size);
                 assertArrayEquals(pattern(size, i), bytes, "logged copy of message " + i);
             }
         } finally {
@@ -182,10 +206,14 @@ class LoggedSendPathTest {
     @CsvSource({"100", "20000", "2000000"})
     void aSendToItselfCompletesWhetherPostedOrNot(int size, @TempDir Path dir) {
         InJvmTransport transport = new InJvmTransport(1);
-        PessimisticRank p = new PessimisticRank(0, 0,
-                PayloadLog.open(0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()), new EventLogger(1).clientFor(0),
+        PessimisticRank p = new PessimisticRank(
+                0,
+                0,
+                PayloadLog.open(
+                        0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
+                new EventLogger(1).clientFor(0),
                 new RecoveryLines(1, 2));
-        RankEngine e = new RankEngine(0, 1, transport, new EngineConfig(64 << 10, 100), () -> { }, p);
+        RankEngine e = new RankEngine(0, 1, transport, new EngineConfig(64 << 10, 100), () -> {}, p);
         e.attach();
         try {
             Communicator w = e.world();

@@ -1,20 +1,23 @@
 package io.rewind.runtime;
 
-import io.rewind.testprograms.EnginePrograms;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rewind.testprograms.EnginePrograms;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
 class JobTest {
     private static JobResult run(Class<?> program, int ranks, Duration timeout) {
-        return Job.run(JobConfig.builder(program.getName()).ranks(ranks).timeout(timeout).quiet().build());
+        return Job.run(JobConfig.builder(program.getName())
+                .ranks(ranks)
+                .timeout(timeout)
+                .quiet()
+                .build());
     }
 
     @ParameterizedTest
@@ -51,18 +54,23 @@ class JobTest {
     @Test
     void aRankThatDoesNotStopForARollbackAbortsTheJobAtOnceNotAtItsTimeLimit() {
         try {
-            JobResult r = Job.run(JobConfig.builder(EnginePrograms.IgnoresItsStop.class.getName()).ranks(3)
-                    .protocol("global").failures(FailureSchedule.parse("1@t200", 3))
-                    .stopGrace(Duration.ofMillis(300)).timeout(Duration.ofSeconds(120)).quiet().build());
+            JobResult r = Job.run(JobConfig.builder(EnginePrograms.IgnoresItsStop.class.getName())
+                    .ranks(3)
+                    .protocol("global")
+                    .failures(FailureSchedule.parse("1@t200", 3))
+                    .stopGrace(Duration.ofMillis(300))
+                    .timeout(Duration.ofSeconds(120))
+                    .quiet()
+                    .build());
             // Waiting for the crashed rank's end, which never comes, would make this a time-out (124).
             assertEquals(1, r.exitCode(), r.describeFailures());
-            assertTrue(r.abortReason().contains("rank 2 did not stop for the rollback, at "),
-                    r.abortReason());
+            assertTrue(r.abortReason().contains("rank 2 did not stop for the rollback, at "), r.abortReason());
             for (RankOutcome o : r.ranks()) {
                 assertEquals(RankOutcome.Status.ABORTED, o.status(), r.describeFailures());
             }
             assertEquals("stopped when the job was aborted", r.ranks().get(1).message());
-            assertTrue(r.ranks().get(2).message().startsWith("did not stop after the abort, at "),
+            assertTrue(
+                    r.ranks().get(2).message().startsWith("did not stop after the abort, at "),
                     r.ranks().get(2).message());
         } finally {
             System.setProperty(EnginePrograms.IgnoresItsStop.RELEASE, "true");
@@ -71,7 +79,8 @@ class JobTest {
 
     @Test
     void stopGraceMustBePositive() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> JobConfig.builder("x").stopGrace(Duration.ZERO).build());
     }
 
@@ -110,8 +119,11 @@ class JobTest {
 
     @Test
     void unknownMainClassIsAClearFailure() {
-        JobResult r = Job.run(JobConfig.builder("no.such.Main").ranks(2).quiet()
-                .timeout(Duration.ofSeconds(30)).build());
+        JobResult r = Job.run(JobConfig.builder("no.such.Main")
+                .ranks(2)
+                .quiet()
+                .timeout(Duration.ofSeconds(30))
+                .build());
         assertFalse(r.ok());
         assertTrue(r.describeFailures().contains("no.such.Main"), r.describeFailures());
     }

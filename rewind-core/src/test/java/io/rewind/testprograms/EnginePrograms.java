@@ -14,15 +14,13 @@ import io.rewind.engine.RewindException;
 import io.rewind.engine.SendMode;
 import io.rewind.engine.SendRequest;
 import io.rewind.runtime.RankContext;
-
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 /** Programs that drive the engine directly, so the engine is tested without the facade. */
 public final class EnginePrograms {
-    private EnginePrograms() {
-    }
+    private EnginePrograms() {}
 
     static Communicator world() {
         RankEngine e = RankContext.of(EnginePrograms.class).engine();
@@ -78,19 +76,22 @@ public final class EnginePrograms {
                     RecvRequest q = w.irecv(ints(v), 0, 8, Constants.ANY_SOURCE, Constants.ANY_TAG);
                     q.await();
                     int src = q.statusSource();
-                    check(v[0] == src && v[1] == next[src], "order from " + src + ": got " + v[1] + " expected "
-                            + next[src]);
+                    check(
+                            v[0] == src && v[1] == next[src],
+                            "order from " + src + ": got " + v[1] + " expected " + next[src]);
                     next[src]++;
                 }
             } else {
                 for (int k = 0; k < 100; k++) {
-                    w.isend(ints(new int[] {me, k}), 0, 8, 0, k % 3, SendMode.STANDARD).await();
+                    w.isend(ints(new int[] {me, k}), 0, 8, 0, k % 3, SendMode.STANDARD)
+                            .await();
                 }
             }
             // Truncation is an error at the receiver, not a silent cut.
             if (n >= 2) {
                 if (me == 0) {
-                    w.isend(ints(new int[] {1, 2, 3}), 0, 12, 1, 9, SendMode.STANDARD).await();
+                    w.isend(ints(new int[] {1, 2, 3}), 0, 12, 1, 9, SendMode.STANDARD)
+                            .await();
                 } else if (me == 1) {
                     int[] small = new int[2];
                     RecvRequest t = w.irecv(ints(small), 0, 8, 0, 9);
@@ -139,16 +140,25 @@ public final class EnginePrograms {
                 check(Arrays.equals(b, new int[] {root, 7, -root}), "bcast from " + root);
                 int[] contrib = {me + 1, me * me};
                 int[] sum = new int[2];
-                Collectives.reduce(w, w.reserveCollectiveTag(), ints(contrib), 0, ints(sum), 0, 2, BaseType.INT,
-                        PredefinedOp.SUM, root);
+                Collectives.reduce(
+                        w,
+                        w.reserveCollectiveTag(),
+                        ints(contrib),
+                        0,
+                        ints(sum),
+                        0,
+                        2,
+                        BaseType.INT,
+                        PredefinedOp.SUM,
+                        root);
                 if (me == root) {
                     int s1 = n * (n + 1) / 2;
                     int s2 = (n - 1) * n * (2 * n - 1) / 6;
                     check(sum[0] == s1 && sum[1] == s2, "reduce at " + root + ": " + Arrays.toString(sum));
                 }
                 int[] gathered = new int[n];
-                Collectives.gather(w, w.reserveCollectiveTag(), ints(new int[] {me * 3}), 0, 4, ints(gathered), 0, 4,
-                        root);
+                Collectives.gather(
+                        w, w.reserveCollectiveTag(), ints(new int[] {me * 3}), 0, 4, ints(gathered), 0, 4, root);
                 if (me == root) {
                     for (int i = 0; i < n; i++) {
                         check(gathered[i] == i * 3, "gather at " + root);
@@ -164,8 +174,16 @@ public final class EnginePrograms {
             }
             double[] x = {me + 0.5};
             double[] max = new double[1];
-            Collectives.allReduce(w, w.reserveCollectiveTag(), MemorySegment.ofArray(x), 0, MemorySegment.ofArray(max), 0,
-                    1, BaseType.DOUBLE, PredefinedOp.MAX);
+            Collectives.allReduce(
+                    w,
+                    w.reserveCollectiveTag(),
+                    MemorySegment.ofArray(x),
+                    0,
+                    MemorySegment.ofArray(max),
+                    0,
+                    1,
+                    BaseType.DOUBLE,
+                    PredefinedOp.MAX);
             check(max[0] == n - 0.5, "allReduce max " + max[0]);
             int[] ag = new int[2 * n];
             Collectives.allGather(w, w.reserveCollectiveTag(), ints(new int[] {me, -me}), 0, ints(ag), 0, 8);
@@ -182,11 +200,27 @@ public final class EnginePrograms {
                 check(recv[i] == i * 1000 + me, "allToAll");
             }
             int[] scan = new int[1];
-            Collectives.scan(w, w.reserveCollectiveTag(), ints(new int[] {me + 1}), 0, ints(scan), 0, 1, BaseType.INT,
+            Collectives.scan(
+                    w,
+                    w.reserveCollectiveTag(),
+                    ints(new int[] {me + 1}),
+                    0,
+                    ints(scan),
+                    0,
+                    1,
+                    BaseType.INT,
                     PredefinedOp.SUM);
             check(scan[0] == (me + 1) * (me + 2) / 2, "scan");
             int[] ex = {-1};
-            Collectives.exScan(w, w.reserveCollectiveTag(), ints(new int[] {me + 1}), 0, ints(ex), 0, 1, BaseType.INT,
+            Collectives.exScan(
+                    w,
+                    w.reserveCollectiveTag(),
+                    ints(new int[] {me + 1}),
+                    0,
+                    ints(ex),
+                    0,
+                    1,
+                    BaseType.INT,
                     PredefinedOp.SUM);
             check(me == 0 ? ex[0] == -1 : ex[0] == me * (me + 1) / 2, "exScan " + ex[0]);
             // A non-commutative operator must combine in rank order: string concatenation of digits.
@@ -207,20 +241,38 @@ public final class EnginePrograms {
             };
             long[] digit = {me % 15 + 1};
             long[] res = new long[1];
-            Collectives.reduce(w, w.reserveCollectiveTag(), MemorySegment.ofArray(digit), 0, MemorySegment.ofArray(res),
-                    0, 1, BaseType.LONG, concat, 0);
+            Collectives.reduce(
+                    w,
+                    w.reserveCollectiveTag(),
+                    MemorySegment.ofArray(digit),
+                    0,
+                    MemorySegment.ofArray(res),
+                    0,
+                    1,
+                    BaseType.LONG,
+                    concat,
+                    0);
             if (me == 0 && n <= 15) {
                 StringBuilder expect = new StringBuilder();
                 for (int i = 0; i < n; i++) {
                     expect.append(Long.toHexString(i % 15 + 1));
                 }
-                check(Long.toHexString(res[0]).equals(expect.toString()), "non-commutative order " +
-                        Long.toHexString(res[0]) + " expected " + expect);
+                check(
+                        Long.toHexString(res[0]).equals(expect.toString()),
+                        "non-commutative order " + Long.toHexString(res[0]) + " expected " + expect);
             }
             Communicator half = w.split(me % 2, -me);
             int[] hs = new int[1];
-            Collectives.allReduce(half, half.reserveCollectiveTag(), ints(new int[] {me}), 0, ints(hs), 0, 1,
-                    BaseType.INT, PredefinedOp.SUM);
+            Collectives.allReduce(
+                    half,
+                    half.reserveCollectiveTag(),
+                    ints(new int[] {me}),
+                    0,
+                    ints(hs),
+                    0,
+                    1,
+                    BaseType.INT,
+                    PredefinedOp.SUM);
             int expect = 0;
             for (int i = me % 2; i < n; i += 2) {
                 expect += i;
@@ -310,7 +362,8 @@ public final class EnginePrograms {
                 v[0] = in[0];
             }
             int[] sum = new int[1];
-            Collectives.allReduce(w, w.reserveCollectiveTag(), ints(v), 0, ints(sum), 0, 1, BaseType.INT, PredefinedOp.SUM);
+            Collectives.allReduce(
+                    w, w.reserveCollectiveTag(), ints(v), 0, ints(sum), 0, 1, BaseType.INT, PredefinedOp.SUM);
             check(sum[0] == n * (n - 1) / 2, "sum " + sum[0]);
             if (me == 0) {
                 System.out.println("ok " + n);

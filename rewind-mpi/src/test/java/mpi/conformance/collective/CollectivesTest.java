@@ -1,5 +1,13 @@
 package mpi.conformance.collective;
 
+import static mpi.conformance.Jobs.check;
+import static mpi.conformance.Jobs.checkEq;
+import static mpi.conformance.Jobs.runOk;
+
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
 import mpi.Datatype;
 import mpi.Int2;
 import mpi.Intracomm;
@@ -10,15 +18,6 @@ import mpi.Request;
 import mpi.UserFunction;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import java.nio.ByteBuffer;
-import java.nio.DoubleBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
-
-import static mpi.conformance.Jobs.check;
-import static mpi.conformance.Jobs.checkEq;
-import static mpi.conformance.Jobs.runOk;
 
 /**
  * MPI standard chapter 5: collective communication. Every collective, blocking and non-blocking, at
@@ -417,7 +416,9 @@ class CollectivesTest {
             short[] sp = new short[1];
             c.allReduce(new short[] {2}, sp, 1, MPI.SHORT, MPI.PROD);
             checkEq(1L << n, sp[0], "short PROD");
-            mpi.conformance.Jobs.expectError(MPI.ERR_OP, "SUM on booleans",
+            mpi.conformance.Jobs.expectError(
+                    MPI.ERR_OP,
+                    "SUM on booleans",
                     () -> c.allReduce(new boolean[1], new boolean[1], 1, MPI.BOOLEAN, MPI.SUM));
 
             // MINLOC / MAXLOC on (int, int) pairs in a direct buffer and (double, int) in a byte[].
@@ -444,37 +445,41 @@ class CollectivesTest {
             check(dr.getValue() == 0.5 && dr.getIndex() == (n / 2) * 10, "MINLOC on DOUBLE_INT");
 
             // A commutative user operator (array form).
-            Op sum = new Op(new UserFunction() {
-                @Override
-                public void call(Object inVec, Object inOutVec, int count, Datatype datatype) {
-                    int[] x = (int[]) inVec;
-                    int[] y = (int[]) inOutVec;
-                    for (int i = 0; i < count; i++) {
-                        y[i] += x[i];
-                    }
-                }
-            }, true);
+            Op sum = new Op(
+                    new UserFunction() {
+                        @Override
+                        public void call(Object inVec, Object inOutVec, int count, Datatype datatype) {
+                            int[] x = (int[]) inVec;
+                            int[] y = (int[]) inOutVec;
+                            for (int i = 0; i < count; i++) {
+                                y[i] += x[i];
+                            }
+                        }
+                    },
+                    true);
             int[] us = new int[2];
             c.allReduce(new int[] {me, 2}, us, 2, MPI.INT, sum);
             check(us[0] == n * (n - 1) / 2 && us[1] == 2 * n, "user commutative op");
 
             // A non-commutative user operator (buffer form) must combine in rank order.
-            Op compose = new Op(new UserFunction() {
-                @Override
-                public void call(ByteBuffer inBuf, ByteBuffer inOutBuf, int count, Datatype datatype) {
-                    LongBuffer x = inBuf.asLongBuffer();
-                    LongBuffer y = inOutBuf.asLongBuffer();
-                    for (int i = 0; i < count; i++) {
-                        long a1 = x.get(2 * i);
-                        long b1 = x.get(2 * i + 1);
-                        long a2 = y.get(2 * i);
-                        long b2 = y.get(2 * i + 1);
-                        // (in o inout)(v) = in(inout(v)): a1*(a2*v+b2)+b1
-                        y.put(2 * i, a1 * a2 % P);
-                        y.put(2 * i + 1, (a1 * b2 + b1) % P);
-                    }
-                }
-            }, false);
+            Op compose = new Op(
+                    new UserFunction() {
+                        @Override
+                        public void call(ByteBuffer inBuf, ByteBuffer inOutBuf, int count, Datatype datatype) {
+                            LongBuffer x = inBuf.asLongBuffer();
+                            LongBuffer y = inOutBuf.asLongBuffer();
+                            for (int i = 0; i < count; i++) {
+                                long a1 = x.get(2 * i);
+                                long b1 = x.get(2 * i + 1);
+                                long a2 = y.get(2 * i);
+                                long b2 = y.get(2 * i + 1);
+                                // (in o inout)(v) = in(inout(v)): a1*(a2*v+b2)+b1
+                                y.put(2 * i, a1 * a2 % P);
+                                y.put(2 * i + 1, (a1 * b2 + b1) % P);
+                            }
+                        }
+                    },
+                    false);
             check(!compose.isCommutative(), "isCommutative");
             Datatype affine = Datatype.createContiguous(2, MPI.LONG);
             affine.commit();

@@ -1,5 +1,10 @@
 package mpi.conformance.comm;
 
+import static mpi.conformance.Jobs.check;
+import static mpi.conformance.Jobs.checkEq;
+import static mpi.conformance.Jobs.expectError;
+import static mpi.conformance.Jobs.runOk;
+
 import mpi.Comm;
 import mpi.Group;
 import mpi.Intracomm;
@@ -7,11 +12,6 @@ import mpi.MPI;
 import mpi.MPIException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-
-import static mpi.conformance.Jobs.check;
-import static mpi.conformance.Jobs.checkEq;
-import static mpi.conformance.Jobs.expectError;
-import static mpi.conformance.Jobs.runOk;
 
 /** MPI standard chapter 6: groups, contexts and communicators. */
 class CommunicatorsTest {
@@ -116,15 +116,17 @@ class CommunicatorsTest {
             check(s.isNull() == (me == 0), "UNDEFINED colour gives a null communicator");
             if (!s.isNull()) {
                 checkEq(me - 1, s.getRank(), "rank in split");
-                checkEq(n == 1 ? MPI.UNEQUAL : (n == 2 ? MPI.UNEQUAL : MPI.UNEQUAL), Comm.compare(w, s), "split compare");
+                checkEq(
+                        n == 1 ? MPI.UNEQUAL : (n == 2 ? MPI.UNEQUAL : MPI.UNEQUAL),
+                        Comm.compare(w, s),
+                        "split compare");
                 int[] sum = new int[1];
                 s.allReduce(new int[] {1}, sum, 1, MPI.INT, MPI.SUM);
                 checkEq(n - 1, sum[0], "allReduce on split");
                 s.free();
                 check(s.isNull(), "freed communicator is null");
                 expectError(MPI.ERR_COMM, "use of a freed communicator", s::getRank);
-                expectError(MPI.ERR_COMM, "send on a freed communicator",
-                        () -> s.send(new int[1], 1, MPI.INT, 0, 0));
+                expectError(MPI.ERR_COMM, "send on a freed communicator", () -> s.send(new int[1], 1, MPI.INT, 0, 0));
             }
             Intracomm self = MPI.COMM_SELF;
             checkEq(1, self.getSize(), "COMM_SELF size");

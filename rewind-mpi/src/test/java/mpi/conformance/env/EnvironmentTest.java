@@ -1,12 +1,5 @@
 package mpi.conformance.env;
 
-import io.rewind.runtime.JobResult;
-import mpi.MPI;
-import mpi.MPIException;
-import org.junit.jupiter.api.Test;
-
-import java.nio.IntBuffer;
-
 import static mpi.conformance.Jobs.check;
 import static mpi.conformance.Jobs.checkEq;
 import static mpi.conformance.Jobs.expectError;
@@ -15,6 +8,12 @@ import static mpi.conformance.Jobs.runOk;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rewind.runtime.JobResult;
+import java.nio.IntBuffer;
+import mpi.MPI;
+import mpi.MPIException;
+import org.junit.jupiter.api.Test;
 
 /** MPI standard chapter 8 (environment) and error handling, including misuse of the API. */
 class EnvironmentTest {
@@ -82,7 +81,9 @@ class EnvironmentTest {
             expectError(MPI.ERR_TAG, "negative tag", () -> w.send(new int[1], 1, MPI.INT, 0, -3));
             expectError(MPI.ERR_BUFFER, "null buffer", () -> w.send(null, 1, MPI.INT, 0, 0));
             expectError(MPI.ERR_BUFFER, "unsupported buffer class", () -> w.send("text", 1, MPI.INT, 0, 0));
-            expectError(MPI.ERR_BUFFER, "read-only receive buffer",
+            expectError(
+                    MPI.ERR_BUFFER,
+                    "read-only receive buffer",
                     () -> w.recv(IntBuffer.allocate(1).asReadOnlyBuffer(), 1, MPI.INT, 0, 0));
             expectError(MPI.ERR_ROOT, "bad root", () -> w.bcast(new int[1], 1, MPI.INT, n));
             mpi.Datatype t = mpi.Datatype.createContiguous(2, MPI.INT);
@@ -97,7 +98,10 @@ class EnvironmentTest {
             } catch (MPIException ex) {
                 e = ex;
             }
-            check(e != null && e.getErrorCode() == MPI.ERR_RANK && e.getMessage().contains("rank"),
+            check(
+                    e != null
+                            && e.getErrorCode() == MPI.ERR_RANK
+                            && e.getMessage().contains("rank"),
                     "exception carries code and message");
             // The communicator still works after errors were returned.
             int[] s = new int[1];

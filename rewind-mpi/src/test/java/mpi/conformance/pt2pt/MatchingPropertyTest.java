@@ -1,6 +1,11 @@
 package mpi.conformance.pt2pt;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.rewind.runtime.JobResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
@@ -10,12 +15,6 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Matching rules, property-based: senders send random tag sequences to rank 0, which receives them
@@ -27,10 +26,13 @@ class MatchingPropertyTest {
     /** "tags of sender 1;tags of sender 2;...|seed", tags comma-separated. */
     @Provide
     Arbitrary<String> schedules() {
-        Arbitrary<String> sender = Arbitraries.integers().between(0, 3).list().ofMaxSize(12)
+        Arbitrary<String> sender = Arbitraries.integers()
+                .between(0, 3)
+                .list()
+                .ofMaxSize(12)
                 .map(l -> String.join(",", l.stream().map(String::valueOf).toList()));
-        return sender.list().ofMinSize(1).ofMaxSize(3)
-                .flatMap(senders -> Arbitraries.longs().map(seed -> String.join(";", senders) + "|" + seed));
+        return sender.list().ofMinSize(1).ofMaxSize(3).flatMap(senders -> Arbitraries.longs()
+                .map(seed -> String.join(";", senders) + "|" + seed));
     }
 
     @Property(tries = 40)
@@ -85,7 +87,8 @@ class MatchingPropertyTest {
                 do {
                     s = random.nextInt(remaining.size());
                 } while (remaining.get(s).isEmpty());
-                int seqPick = remaining.get(s).get(random.nextInt(remaining.get(s).size()));
+                int seqPick =
+                        remaining.get(s).get(random.nextInt(remaining.get(s).size()));
                 int source = random.nextBoolean() ? MPI.ANY_SOURCE : s + 1;
                 int tag = random.nextBoolean() ? MPI.ANY_TAG : tags.get(s).get(seqPick);
                 int[] m = new int[2];

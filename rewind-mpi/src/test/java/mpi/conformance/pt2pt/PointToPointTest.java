@@ -1,5 +1,14 @@
 package mpi.conformance.pt2pt;
 
+import static mpi.conformance.Jobs.check;
+import static mpi.conformance.Jobs.checkEq;
+import static mpi.conformance.Jobs.runOk;
+
+import java.nio.ByteBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
+import java.util.HashSet;
+import java.util.Set;
 import mpi.Comm;
 import mpi.Datatype;
 import mpi.MPI;
@@ -7,19 +16,9 @@ import mpi.MPIException;
 import mpi.Prequest;
 import mpi.Request;
 import mpi.Status;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-
-import java.nio.ByteBuffer;
-import java.nio.DoubleBuffer;
-import java.nio.IntBuffer;
-import java.util.HashSet;
-import java.util.Set;
-
-import static mpi.conformance.Jobs.check;
-import static mpi.conformance.Jobs.checkEq;
-import static mpi.conformance.Jobs.runOk;
 
 /** MPI standard chapter 3: point-to-point communication. */
 class PointToPointTest {
@@ -136,8 +135,9 @@ class PointToPointTest {
 
             // Non-blocking with arrays wrapped as heap buffers and direct buffers.
             IntBuffer hin = IntBuffer.allocate(2);
-            Request[] reqs = {w.iRecv(hin, 2, MPI.INT, left, 5), w.iSend(IntBuffer.wrap(new int[] {me, -me}), 2,
-                    MPI.INT, right, 5)};
+            Request[] reqs = {
+                w.iRecv(hin, 2, MPI.INT, left, 5), w.iSend(IntBuffer.wrap(new int[] {me, -me}), 2, MPI.INT, right, 5)
+            };
             Request.waitAll(reqs);
             checkEq(-left, hin.get(1), "heap buffer iRecv");
             MPI.Finalize();
@@ -226,8 +226,8 @@ class PointToPointTest {
                 w.send(new int[10], 10, MPI.INT, 1, 0);
                 w.send(new int[10], 10, MPI.INT, 1, 1);
             } else {
-                mpi.conformance.Jobs.expectError(MPI.ERR_TRUNCATE, "blocking receive",
-                        () -> w.recv(new int[5], 5, MPI.INT, 0, 0));
+                mpi.conformance.Jobs.expectError(
+                        MPI.ERR_TRUNCATE, "blocking receive", () -> w.recv(new int[5], 5, MPI.INT, 0, 0));
                 Request r = w.iRecv(IntBuffer.allocate(4), 4, MPI.INT, 0, 1);
                 mpi.conformance.Jobs.expectError(MPI.ERR_TRUNCATE, "wait on a non-blocking receive", r::waitFor);
             }
@@ -390,8 +390,9 @@ class PointToPointTest {
                 done += ss.length;
             }
             checkEq(left + 1, b.get(0), "payload");
-            Request[] q2 = {w.iRecv(a, 1, MPI.INT, left, 60), w.iSend(IntBuffer.wrap(new int[] {7}), 1, MPI.INT,
-                    right, 60)};
+            Request[] q2 = {
+                w.iRecv(a, 1, MPI.INT, left, 60), w.iSend(IntBuffer.wrap(new int[] {7}), 1, MPI.INT, right, 60)
+            };
             Status[] all = Request.waitAllStatus(q2);
             checkEq(left, all[0].getSource(), "waitAllStatus source");
             checkEq(2, all.length, "waitAllStatus length");

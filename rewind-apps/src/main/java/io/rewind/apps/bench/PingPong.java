@@ -1,12 +1,11 @@
 package io.rewind.apps.bench;
 
 import io.rewind.api.Checkpointer;
-import mpi.MPI;
-import mpi.MPIException;
-
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Locale;
+import mpi.MPI;
+import mpi.MPIException;
 
 /**
  * OSU-style ping-pong between ranks 0 and 1 for sizes from 1 byte to a maximum (default 4 MiB),
@@ -31,8 +30,7 @@ public final class PingPong {
     /** Enough for the compiler to settle on the whole path (about 0.1 s). */
     private static final int WARM_UP_ROUND_TRIPS = 50_000;
 
-    private PingPong() {
-    }
+    private PingPong() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
@@ -82,7 +80,8 @@ public final class PingPong {
                 double median = sorted[batches / 2];
                 double mbps = size / median * 1e3; // bytes per ns -> MB/s (1e6 bytes)
                 double copy = copyBandwidth(size, direct, workScale);
-                System.out.printf(Locale.ROOT, "pingpong,%s,%d,%.1f,%.1f,%.1f,%s%n", kind, size, median, mbps, copy, each);
+                System.out.printf(
+                        Locale.ROOT, "pingpong,%s,%d,%.1f,%.1f,%.1f,%s%n", kind, size, median, mbps, copy, each);
             }
         }
         MPI.Finalize();

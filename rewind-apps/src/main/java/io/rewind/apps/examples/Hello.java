@@ -5,8 +5,7 @@ import mpi.MPIException;
 
 /** Every rank says who it is. */
 public final class Hello {
-    private Hello() {
-    }
+    private Hello() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);

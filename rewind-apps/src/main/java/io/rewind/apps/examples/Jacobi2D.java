@@ -1,10 +1,9 @@
 package io.rewind.apps.examples;
 
+import java.nio.DoubleBuffer;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
-
-import java.nio.DoubleBuffer;
 
 /**
  * Jacobi relaxation of Laplace's equation on an n x n grid (default 256 x 256, 200 sweeps), with the
@@ -19,8 +18,7 @@ public final class Jacobi2D {
     private static final int TAG_UP = 1;
     private static final int TAG_DOWN = 2;
 
-    private Jacobi2D() {
-    }
+    private Jacobi2D() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
@@ -94,8 +92,9 @@ public final class Jacobi2D {
         }
         MPI.COMM_WORLD.allReduce(sum, 1, MPI.DOUBLE, MPI.SUM);
         if (rank == 0) {
-            System.out.printf("jacobi n=%d sweeps=%d residual=%.6e checksum=%.17g bits=%016x%n", n, sweeps,
-                    Math.sqrt(residual[0]), sum[0], Double.doubleToLongBits(sum[0]));
+            System.out.printf(
+                    "jacobi n=%d sweeps=%d residual=%.6e checksum=%.17g bits=%016x%n",
+                    n, sweeps, Math.sqrt(residual[0]), sum[0], Double.doubleToLongBits(sum[0]));
         }
         MPI.Finalize();
     }

@@ -8,8 +8,7 @@ import mpi.MPIException;
  * intervals dealt round robin to ranks; the partial sums meet in a reduction at rank 0.
  */
 public final class Pi {
-    private Pi() {
-    }
+    private Pi() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);

@@ -8,8 +8,7 @@ import mpi.MPIException;
  * prints the final token, which must equal {@code laps * size * (size - 1) / 2}.
  */
 public final class Ring {
-    private Ring() {
-    }
+    private Ring() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);

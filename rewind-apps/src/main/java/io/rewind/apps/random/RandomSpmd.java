@@ -1,5 +1,11 @@
 package io.rewind.apps.random;
 
+import java.nio.DoubleBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import mpi.Comm;
 import mpi.Intracomm;
 import mpi.MPI;
@@ -7,13 +13,6 @@ import mpi.MPIException;
 import mpi.Prequest;
 import mpi.Request;
 import mpi.Status;
-
-import java.nio.DoubleBuffer;
-import java.nio.IntBuffer;
-import java.nio.LongBuffer;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
 
 /**
  * A random SPMD program: every rank draws the same sequence of steps from a seed and runs it, each

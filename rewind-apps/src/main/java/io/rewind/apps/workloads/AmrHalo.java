@@ -1,13 +1,12 @@
 package io.rewind.apps.workloads;
 
 import io.rewind.api.Checkpointer;
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Request;
-
 import java.nio.DoubleBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
 
 /**
  * Halo exchange on an adaptively refined mesh, shaped like MiniAMR. The square domain is a grid of
@@ -37,8 +36,7 @@ public final class AmrHalo {
     private static final int[] DX = {-1, 1, 0, 0};
     private static final int[] DY = {0, 0, -1, 1};
 
-    private AmrHalo() {
-    }
+    private AmrHalo() {}
 
     private static int opposite(int d) {
         return d ^ 1;
@@ -200,8 +198,9 @@ public final class AmrHalo {
         }
         double total = Workloads.orderedSum(integrals, blocks);
         if (rank == 0) {
-            System.out.printf("amr steps=%d blocks=%dx%d max=%.17g checksum=%.17g bits=%016x%n", steps, bx, by, max[0],
-                    total, Double.doubleToLongBits(total));
+            System.out.printf(
+                    "amr steps=%d blocks=%dx%d max=%.17g checksum=%.17g bits=%016x%n",
+                    steps, bx, by, max[0], total, Double.doubleToLongBits(total));
         }
         MPI.Finalize();
     }
@@ -211,12 +210,13 @@ public final class AmrHalo {
         for (int v = 0; v < vars; v++) {
             int base = (k * vars + v) * cap;
             for (int t = 0; t < side; t++) {
-                int idx = switch (d) {
-                    case WEST -> t * side;
-                    case EAST -> t * side + side - 1;
-                    case SOUTH -> t;
-                    default -> (side - 1) * side + t;
-                };
+                int idx =
+                        switch (d) {
+                            case WEST -> t * side;
+                            case EAST -> t * side + side - 1;
+                            case SOUTH -> t;
+                            default -> (side - 1) * side + t;
+                        };
                 face[v * side + t] = u[base + idx];
             }
         }
@@ -273,8 +273,8 @@ public final class AmrHalo {
     }
 
     /** One smoothing sweep of local block k using its ghosts; returns the largest new value. */
-    private static double smooth(double[] u, int k, int vars, int cap, int side, double[][] ghost, boolean[] has,
-                                 double[] tmp) {
+    private static double smooth(
+            double[] u, int k, int vars, int cap, int side, double[][] ghost, boolean[] has, double[] tmp) {
         double max = Double.NEGATIVE_INFINITY;
         for (int v = 0; v < vars; v++) {
             int base = (k * vars + v) * cap;
@@ -285,8 +285,8 @@ public final class AmrHalo {
                     double w = x > 0 ? u[base + y * side + x - 1] : has[WEST] ? ghost[k * 4 + WEST][go + y] : c;
                     double e = x < side - 1 ? u[base + y * side + x + 1] : has[EAST] ? ghost[k * 4 + EAST][go + y] : c;
                     double s = y > 0 ? u[base + (y - 1) * side + x] : has[SOUTH] ? ghost[k * 4 + SOUTH][go + x] : c;
-                    double n = y < side - 1 ? u[base + (y + 1) * side + x]
-                            : has[NORTH] ? ghost[k * 4 + NORTH][go + x] : c;
+                    double n =
+                            y < side - 1 ? u[base + (y + 1) * side + x] : has[NORTH] ? ghost[k * 4 + NORTH][go + x] : c;
                     double val = 0.2 * (c + w + e + s + n);
                     tmp[y * side + x] = val;
                     max = Math.max(max, val);

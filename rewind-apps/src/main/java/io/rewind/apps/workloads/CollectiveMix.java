@@ -12,8 +12,7 @@ import mpi.MPIException;
  * <p>Usage: {@code CollectiveMix [steps] [width]}. Prints {@code collectives steps=.. checksum=..}.
  */
 public final class CollectiveMix {
-    private CollectiveMix() {
-    }
+    private CollectiveMix() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
@@ -78,8 +77,9 @@ public final class CollectiveMix {
         long[] dig = {digest[0]};
         MPI.COMM_WORLD.allReduce(dig, 1, MPI.LONG, MPI.BXOR);
         if (rank == 0) {
-            System.out.printf("collectives steps=%d checksum=%016x digest=%016x%n", steps,
-                    Double.doubleToLongBits(total[0]), dig[0]);
+            System.out.printf(
+                    "collectives steps=%d checksum=%016x digest=%016x%n",
+                    steps, Double.doubleToLongBits(total[0]), dig[0]);
         }
         MPI.Finalize();
     }

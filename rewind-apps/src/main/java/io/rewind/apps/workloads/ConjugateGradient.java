@@ -1,14 +1,13 @@
 package io.rewind.apps.workloads;
 
 import io.rewind.api.Checkpointer;
+import java.nio.DoubleBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
-
-import java.nio.DoubleBuffer;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Conjugate gradient on a random sparse symmetric positive definite matrix over a 2-D process
@@ -38,8 +37,7 @@ public final class ConjugateGradient {
     private static final int TAG_GATHER = 11;
     private static final int TAG_ROW = 12;
 
-    private ConjugateGradient() {
-    }
+    private ConjugateGradient() {}
 
     /** Receives the off-diagonal entries of the graph: edge (i, j) with weight w, i != j. */
     interface EdgeSink {
@@ -92,8 +90,8 @@ public final class ConjugateGradient {
         }
         int r = rank / cols;
         int c = rank % cols;
-        Intracomm rowComm = MPI.COMM_WORLD.split(r, c);   // rank in it: c
-        Intracomm colComm = MPI.COMM_WORLD.split(c, r);   // rank in it: r
+        Intracomm rowComm = MPI.COMM_WORLD.split(r, c); // rank in it: c
+        Intracomm colComm = MPI.COMM_WORLD.split(c, r); // rank in it: r
         int rLo = Workloads.blockStart(n, rows, r);
         int rHi = Workloads.blockStart(n, rows, r + 1);
         int cLo = Workloads.blockStart(n, cols, c);
@@ -222,8 +220,9 @@ public final class ConjugateGradient {
         java.util.Arrays.fill(ones, 1.0);
         double xsum = dot(x, ones, colComm);
         if (rank == 0) {
-            System.out.printf("cg n=%d iterations=%d xsum=%.17g rnorm=%.6e bits=%016x%n", n, iterations, xsum,
-                    Math.sqrt(scalars[0]), Double.doubleToLongBits(xsum));
+            System.out.printf(
+                    "cg n=%d iterations=%d xsum=%.17g rnorm=%.6e bits=%016x%n",
+                    n, iterations, xsum, Math.sqrt(scalars[0]), Double.doubleToLongBits(xsum));
         }
         MPI.Finalize();
     }

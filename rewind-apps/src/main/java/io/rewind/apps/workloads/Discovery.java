@@ -1,12 +1,11 @@
 package io.rewind.apps.workloads;
 
 import io.rewind.api.Checkpointer;
+import java.nio.LongBuffer;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
-
-import java.nio.LongBuffer;
 
 /**
  * The data-dependent discovery exchange of the SPBC paper's figure 4 (a pattern found in
@@ -33,8 +32,7 @@ public final class Discovery {
     static final int TAG_REQUEST = 41;
     static final int TAG_REPLY = 42;
 
-    private Discovery() {
-    }
+    private Discovery() {}
 
     /** The distinct ranks {@code rank} contacts in an iteration, chosen from its accumulator. */
     static int[] contacts(long acc, long iteration, int rank, int size, int maxContacts, long seed) {

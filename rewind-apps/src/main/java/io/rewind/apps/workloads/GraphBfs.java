@@ -1,15 +1,14 @@
 package io.rewind.apps.workloads;
 
 import io.rewind.api.Checkpointer;
-import mpi.MPI;
-import mpi.MPIException;
-import mpi.Request;
-
 import java.nio.IntBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
+import mpi.MPI;
+import mpi.MPIException;
+import mpi.Request;
 
 /**
  * Level-synchronous breadth-first search on a Kronecker graph, shaped like Graph500. The graph has
@@ -31,8 +30,7 @@ import java.util.SplittableRandom;
 public final class GraphBfs {
     private static final int TAG_FRONTIER = 31;
 
-    private GraphBfs() {
-    }
+    private GraphBfs() {}
 
     /** Edge e of the graph as {from, to} (may be a self loop; those are ignored). */
     static int[] edge(int scale, long seed, long e) {
@@ -41,7 +39,7 @@ public final class GraphBfs {
         int j = 0;
         for (int bit = 0; bit < scale; bit++) {
             double p = rnd.nextDouble();
-            int ib = p >= 0.57 + 0.19 ? 1 : 0;                  // C or D: lower half
+            int ib = p >= 0.57 + 0.19 ? 1 : 0; // C or D: lower half
             int jb = (p >= 0.57 && p < 0.76) || p >= 0.95 ? 1 : 0; // B or D: right half
             i = (i << 1) | ib;
             j = (j << 1) | jb;
@@ -100,7 +98,7 @@ public final class GraphBfs {
         }
         int[] adj = new int[start[local]];
         int[] fill = Arrays.copyOf(start, local);
-        for (long e = 0; e < m; e++) {  // drawn again rather than kept: less memory per rank
+        for (long e = 0; e < m; e++) { // drawn again rather than kept: less memory per rank
             int[] ft = edge(scale, seed, e);
             if (ft[0] == ft[1]) {
                 continue;
@@ -187,8 +185,9 @@ public final class GraphBfs {
             state[0]++;
         }
         if (rank == 0) {
-            System.out.printf("bfs scale=%d edgefactor=%d roots=%d reached=%d checksum=%016x%n", scale, edgeFactor,
-                    roots, state[2], state[1]);
+            System.out.printf(
+                    "bfs scale=%d edgefactor=%d roots=%d reached=%d checksum=%016x%n",
+                    scale, edgeFactor, roots, state[2], state[1]);
         }
         MPI.Finalize();
     }

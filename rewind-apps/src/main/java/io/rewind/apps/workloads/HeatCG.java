@@ -1,11 +1,10 @@
 package io.rewind.apps.workloads;
 
 import io.rewind.api.Checkpointer;
+import java.nio.DoubleBuffer;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
-
-import java.nio.DoubleBuffer;
 
 /**
  * 2-D heat conduction with an implicit time step, shaped like TeaLeaf: each step solves
@@ -27,12 +26,12 @@ import java.nio.DoubleBuffer;
 public final class HeatCG {
     /** Conductivity times the time step over the squared cell width. */
     static final double K = 0.2;
+
     static final double TOLERANCE = 1e-12;
     private static final int TAG_UP = 21;
     private static final int TAG_DOWN = 22;
 
-    private HeatCG() {
-    }
+    private HeatCG() {}
 
     /** The initial temperature of cell (row y, column x). */
     static double initial(int nx, int ny, int y, int x) {
@@ -122,8 +121,9 @@ public final class HeatCG {
         }
         MPI.COMM_WORLD.allReduce(sums, 2, MPI.DOUBLE, MPI.SUM);
         if (rank == 0) {
-            System.out.printf("heat nx=%d ny=%d steps=%d total=%.17g weighted=%.17g cg=%d bits=%016x%n", nx, ny, steps,
-                    sums[0], sums[1], counters[1], Double.doubleToLongBits(sums[1]));
+            System.out.printf(
+                    "heat nx=%d ny=%d steps=%d total=%.17g weighted=%.17g cg=%d bits=%016x%n",
+                    nx, ny, steps, sums[0], sums[1], counters[1], Double.doubleToLongBits(sums[1]));
         }
         MPI.Finalize();
     }

@@ -22,8 +22,7 @@ public final class MasterWorker {
     private static final int TAG_RESULT = 2;
     private static final int TAG_DIGEST = 3;
 
-    private MasterWorker() {
-    }
+    private MasterWorker() {}
 
     static long taskValue(long task, int work) {
         long x = task * 0x9E3779B97F4A7C15L + 1;

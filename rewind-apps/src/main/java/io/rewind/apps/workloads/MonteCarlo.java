@@ -1,10 +1,9 @@
 package io.rewind.apps.workloads;
 
 import io.rewind.api.Checkpointer;
+import java.util.SplittableRandom;
 import mpi.MPI;
 import mpi.MPIException;
-
-import java.util.SplittableRandom;
 
 /**
  * Monte Carlo photon transport through a slab, shaped like SPhot. Every iteration simulates
@@ -27,14 +26,15 @@ import java.util.SplittableRandom;
 public final class MonteCarlo {
     /** Tally slots: 0 left, 1 right, 2.. absorbed per depth bin. */
     static final int BINS = 16;
+
     static final int TALLIES = BINS + 2;
     private static final int TAG_TALLY = 51;
     /** Slab thickness in mean free paths, and the chance a collision absorbs. */
     private static final double THICKNESS = 4.0;
+
     private static final double ABSORB = 0.3;
 
-    private MonteCarlo() {
-    }
+    private MonteCarlo() {}
 
     /** Simulates one batch and adds its counts to {@code tally}. */
     static void batch(long seed, long iteration, long batch, int photons, long[] tally) {
@@ -113,7 +113,8 @@ public final class MonteCarlo {
             for (int t = 2; t < TALLIES; t++) {
                 absorbed += total[t];
             }
-            System.out.printf("montecarlo iterations=%d photons=%d left=%d right=%d absorbed=%d checksum=%016x%n",
+            System.out.printf(
+                    "montecarlo iterations=%d photons=%d left=%d right=%d absorbed=%d checksum=%016x%n",
                     iterations, (long) iterations * batches * photons, total[0], total[1], absorbed, digest(total));
         }
         MPI.Finalize();

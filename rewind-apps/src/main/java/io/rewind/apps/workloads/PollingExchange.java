@@ -1,11 +1,10 @@
 package io.rewind.apps.workloads;
 
 import io.rewind.api.Checkpointer;
+import java.nio.LongBuffer;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
-
-import java.nio.LongBuffer;
 
 /**
  * Every rank exchanges a value with a few peers each step and folds what it gets in the order the
@@ -17,8 +16,7 @@ import java.nio.LongBuffer;
  * <p>Usage: {@code PollingExchange [steps]}. Prints {@code polling steps=.. checksum=..}.
  */
 public final class PollingExchange {
-    private PollingExchange() {
-    }
+    private PollingExchange() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);

@@ -1,11 +1,10 @@
 package io.rewind.apps.workloads;
 
 import io.rewind.api.Checkpointer;
+import java.nio.DoubleBuffer;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
-
-import java.nio.DoubleBuffer;
 
 /**
  * The 2-D Jacobi stencil of the examples, made fault tolerant: the grid and the sweep counter are
@@ -21,8 +20,7 @@ public final class Stencil2D {
     private static final int TAG_UP = 1;
     private static final int TAG_DOWN = 2;
 
-    private Stencil2D() {
-    }
+    private Stencil2D() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
@@ -110,8 +108,9 @@ public final class Stencil2D {
         }
         MPI.COMM_WORLD.allReduce(sum, 1, MPI.DOUBLE, MPI.SUM);
         if (rank == 0) {
-            System.out.printf("stencil n=%d sweeps=%d residual=%.6e checksum=%.17g bits=%016x%n", n, sweeps,
-                    Math.sqrt(residual[0]), sum[0], Double.doubleToLongBits(sum[0]));
+            System.out.printf(
+                    "stencil n=%d sweeps=%d residual=%.6e checksum=%.17g bits=%016x%n",
+                    n, sweeps, Math.sqrt(residual[0]), sum[0], Double.doubleToLongBits(sum[0]));
         }
         MPI.Finalize();
     }

@@ -1,11 +1,10 @@
 package io.rewind.apps.workloads;
 
 import io.rewind.api.Checkpointer;
+import java.nio.DoubleBuffer;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
-
-import java.nio.DoubleBuffer;
 
 /**
  * A 3-D Poisson solve by Jacobi sweeps, shaped like the Himeno benchmark: a cube of {@code n^3}
@@ -27,8 +26,7 @@ public final class Stencil3D {
     /** The source term h^2 f of every interior point. */
     static final double SOURCE = 1.0e-3;
 
-    private Stencil3D() {
-    }
+    private Stencil3D() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
@@ -98,8 +96,9 @@ public final class Stencil3D {
         }
         double total = Workloads.orderedSum(planeSums, n);
         if (rank == 0) {
-            System.out.printf("stencil3d n=%d sweeps=%d residual=%.6e checksum=%.17g bits=%016x%n", n, sweeps,
-                    Math.sqrt(residual[0]), total, Double.doubleToLongBits(total));
+            System.out.printf(
+                    "stencil3d n=%d sweeps=%d residual=%.6e checksum=%.17g bits=%016x%n",
+                    n, sweeps, Math.sqrt(residual[0]), total, Double.doubleToLongBits(total));
         }
         MPI.Finalize();
     }
@@ -115,8 +114,7 @@ public final class Stencil3D {
             int row = at + y * n;
             for (int x = 1; x < n - 1; x++) {
                 int i = row + x;
-                double v = (p[i - 1] + p[i + 1] + p[i - n] + p[i + n] + p[i - plane] + p[i + plane] + SOURCE)
-                        / 6.0;
+                double v = (p[i - 1] + p[i + 1] + p[i - n] + p[i + n] + p[i - plane] + p[i + plane] + SOURCE) / 6.0;
                 double d = v - p[i];
                 local += d * d;
                 next[i] = v;

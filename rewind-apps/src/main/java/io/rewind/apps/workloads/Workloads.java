@@ -5,8 +5,7 @@ import mpi.MPIException;
 
 /** Small helpers the workloads share: block partitions, rank-count-independent sums, hashing. */
 final class Workloads {
-    private Workloads() {
-    }
+    private Workloads() {}
 
     /** First index of block {@code b} when {@code n} items are split into {@code parts} contiguous blocks. */
     static int blockStart(int n, int parts, int b) {

@@ -1,20 +1,19 @@
 package io.rewind.apps.recovery;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.rewind.apps.random.RandomSpmd;
 import io.rewind.check.RecoveryCheck;
-import io.rewind.runtime.FailureSchedule;
-import io.rewind.runtime.JobConfig;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobConfig;
+import java.time.Duration;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
-
-import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Random SPMD programs ({@link RandomSpmd}: point-to-point, wildcards, completion functions, every
@@ -27,23 +26,30 @@ class RandomProgramsTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
 
     static void assertRecovers(long programSeed, int ranks, int steps, long killSeed, int schedules) {
-        JobConfig job = JobConfig.builder(RandomSpmd.class.getName()).ranks(ranks)
-                .args(Long.toString(programSeed), Integer.toString(steps)).timeout(LIMIT).quiet().build();
+        JobConfig job = JobConfig.builder(RandomSpmd.class.getName())
+                .ranks(ranks)
+                .args(Long.toString(programSeed), Integer.toString(steps))
+                .timeout(LIMIT)
+                .quiet()
+                .build();
         RecoveryCheck check = RecoveryCheck.of(job);
         for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
             for (FailureSchedule s : check.schedules(killSeed, schedules)) {
                 RecoveryCheck.Verdict v = check.run(p, 0, s);
-                assertTrue(v.ok(), () -> "RandomSpmd " + programSeed + " " + steps + " on " + ranks + " ranks, kill seed "
-                        + killSeed + ": " + v.describe());
+                assertTrue(
+                        v.ok(),
+                        () -> "RandomSpmd " + programSeed + " " + steps + " on " + ranks + " ranks, kill seed "
+                                + killSeed + ": " + v.describe());
             }
         }
     }
 
     @Property(tries = 12)
-    void randomProgramsRecoverFromRandomCrashesBitForBit(@ForAll @LongRange(min = 1, max = 1_000_000) long program,
-                                                         @ForAll @IntRange(min = 1, max = 5) int ranks,
-                                                         @ForAll @IntRange(min = 5, max = 50) int steps,
-                                                         @ForAll @LongRange(min = 1, max = 1_000_000) long kills) {
+    void randomProgramsRecoverFromRandomCrashesBitForBit(
+            @ForAll @LongRange(min = 1, max = 1_000_000) long program,
+            @ForAll @IntRange(min = 1, max = 5) int ranks,
+            @ForAll @IntRange(min = 5, max = 50) int steps,
+            @ForAll @LongRange(min = 1, max = 1_000_000) long kills) {
         assertRecovers(program, ranks, steps, kills, 3);
     }
 

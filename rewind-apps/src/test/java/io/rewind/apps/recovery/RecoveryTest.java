@@ -1,31 +1,30 @@
 package io.rewind.apps.recovery;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.rewind.apps.workloads.CollectiveMix;
 import io.rewind.apps.workloads.Discovery;
 import io.rewind.apps.workloads.MasterWorker;
 import io.rewind.apps.workloads.PollingExchange;
 import io.rewind.apps.workloads.Stencil2D;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import io.rewind.ft.ProtocolDescriptor;
-import io.rewind.ft.ProtocolRegistry;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Runs each workload with crashes under the protocols that recover, and compares what it prints with
@@ -50,8 +49,15 @@ class RecoveryTest {
     static final Workload COLLECTIVES = new Workload(CollectiveMix.class, 5, List.of("24", "8"), "collectives", 24);
 
     static JobResult run(Workload w, ProtocolDescriptor protocol, FailureSchedule failures, int checkpointEvery) {
-        return Job.run(JobConfig.builder(w.main().getName()).ranks(w.ranks()).args(w.args()).protocol(protocol)
-                .checkpointEvery(checkpointEvery).failures(failures).timeout(LIMIT).quiet().build());
+        return Job.run(JobConfig.builder(w.main().getName())
+                .ranks(w.ranks())
+                .args(w.args())
+                .protocol(protocol)
+                .checkpointEvery(checkpointEvery)
+                .failures(failures)
+                .timeout(LIMIT)
+                .quiet()
+                .build());
     }
 
     static String resultLine(JobResult r, String prefix) {
@@ -71,11 +77,11 @@ class RecoveryTest {
         });
     }
 
-    static void assertRecovers(Workload w, ProtocolDescriptor protocol, FailureSchedule failures, int checkpointEvery,
-                               String label) {
+    static void assertRecovers(
+            Workload w, ProtocolDescriptor protocol, FailureSchedule failures, int checkpointEvery, String label) {
         JobResult r = run(w, protocol, failures, checkpointEvery);
-        String context = label + " " + w + " " + protocol.name() + " kills=" + failures + "\n"
-                + r.describeFailures() + (r.report() != null ? r.report().summary() : "");
+        String context = label + " " + w + " " + protocol.name() + " kills=" + failures + "\n" + r.describeFailures()
+                + (r.report() != null ? r.report().summary() : "");
         assertTrue(r.ok(), context);
         assertEquals(baseline(w), resultLine(r, w.prefix()), context);
         int recoveries = r.report().failures().size();
@@ -173,7 +179,10 @@ class RecoveryTest {
             JobResult r = run(STENCIL, p, FailureSchedule.parse("1@c3", 4), 4);
             assertTrue(r.ok(), r.describeFailures());
             assertEquals(baseline(STENCIL), resultLine(r, STENCIL.prefix()));
-            assertEquals(2, r.report().failures().get(0).line(), p + ": " + r.report().summary());
+            assertEquals(
+                    2,
+                    r.report().failures().get(0).line(),
+                    p + ": " + r.report().summary());
         }
     }
 
@@ -185,24 +194,44 @@ class RecoveryTest {
 
     @Test
     void collectivesLoggedAtApplicationLevelTakeLessLogThanTheirInternalMessages() {
-        JobResult app = Job.run(JobConfig.builder(CollectiveMix.class.getName()).ranks(8).args("12", "64")
-                .protocol("pessimistic").timeout(LIMIT).quiet().build());
-        JobResult internal = Job.run(JobConfig.builder(CollectiveMix.class.getName()).ranks(8).args("12", "64")
-                .protocol("pessimistic").applicationLevelCollectives(false).timeout(LIMIT).quiet().build());
+        JobResult app = Job.run(JobConfig.builder(CollectiveMix.class.getName())
+                .ranks(8)
+                .args("12", "64")
+                .protocol("pessimistic")
+                .timeout(LIMIT)
+                .quiet()
+                .build());
+        JobResult internal = Job.run(JobConfig.builder(CollectiveMix.class.getName())
+                .ranks(8)
+                .args("12", "64")
+                .protocol("pessimistic")
+                .applicationLevelCollectives(false)
+                .timeout(LIMIT)
+                .quiet()
+                .build());
         assertTrue(app.ok(), app.describeFailures());
         assertTrue(internal.ok(), internal.describeFailures());
         assertEquals(resultLine(app, "collectives"), resultLine(internal, "collectives"));
-        assertTrue(app.report().collectiveLoggedEntries() < internal.report().collectiveLoggedEntries(),
+        assertTrue(
+                app.report().collectiveLoggedEntries() < internal.report().collectiveLoggedEntries(),
                 app.report().summary() + "\n" + internal.report().summary());
-        assertTrue(app.report().collectiveLoggedBytes() < internal.report().collectiveLoggedBytes(),
+        assertTrue(
+                app.report().collectiveLoggedBytes() < internal.report().collectiveLoggedBytes(),
                 app.report().summary() + "\n" + internal.report().summary());
     }
 
     @Test
     void collectivesLoggedAsInternalMessagesRecoverToo() {
-        JobResult r = Job.run(JobConfig.builder(CollectiveMix.class.getName()).ranks(5).args("24", "8")
-                .protocol("pessimistic").applicationLevelCollectives(false).checkpointEvery(4)
-                .failures(FailureSchedule.parse("3@10", 5)).timeout(LIMIT).quiet().build());
+        JobResult r = Job.run(JobConfig.builder(CollectiveMix.class.getName())
+                .ranks(5)
+                .args("24", "8")
+                .protocol("pessimistic")
+                .applicationLevelCollectives(false)
+                .checkpointEvery(4)
+                .failures(FailureSchedule.parse("3@10", 5))
+                .timeout(LIMIT)
+                .quiet()
+                .build());
         assertTrue(r.ok(), r.describeFailures());
         assertEquals(baseline(COLLECTIVES), resultLine(r, COLLECTIVES.prefix()));
     }
@@ -230,7 +259,9 @@ class RecoveryTest {
         assertEquals(1, f.rollbackSet());
         assertEquals(3, f.line());
         assertTrue(f.replayedFrames() > 0, r.report().summary());
-        assertTrue(r.report().loggedBytes() > 0 && r.report().checkpoints() > 0, r.report().summary());
+        assertTrue(
+                r.report().loggedBytes() > 0 && r.report().checkpoints() > 0,
+                r.report().summary());
         JobResult g = run(STENCIL, ProtocolRegistry.get("global"), FailureSchedule.parse("2@14", 4), 4);
         assertTrue(g.ok(), g.describeFailures());
         assertEquals(4, g.report().failures().get(0).rollbackSet());

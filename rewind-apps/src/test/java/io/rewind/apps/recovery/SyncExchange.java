@@ -9,8 +9,7 @@ import mpi.MPIException;
  * crash of rank 1 while rank 0 waits in its synchronous send must not leave rank 0 waiting forever.
  */
 public final class SyncExchange {
-    private SyncExchange() {
-    }
+    private SyncExchange() {}
 
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);

@@ -1,17 +1,16 @@
 package io.rewind.apps.recovery;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.rewind.apps.random.RandomSpmd;
 import io.rewind.check.RecoveryCheck;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.template.TemplateProtocol;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
 
 /**
  * A protocol outside the registry, given to a job directly: the runtime carries out its plan (every
@@ -21,8 +20,12 @@ class TemplateProtocolTest {
     @Test
     void theTemplateRecoversARandomProgramByRestartingEveryRank() {
         ProtocolDescriptor template = new ProtocolDescriptor("template", "restart everything", TemplateProtocol::new);
-        JobConfig job = JobConfig.builder(RandomSpmd.class.getName()).ranks(4).args("17", "30")
-                .timeout(Duration.ofSeconds(60)).quiet().build();
+        JobConfig job = JobConfig.builder(RandomSpmd.class.getName())
+                .ranks(4)
+                .args("17", "30")
+                .timeout(Duration.ofSeconds(60))
+                .quiet()
+                .build();
         RecoveryCheck check = RecoveryCheck.of(job);
         for (FailureSchedule s : check.schedules(5, 3)) {
             RecoveryCheck.Verdict v = check.run(template, 0, s);

@@ -1,11 +1,11 @@
 package io.rewind.apps.workloads;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -13,9 +13,8 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Every workload's checksum at one, two and several rank counts against a sequential computation
@@ -26,8 +25,12 @@ class WorkloadChecksumTest {
 
     /** Runs a workload without failures and returns rank 0's result line as key=value pairs. */
     static Map<String, String> run(Class<?> main, int ranks, String prefix, String... args) {
-        JobResult r = Job.run(JobConfig.builder(main.getName()).ranks(ranks).args(args)
-                .timeout(Duration.ofSeconds(60)).quiet().build());
+        JobResult r = Job.run(JobConfig.builder(main.getName())
+                .ranks(ranks)
+                .args(args)
+                .timeout(Duration.ofSeconds(60))
+                .quiet()
+                .build());
         assertTrue(r.ok(), main.getSimpleName() + " on " + ranks + " ranks failed:\n" + r.describeFailures());
         for (String line : r.output(0)) {
             if (line.startsWith(prefix + " ")) {
@@ -45,7 +48,8 @@ class WorkloadChecksumTest {
     }
 
     static void assertClose(double expected, double actual, double relative, String what) {
-        assertTrue(Math.abs(expected - actual) <= relative * Math.abs(expected),
+        assertTrue(
+                Math.abs(expected - actual) <= relative * Math.abs(expected),
                 what + ": expected " + expected + " but was " + actual);
     }
 
@@ -60,8 +64,14 @@ class WorkloadChecksumTest {
                 for (int y = 1; y < n - 1; y++) {
                     for (int x = 1; x < n - 1; x++) {
                         int i = z * plane + y * n + x;
-                        q[i] = (p[i - 1] + p[i + 1] + p[i - n] + p[i + n] + p[i - plane] + p[i + plane]
-                                + Stencil3D.SOURCE) / 6.0;
+                        q[i] = (p[i - 1]
+                                        + p[i + 1]
+                                        + p[i - n]
+                                        + p[i + n]
+                                        + p[i - plane]
+                                        + p[i + plane]
+                                        + Stencil3D.SOURCE)
+                                / 6.0;
                     }
                 }
             }

@@ -22,8 +22,7 @@ public final class CrossCoreCopy {
     private static volatile int phase;
     private static volatile int done;
 
-    private CrossCoreCopy() {
-    }
+    private CrossCoreCopy() {}
 
     public static void main(String[] args) throws InterruptedException {
         int size = args.length > 0 ? Integer.parseInt(args[0]) : 1 << 20;
@@ -33,23 +32,25 @@ public final class CrossCoreCopy {
         byte[] senderCopy = new byte[size];
         long[] receiverNanos = new long[rounds];
         long[] bothReceiver = new long[rounds];
-        Thread receiver = new Thread(() -> {
-            for (int r = 0; r < 3 * rounds; r++) {
-                while (phase != r + 1) {
-                    Thread.onSpinWait();
-                }
-                if (r % 3 != 0) { // rounds 1 and 2 of each triple: cross, both
-                    long t0 = System.nanoTime();
-                    System.arraycopy(source, 0, receiverCopy, 0, size);
-                    if (r % 3 == 1) {
-                        receiverNanos[r / 3] = System.nanoTime() - t0;
-                    } else {
-                        bothReceiver[r / 3] = System.nanoTime() - t0;
+        Thread receiver = new Thread(
+                () -> {
+                    for (int r = 0; r < 3 * rounds; r++) {
+                        while (phase != r + 1) {
+                            Thread.onSpinWait();
+                        }
+                        if (r % 3 != 0) { // rounds 1 and 2 of each triple: cross, both
+                            long t0 = System.nanoTime();
+                            System.arraycopy(source, 0, receiverCopy, 0, size);
+                            if (r % 3 == 1) {
+                                receiverNanos[r / 3] = System.nanoTime() - t0;
+                            } else {
+                                bothReceiver[r / 3] = System.nanoTime() - t0;
+                            }
+                        }
+                        done = r + 1;
                     }
-                }
-                done = r + 1;
-            }
-        }, "receiver");
+                },
+                "receiver");
         long[] local = new long[rounds];
         long[] bothSender = new long[rounds];
         receiver.setDaemon(true);
@@ -69,9 +70,15 @@ public final class CrossCoreCopy {
                 Thread.onSpinWait();
             }
         }
-        System.out.printf(Locale.ROOT, "%d bytes, median of %d rounds (us): local %.1f | cross %.1f | both: "
-                        + "receiver %.1f, sender %.1f%n", size, rounds, median(local), median(receiverNanos),
-                median(bothReceiver), median(bothSender));
+        System.out.printf(
+                Locale.ROOT,
+                "%d bytes, median of %d rounds (us): local %.1f | cross %.1f | both: " + "receiver %.1f, sender %.1f%n",
+                size,
+                rounds,
+                median(local),
+                median(receiverNanos),
+                median(bothReceiver),
+                median(bothSender));
     }
 
     private static double median(long[] nanos) {

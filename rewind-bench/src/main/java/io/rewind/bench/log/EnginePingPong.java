@@ -6,14 +6,13 @@ import io.rewind.engine.FaultTolerance;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.SendMode;
 import io.rewind.ft.EventLogger;
-import io.rewind.ft.global.GlobalRollbackRank;
 import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.global.GlobalRollbackRank;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
 import io.rewind.ft.pessimistic.PessimisticRank;
 import io.rewind.transport.local.InJvmTransport;
-
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,13 +34,13 @@ import java.util.concurrent.CyclicBarrier;
 public final class EnginePingPong {
     private static final String[] VARIANTS = {"none", "global", "pessimistic"};
 
-    private EnginePingPong() {
-    }
+    private EnginePingPong() {}
 
     public static void main(String[] args) throws Exception {
         int size = args.length > 0 ? Integer.parseInt(args[0]) : 64;
         int batches = args.length > 1 ? Integer.parseInt(args[1]) : 41;
-        int roundTrips = args.length > 2 ? Integer.parseInt(args[2])
+        int roundTrips = args.length > 2
+                ? Integer.parseInt(args[2])
                 : (int) Math.max(50, Math.min(2000, 40_000_000L / Math.max(size, 1) / 20));
         int warmUp = 5;
         double[][] halfRtt = new double[VARIANTS.length][batches];
@@ -54,8 +53,10 @@ public final class EnginePingPong {
             for (int r = 0; r < 2; r++) {
                 int me = r;
                 int variant = v;
-                Thread t = new Thread(() -> run(pair[me].world(), me, size, roundTrips, warmUp, batches, start, end,
-                        halfRtt[variant]), VARIANTS[v] + "-rank-" + r);
+                Thread t = new Thread(
+                        () -> run(
+                                pair[me].world(), me, size, roundTrips, warmUp, batches, start, end, halfRtt[variant]),
+                        VARIANTS[v] + "-rank-" + r);
                 t.setDaemon(true);
                 t.start();
             }
@@ -67,16 +68,21 @@ public final class EnginePingPong {
                 turn[1].await();
             }
         }
-        StringBuilder out = new StringBuilder(String.format(Locale.ROOT, "%d bytes, no protocol %.3f us",
-                size, median(halfRtt[0]) / 1000));
+        StringBuilder out = new StringBuilder(
+                String.format(Locale.ROOT, "%d bytes, no protocol %.3f us", size, median(halfRtt[0]) / 1000));
         for (int v = 1; v < VARIANTS.length; v++) {
             double[] ratios = new double[batches];
             for (int b = 0; b < batches; b++) {
                 ratios[b] = halfRtt[0][b] / halfRtt[v][b];
             }
             Arrays.sort(ratios);
-            out.append(String.format(Locale.ROOT, " | %s: ratio %.2f (quartiles %.2f-%.2f)", VARIANTS[v],
-                    ratios[batches / 2], ratios[batches / 4], ratios[3 * batches / 4]));
+            out.append(String.format(
+                    Locale.ROOT,
+                    " | %s: ratio %.2f (quartiles %.2f-%.2f)",
+                    VARIANTS[v],
+                    ratios[batches / 2],
+                    ratios[batches / 4],
+                    ratios[3 * batches / 4]));
         }
         System.out.println(out);
         System.exit(0);
@@ -88,21 +94,37 @@ public final class EnginePingPong {
         RecoveryLines lines = new RecoveryLines(2, 2);
         RankEngine[] engines = new RankEngine[2];
         for (int r = 0; r < 2; r++) {
-            FaultTolerance ft = switch (variant) {
-                case "none" -> FaultTolerance.NONE;
-                case "global" -> new GlobalRollbackRank();
-                default -> new PessimisticRank(r, 0,
-                        PayloadLog.open(r, PayloadLogConfig.builder(StorageBackend.DUMMY).build()), events.clientFor(r), lines);
-            };
-            engines[r] = new RankEngine(r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES,
-                    10_000), () -> { }, ft);
+            FaultTolerance ft =
+                    switch (variant) {
+                        case "none" -> FaultTolerance.NONE;
+                        case "global" -> new GlobalRollbackRank();
+                        default -> new PessimisticRank(
+                                r,
+                                0,
+                                PayloadLog.open(
+                                        r,
+                                        PayloadLogConfig.builder(StorageBackend.DUMMY)
+                                                .build()),
+                                events.clientFor(r),
+                                lines);
+                    };
+            engines[r] = new RankEngine(
+                    r, 2, transport, new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES, 10_000), () -> {}, ft);
             engines[r].attach();
         }
         return engines;
     }
 
-    private static void run(Communicator world, int me, int size, int roundTrips, int warmUp, int batches,
-                            CyclicBarrier start, CyclicBarrier end, double[] halfRtt) {
+    private static void run(
+            Communicator world,
+            int me,
+            int size,
+            int roundTrips,
+            int warmUp,
+            int batches,
+            CyclicBarrier start,
+            CyclicBarrier end,
+            double[] halfRtt) {
         MemorySegment buf = MemorySegment.ofArray(new byte[size]);
         try {
             for (int b = -warmUp; b < batches; b++) {

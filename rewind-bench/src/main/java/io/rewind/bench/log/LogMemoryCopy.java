@@ -29,8 +29,7 @@ import java.util.concurrent.CyclicBarrier;
  * prints the median microseconds per copy for one and for two threads. Needs two free cores.
  */
 public final class LogMemoryCopy {
-    private LogMemoryCopy() {
-    }
+    private LogMemoryCopy() {}
 
     public static void main(String[] args) throws InterruptedException {
         long size = args.length > 0 ? Long.parseLong(args[0]) : 256 << 10;
@@ -52,10 +51,17 @@ public final class LogMemoryCopy {
             long footprintBytes = footprintMiB << 20;
             double one = perCopyMicros(size, footprintBytes, 1, rounds, huge);
             double two = perCopyMicros(size, footprintBytes, 2, rounds, huge);
-            System.out.printf(Locale.ROOT, "%d bytes, %s%s: %.1f us per copy with one thread, %.1f us with two%s%n",
-                    size, footprintBytes == 0 ? "hot area" : "cycling through " + (footprintBytes >> 20) + " MiB",
-                    huge ? ", huge pages" : "", one, two,
-                    huge ? " (" + (lastGrantedKiB < 0 ? "unknown" : lastGrantedKiB + " KiB") + " of the area in huge pages)"
+            System.out.printf(
+                    Locale.ROOT,
+                    "%d bytes, %s%s: %.1f us per copy with one thread, %.1f us with two%s%n",
+                    size,
+                    footprintBytes == 0 ? "hot area" : "cycling through " + (footprintBytes >> 20) + " MiB",
+                    huge ? ", huge pages" : "",
+                    one,
+                    two,
+                    huge
+                            ? " (" + (lastGrantedKiB < 0 ? "unknown" : lastGrantedKiB + " KiB")
+                                    + " of the area in huge pages)"
                             : "");
         }
     }

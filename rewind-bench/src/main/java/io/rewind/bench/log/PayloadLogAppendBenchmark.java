@@ -48,66 +48,65 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class PayloadLogAppendBenchmark {
 
-  private static final long TRUNCATE_ABOVE_BYTES = 64L << 20;
-  private static final long TRUNCATE_ABOVE_ENTRIES = 65_536;
+    private static final long TRUNCATE_ABOVE_BYTES = 64L << 20;
+    private static final long TRUNCATE_ABOVE_ENTRIES = 65_536;
 
-  @Param({"OFF_HEAP", "MAPPED_FILE", "DUMMY"})
-  public StorageBackend backend;
+    @Param({"OFF_HEAP", "MAPPED_FILE", "DUMMY"})
+    public StorageBackend backend;
 
-  @Param({"PACK", "PIPELINED", "HELPER_THREAD"})
-  public CopyMethod method;
+    @Param({"PACK", "PIPELINED", "HELPER_THREAD"})
+    public CopyMethod method;
 
-  @Param({"64", "4096", "65536", "1048576", "4194304"})
-  public int sizeBytes;
+    @Param({"64", "4096", "65536", "1048576", "4194304"})
+    public int sizeBytes;
 
-  /** Chunk size of the pipelined copy (the default of the configuration). */
-  @Param({"65536"})
-  public long chunkBytes;
+    /** Chunk size of the pipelined copy (the default of the configuration). */
+    @Param({"65536"})
+    public long chunkBytes;
 
-  private Path directory;
-  private PayloadLog log;
-  private MemorySegment source;
-  private MemorySegment receiveBuffer;
-  private long sequence;
-  private long loggedBytes;
-  private long loggedEntries;
+    private Path directory;
+    private PayloadLog log;
+    private MemorySegment source;
+    private MemorySegment receiveBuffer;
+    private long sequence;
+    private long loggedBytes;
+    private long loggedEntries;
 
-  @Setup(Level.Trial)
-  public void setUp() throws IOException {
-    directory = Files.createTempDirectory("rewind-bench-log");
-    PayloadLogConfig config =
-        PayloadLogConfig.builder(backend)
-            .mappedDirectory(directory)
-            .pipelineChunkBytes(chunkBytes)
-            .build();
-    log = PayloadLog.open(0, config);
-    byte[] payload = new byte[sizeBytes];
-    ThreadLocalRandom.current().nextBytes(payload);
-    source = MemorySegment.ofArray(payload);
-    receiveBuffer = MemorySegment.ofArray(new byte[sizeBytes]);
-  }
-
-  @TearDown(Level.Trial)
-  public void tearDown() throws IOException {
-    log.close();
-    try (Stream<Path> paths = Files.walk(directory)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(p);
-      }
+    @Setup(Level.Trial)
+    public void setUp() throws IOException {
+        directory = Files.createTempDirectory("rewind-bench-log");
+        PayloadLogConfig config = PayloadLogConfig.builder(backend)
+                .mappedDirectory(directory)
+                .pipelineChunkBytes(chunkBytes)
+                .build();
+        log = PayloadLog.open(0, config);
+        byte[] payload = new byte[sizeBytes];
+        ThreadLocalRandom.current().nextBytes(payload);
+        source = MemorySegment.ofArray(payload);
+        receiveBuffer = MemorySegment.ofArray(new byte[sizeBytes]);
     }
-  }
 
-  @Benchmark
-  public LogEntry loggedSend() {
-    LogEntry entry = log.append(new MessageKey(0, 0, 1, 0, ++sequence, 0), source, 0, sizeBytes, method);
-    PipelinedCopier.transferAndLog(source, 0, receiveBuffer, 0, sizeBytes, entry, chunkBytes);
-    entry.awaitCopy();
-    loggedBytes += sizeBytes;
-    if (loggedBytes >= TRUNCATE_ABOVE_BYTES || ++loggedEntries >= TRUNCATE_ABOVE_ENTRIES) {
-      log.truncateAll();
-      loggedBytes = 0;
-      loggedEntries = 0;
+    @TearDown(Level.Trial)
+    public void tearDown() throws IOException {
+        log.close();
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
     }
-    return entry;
-  }
+
+    @Benchmark
+    public LogEntry loggedSend() {
+        LogEntry entry = log.append(new MessageKey(0, 0, 1, 0, ++sequence, 0), source, 0, sizeBytes, method);
+        PipelinedCopier.transferAndLog(source, 0, receiveBuffer, 0, sizeBytes, entry, chunkBytes);
+        entry.awaitCopy();
+        loggedBytes += sizeBytes;
+        if (loggedBytes >= TRUNCATE_ABOVE_BYTES || ++loggedEntries >= TRUNCATE_ABOVE_ENTRIES) {
+            log.truncateAll();
+            loggedBytes = 0;
+            loggedEntries = 0;
+        }
+        return entry;
+    }
 }

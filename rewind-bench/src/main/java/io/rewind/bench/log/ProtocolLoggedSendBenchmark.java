@@ -42,50 +42,47 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class ProtocolLoggedSendBenchmark {
-  /** Takes frames and drops them: only the protocol's own work is exercised. */
-  private static final Transport NOWHERE = new RecordingTransport(false);
+    /** Takes frames and drops them: only the protocol's own work is exercised. */
+    private static final Transport NOWHERE = new RecordingTransport(false);
 
+    private static final int CONTEXT = 2;
+    private static final long CHECKPOINT_EVERY = 65_536;
 
-  private static final int CONTEXT = 2;
-  private static final long CHECKPOINT_EVERY = 65_536;
+    @Param({"OFF_HEAP", "DUMMY"})
+    public StorageBackend backend;
 
-  @Param({"OFF_HEAP", "DUMMY"})
-  public StorageBackend backend;
+    @Param({"1", "64", "1024"})
+    public int sizeBytes;
 
-  @Param({"1", "64", "1024"})
-  public int sizeBytes;
+    private PessimisticRank protocol;
+    private RecoveryLines lines;
+    private MemorySegment source;
+    private long sequence;
+    private long line;
 
-  private PessimisticRank protocol;
-  private RecoveryLines lines;
-  private MemorySegment source;
-  private long sequence;
-  private long line;
-
-  @Setup(Level.Trial)
-  public void setUp() {
-    PayloadLogConfig config = PayloadLogConfig.builder(backend).build();
-    lines = new RecoveryLines(2, 1);
-    protocol =
-        new PessimisticRank(
-            0, 0, PayloadLog.open(0, config), new EventLogger(2).clientFor(0), lines);
-    source = MemorySegment.ofArray(new byte[sizeBytes]);
-  }
-
-  @TearDown(Level.Trial)
-  public void tearDown() {
-    protocol.close();
-  }
-
-  @Benchmark
-  public Object loggedSend() {
-    long s = ++sequence;
-    Frame frame = new Frame(CONTEXT, 0, 0, 1, 5, s, 0, source, 0, sizeBytes, null);
-    protocol.send(frame, 1, null, NOWHERE);
-    protocol.afterSend(frame);
-    if (s % CHECKPOINT_EVERY == 0) {
-      lines.published(1, ++line, Map.of(((long) CONTEXT << 32), s));
-      protocol.truncate();
+    @Setup(Level.Trial)
+    public void setUp() {
+        PayloadLogConfig config = PayloadLogConfig.builder(backend).build();
+        lines = new RecoveryLines(2, 1);
+        protocol = new PessimisticRank(0, 0, PayloadLog.open(0, config), new EventLogger(2).clientFor(0), lines);
+        source = MemorySegment.ofArray(new byte[sizeBytes]);
     }
-    return frame;
-  }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        protocol.close();
+    }
+
+    @Benchmark
+    public Object loggedSend() {
+        long s = ++sequence;
+        Frame frame = new Frame(CONTEXT, 0, 0, 1, 5, s, 0, source, 0, sizeBytes, null);
+        protocol.send(frame, 1, null, NOWHERE);
+        protocol.afterSend(frame);
+        if (s % CHECKPOINT_EVERY == 0) {
+            lines.published(1, ++line, Map.of(((long) CONTEXT << 32), s));
+            protocol.truncate();
+        }
+        return frame;
+    }
 }

@@ -25,23 +25,23 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class TransferBaselineBenchmark {
 
-  @Param({"64", "4096", "65536", "1048576", "4194304"})
-  public int sizeBytes;
+    @Param({"64", "4096", "65536", "1048576", "4194304"})
+    public int sizeBytes;
 
-  private MemorySegment source;
-  private MemorySegment receiveBuffer;
+    private MemorySegment source;
+    private MemorySegment receiveBuffer;
 
-  @Setup(Level.Trial)
-  public void setUp() {
-    byte[] payload = new byte[sizeBytes];
-    ThreadLocalRandom.current().nextBytes(payload);
-    source = MemorySegment.ofArray(payload);
-    receiveBuffer = MemorySegment.ofArray(new byte[sizeBytes]);
-  }
+    @Setup(Level.Trial)
+    public void setUp() {
+        byte[] payload = new byte[sizeBytes];
+        ThreadLocalRandom.current().nextBytes(payload);
+        source = MemorySegment.ofArray(payload);
+        receiveBuffer = MemorySegment.ofArray(new byte[sizeBytes]);
+    }
 
-  @Benchmark
-  public MemorySegment transferOnly() {
-    MemorySegment.copy(source, 0, receiveBuffer, 0, sizeBytes);
-    return receiveBuffer;
-  }
+    @Benchmark
+    public MemorySegment transferOnly() {
+        MemorySegment.copy(source, 0, receiveBuffer, 0, sizeBytes);
+        return receiveBuffer;
+    }
 }

@@ -4,11 +4,19 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code rewind bench}: groups the benchmark subcommands. */
-@Command(name = "bench",
+@Command(
+        name = "bench",
         mixinStandardHelpOptions = true,
         description = "Measures the runtime on real jobs; see the subcommands.",
-        subcommands = {PingPongBench.class, LoggingBench.class, OverheadBench.class, RecoveryBench.class,
-            ChaosBench.class, ProfileBench.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            PingPongBench.class,
+            LoggingBench.class,
+            OverheadBench.class,
+            RecoveryBench.class,
+            ChaosBench.class,
+            ProfileBench.class,
+            CommandLine.HelpCommand.class
+        })
 public final class BenchCommand implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -11,25 +11,76 @@ import java.util.Locale;
  * {@code Checkpointer.point()} exactly {@code iterations} times.
  */
 enum BenchWorkload {
-    STENCIL3D("io.rewind.apps.workloads.Stencil3D", "stencil3d", "Himeno-like 3-D Jacobi: halo planes + allReduce",
-            new String[] {"16", "24"}, 24, new String[] {"64", "150"}, 150),
-    CG("io.rewind.apps.workloads.ConjugateGradient", "cg", "NPB-CG-like sparse CG on a 2-D process grid",
-            new String[] {"600", "5", "24"}, 24, new String[] {"12000", "8", "100"}, 100),
-    HEAT("io.rewind.apps.workloads.HeatCG", "heat", "TeaLeaf-like implicit heat, CG per step",
-            new String[] {"32", "32", "24", "100"}, 24, new String[] {"96", "96", "40", "200"}, 40),
-    AMR("io.rewind.apps.workloads.AmrHalo", "amr", "MiniAMR-like refined halo exchange (uneven)",
-            new String[] {"24", "8", "8", "2", "3", "2"}, 24, new String[] {"60", "8", "8", "8", "3", "4"}, 60),
-    BFS("io.rewind.apps.workloads.GraphBfs", "bfs", "Graph500-like BFS on a Kronecker graph",
-            new String[] {"9", "8", "12"}, 12, new String[] {"13", "16", "24"}, 24),
-    DISCOVERY("io.rewind.apps.workloads.Discovery", "discovery", "SPBC fig. 4: iProbe(ANY_SOURCE), replies, testAll",
-            new String[] {"24", "3"}, 24, new String[] {"200", "4"}, 200),
-    MONTECARLO("io.rewind.apps.workloads.MonteCarlo", "montecarlo", "SPhot-like: tallies to the root, barriers",
-            new String[] {"24", "8", "200"}, 24, new String[] {"60", "32", "3000"}, 60),
-    MASTERWORKER("io.rewind.apps.workloads.MasterWorker", "masterworker", "ANY_SOURCE master-worker schedule",
-            new String[] {"24", "200"}, 24, new String[] {"200", "100000"}, 200);
+    STENCIL3D(
+            "io.rewind.apps.workloads.Stencil3D",
+            "stencil3d",
+            "Himeno-like 3-D Jacobi: halo planes + allReduce",
+            new String[] {"16", "24"},
+            24,
+            new String[] {"64", "150"},
+            150),
+    CG(
+            "io.rewind.apps.workloads.ConjugateGradient",
+            "cg",
+            "NPB-CG-like sparse CG on a 2-D process grid",
+            new String[] {"600", "5", "24"},
+            24,
+            new String[] {"12000", "8", "100"},
+            100),
+    HEAT(
+            "io.rewind.apps.workloads.HeatCG",
+            "heat",
+            "TeaLeaf-like implicit heat, CG per step",
+            new String[] {"32", "32", "24", "100"},
+            24,
+            new String[] {"96", "96", "40", "200"},
+            40),
+    AMR(
+            "io.rewind.apps.workloads.AmrHalo",
+            "amr",
+            "MiniAMR-like refined halo exchange (uneven)",
+            new String[] {"24", "8", "8", "2", "3", "2"},
+            24,
+            new String[] {"60", "8", "8", "8", "3", "4"},
+            60),
+    BFS(
+            "io.rewind.apps.workloads.GraphBfs",
+            "bfs",
+            "Graph500-like BFS on a Kronecker graph",
+            new String[] {"9", "8", "12"},
+            12,
+            new String[] {"13", "16", "24"},
+            24),
+    DISCOVERY(
+            "io.rewind.apps.workloads.Discovery",
+            "discovery",
+            "SPBC fig. 4: iProbe(ANY_SOURCE), replies, testAll",
+            new String[] {"24", "3"},
+            24,
+            new String[] {"200", "4"},
+            200),
+    MONTECARLO(
+            "io.rewind.apps.workloads.MonteCarlo",
+            "montecarlo",
+            "SPhot-like: tallies to the root, barriers",
+            new String[] {"24", "8", "200"},
+            24,
+            new String[] {"60", "32", "3000"},
+            60),
+    MASTERWORKER(
+            "io.rewind.apps.workloads.MasterWorker",
+            "masterworker",
+            "ANY_SOURCE master-worker schedule",
+            new String[] {"24", "200"},
+            24,
+            new String[] {"200", "100000"},
+            200);
 
     /** Problem sizes. */
-    enum Size { SMALL, MEDIUM }
+    enum Size {
+        SMALL,
+        MEDIUM
+    }
 
     private final String mainClass;
     private final String prefix;
@@ -39,8 +90,14 @@ enum BenchWorkload {
     private final String[] mediumArgs;
     private final int mediumIterations;
 
-    BenchWorkload(String mainClass, String prefix, String pattern, String[] smallArgs, int smallIterations,
-                  String[] mediumArgs, int mediumIterations) {
+    BenchWorkload(
+            String mainClass,
+            String prefix,
+            String pattern,
+            String[] smallArgs,
+            int smallIterations,
+            String[] mediumArgs,
+            int mediumIterations) {
         this.mainClass = mainClass;
         this.prefix = prefix;
         this.pattern = pattern;
@@ -103,8 +160,8 @@ enum BenchWorkload {
         for (BenchWorkload w : values()) {
             names.add(w.cliName());
         }
-        throw new IllegalArgumentException("unknown workload '" + name + "' (use " + String.join(", ", names)
-                + " or all)");
+        throw new IllegalArgumentException(
+                "unknown workload '" + name + "' (use " + String.join(", ", names) + " or all)");
     }
 
     static Size parseSize(String s) {

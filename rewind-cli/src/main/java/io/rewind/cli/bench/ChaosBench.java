@@ -1,12 +1,9 @@
 package io.rewind.cli.bench;
 
-import io.rewind.runtime.FailureSchedule;
-import io.rewind.runtime.JobResult;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobResult;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -19,6 +16,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code rewind bench chaos}: seeded random failure schedules over workloads x protocols. Each run
@@ -26,7 +25,8 @@ import java.util.concurrent.TimeoutException;
  * difference, failure or timeout makes the command exit with status 1 after printing the seed and
  * the command that replays it.
  */
-@Command(name = "chaos",
+@Command(
+        name = "chaos",
         mixinStandardHelpOptions = true,
         description = {
             "Random crash schedules (one to three kills, some concurrent) drawn from seeds, over workloads x",
@@ -35,11 +35,15 @@ import java.util.concurrent.TimeoutException;
             "Writes chaos.json, chaos.csv and chaos.md into --out."
         })
 public final class ChaosBench implements Callable<Integer> {
-    @Option(names = "--workloads", defaultValue = "all", description = "Comma-separated workloads, or all. "
-            + "Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--workloads",
+            defaultValue = "all",
+            description = "Comma-separated workloads, or all. " + "Default: ${DEFAULT-VALUE}.")
     String workloads;
 
-    @Option(names = "--protocols", defaultValue = "recovering",
+    @Option(
+            names = "--protocols",
+            defaultValue = "recovering",
             description = "Comma-separated protocols that recover, or recovering for every one the registry holds. "
                     + "Default: ${DEFAULT-VALUE}.")
     String protocols;
@@ -50,21 +54,28 @@ public final class ChaosBench implements Callable<Integer> {
     @Option(names = "--first-seed", defaultValue = "1", description = "The first seed. Default: ${DEFAULT-VALUE}.")
     long firstSeed;
 
-    @Option(names = {"-n", "--ranks"}, defaultValue = "4", description = "Ranks. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = {"-n", "--ranks"},
+            defaultValue = "4",
+            description = "Ranks. Default: ${DEFAULT-VALUE}.")
     int ranks;
 
     @Option(names = "--size", defaultValue = "small", description = "small or medium. Default: ${DEFAULT-VALUE}.")
     String size;
 
-    @Option(names = "--checkpoints", defaultValue = "5",
+    @Option(
+            names = "--checkpoints",
+            defaultValue = "5",
             description = "Checkpoints per run (checkpoint every iterations/K points). Default: ${DEFAULT-VALUE}.")
     int checkpoints;
 
     @Option(names = "--keep-lines", defaultValue = "2", description = "Recovery lines kept. Default: ${DEFAULT-VALUE}.")
     int keepLines;
 
-    @Option(names = "--timeout", defaultValue = "60", description = "Seconds a run may take before it counts as a "
-            + "hang. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--timeout",
+            defaultValue = "60",
+            description = "Seconds a run may take before it counts as a " + "hang. Default: ${DEFAULT-VALUE}.")
     int timeoutSeconds;
 
     @Option(names = "--out", defaultValue = "runs/chaos", description = "Output folder. Default: ${DEFAULT-VALUE}.")
@@ -97,14 +108,35 @@ public final class ChaosBench implements Callable<Integer> {
             return 2;
         }
         Duration limit = Duration.ofSeconds(timeoutSeconds);
-        Harness.Table t = new Harness.Table("seed", "seed", 0, "workload", "workload", 0, "protocol", "protocol", 0,
-                "kills", "kills", 0, "recoveries", "recoveries", 0, "seconds", "seconds", 2, "outcome", "outcome", 0);
+        Harness.Table t = new Harness.Table(
+                "seed",
+                "seed",
+                0,
+                "workload",
+                "workload",
+                0,
+                "protocol",
+                "protocol",
+                0,
+                "kills",
+                "kills",
+                0,
+                "recoveries",
+                "recoveries",
+                0,
+                "seconds",
+                "seconds",
+                2,
+                "outcome",
+                "outcome",
+                0);
         List<String> failures = new ArrayList<>();
         for (BenchWorkload w : ws) {
             if (ranks < w.minRanks()) {
                 continue;
             }
-            Harness.Run ref = new Harness.Run(w, sz, ranks, ProtocolRegistry.NONE, 0, keepLines, FailureSchedule.NONE, limit);
+            Harness.Run ref =
+                    new Harness.Run(w, sz, ranks, ProtocolRegistry.NONE, 0, keepLines, FailureSchedule.NONE, limit);
             JobResult base = ref.execute();
             String expected = Harness.resultLine(base, w.prefix());
             if (!base.ok() || expected == null) {
@@ -124,9 +156,16 @@ public final class ChaosBench implements Callable<Integer> {
                         r = CompletableFuture.supplyAsync(run::execute)
                                 .get(timeoutSeconds + GRACE_SECONDS, TimeUnit.SECONDS);
                     } catch (TimeoutException | ExecutionException | InterruptedException e) {
-                        System.err.printf("FAILED seed %d: %s under %s, kills %s: the runtime did not return within "
-                                        + "%d s (%s)%n  replay: %s%n", seed, w.cliName(), p.name(), schedule,
-                                timeoutSeconds + GRACE_SECONDS, e, run.commandLine());
+                        System.err.printf(
+                                "FAILED seed %d: %s under %s, kills %s: the runtime did not return within "
+                                        + "%d s (%s)%n  replay: %s%n",
+                                seed,
+                                w.cliName(),
+                                p.name(),
+                                schedule,
+                                timeoutSeconds + GRACE_SECONDS,
+                                e,
+                                run.commandLine());
                         return 1;
                     }
                     String got = Harness.resultLine(r, w.prefix());
@@ -140,25 +179,47 @@ public final class ChaosBench implements Callable<Integer> {
                     } else {
                         outcome = "ok";
                     }
-                    int recoveries = r.report() == null ? 0 : r.report().failures().size();
+                    int recoveries =
+                            r.report() == null ? 0 : r.report().failures().size();
                     if (outcome.equals("ok") && recoveries == 0) {
                         outcome = "ok, no kill struck"; // e.g. an operation count the rank never reached
                     }
-                    t.add(seed, w.cliName(), p.name(), schedule.toString(), (long) recoveries,
-                            r.wallTime().toNanos() / 1e9, outcome);
+                    t.add(
+                            seed,
+                            w.cliName(),
+                            p.name(),
+                            schedule.toString(),
+                            (long) recoveries,
+                            r.wallTime().toNanos() / 1e9,
+                            outcome);
                     if (!outcome.startsWith("ok")) {
-                        String msg = String.format("FAILED seed %d: %s under %s, kills %s: %s%n"
+                        String msg = String.format(
+                                "FAILED seed %d: %s under %s, kills %s: %s%n"
                                         + "  replay: rewind bench chaos --workloads %s --protocols %s -n %d --size %s "
                                         + "--checkpoints %d --keep-lines %d --first-seed %d --seeds 1%n"
                                         + "  or:     %s%n  expected: %s%n  got:      %s%n%s",
-                                seed, w.cliName(), p.name(), schedule, outcome, w.cliName(), p.name(), ranks,
-                                size, checkpoints, keepLines, seed, run.commandLine(), expected, got,
+                                seed,
+                                w.cliName(),
+                                p.name(),
+                                schedule,
+                                outcome,
+                                w.cliName(),
+                                p.name(),
+                                ranks,
+                                size,
+                                checkpoints,
+                                keepLines,
+                                seed,
+                                run.commandLine(),
+                                expected,
+                                got,
                                 r.describeFailures().indent(2));
                         failures.add(msg);
                         System.err.print(msg);
                     } else {
-                        System.err.printf("  seed %d %s %s kills %s: ok (%d recoveries)%n", seed, w.cliName(),
-                                p.name(), schedule, recoveries);
+                        System.err.printf(
+                                "  seed %d %s %s kills %s: ok (%d recoveries)%n",
+                                seed, w.cliName(), p.name(), schedule, recoveries);
                     }
                 }
             }

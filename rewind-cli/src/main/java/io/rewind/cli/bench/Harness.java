@@ -2,13 +2,12 @@ package io.rewind.cli.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import io.rewind.ft.ProtocolDescriptor;
-import io.rewind.ft.ProtocolRegistry;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,24 +21,44 @@ import java.util.Map;
 
 /** What the bench subcommands share: launching a workload, statistics, and writing results. */
 final class Harness {
-    private Harness() {
-    }
+    private Harness() {}
 
     /** One job of a workload. */
-    record Run(BenchWorkload workload, BenchWorkload.Size size, int ranks, ProtocolDescriptor protocol, int checkpointEvery,
-               int keepLines, FailureSchedule failures, Duration timeout) {
+    record Run(
+            BenchWorkload workload,
+            BenchWorkload.Size size,
+            int ranks,
+            ProtocolDescriptor protocol,
+            int checkpointEvery,
+            int keepLines,
+            FailureSchedule failures,
+            Duration timeout) {
         JobResult execute() {
-            return Job.run(JobConfig.builder(workload.mainClass()).ranks(ranks).args(workload.args(size))
-                    .protocol(protocol).checkpointEvery(checkpointEvery).keepLines(keepLines).failures(failures)
-                    .timeout(timeout).quiet().build());
+            return Job.run(JobConfig.builder(workload.mainClass())
+                    .ranks(ranks)
+                    .args(workload.args(size))
+                    .protocol(protocol)
+                    .checkpointEvery(checkpointEvery)
+                    .keepLines(keepLines)
+                    .failures(failures)
+                    .timeout(timeout)
+                    .quiet()
+                    .build());
         }
 
         /** The {@code rewind run} command line that repeats this job. */
         String commandLine() {
-            StringBuilder sb = new StringBuilder("rewind run -n ").append(ranks).append(" --timeout ")
-                    .append(timeout.toSeconds()).append("s --protocol ").append(protocol.name());
+            StringBuilder sb = new StringBuilder("rewind run -n ")
+                    .append(ranks)
+                    .append(" --timeout ")
+                    .append(timeout.toSeconds())
+                    .append("s --protocol ")
+                    .append(protocol.name());
             if (protocol != ProtocolRegistry.NONE) {
-                sb.append(" --checkpoint-every ").append(checkpointEvery).append(" --keep-lines ").append(keepLines);
+                sb.append(" --checkpoint-every ")
+                        .append(checkpointEvery)
+                        .append(" --keep-lines ")
+                        .append(keepLines);
             }
             if (!failures.isEmpty()) {
                 sb.append(" --kill ").append(failures);
@@ -84,7 +103,8 @@ final class Harness {
                 throw new IllegalArgumentException("'" + spec + "' is not a list of rank counts (e.g. 4,8)");
             }
             if (n < 1 || n > JobConfig.MAX_RANKS) {
-                throw new IllegalArgumentException("a rank count is between 1 and " + JobConfig.MAX_RANKS + ", got " + n);
+                throw new IllegalArgumentException(
+                        "a rank count is between 1 and " + JobConfig.MAX_RANKS + ", got " + n);
             }
             out.add(n);
         }
@@ -137,8 +157,8 @@ final class Harness {
 
         void add(Object... values) {
             if (values.length != columns.size()) {
-                throw new IllegalArgumentException("row of " + values.length + " values for " + columns.size()
-                        + " columns");
+                throw new IllegalArgumentException(
+                        "row of " + values.length + " values for " + columns.size() + " columns");
             }
             rows.add(values);
         }
@@ -206,8 +226,9 @@ final class Harness {
                 list.add(m);
             }
             doc.put("rows", list);
-            new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(dir.resolve(name + ".json").toFile(),
-                    doc);
+            new ObjectMapper()
+                    .enable(SerializationFeature.INDENT_OUTPUT)
+                    .writeValue(dir.resolve(name + ".json").toFile(), doc);
             Files.writeString(dir.resolve(name + ".csv"), csv());
             Files.writeString(dir.resolve(name + ".md"), "`" + command + "`\n\n" + markdown());
         }

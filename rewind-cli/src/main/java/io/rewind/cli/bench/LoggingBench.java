@@ -2,16 +2,13 @@ package io.rewind.cli.bench;
 
 import io.rewind.cli.LogChoices;
 import io.rewind.cli.RewindCommand;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
 import io.rewind.runtime.PointListener;
-import io.rewind.ft.ProtocolDescriptor;
-import io.rewind.ft.ProtocolRegistry;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,6 +22,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code rewind bench logging}: the ping-pong bandwidth with sender-based payload logging divided by
@@ -39,7 +38,8 @@ import java.util.stream.Stream;
  * speed drifts (a shared virtual machine) this pairing is what makes a 5 % difference visible.
  * Jobs run one after another ({@code --mode jobs|fork}) pair their per-job medians instead.
  */
-@Command(name = "logging",
+@Command(
+        name = "logging",
         mixinStandardHelpOptions = true,
         description = {
             "Ping-pong bandwidth with payload logging (pessimistic protocol) divided by the bandwidth without",
@@ -54,45 +54,67 @@ public final class LoggingBench implements Callable<Integer> {
     @Option(names = "--max-bytes", defaultValue = "4194304", description = "Largest message (default 4 MiB).")
     int maxBytes;
 
-    @Option(names = "--size-factor", defaultValue = "4",
+    @Option(
+            names = "--size-factor",
+            defaultValue = "4",
             description = "Each size is this many times the previous (default ${DEFAULT-VALUE}).")
     int sizeFactor;
 
-    @Option(names = "--reps", defaultValue = "5",
+    @Option(
+            names = "--reps",
+            defaultValue = "5",
             description = "Repetitions: every variant's job runs once in each (default ${DEFAULT-VALUE}).")
     int reps;
 
-    @Option(names = "--warm-up-reps", defaultValue = "1",
+    @Option(
+            names = "--warm-up-reps",
+            defaultValue = "1",
             description = "Repetitions run first and not counted, so the compiled code has settled (default "
                     + "${DEFAULT-VALUE}).")
     int warmUpReps;
 
-    @Option(names = "--batches", defaultValue = "5",
+    @Option(
+            names = "--batches",
+            defaultValue = "5",
             description = "Timed batches per size inside one job. In turns mode each batch is paired with the "
                     + "baseline's batch of the same round and the median of all pairs is kept; otherwise each job "
                     + "reports the median of its batches (default ${DEFAULT-VALUE}).")
     int batches;
 
-    @Option(names = "--work-scale", defaultValue = "0.25",
+    @Option(
+            names = "--work-scale",
+            defaultValue = "0.25",
             description = "Scales the round trips per batch (1: about 20,000 short or 40 MB of long messages; "
                     + "default ${DEFAULT-VALUE}).")
     double workScale;
 
-    @Option(names = "--backends", split = ",", defaultValue = "off-heap,mapped-file,hybrid,dummy",
+    @Option(
+            names = "--backends",
+            split = ",",
+            defaultValue = "off-heap,mapped-file,hybrid,dummy",
             description = "Storage backends (off-heap, mapped-file, hybrid, dummy). Default: ${DEFAULT-VALUE}.")
     List<String> backends;
 
-    @Option(names = "--copies", split = ",", defaultValue = "hybrid,pack,pipelined,helper",
+    @Option(
+            names = "--copies",
+            split = ",",
+            defaultValue = "hybrid,pack,pipelined,helper",
             description = "Copy methods (hybrid: chosen by size; pack, pipelined, helper). Default: ${DEFAULT-VALUE}.")
     List<String> copies;
 
-    @Option(names = "--checkpoint-every", defaultValue = "1",
+    @Option(
+            names = "--checkpoint-every",
+            defaultValue = "1",
             description = "Checkpoint every N batches, outside the timed part, so that the log is truncated and its "
                     + "memory recycled as in a long run (0: never; the log then grows for the whole run). "
                     + "Default: ${DEFAULT-VALUE}.")
     int checkpointEvery;
 
-    @Option(names = "--tracking-only", negatable = true, defaultValue = "true", fallbackValue = "true",
+    @Option(
+            names = "--tracking-only",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
             description = "Also run the global-rollback protocol (arrival tracking and eager sends, no payload log) to "
                     + "separate the protocol's other costs from the copy. Default: on.")
     boolean trackingOnly;
@@ -100,20 +122,29 @@ public final class LoggingBench implements Callable<Integer> {
     @Option(names = "--buffer", defaultValue = "array", description = "array or direct (default ${DEFAULT-VALUE}).")
     String buffer;
 
-    @Option(names = "--mode", defaultValue = "turns",
-            description = {"How the variants run side by side (default: ${DEFAULT-VALUE}):",
+    @Option(
+            names = "--mode",
+            defaultValue = "turns",
+            description = {
+                "How the variants run side by side (default: ${DEFAULT-VALUE}):",
                 "turns: every variant's job of a repetition starts in this JVM and they take turns, one batch each;",
                 "jobs: one job after another in this JVM;",
-                "fork: one job after another, each in a JVM of its own (as JMH forks)."})
+                "fork: one job after another, each in a JVM of its own (as JMH forks)."
+            })
     String mode;
 
-    @Option(names = "--checkpoint-dir", paramLabel = "DIR",
+    @Option(
+            names = "--checkpoint-dir",
+            paramLabel = "DIR",
             description = "Where the jobs' checkpoints go, a folder per job (default: /dev/shm when it exists, "
                     + "else the system's temporary folder). On a disk, the writes of one checkpoint (and the "
                     + "file system's work after them) spill into the next timed batch.")
     Path checkpointDir;
 
-    @Option(names = "--pages", split = ",", defaultValue = "huge",
+    @Option(
+            names = "--pages",
+            split = ",",
+            defaultValue = "huge",
             description = "Page sizes of off-heap log blocks, each a variant: huge (a log's blocks beyond its "
                     + "first two advised for transparent huge pages, the default), small (--no-log-huge-pages). "
                     + "Default: ${DEFAULT-VALUE}.")
@@ -130,13 +161,18 @@ public final class LoggingBench implements Callable<Integer> {
     }
 
     /** Rank 0's figures for one size in one job, and the half round trip of each batch in the order run. */
-    record Sample(long bytes, double halfRttNs, double mbps, double[] batchHalfRttNs) {
-    }
+    record Sample(long bytes, double halfRttNs, double mbps, double[] batchHalfRttNs) {}
 
     @Override
     public Integer call() throws IOException {
-        if (minBytes < 1 || maxBytes < minBytes || sizeFactor < 2 || reps < 1 || batches < 1 || workScale <= 0
-                || checkpointEvery < 0 || warmUpReps < 0) {
+        if (minBytes < 1
+                || maxBytes < minBytes
+                || sizeFactor < 2
+                || reps < 1
+                || batches < 1
+                || workScale <= 0
+                || checkpointEvery < 0
+                || warmUpReps < 0) {
             System.err.println("rewind bench logging: need 1 <= --min-bytes <= --max-bytes, --size-factor >= 2, "
                     + "positive --reps, --batches, --work-scale, and --checkpoint-every, --warm-up-reps >= 0");
             return 2;
@@ -173,7 +209,8 @@ public final class LoggingBench implements Callable<Integer> {
         Files.createDirectories(out);
         if (checkpointDir == null) {
             Path shm = Path.of("/dev/shm");
-            checkpointDir = Files.isDirectory(shm) && Files.isWritable(shm) ? shm
+            checkpointDir = Files.isDirectory(shm) && Files.isWritable(shm)
+                    ? shm
                     : Path.of(System.getProperty("java.io.tmpdir"));
         }
         Path logDir = Files.createTempDirectory("rewind-bench-logs");
@@ -188,16 +225,21 @@ public final class LoggingBench implements Callable<Integer> {
                 for (int k = 0; k < variants.size(); k++) {
                     order.add(variants.get(Math.floorMod(k + rep, variants.size())));
                 }
-                Map<Variant, List<Sample>> got = mode.equals("turns") ? runTakingTurns(order, logDir)
-                        : runOneAfterAnother(order, logDir);
+                Map<Variant, List<Sample>> got =
+                        mode.equals("turns") ? runTakingTurns(order, logDir) : runOneAfterAnother(order, logDir);
                 if (got == null) {
                     return 1;
                 }
                 if (rep >= 0) {
                     got.forEach((v, s) -> samples.get(v).add(s));
                 }
-                System.err.printf(Locale.ROOT, rep < 0 ? "rewind bench logging: warm-up repetition done%n"
-                        : "rewind bench logging: repetition %d of %d done%n", rep + 1, reps);
+                System.err.printf(
+                        Locale.ROOT,
+                        rep < 0
+                                ? "rewind bench logging: warm-up repetition done%n"
+                                : "rewind bench logging: repetition %d of %d done%n",
+                        rep + 1,
+                        reps);
             }
         } finally {
             deleteTree(logDir);
@@ -229,13 +271,15 @@ public final class LoggingBench implements Callable<Integer> {
         for (int k = 0; k < order.size(); k++) {
             results.add(null);
             int job = k;
-            Thread t = new Thread(() -> {
-                try {
-                    results.set(job, runInProcess(order.get(job), logDir, turns.listenerFor(job)));
-                } finally {
-                    turns.finished(job);
-                }
-            }, "bench-job-" + k);
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            results.set(job, runInProcess(order.get(job), logDir, turns.listenerFor(job)));
+                        } finally {
+                            turns.finished(job);
+                        }
+                    },
+                    "bench-job-" + k);
             threads.add(t);
         }
         threads.forEach(Thread::start);
@@ -258,24 +302,47 @@ public final class LoggingBench implements Callable<Integer> {
     }
 
     private String[] pingPongArgs() {
-        return new String[] {buffer, Integer.toString(maxBytes), Integer.toString(batches), Integer.toString(minBytes),
-            Integer.toString(sizeFactor), Double.toString(workScale)};
+        return new String[] {
+            buffer,
+            Integer.toString(maxBytes),
+            Integer.toString(batches),
+            Integer.toString(minBytes),
+            Integer.toString(sizeFactor),
+            Double.toString(workScale)
+        };
     }
 
     /** The job as {@code rewind run} in a new JVM (same Java, same class path); rank 0's lines are parsed. */
     private List<Sample> runForked(Variant v, Path logDir) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                RewindCommand.class.getName(), "run", "-n", "2", "--timeout", "PT10M",
-                "--protocol", v.protocol().name().toLowerCase(Locale.ROOT)));
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                RewindCommand.class.getName(),
+                "run",
+                "-n",
+                "2",
+                "--timeout",
+                "PT10M",
+                "--protocol",
+                v.protocol().name().toLowerCase(Locale.ROOT)));
         Path jobCheckpoints = Files.createTempDirectory(checkpointDir, "rewind-bench-checkpoints-");
         if (v.protocol() != ProtocolRegistry.NONE) {
-            cmd.addAll(List.of("--checkpoint-every", Integer.toString(checkpointEvery),
-                    "--checkpoint-dir", jobCheckpoints.toString()));
+            cmd.addAll(List.of(
+                    "--checkpoint-every",
+                    Integer.toString(checkpointEvery),
+                    "--checkpoint-dir",
+                    jobCheckpoints.toString()));
         }
         if (v.protocol() == ProtocolRegistry.get("pessimistic")) {
-            cmd.addAll(List.of("--log-backend", v.backend(), "--log-copy", v.copy(), "--log-dir", logDir.toString(),
+            cmd.addAll(List.of(
+                    "--log-backend",
+                    v.backend(),
+                    "--log-copy",
+                    v.copy(),
+                    "--log-dir",
+                    logDir.toString(),
                     v.hugePages() ? "--log-huge-pages" : "--no-log-huge-pages"));
         }
         cmd.add("io.rewind.apps.bench.PingPong");
@@ -283,7 +350,9 @@ public final class LoggingBench implements Callable<Integer> {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<String> lines;
         try (var in = p.getInputStream()) {
-            lines = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).lines().toList();
+            lines = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .lines()
+                    .toList();
         }
         int status;
         try {
@@ -300,7 +369,10 @@ public final class LoggingBench implements Callable<Integer> {
             lines.forEach(System.err::println);
             return null;
         }
-        return samples(lines.stream().filter(l -> l.startsWith("[0] ")).map(l -> l.substring(4)).toList());
+        return samples(lines.stream()
+                .filter(l -> l.startsWith("[0] "))
+                .map(l -> l.substring(4))
+                .toList());
     }
 
     private List<Sample> runInProcess(Variant v, Path logDir, PointListener listener) {
@@ -308,7 +380,8 @@ public final class LoggingBench implements Callable<Integer> {
         try {
             jobCheckpoints = Files.createTempDirectory(checkpointDir, "rewind-bench-checkpoints-");
         } catch (IOException e) {
-            System.err.println("rewind bench logging: cannot create a checkpoint folder in " + checkpointDir + ": " + e);
+            System.err.println(
+                    "rewind bench logging: cannot create a checkpoint folder in " + checkpointDir + ": " + e);
             return null;
         }
         try {
@@ -323,9 +396,13 @@ public final class LoggingBench implements Callable<Integer> {
     }
 
     private List<Sample> runInProcess(Variant v, Path logDir, PointListener listener, Path jobCheckpoints) {
-        JobConfig.Builder b = JobConfig.builder("io.rewind.apps.bench.PingPong").ranks(2)
+        JobConfig.Builder b = JobConfig.builder("io.rewind.apps.bench.PingPong")
+                .ranks(2)
                 .args(pingPongArgs())
-                .timeout(Duration.ofMinutes(10)).quiet().protocol(v.protocol()).pointListener(listener);
+                .timeout(Duration.ofMinutes(10))
+                .quiet()
+                .protocol(v.protocol())
+                .pointListener(listener);
         if (v.protocol() != ProtocolRegistry.NONE) {
             b.checkpointEvery(checkpointEvery).checkpointDir(jobCheckpoints);
         }
@@ -346,10 +423,12 @@ public final class LoggingBench implements Callable<Integer> {
             if (line.startsWith("pingpong,")) {
                 String[] f = line.split(",");
                 double[] batchTimes = f.length > 6
-                        ? Arrays.stream(f[6].split(";")).mapToDouble(Double::parseDouble).toArray()
+                        ? Arrays.stream(f[6].split(";"))
+                                .mapToDouble(Double::parseDouble)
+                                .toArray()
                         : new double[] {Double.parseDouble(f[3])};
-                out.add(new Sample(Long.parseLong(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4]),
-                        batchTimes));
+                out.add(new Sample(
+                        Long.parseLong(f[2]), Double.parseDouble(f[3]), Double.parseDouble(f[4]), batchTimes));
             }
         }
         return out;
@@ -365,7 +444,10 @@ public final class LoggingBench implements Callable<Integer> {
 
     /** The log settings of a variant: the defaults, with the copy method forced unless it is hybrid. */
     static PayloadLogConfig logConfig(String backend, String copy, boolean hugePages, Path logDir) {
-        return LogChoices.config(backend, copy).mappedDirectory(logDir).hugePages(hugePages).build();
+        return LogChoices.config(backend, copy)
+                .mappedDirectory(logDir)
+                .hugePages(hugePages)
+                .build();
     }
 
     private void write(List<Variant> variants, Map<Variant, List<List<Sample>>> samples) throws IOException {
@@ -400,19 +482,39 @@ public final class LoggingBench implements Callable<Integer> {
                     rtt[r] = s.halfRttNs();
                     bw[r] = s.mbps();
                 }
-                double[] sorted = paired.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+                double[] sorted = paired.stream()
+                        .mapToDouble(Double::doubleValue)
+                        .sorted()
+                        .toArray();
                 rs[i] = new double[] {median(sorted), quantile(sorted, 0.25), quantile(sorted, 0.75)};
-                csv.append(String.format(Locale.ROOT, "%s,%s,%s,%s,%d,%.1f,%.1f,%.4f,%.4f,%.4f,%d%n", v.name(),
-                        v.protocol().name().toLowerCase(Locale.ROOT), v.backend(), v.copy(), bytes[i], median(rtt),
-                        median(bw), rs[i][0], rs[i][1], rs[i][2], reps));
+                csv.append(String.format(
+                        Locale.ROOT,
+                        "%s,%s,%s,%s,%d,%.1f,%.1f,%.4f,%.4f,%.4f,%d%n",
+                        v.name(),
+                        v.protocol().name().toLowerCase(Locale.ROOT),
+                        v.backend(),
+                        v.copy(),
+                        bytes[i],
+                        median(rtt),
+                        median(bw),
+                        rs[i][0],
+                        rs[i][1],
+                        rs[i][2],
+                        reps));
             }
             ratios.put(v, rs);
         }
         StringBuilder md = new StringBuilder();
         md.append("Bandwidth with logging / without logging (median of the paired ratios: ")
-                .append(mode.equals("turns") ? "batch by batch, " + reps + " repetitions of " + batches + " batches"
-                        : reps + " repetitions").append("; ").append(buffer).append(" buffers; checkpoint every ")
-                .append(checkpointEvery == 0 ? "never" : checkpointEvery + " batch(es)").append(").\n\n");
+                .append(
+                        mode.equals("turns")
+                                ? "batch by batch, " + reps + " repetitions of " + batches + " batches"
+                                : reps + " repetitions")
+                .append("; ")
+                .append(buffer)
+                .append(" buffers; checkpoint every ")
+                .append(checkpointEvery == 0 ? "never" : checkpointEvery + " batch(es)")
+                .append(").\n\n");
         md.append("| size | no logging MB/s | no logging half RTT (us)");
         for (Variant v : variants) {
             if (!v.isBaseline()) {
@@ -428,8 +530,8 @@ public final class LoggingBench implements Callable<Integer> {
                 bw[r] = baseReps.get(r).get(i).mbps();
                 rtt[r] = baseReps.get(r).get(i).halfRttNs();
             }
-            md.append(String.format(Locale.ROOT, "| %s | %.0f | %.2f", RatioChart.bytes(bytes[i]), median(bw),
-                    median(rtt) / 1000));
+            md.append(String.format(
+                    Locale.ROOT, "| %s | %.0f | %.2f", RatioChart.bytes(bytes[i]), median(bw), median(rtt) / 1000));
             for (Variant v : variants) {
                 if (!v.isBaseline()) {
                     md.append(String.format(Locale.ROOT, " | %.2f", ratios.get(v)[i][0]));
@@ -439,8 +541,8 @@ public final class LoggingBench implements Callable<Integer> {
         }
         Files.writeString(out.resolve("logging.csv"), csv);
         Files.writeString(out.resolve("logging.md"), md);
-        List<RatioChart.Reference> targets = List.of(new RatioChart.Reference("0.95", 0.95),
-                new RatioChart.Reference("0.85", 0.85));
+        List<RatioChart.Reference> targets =
+                List.of(new RatioChart.Reference("0.95", 0.95), new RatioChart.Reference("0.85", 0.85));
         String xLabel = "message size (bytes, log scale)";
         String yLabel = "bandwidth with logging / without (ratio)";
         String note = buffer + " buffers, in-JVM transport";
@@ -453,25 +555,48 @@ public final class LoggingBench implements Callable<Integer> {
             }
         }
         // Ratios above 1.5 are noise of the shortest messages; they are drawn at the top edge.
-        double yMax = Math.min(1.5, Math.max(1.1, Math.ceil(all.stream().flatMapToDouble(l -> Arrays.stream(l.y()))
-                .filter(d -> !Double.isNaN(d)).max().orElse(1.0) * 10) / 10));
-        Files.writeString(out.resolve("logging-ratio-all.svg"), RatioChart.svg(
-                "Ping-pong bandwidth ratio, logging / no logging (" + note + ")", xLabel, yLabel, bytes, all,
-                targets, 0, yMax));
+        double yMax = Math.min(
+                1.5,
+                Math.max(
+                        1.1,
+                        Math.ceil(all.stream()
+                                                .flatMapToDouble(l -> Arrays.stream(l.y()))
+                                                .filter(d -> !Double.isNaN(d))
+                                                .max()
+                                                .orElse(1.0)
+                                        * 10)
+                                / 10));
+        Files.writeString(
+                out.resolve("logging-ratio-all.svg"),
+                RatioChart.svg(
+                        "Ping-pong bandwidth ratio, logging / no logging (" + note + ")",
+                        xLabel,
+                        yLabel,
+                        bytes,
+                        all,
+                        targets,
+                        0,
+                        yMax));
         // Backends and copy methods are grouped apart: "hybrid" names one of each.
         for (boolean byBackend : new boolean[] {true, false}) {
-            List<String> groups = variants.stream().map(v -> byBackend ? v.backend() : v.copy()).distinct()
-                    .filter(g -> !g.equals("-")).toList();
+            List<String> groups = variants.stream()
+                    .map(v -> byBackend ? v.backend() : v.copy())
+                    .distinct()
+                    .filter(g -> !g.equals("-"))
+                    .toList();
             for (String group : groups) {
                 List<RatioChart.Line> lines = new ArrayList<>();
                 for (Variant v : variants) {
-                    if (v.protocol() == ProtocolRegistry.get("global") || (byBackend ? v.backend() : v.copy()).equals(group)) {
+                    if (v.protocol() == ProtocolRegistry.get("global")
+                            || (byBackend ? v.backend() : v.copy()).equals(group)) {
                         lines.add(line(v, ratios.get(v)));
                     }
                 }
-                String title = (byBackend ? "Storage " + group + ": copy methods" : "Copy " + group
-                        + ": storage backends") + " (" + note + ")";
-                Files.writeString(out.resolve("logging-ratio-" + (byBackend ? "backend-" : "copy-") + group + ".svg"),
+                String title =
+                        (byBackend ? "Storage " + group + ": copy methods" : "Copy " + group + ": storage backends")
+                                + " (" + note + ")";
+                Files.writeString(
+                        out.resolve("logging-ratio-" + (byBackend ? "backend-" : "copy-") + group + ".svg"),
                         RatioChart.svg(title, xLabel, yLabel, bytes, lines, targets, 0, yMax));
             }
         }
@@ -486,7 +611,10 @@ public final class LoggingBench implements Callable<Integer> {
             y[i] = rs[i][0];
         }
         String name = v.backend().equals("dummy") ? v.name() + " (copy only)" : v.name();
-        return new RatioChart.Line(name, y, v.protocol() == ProtocolRegistry.get("global") || v.backend().equals("dummy"));
+        return new RatioChart.Line(
+                name,
+                y,
+                v.protocol() == ProtocolRegistry.get("global") || v.backend().equals("dummy"));
     }
 
     /** The {@code q} quantile of sorted values (nearest rank). */

@@ -1,13 +1,10 @@
 package io.rewind.cli.bench;
 
-import io.rewind.runtime.FailureSchedule;
-import io.rewind.runtime.JobResult;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobResult;
 import io.rewind.runtime.RunReport;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code rewind bench overhead}: failure-free cost of each protocol on each workload and rank
@@ -23,7 +22,8 @@ import java.util.concurrent.Callable;
  * checkpointed. Runs are interleaved (every repetition runs every variant once, in turn) so that
  * drift of the machine touches all variants alike.
  */
-@Command(name = "overhead",
+@Command(
+        name = "overhead",
         mixinStandardHelpOptions = true,
         description = {
             "Failure-free overhead: workloads x protocols x rank counts, interleaved and repeated.",
@@ -32,37 +32,51 @@ import java.util.concurrent.Callable;
             "Writes overhead.json, overhead.csv and overhead.md into --out."
         })
 public final class OverheadBench implements Callable<Integer> {
-    @Option(names = "--workloads", defaultValue = "all", description = "Comma-separated workloads, or all "
-            + "(stencil3d, cg, heat, amr, bfs, discovery, montecarlo, masterworker). Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--workloads",
+            defaultValue = "all",
+            description =
+                    "Comma-separated workloads, or all "
+                            + "(stencil3d, cg, heat, amr, bfs, discovery, montecarlo, masterworker). Default: ${DEFAULT-VALUE}.")
     String workloads;
 
-    @Option(names = "--protocols", defaultValue = "none,global,pessimistic",
+    @Option(
+            names = "--protocols",
+            defaultValue = "none,global,pessimistic",
             description = "Protocols to compare; none is always added as the reference. Default: ${DEFAULT-VALUE}.")
     String protocols;
 
-    @Option(names = {"-n", "--ranks"}, defaultValue = "4", description = "Comma-separated rank counts. "
-            + "Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = {"-n", "--ranks"},
+            defaultValue = "4",
+            description = "Comma-separated rank counts. " + "Default: ${DEFAULT-VALUE}.")
     String ranks;
 
     @Option(names = "--repeat", defaultValue = "3", description = "Runs of every variant. Default: ${DEFAULT-VALUE}.")
     int repeat;
 
-    @Option(names = "--size", defaultValue = "small", description = "Problem size: small or medium. "
-            + "Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--size",
+            defaultValue = "small",
+            description = "Problem size: small or medium. " + "Default: ${DEFAULT-VALUE}.")
     String size;
 
-    @Option(names = "--checkpoints", defaultValue = "4",
+    @Option(
+            names = "--checkpoints",
+            defaultValue = "4",
             description = "Checkpoints per run (checkpoint every iterations/K points). Default: ${DEFAULT-VALUE}.")
     int checkpoints;
 
-    @Option(names = "--timeout", defaultValue = "300", description = "Seconds a run may take. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--timeout",
+            defaultValue = "300",
+            description = "Seconds a run may take. Default: ${DEFAULT-VALUE}.")
     int timeoutSeconds;
 
     @Option(names = "--out", defaultValue = "runs/overhead", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
 
-    private record Key(BenchWorkload workload, int ranks, ProtocolDescriptor protocol) {
-    }
+    private record Key(BenchWorkload workload, int ranks, ProtocolDescriptor protocol) {}
 
     @Override
     public Integer call() throws IOException {
@@ -94,8 +108,16 @@ public final class OverheadBench implements Callable<Integer> {
             // One untimed run per workload, so the first timed variant does not pay for class loading and JIT.
             for (int n : ns) {
                 if (n >= w.minRanks()) {
-                    new Harness.Run(w, sz, n, ProtocolRegistry.NONE, 0, 2, FailureSchedule.NONE,
-                            Duration.ofSeconds(timeoutSeconds)).execute();
+                    new Harness.Run(
+                                    w,
+                                    sz,
+                                    n,
+                                    ProtocolRegistry.NONE,
+                                    0,
+                                    2,
+                                    FailureSchedule.NONE,
+                                    Duration.ofSeconds(timeoutSeconds))
+                            .execute();
                     break;
                 }
             }
@@ -111,8 +133,15 @@ public final class OverheadBench implements Callable<Integer> {
                     }
                     int every = Math.max(1, w.iterations(sz) / checkpoints);
                     for (ProtocolDescriptor p : ps) {
-                        Harness.Run run = new Harness.Run(w, sz, n, p, p == ProtocolRegistry.NONE ? 0 : every, 2,
-                                FailureSchedule.NONE, Duration.ofSeconds(timeoutSeconds));
+                        Harness.Run run = new Harness.Run(
+                                w,
+                                sz,
+                                n,
+                                p,
+                                p == ProtocolRegistry.NONE ? 0 : every,
+                                2,
+                                FailureSchedule.NONE,
+                                Duration.ofSeconds(timeoutSeconds));
                         JobResult r = run.execute();
                         String line = Harness.resultLine(r, w.prefix());
                         if (!r.ok() || line == null) {
@@ -127,21 +156,65 @@ public final class OverheadBench implements Callable<Integer> {
                                     + p.name() + " printed\n  " + line + "\nbut the reference printed\n  " + before);
                             return 1;
                         }
-                        seconds.computeIfAbsent(k, x -> new ArrayList<>()).add(r.wallTime().toNanos() / 1e9);
+                        seconds.computeIfAbsent(k, x -> new ArrayList<>())
+                                .add(r.wallTime().toNanos() / 1e9);
                         last.put(k, r.report());
-                        System.err.printf("  %s n=%d %s run %d: %.3f s%n", w.cliName(), n, p.name(), rep + 1,
-                                r.wallTime().toNanos() / 1e9);
+                        System.err.printf(
+                                "  %s n=%d %s run %d: %.3f s%n",
+                                w.cliName(), n, p.name(), rep + 1, r.wallTime().toNanos() / 1e9);
                     }
                 }
             }
         }
         Harness.Table t = new Harness.Table(
-                "workload", "workload", 0, "ranks", "ranks", 0, "protocol", "protocol", 0, "runs", "runs", 0,
-                "median_s", "median s", 3, "min_s", "min s", 3, "max_s", "max s", 3, "ratio", "ratio to none", 3,
-                "log_avg_MBps", "log MB/s per rank (avg)", 2, "log_max_MBps", "log MB/s (max rank)", 2,
-                "logged_bytes", "logged bytes", 0, "logged_entries", "logged entries", 0,
-                "determinants", "determinants", 0, "checkpoints", "checkpoints", 0,
-                "checkpoint_bytes", "bytes per checkpoint", 0, "checkpoint_ms", "ms per checkpoint", 2);
+                "workload",
+                "workload",
+                0,
+                "ranks",
+                "ranks",
+                0,
+                "protocol",
+                "protocol",
+                0,
+                "runs",
+                "runs",
+                0,
+                "median_s",
+                "median s",
+                3,
+                "min_s",
+                "min s",
+                3,
+                "max_s",
+                "max s",
+                3,
+                "ratio",
+                "ratio to none",
+                3,
+                "log_avg_MBps",
+                "log MB/s per rank (avg)",
+                2,
+                "log_max_MBps",
+                "log MB/s (max rank)",
+                2,
+                "logged_bytes",
+                "logged bytes",
+                0,
+                "logged_entries",
+                "logged entries",
+                0,
+                "determinants",
+                "determinants",
+                0,
+                "checkpoints",
+                "checkpoints",
+                0,
+                "checkpoint_bytes",
+                "bytes per checkpoint",
+                0,
+                "checkpoint_ms",
+                "ms per checkpoint",
+                2);
         for (Map.Entry<Key, List<Double>> e : seconds.entrySet()) {
             Key k = e.getKey();
             List<Double> s = e.getValue();
@@ -151,9 +224,22 @@ public final class OverheadBench implements Callable<Integer> {
             double wall = rep.wall().toNanos() / 1e9;
             double avgRate = rep.loggedBytes() / (double) k.ranks() / wall / 1e6;
             double maxRate = rep.maxRankLoggedBytes() / wall / 1e6;
-            t.add(k.workload().cliName(), k.ranks(), k.protocol().name(), s.size(), med, Harness.min(s),
-                    Harness.max(s), med / ref, avgRate, maxRate, rep.loggedBytes(), rep.loggedEntries(), rep.events(),
-                    rep.checkpoints(), rep.checkpoints() == 0 ? 0L : rep.checkpointBytes() / rep.checkpoints(),
+            t.add(
+                    k.workload().cliName(),
+                    k.ranks(),
+                    k.protocol().name(),
+                    s.size(),
+                    med,
+                    Harness.min(s),
+                    Harness.max(s),
+                    med / ref,
+                    avgRate,
+                    maxRate,
+                    rep.loggedBytes(),
+                    rep.loggedEntries(),
+                    rep.events(),
+                    rep.checkpoints(),
+                    rep.checkpoints() == 0 ? 0L : rep.checkpointBytes() / rep.checkpoints(),
                     rep.checkpoints() == 0 ? 0.0 : rep.checkpointNanos() / 1e6 / rep.checkpoints());
         }
         Map<String, Object> settings = new LinkedHashMap<>();

@@ -3,9 +3,6 @@ package io.rewind.cli.bench;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,12 +13,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code rewind bench pingpong}: OSU-style latency and bandwidth between two ranks, for byte arrays
  * and direct buffers, beside the single-thread copy bandwidth of the same sizes.
  */
-@Command(name = "pingpong",
+@Command(
+        name = "pingpong",
         mixinStandardHelpOptions = true,
         description = {
             "Ping-pong between two ranks from 1 byte to --max-bytes, with byte arrays and direct buffers.",
@@ -46,9 +46,12 @@ public final class PingPongBench implements Callable<Integer> {
         }
         Map<String, List<String[]>> rows = new LinkedHashMap<>();
         for (String kind : List.of("array", "direct")) {
-            JobResult r = Job.run(JobConfig.builder("io.rewind.apps.bench.PingPong").ranks(2)
+            JobResult r = Job.run(JobConfig.builder("io.rewind.apps.bench.PingPong")
+                    .ranks(2)
                     .args(kind, Integer.toString(maxBytes), Integer.toString(batches))
-                    .timeout(Duration.ofMinutes(30)).quiet().build());
+                    .timeout(Duration.ofMinutes(30))
+                    .quiet()
+                    .build());
             if (!r.ok()) {
                 System.err.print("rewind bench pingpong: job failed\n" + r.describeFailures());
                 return 1;
@@ -62,9 +65,11 @@ public final class PingPongBench implements Callable<Integer> {
             rows.put(kind, lines);
         }
         Files.createDirectories(out);
-        StringBuilder csv = new StringBuilder("buffer,bytes,median_half_rtt_ns,bandwidth_MBps,copy_MBps,ratio_to_copy\n");
+        StringBuilder csv =
+                new StringBuilder("buffer,bytes,median_half_rtt_ns,bandwidth_MBps,copy_MBps,ratio_to_copy\n");
         StringBuilder md = new StringBuilder();
-        md.append("| bytes | array half RTT (us) | array MB/s | direct half RTT (us) | direct MB/s | copy MB/s (array) | array / copy |\n");
+        md.append(
+                "| bytes | array half RTT (us) | array MB/s | direct half RTT (us) | direct MB/s | copy MB/s (array) | array / copy |\n");
         md.append("|---:|---:|---:|---:|---:|---:|---:|\n");
         List<String[]> a = rows.get("array");
         List<String[]> d = rows.get("direct");
@@ -72,14 +77,27 @@ public final class PingPongBench implements Callable<Integer> {
             for (String[] row : List.of(a.get(i), d.get(i))) {
                 double bw = Double.parseDouble(row[4]);
                 double copy = Double.parseDouble(row[5]);
-                csv.append(String.join(",", row[1], row[2], row[3], row[4], row[5],
-                        String.format(Locale.ROOT, "%.3f", bw / copy))).append('\n');
+                csv.append(String.join(
+                                ",",
+                                row[1],
+                                row[2],
+                                row[3],
+                                row[4],
+                                row[5],
+                                String.format(Locale.ROOT, "%.3f", bw / copy)))
+                        .append('\n');
             }
             String[] ra = a.get(i);
             String[] rd = d.get(i);
-            md.append(String.format(Locale.ROOT, "| %s | %.2f | %.0f | %.2f | %.0f | %.0f | %.2f |%n",
-                    ra[2], Double.parseDouble(ra[3]) / 1000, Double.parseDouble(ra[4]),
-                    Double.parseDouble(rd[3]) / 1000, Double.parseDouble(rd[4]), Double.parseDouble(ra[5]),
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %.2f | %.0f | %.2f | %.0f | %.0f | %.2f |%n",
+                    ra[2],
+                    Double.parseDouble(ra[3]) / 1000,
+                    Double.parseDouble(ra[4]),
+                    Double.parseDouble(rd[3]) / 1000,
+                    Double.parseDouble(rd[4]),
+                    Double.parseDouble(ra[5]),
                     Double.parseDouble(ra[4]) / Double.parseDouble(ra[5])));
         }
         Files.writeString(out.resolve("pingpong.csv"), csv);
@@ -106,11 +124,17 @@ public final class PingPongBench implements Callable<Integer> {
             copy[i] = Double.parseDouble(array.get(i)[5]) / 1000;
             max = Math.max(max, Math.max(copy[i], Math.max(a[i], d[i])));
         }
-        return RatioChart.svg("Ping-pong bandwidth between two in-JVM ranks", "message size",
-                "bandwidth (GB/s)", sizes,
-                List.of(new RatioChart.Line("byte[] messages", a, false),
+        return RatioChart.svg(
+                "Ping-pong bandwidth between two in-JVM ranks",
+                "message size",
+                "bandwidth (GB/s)",
+                sizes,
+                List.of(
+                        new RatioChart.Line("byte[] messages", a, false),
                         new RatioChart.Line("direct ByteBuffer messages", d, false),
                         new RatioChart.Line("single-thread copy (limit)", copy, true)),
-                List.of(), 0, Math.ceil(max / 10) * 10);
+                List.of(),
+                0,
+                Math.ceil(max / 10) * 10);
     }
 }

@@ -8,10 +8,6 @@ import io.rewind.tools.analysis.GiniIndex;
 import io.rewind.tools.profile.CommMatrix;
 import io.rewind.tools.profile.CommProfile;
 import io.rewind.tools.profile.ProfileWriter;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
 /**
  * {@code rewind bench profile}: runs a workload (or any main class) once without fault tolerance
@@ -27,7 +26,8 @@ import java.util.concurrent.Callable;
  * rank's run time, in the {@code rewind-profile 1} format of docs/formats.md that
  * {@code rewind analyze}, {@code plan} and {@code report} read.
  */
-@Command(name = "profile",
+@Command(
+        name = "profile",
         mixinStandardHelpOptions = true,
         description = {
             "Records the communication matrix of one run: bytes and messages per ordered pair of ranks,",
@@ -36,20 +36,33 @@ import java.util.concurrent.Callable;
             "the bytes each rank sent."
         })
 public final class ProfileBench implements Callable<Integer> {
-    @Option(names = {"-n", "--ranks"}, defaultValue = "8", description = "Ranks. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = {"-n", "--ranks"},
+            defaultValue = "8",
+            description = "Ranks. Default: ${DEFAULT-VALUE}.")
     int ranks;
 
-    @Option(names = "--size", defaultValue = "small",
-            description = "Size of a named workload when no ARGS are given: small or medium. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--size",
+            defaultValue = "small",
+            description =
+                    "Size of a named workload when no ARGS are given: small or medium. Default: ${DEFAULT-VALUE}.")
     String size;
 
-    @Option(names = {"-o", "--output"}, description = "Profile file (default: runs/profile/WORKLOAD-N.profile).")
+    @Option(
+            names = {"-o", "--output"},
+            description = "Profile file (default: runs/profile/WORKLOAD-N.profile).")
     Path output;
 
-    @Option(names = "--timeout", defaultValue = "600", description = "Seconds the run may take. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--timeout",
+            defaultValue = "600",
+            description = "Seconds the run may take. Default: ${DEFAULT-VALUE}.")
     int timeoutSeconds;
 
-    @Parameters(index = "0", paramLabel = "WORKLOAD",
+    @Parameters(
+            index = "0",
+            paramLabel = "WORKLOAD",
             description = "A workload name (stencil3d, cg, heat, amr, bfs, discovery, montecarlo, masterworker) or a "
                     + "main class on the class path.")
     String workload;
@@ -78,8 +91,12 @@ public final class ProfileBench implements Callable<Integer> {
                 return 2;
             }
         }
-        JobResult r = Job.run(JobConfig.builder(main).ranks(ranks).args(programArgs)
-                .timeout(Duration.ofSeconds(timeoutSeconds)).quiet().build());
+        JobResult r = Job.run(JobConfig.builder(main)
+                .ranks(ranks)
+                .args(programArgs)
+                .timeout(Duration.ofSeconds(timeoutSeconds))
+                .quiet()
+                .build());
         if (!r.ok()) {
             System.err.print("rewind bench profile: the run failed\n" + r.describeFailures());
             return 1;
@@ -93,12 +110,23 @@ public final class ProfileBench implements Callable<Integer> {
         CommMatrix p2p = profile.p2p();
         CommMatrix coll = profile.collective();
         System.out.printf(Locale.ROOT, "%s on %d ranks, %.3f s%n", name, ranks, profile.durationSeconds());
-        System.out.printf(Locale.ROOT, "point-to-point: %d bytes in %d messages over %d channels%n", p2p.totalBytes(),
-                p2p.totalMessages(), p2p.channelCount());
-        System.out.printf(Locale.ROOT, "collective:     %d bytes in %d messages over %d channels%n", coll.totalBytes(),
-                coll.totalMessages(), coll.channelCount());
-        System.out.printf(Locale.ROOT, "Gini index of bytes sent per rank: point-to-point %.3f, all %.3f%n",
-                GiniIndex.of(p2p.bytesSent()), GiniIndex.of(p2p.plus(coll).bytesSent()));
+        System.out.printf(
+                Locale.ROOT,
+                "point-to-point: %d bytes in %d messages over %d channels%n",
+                p2p.totalBytes(),
+                p2p.totalMessages(),
+                p2p.channelCount());
+        System.out.printf(
+                Locale.ROOT,
+                "collective:     %d bytes in %d messages over %d channels%n",
+                coll.totalBytes(),
+                coll.totalMessages(),
+                coll.channelCount());
+        System.out.printf(
+                Locale.ROOT,
+                "Gini index of bytes sent per rank: point-to-point %.3f, all %.3f%n",
+                GiniIndex.of(p2p.bytesSent()),
+                GiniIndex.of(p2p.plus(coll).bytesSent()));
         System.out.println("wrote " + file);
         return 0;
     }
@@ -107,8 +135,12 @@ public final class ProfileBench implements Callable<Integer> {
     static CommProfile profileOf(RunReport report) {
         RunReport.Traffic t = report.traffic();
         int n = report.ranks();
-        return new CommProfile(n, matrix(t.p2pBytes(), t.p2pMessages()), matrix(t.collBytes(), t.collMessages()),
-                t.rankSeconds().clone(), List.of());
+        return new CommProfile(
+                n,
+                matrix(t.p2pBytes(), t.p2pMessages()),
+                matrix(t.collBytes(), t.collMessages()),
+                t.rankSeconds().clone(),
+                List.of());
     }
 
     private static CommMatrix matrix(long[][] bytes, long[][] messages) {

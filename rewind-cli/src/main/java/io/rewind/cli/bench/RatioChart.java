@@ -12,16 +12,15 @@ import java.util.Locale;
  */
 final class RatioChart {
     /** One line: a name for the legend and one y value per x (NaN leaves a gap). */
-    record Line(String name, double[] y, boolean dashed) {
-    }
+    record Line(String name, double[] y, boolean dashed) {}
 
     /** A horizontal reference line, labelled at its right end. */
-    record Reference(String label, double y) {
-    }
+    record Reference(String label, double y) {}
 
-    private static final String[] PALETTE = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-            "#e377c2", "#7f7f7f", "#bcbd22", "#17becf", "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173",
-            "#3182bd", "#e6550d"};
+    private static final String[] PALETTE = {
+        "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf",
+        "#393b79", "#637939", "#8c6d31", "#843c39", "#7b4173", "#3182bd", "#e6550d"
+    };
     private static final int W = 900;
     private static final int H = 560;
     private static final int LEFT = 70;
@@ -29,14 +28,27 @@ final class RatioChart {
     private static final int TOP = 44;
     private static final int BOTTOM = 70;
 
-    private RatioChart() {
-    }
+    private RatioChart() {}
 
-    static String svg(String title, String xLabel, String yLabel, long[] sizesBytes, List<Line> lines,
-                      List<Reference> references, double yMin, double yMax) {
+    static String svg(
+            String title,
+            String xLabel,
+            String yLabel,
+            long[] sizesBytes,
+            List<Line> lines,
+            List<Reference> references,
+            double yMin,
+            double yMax) {
         StringBuilder s = new StringBuilder(8192);
-        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(W).append("\" height=\"").append(H)
-                .append("\" viewBox=\"0 0 ").append(W).append(' ').append(H).append("\" font-family=\"sans-serif\">\n");
+        s.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+                .append(W)
+                .append("\" height=\"")
+                .append(H)
+                .append("\" viewBox=\"0 0 ")
+                .append(W)
+                .append(' ')
+                .append(H)
+                .append("\" font-family=\"sans-serif\">\n");
         s.append("<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n");
         text(s, W / 2.0, 24, title, 15, "middle", "font-weight=\"bold\"");
         double lx0 = log2(sizesBytes[0]);
@@ -66,7 +78,13 @@ final class RatioChart {
         line(s, LEFT, bottomY, PLOT_RIGHT, bottomY, "#333", 1, null);
         line(s, LEFT, TOP, LEFT, bottomY, "#333", 1, null);
         text(s, (LEFT + PLOT_RIGHT) / 2.0, H - 28, xLabel, 13, "middle", null);
-        text(s, 20, (TOP + bottomY) / 2.0, yLabel, 13, "middle",
+        text(
+                s,
+                20,
+                (TOP + bottomY) / 2.0,
+                yLabel,
+                13,
+                "middle",
                 String.format(Locale.ROOT, "transform=\"rotate(-90 20 %.1f)\"", (TOP + bottomY) / 2.0));
         for (Reference r : references) {
             double y = y(r.y(), yMin, yMax);
@@ -85,14 +103,17 @@ final class RatioChart {
                 double px = x(log2(sizesBytes[k]), lx0, lx1);
                 double py = y(Math.max(yMin, Math.min(yMax, v)), yMin, yMax);
                 points.add(String.format(Locale.ROOT, "%.1f,%.1f", px, py));
-                s.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", px, py,
-                        color));
+                s.append(String.format(
+                        Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\"/>", px, py, color));
             }
             s.append("<polyline fill=\"none\" stroke=\"").append(color).append("\" stroke-width=\"2\"");
             if (l.dashed()) {
                 s.append(" stroke-dasharray=\"7 3\"");
             }
-            s.append(" points=\"").append(String.join(" ", points)).append("\"><title>").append(escape(l.name()))
+            s.append(" points=\"")
+                    .append(String.join(" ", points))
+                    .append("\"><title>")
+                    .append(escape(l.name()))
                     .append("</title></polyline>\n");
             // legend entry to the right of the plot
             double ly = TOP + 8 + i * 20;
@@ -140,16 +161,30 @@ final class RatioChart {
         return t.endsWith("0") ? t.substring(0, t.length() - 1) : t;
     }
 
-    private static void line(StringBuilder s, double x1, double y1, double x2, double y2, String color, double width,
-                             String dash) {
-        s.append(String.format(Locale.ROOT,
+    private static void line(
+            StringBuilder s, double x1, double y1, double x2, double y2, String color, double width, String dash) {
+        s.append(String.format(
+                Locale.ROOT,
                 "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%.1f\"%s/>\n",
-                x1, y1, x2, y2, color, width, dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
+                x1,
+                y1,
+                x2,
+                y2,
+                color,
+                width,
+                dash == null ? "" : " stroke-dasharray=\"" + dash + "\""));
     }
 
     private static void text(StringBuilder s, double x, double y, String text, int size, String anchor, String extra) {
-        s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\"%s>%s</text>\n",
-                x, y, size, anchor, extra == null ? "" : " " + extra, escape(text)));
+        s.append(String.format(
+                Locale.ROOT,
+                "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\"%s>%s</text>\n",
+                x,
+                y,
+                size,
+                anchor,
+                extra == null ? "" : " " + extra,
+                escape(text)));
     }
 
     private static String escape(String t) {

@@ -1,7 +1,6 @@
 package io.rewind.cli.bench;
 
 import io.rewind.runtime.PointListener;
-
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
@@ -16,6 +15,7 @@ final class Turnstile {
     private final long timeoutNanos;
     /** The one permit: held by the job whose turn it is. Fair, so jobs go round in order. */
     private final Semaphore turn = new Semaphore(1, true);
+
     private final Object[] locks;
     private final int[] arrived;
     private final long[] phase;

@@ -7,21 +7,24 @@ import io.rewind.tools.cluster.Clustering;
 import io.rewind.tools.cluster.ClusteringMetrics;
 import io.rewind.tools.profile.CommMatrix;
 import io.rewind.tools.profile.CommProfile;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /** {@code rewind analyze cluster}: clustering that minimises logged volume, against contiguous blocks. */
-@Command(name = "cluster", mixinStandardHelpOptions = true,
-        description = {"Cluster ranks to minimise logged (inter-cluster) bytes; compare with contiguous blocks.",
-                "Cluster ranks so that as few bytes as possible cross clusters (those are logged),",
-                "optionally keeping the ranks of a node together; --balanced then lowers the largest per-rank log.",
-                "Compares with contiguous blocks of ranks and can write a cluster file for hierarchical logging."})
+@Command(
+        name = "cluster",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Cluster ranks to minimise logged (inter-cluster) bytes; compare with contiguous blocks.",
+            "Cluster ranks so that as few bytes as possible cross clusters (those are logged),",
+            "optionally keeping the ranks of a node together; --balanced then lowers the largest per-rank log.",
+            "Compares with contiguous blocks of ranks and can write a cluster file for hierarchical logging."
+        })
 final class AnalyzeClusterCommand extends ToolCommand {
 
     @Mixin
@@ -31,7 +34,10 @@ final class AnalyzeClusterCommand extends ToolCommand {
     GroupOptions groups;
 
     static final class Size {
-        @Option(names = {"-k", "--clusters"}, paramLabel = "K", description = "Number of clusters.")
+        @Option(
+                names = {"-k", "--clusters"},
+                paramLabel = "K",
+                description = "Number of clusters.")
         Integer clusters;
 
         @Option(names = "--max-size", paramLabel = "S", description = "Largest cluster in ranks (the count follows).")
@@ -47,14 +53,18 @@ final class AnalyzeClusterCommand extends ToolCommand {
     @Option(names = "--seed", defaultValue = "1", description = "Partitioner seed (default: ${DEFAULT-VALUE}).")
     long seed;
 
-    @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write the cluster file here.")
+    @Option(
+            names = {"-o", "--output"},
+            paramLabel = "FILE",
+            description = "Write the cluster file here.")
     Path output;
 
     @Override
     int execute() {
         CommProfile profile = input.load();
         CommMatrix m = profile.traffic(input.traffic);
-        ClusterRequest request = size.clusters != null ? ClusterRequest.intoClusters(size.clusters)
+        ClusterRequest request = size.clusters != null
+                ? ClusterRequest.intoClusters(size.clusters)
                 : ClusterRequest.withMaxSize(size.maxSize);
         request = request.keeping(groups.groups(m.ranks())).balanced(balanced).seeded(seed);
         long start = System.nanoTime();
@@ -77,10 +87,19 @@ final class AnalyzeClusterCommand extends ToolCommand {
         }
         printNotes(profile);
         Clustering c = result.clustering();
-        out().printf("%d ranks into %d clusters (largest %d ranks)%s, %.2f s%n", m.ranks(), c.count(), c.maxSize(),
-                balanced ? ", balanced" : "", seconds);
-        TextTable t = new TextTable("clustering", "logged bytes", "logged %", "coverage", "restart % per failure",
-                "max log/rank", "avg log/rank", "max log rate", "avg log rate");
+        out().printf(
+                        "%d ranks into %d clusters (largest %d ranks)%s, %.2f s%n",
+                        m.ranks(), c.count(), c.maxSize(), balanced ? ", balanced" : "", seconds);
+        TextTable t = new TextTable(
+                "clustering",
+                "logged bytes",
+                "logged %",
+                "coverage",
+                "restart % per failure",
+                "max log/rank",
+                "avg log/rank",
+                "max log rate",
+                "avg log rate");
         row(t, balanced ? "min-cut + balanced" : "min-cut", result.computed());
         row(t, "contiguous blocks", result.contiguous());
         t.print(out());
@@ -92,8 +111,14 @@ final class AnalyzeClusterCommand extends ToolCommand {
     }
 
     private static void row(TextTable t, String name, ClusteringMetrics x) {
-        t.row(name, TextTable.bytes(x.loggedBytes()), TextTable.f(100 * x.loggedFraction(), 2), TextTable.f(x.coverage(), 3),
-                TextTable.f(100 * x.restartFraction(), 2), TextTable.bytes(x.maxLogBytes()), TextTable.bytes(x.avgLogBytes()),
+        t.row(
+                name,
+                TextTable.bytes(x.loggedBytes()),
+                TextTable.f(100 * x.loggedFraction(), 2),
+                TextTable.f(x.coverage(), 3),
+                TextTable.f(100 * x.restartFraction(), 2),
+                TextTable.bytes(x.maxLogBytes()),
+                TextTable.bytes(x.avgLogBytes()),
                 Double.isNaN(x.maxLogBytesPerSec()) ? "n/a" : TextTable.bytes(x.maxLogBytesPerSec()) + "/s",
                 Double.isNaN(x.avgLogBytesPerSec()) ? "n/a" : TextTable.bytes(x.avgLogBytesPerSec()) + "/s");
     }

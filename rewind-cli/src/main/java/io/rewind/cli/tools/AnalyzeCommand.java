@@ -4,10 +4,17 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code rewind analyze}: the analyses of a communication profile. */
-@Command(name = "analyze", mixinStandardHelpOptions = true,
+@Command(
+        name = "analyze",
+        mixinStandardHelpOptions = true,
         description = "Analyse a communication profile: load and Gini index, clustering, MCML channel switch-off.",
-        subcommands = {AnalyzeLoadCommand.class, AnalyzeClusterCommand.class, AnalyzeMcmlCommand.class,
-                AnalyzeGenerateCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {
+            AnalyzeLoadCommand.class,
+            AnalyzeClusterCommand.class,
+            AnalyzeMcmlCommand.class,
+            AnalyzeGenerateCommand.class,
+            CommandLine.HelpCommand.class
+        })
 public final class AnalyzeCommand implements Runnable {
 
     @CommandLine.Spec

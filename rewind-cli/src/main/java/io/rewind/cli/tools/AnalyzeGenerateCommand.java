@@ -3,22 +3,33 @@ package io.rewind.cli.tools;
 import io.rewind.tools.profile.CommProfile;
 import io.rewind.tools.profile.ProfileWriter;
 import io.rewind.tools.profile.SyntheticProfiles;
+import java.nio.file.Path;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
-
 /** {@code rewind analyze generate}: synthetic profiles for demos and the 16,384-rank benchmark. */
-@Command(name = "generate", mixinStandardHelpOptions = true,
+@Command(
+        name = "generate",
+        mixinStandardHelpOptions = true,
         description = "Write a synthetic profile: a 3-D stencil with hot spots (skewed load), a 2-D grid, or cliques.")
 final class AnalyzeGenerateCommand extends ToolCommand {
 
-    enum Pattern { STENCIL3D, GRID2D, CLIQUES }
+    enum Pattern {
+        STENCIL3D,
+        GRID2D,
+        CLIQUES
+    }
 
-    @Option(names = "--pattern", defaultValue = "STENCIL3D", description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--pattern",
+            defaultValue = "STENCIL3D",
+            description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
     Pattern pattern;
 
-    @Option(names = "--dims", defaultValue = "8x8x4", paramLabel = "AxBxC",
+    @Option(
+            names = "--dims",
+            defaultValue = "8x8x4",
+            paramLabel = "AxBxC",
             description = "Stencil: PXxPYxPZ; grid: ROWSxCOLS; cliques: GROUPSxSIZE (default: ${DEFAULT-VALUE}).")
     String dims;
 
@@ -28,7 +39,10 @@ final class AnalyzeGenerateCommand extends ToolCommand {
     @Option(names = "--seed", defaultValue = "1")
     long seed;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE")
+    @Option(
+            names = {"-o", "--output"},
+            required = true,
+            paramLabel = "FILE")
     Path output;
 
     @Override
@@ -49,13 +63,16 @@ final class AnalyzeGenerateCommand extends ToolCommand {
         if (d.length != needed) {
             throw new ToolFailure(pattern + " needs " + needed + " dimensions, got '" + dims + "'");
         }
-        CommProfile p = switch (pattern) {
-            case STENCIL3D -> SyntheticProfiles.stencil3d(d[0], d[1], d[2], 1 << 20, 3, 8.0, seconds, seed);
-            case GRID2D -> SyntheticProfiles.grid2d(d[0], d[1], 1 << 20);
-            case CLIQUES -> SyntheticProfiles.cliques(d[0], d[1], 1 << 20, 1 << 10, seed);
-        };
+        CommProfile p =
+                switch (pattern) {
+                    case STENCIL3D -> SyntheticProfiles.stencil3d(d[0], d[1], d[2], 1 << 20, 3, 8.0, seconds, seed);
+                    case GRID2D -> SyntheticProfiles.grid2d(d[0], d[1], 1 << 20);
+                    case CLIQUES -> SyntheticProfiles.cliques(d[0], d[1], 1 << 20, 1 << 10, seed);
+                };
         ProfileWriter.write(p, output);
-        out().printf("wrote %s: %d ranks, %d point-to-point channels%n", output, p.ranks(), p.p2p().channelCount());
+        out().printf(
+                        "wrote %s: %d ranks, %d point-to-point channels%n",
+                        output, p.ranks(), p.p2p().channelCount());
         out().flush();
         return 0;
     }

@@ -7,19 +7,22 @@ import io.rewind.tools.cluster.Clustering;
 import io.rewind.tools.cluster.ClusteringMetrics;
 import io.rewind.tools.profile.CommMatrix;
 import io.rewind.tools.profile.CommProfile;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /** {@code rewind analyze load}: per-rank load, Gini index, and the coverage of a clustering. */
-@Command(name = "load", mixinStandardHelpOptions = true,
-        description = {"Per-rank communication load, its Gini index, and the coverage of a clustering.",
-                "Gini index as in the MCML paper, section III-A;",
-                "with --clustering, the coverage of that clustering (share of bytes inside clusters)."})
+@Command(
+        name = "load",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Per-rank communication load, its Gini index, and the coverage of a clustering.",
+            "Gini index as in the MCML paper, section III-A;",
+            "with --clustering, the coverage of that clustering (share of bytes inside clusters)."
+        })
 final class AnalyzeLoadCommand extends ToolCommand {
 
     @Mixin
@@ -61,8 +64,13 @@ final class AnalyzeLoadCommand extends ToolCommand {
             return 0;
         }
         printNotes(profile);
-        out().printf("ranks %d, channels %d, %s in %d messages (%s traffic)%n", m.ranks(), m.channelCount(),
-                TextTable.bytes(m.totalBytes()), m.totalMessages(), input.traffic.name().toLowerCase(java.util.Locale.ROOT));
+        out().printf(
+                        "ranks %d, channels %d, %s in %d messages (%s traffic)%n",
+                        m.ranks(),
+                        m.channelCount(),
+                        TextTable.bytes(m.totalBytes()),
+                        m.totalMessages(),
+                        input.traffic.name().toLowerCase(java.util.Locale.ROOT));
         TextTable t = new TextTable("load", "gini", "mean", "max", "max/mean", "heaviest ranks");
         for (var e : loads.entrySet()) {
             LoadDistribution d = e.getValue();
@@ -70,13 +78,19 @@ final class AnalyzeLoadCommand extends ToolCommand {
             for (int i = 0; i < Math.min(5, d.heaviest().length); i++) {
                 heavy.append(i == 0 ? "" : " ").append(d.heaviest()[i]);
             }
-            t.row(e.getKey(), TextTable.f(d.gini(), 3), TextTable.bytes(d.mean()), TextTable.bytes(d.max()),
-                    TextTable.f(d.peakToMean(), 2), heavy);
+            t.row(
+                    e.getKey(),
+                    TextTable.f(d.gini(), 3),
+                    TextTable.bytes(d.mean()),
+                    TextTable.bytes(d.max()),
+                    TextTable.f(d.peakToMean(), 2),
+                    heavy);
         }
         t.print(out());
         if (coverage != null) {
-            out().printf("clustering %s: %d clusters, coverage %.3f, logged %.1f %% of bytes%n", clusteringFile,
-                    coverage.clusters(), coverage.coverage(), 100 * coverage.loggedFraction());
+            out().printf(
+                            "clustering %s: %d clusters, coverage %.3f, logged %.1f %% of bytes%n",
+                            clusteringFile, coverage.clusters(), coverage.coverage(), 100 * coverage.loggedFraction());
         }
         if (perRank) {
             long[] sent = loads.get("sent").perRank();

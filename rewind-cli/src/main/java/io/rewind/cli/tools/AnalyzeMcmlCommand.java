@@ -5,33 +5,48 @@ import io.rewind.tools.mcml.McmlAnalysis;
 import io.rewind.tools.mcml.SwitchOffStrategy;
 import io.rewind.tools.profile.CommMatrix;
 import io.rewind.tools.profile.CommProfile;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code rewind analyze mcml}: channel switch-off under a log budget, rollback set and chain. */
-@Command(name = "mcml", mixinStandardHelpOptions = true,
-        description = {"MCML analysis: channels switched off under a log budget, rollback set and chain.",
-                "Memory-constrained message logging: with a per-rank log budget of theta % of the largest",
-                "log under full logging, switch channels off (heaviest link first, or nearest in a dendrogram first)",
-                "and report the average rollback set and rollback chain after one failure, in % of ranks."})
+@Command(
+        name = "mcml",
+        mixinStandardHelpOptions = true,
+        description = {
+            "MCML analysis: channels switched off under a log budget, rollback set and chain.",
+            "Memory-constrained message logging: with a per-rank log budget of theta % of the largest",
+            "log under full logging, switch channels off (heaviest link first, or nearest in a dendrogram first)",
+            "and report the average rollback set and rollback chain after one failure, in % of ranks."
+        })
 final class AnalyzeMcmlCommand extends ToolCommand {
 
-    enum Strategy { HEAVIEST, DENDROGRAM, DENDROGRAM_CONTIGUOUS }
+    enum Strategy {
+        HEAVIEST,
+        DENDROGRAM,
+        DENDROGRAM_CONTIGUOUS
+    }
 
     @Mixin
     InputOptions input;
 
-    @Option(names = "--theta", split = ",", defaultValue = "30,40,50,60,70", paramLabel = "PERCENT",
+    @Option(
+            names = "--theta",
+            split = ",",
+            defaultValue = "30,40,50,60,70",
+            paramLabel = "PERCENT",
             description = "Thresholds in % of the largest full-logging log (default: ${DEFAULT-VALUE}).")
     double[] thetas;
 
-    @Option(names = "--strategy", split = ",", defaultValue = "HEAVIEST,DENDROGRAM", paramLabel = "S",
+    @Option(
+            names = "--strategy",
+            split = ",",
+            defaultValue = "HEAVIEST,DENDROGRAM",
+            paramLabel = "S",
             description = "Strategies: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}). DENDROGRAM clusters by "
                     + "communication; DENDROGRAM_CONTIGUOUS by rank ranges.")
     List<Strategy> strategies;
@@ -45,11 +60,14 @@ final class AnalyzeMcmlCommand extends ToolCommand {
         CommMatrix m = profile.traffic(input.traffic);
         List<SwitchOffStrategy> chosen = new ArrayList<>();
         for (Strategy s : strategies) {
-            chosen.add(switch (s) {
-                case HEAVIEST -> new SwitchOffStrategy.HeaviestLinkFirst();
-                case DENDROGRAM -> new SwitchOffStrategy.DendrogramNearestFirst(Dendrogram.fromCommunication(m, seed));
-                case DENDROGRAM_CONTIGUOUS -> new SwitchOffStrategy.DendrogramNearestFirst(Dendrogram.contiguous(m.ranks()));
-            });
+            chosen.add(
+                    switch (s) {
+                        case HEAVIEST -> new SwitchOffStrategy.HeaviestLinkFirst();
+                        case DENDROGRAM -> new SwitchOffStrategy.DendrogramNearestFirst(
+                                Dendrogram.fromCommunication(m, seed));
+                        case DENDROGRAM_CONTIGUOUS -> new SwitchOffStrategy.DendrogramNearestFirst(
+                                Dendrogram.contiguous(m.ranks()));
+                    });
         }
         long start = System.nanoTime();
         McmlAnalysis a = McmlAnalysis.run(m, thetas, chosen);
@@ -64,14 +82,29 @@ final class AnalyzeMcmlCommand extends ToolCommand {
             return 0;
         }
         printNotes(profile);
-        out().printf("%d ranks; largest per-rank log under full logging %s; %.2f s%n", m.ranks(),
-                TextTable.bytes(a.fullLogMaxBytes()), seconds);
-        TextTable t = new TextTable("strategy", "theta %", "budget/rank", "channels off", "unlogged %",
-                "avg rollback set %", "avg rollback chain %", "max set (ranks)", "measured");
+        out().printf(
+                        "%d ranks; largest per-rank log under full logging %s; %.2f s%n",
+                        m.ranks(), TextTable.bytes(a.fullLogMaxBytes()), seconds);
+        TextTable t = new TextTable(
+                "strategy",
+                "theta %",
+                "budget/rank",
+                "channels off",
+                "unlogged %",
+                "avg rollback set %",
+                "avg rollback chain %",
+                "max set (ranks)",
+                "measured");
         for (McmlAnalysis.Row r : a.rows()) {
-            t.row(r.strategy(), TextTable.f(r.thetaPercent(), 0), TextTable.bytes(r.thresholdBytes()), r.channelsOff(),
-                    TextTable.f(100 * r.unloggedFraction(), 2), TextTable.f(r.rollback().avgSetPercent(), 2),
-                    TextTable.f(r.rollback().avgChainPercent(), 2), r.rollback().maxSetSize(),
+            t.row(
+                    r.strategy(),
+                    TextTable.f(r.thetaPercent(), 0),
+                    TextTable.bytes(r.thresholdBytes()),
+                    r.channelsOff(),
+                    TextTable.f(100 * r.unloggedFraction(), 2),
+                    TextTable.f(r.rollback().avgSetPercent(), 2),
+                    TextTable.f(r.rollback().avgChainPercent(), 2),
+                    r.rollback().maxSetSize(),
                     r.rollback().sampled() ? r.rollback().sampledRanks() + " sampled" : "all");
         }
         t.print(out());

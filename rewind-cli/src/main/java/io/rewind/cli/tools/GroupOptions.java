@@ -2,18 +2,21 @@ package io.rewind.cli.tools;
 
 import io.rewind.tools.cluster.ClusterFile;
 import io.rewind.tools.cluster.Clustering;
-import picocli.CommandLine.Option;
-
 import java.nio.file.Path;
+import picocli.CommandLine.Option;
 
 /** Groups of ranks that must stay in one cluster: the ranks of one node. */
 final class GroupOptions {
 
-    @Option(names = "--ranks-per-node", paramLabel = "G",
+    @Option(
+            names = "--ranks-per-node",
+            paramLabel = "G",
             description = "Keep each block of G consecutive ranks (one node) in one cluster.")
     Integer ranksPerNode;
 
-    @Option(names = "--groups", paramLabel = "FILE",
+    @Option(
+            names = "--groups",
+            paramLabel = "FILE",
             description = "Cluster file whose clusters must each stay together (e.g. the node map).")
     Path groupsFile;
 

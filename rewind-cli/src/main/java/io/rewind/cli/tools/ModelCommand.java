@@ -4,53 +4,86 @@ import io.rewind.tools.model.ExecutionModel;
 import io.rewind.tools.model.ModelParameters;
 import io.rewind.tools.model.ModelProjection;
 import io.rewind.tools.model.TimeBreakdown;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code rewind model}: the analytical model of the MCML paper's section VI. */
-@Command(name = "model", mixinStandardHelpOptions = true,
-        description = {"Project time and energy of MCML versus simple causal message logging at scale.",
-                "T = solve + checkpoint + recover + restart, optimal checkpoint period, energy from two power levels;",
-                "SCML checkpoints at omega times the optimal period, MCML at the optimum.",
-                "Defaults are table VI of the MCML paper; see docs/tools.md for the formulas."})
+@Command(
+        name = "model",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Project time and energy of MCML versus simple causal message logging at scale.",
+            "T = solve + checkpoint + recover + restart, optimal checkpoint period, energy from two power levels;",
+            "SCML checkpoints at omega times the optimal period, MCML at the optimum.",
+            "Defaults are table VI of the MCML paper; see docs/tools.md for the formulas."
+        })
 public final class ModelCommand extends ToolCommand {
 
-    @Option(names = "--work-hours", defaultValue = "24", description = "W, failure-free time to solution (h) (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--work-hours",
+            defaultValue = "24",
+            description = "W, failure-free time to solution (h) (default: ${DEFAULT-VALUE}).")
     double workHours;
 
-    @Option(names = "--socket-mtbf-years", defaultValue = "40", description = "M_S, MTBF of one socket (years) (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--socket-mtbf-years",
+            defaultValue = "40",
+            description = "M_S, MTBF of one socket (years) (default: ${DEFAULT-VALUE}).")
     double socketMtbfYears;
 
     @Option(names = "--sockets", defaultValue = "512000", description = "S, sockets (default: ${DEFAULT-VALUE}).")
     long sockets;
 
-    @Option(names = "--checkpoint-minutes", defaultValue = "5", description = "delta, checkpoint time (min) (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--checkpoint-minutes",
+            defaultValue = "5",
+            description = "delta, checkpoint time (min) (default: ${DEFAULT-VALUE}).")
     double checkpointMinutes;
 
-    @Option(names = "--restart-minutes", defaultValue = "0.5", description = "R, restart time (min) (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--restart-minutes",
+            defaultValue = "0.5",
+            description = "R, restart time (min) (default: ${DEFAULT-VALUE}).")
     double restartMinutes;
 
-    @Option(names = "--slowdown", defaultValue = "1.05", description = "mu, message-logging slowdown (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--slowdown",
+            defaultValue = "1.05",
+            description = "mu, message-logging slowdown (default: ${DEFAULT-VALUE}).")
     double slowdown;
 
-    @Option(names = "--recovery-speedup", defaultValue = "1.2", description = "phi, recovery speedup (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--recovery-speedup",
+            defaultValue = "1.2",
+            description = "phi, recovery speedup (default: ${DEFAULT-VALUE}).")
     double recoverySpeedup;
 
-    @Option(names = "--omega", defaultValue = "0.5", description = "omega, fraction of the optimal period SCML reaches (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--omega",
+            defaultValue = "0.5",
+            description = "omega, fraction of the optimal period SCML reaches (default: ${DEFAULT-VALUE}).")
     double omega;
 
-    @Option(names = "--recovering-fraction", defaultValue = "0.1", description = "o, fraction of processes MCML rolls back (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--recovering-fraction",
+            defaultValue = "0.1",
+            description = "o, fraction of processes MCML rolls back (default: ${DEFAULT-VALUE}).")
     double recoveringFraction;
 
-    @Option(names = "--high-watts", defaultValue = "100", description = "H, high power level (W) (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--high-watts",
+            defaultValue = "100",
+            description = "H, high power level (W) (default: ${DEFAULT-VALUE}).")
     double highWatts;
 
-    @Option(names = "--low-watts", defaultValue = "50", description = "L, low power level (W) (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--low-watts",
+            defaultValue = "50",
+            description = "L, low power level (W) (default: ${DEFAULT-VALUE}).")
     double lowWatts;
 
     @Option(names = "--sweep", description = "Also print the curves: 8,000 to 512,000 sockets, omega 0.3 to 0.7.")
@@ -58,15 +91,25 @@ public final class ModelCommand extends ToolCommand {
 
     @Override
     int execute() {
-        ModelParameters p = new ModelParameters(workHours, socketMtbfYears, sockets, checkpointMinutes, restartMinutes,
-                slowdown, recoverySpeedup, omega, recoveringFraction, highWatts, lowWatts);
+        ModelParameters p = new ModelParameters(
+                workHours,
+                socketMtbfYears,
+                sockets,
+                checkpointMinutes,
+                restartMinutes,
+                slowdown,
+                recoverySpeedup,
+                omega,
+                recoveringFraction,
+                highWatts,
+                lowWatts);
         ExecutionModel.Comparison c = ExecutionModel.compare(p);
         List<ExecutionModel.Comparison> byOmega = new ArrayList<>();
         for (double w : ModelProjection.PAPER_OMEGAS) {
             byOmega.add(ExecutionModel.compare(p.withOmega(w)));
         }
-        ModelProjection projection = sweep
-                ? ModelProjection.sweep(p, ModelProjection.PAPER_SOCKETS, ModelProjection.PAPER_OMEGAS) : null;
+        ModelProjection projection =
+                sweep ? ModelProjection.sweep(p, ModelProjection.PAPER_SOCKETS, ModelProjection.PAPER_OMEGAS) : null;
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("parameters", p);
@@ -85,19 +128,31 @@ public final class ModelCommand extends ToolCommand {
             printJson(doc);
             return 0;
         }
-        out().printf("system MTBF %.2f min at %d sockets; optimal checkpoint period tau* = %.2f min%n",
-                p.systemMtbfMinutes(), p.sockets(), c.optimalPeriodMinutes());
-        TextTable t = new TextTable("protocol", "period (min)", "total (h)", "solve (h)", "checkpoint (h)",
-                "recover (h)", "restart (h)", "energy (MWh)");
+        out().printf(
+                        "system MTBF %.2f min at %d sockets; optimal checkpoint period tau* = %.2f min%n",
+                        p.systemMtbfMinutes(), p.sockets(), c.optimalPeriodMinutes());
+        TextTable t = new TextTable(
+                "protocol",
+                "period (min)",
+                "total (h)",
+                "solve (h)",
+                "checkpoint (h)",
+                "recover (h)",
+                "restart (h)",
+                "energy (MWh)");
         row(t, "SCML (omega " + TextTable.f(omega, 2) + ")", c.scml());
         row(t, "MCML (o " + TextTable.f(recoveringFraction, 2) + ")", c.mcml());
         t.print(out());
-        out().printf("MCML vs SCML: time %+.2f %%, energy %+.2f %%%n", -c.timeReductionPercent(), -c.energyReductionPercent());
+        out().printf(
+                        "MCML vs SCML: time %+.2f %%, energy %+.2f %%%n",
+                        -c.timeReductionPercent(), -c.energyReductionPercent());
         out().println();
         out().printf("at %d sockets, by omega:%n", p.sockets());
         TextTable w = new TextTable("omega", "time reduction %", "energy reduction %");
         for (ExecutionModel.Comparison x : byOmega) {
-            w.row(TextTable.f(x.parameters().omega(), 1), TextTable.f(x.timeReductionPercent(), 2),
+            w.row(
+                    TextTable.f(x.parameters().omega(), 1),
+                    TextTable.f(x.timeReductionPercent(), 2),
                     TextTable.f(x.energyReductionPercent(), 2));
         }
         w.print(out());
@@ -129,9 +184,14 @@ public final class ModelCommand extends ToolCommand {
     }
 
     private static void row(TextTable t, String name, TimeBreakdown b) {
-        t.row(name, TextTable.f(b.periodMinutes(), 2), TextTable.f(b.totalMinutes() / 60, 2),
-                TextTable.f(b.solveMinutes() / 60, 2), TextTable.f(b.checkpointMinutes() / 60, 2),
-                TextTable.f(b.recoverMinutes() / 60, 2), TextTable.f(b.restartMinutes() / 60, 2),
+        t.row(
+                name,
+                TextTable.f(b.periodMinutes(), 2),
+                TextTable.f(b.totalMinutes() / 60, 2),
+                TextTable.f(b.solveMinutes() / 60, 2),
+                TextTable.f(b.checkpointMinutes() / 60, 2),
+                TextTable.f(b.recoverMinutes() / 60, 2),
+                TextTable.f(b.restartMinutes() / 60, 2),
                 TextTable.f(b.energyMegawattHours(), 1));
     }
 

@@ -6,53 +6,82 @@ import io.rewind.tools.plan.PlanOption;
 import io.rewind.tools.plan.PlanRequest;
 import io.rewind.tools.profile.CommMatrix;
 import io.rewind.tools.profile.CommProfile;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
-
 /** {@code rewind plan}: clustering, memory quota and logger nodes for a run. */
-@Command(name = "plan", mixinStandardHelpOptions = true,
-        description = {"Choose clustering, log memory quota and number of logger nodes for a run.",
-                "Picks a clustering, a memory quota for the message log and a number of logger nodes",
-                "(the procedure of 'Addressing the last roadblock for message logging in HPC', section 4.6)",
-                "so that loggers stay under a share of the nodes; prints the whole trade-off table."})
+@Command(
+        name = "plan",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Choose clustering, log memory quota and number of logger nodes for a run.",
+            "Picks a clustering, a memory quota for the message log and a number of logger nodes",
+            "(the procedure of 'Addressing the last roadblock for message logging in HPC', section 4.6)",
+            "so that loggers stay under a share of the nodes; prints the whole trade-off table."
+        })
 public final class PlanCommand extends ToolCommand {
 
     @Mixin
     InputOptions input;
 
-    @Option(names = "--ranks-per-node", defaultValue = "1", paramLabel = "G",
+    @Option(
+            names = "--ranks-per-node",
+            defaultValue = "1",
+            paramLabel = "G",
             description = "Ranks per node, kept in one cluster (default: ${DEFAULT-VALUE}).")
     int ranksPerNode;
 
-    @Option(names = "--node-memory", required = true, converter = ByteSizeConverter.class, paramLabel = "SIZE",
+    @Option(
+            names = "--node-memory",
+            required = true,
+            converter = ByteSizeConverter.class,
+            paramLabel = "SIZE",
             description = "Memory of one node, e.g. 16GiB.")
     double nodeMemory;
 
-    @Option(names = "--run", required = true, converter = SecondsConverter.class, paramLabel = "DURATION",
+    @Option(
+            names = "--run",
+            required = true,
+            converter = SecondsConverter.class,
+            paramLabel = "DURATION",
             description = "How long logs accumulate before a checkpoint frees them, e.g. 20m.")
     double runSeconds;
 
-    @Option(names = "--profile-seconds", converter = SecondsConverter.class, paramLabel = "DURATION",
+    @Option(
+            names = "--profile-seconds",
+            converter = SecondsConverter.class,
+            paramLabel = "DURATION",
             description = "Length of the profiled run (default: the profile's longest rank-time).")
     Double profileSeconds;
 
-    @Option(names = "--quotas", split = ",", paramLabel = "FRACTION",
+    @Option(
+            names = "--quotas",
+            split = ",",
+            paramLabel = "FRACTION",
             description = "Candidate shares of node memory for the log (default: 0.05,0.10,0.15,0.20,0.25).")
     double[] quotas = PlanRequest.DEFAULT_QUOTAS;
 
-    @Option(names = "--cluster-counts", split = ",", paramLabel = "K",
+    @Option(
+            names = "--cluster-counts",
+            split = ",",
+            paramLabel = "K",
             description = "Candidate cluster counts (default: 1, 2, 4, ... one per node, and one per rank).")
     int[] clusterCounts = new int[0];
 
-    @Option(names = "--max-logger-fraction", defaultValue = "0.10", paramLabel = "FRACTION",
+    @Option(
+            names = "--max-logger-fraction",
+            defaultValue = "0.10",
+            paramLabel = "FRACTION",
             description = "Loggers allowed as a share of the nodes (default: ${DEFAULT-VALUE}).")
     double maxLoggerFraction;
 
-    @Option(names = "--logger-memory", converter = ByteSizeConverter.class, paramLabel = "SIZE",
+    @Option(
+            names = "--logger-memory",
+            converter = ByteSizeConverter.class,
+            paramLabel = "SIZE",
             description = "Log capacity of one logger node (default: --node-memory).")
     Double loggerMemory;
 
@@ -67,8 +96,16 @@ public final class PlanCommand extends ToolCommand {
         if (Double.isNaN(profiled) || profiled <= 0) {
             throw new ToolFailure("the profile has no rank-time lines: give --profile-seconds");
         }
-        PlanRequest request = new PlanRequest(ranksPerNode, nodeMemory, runSeconds, profiled, quotas, clusterCounts,
-                maxLoggerFraction, loggerMemory == null ? nodeMemory : loggerMemory, seed);
+        PlanRequest request = new PlanRequest(
+                ranksPerNode,
+                nodeMemory,
+                runSeconds,
+                profiled,
+                quotas,
+                clusterCounts,
+                maxLoggerFraction,
+                loggerMemory == null ? nodeMemory : loggerMemory,
+                seed);
         LoggerPlan plan = LoggerPlanner.plan(m, request);
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
@@ -81,24 +118,45 @@ public final class PlanCommand extends ToolCommand {
             return 0;
         }
         printNotes(profile);
-        out().printf("%d ranks on %d nodes; logs accumulate for %.0f s (profile covers %.1f s); at most %d logger nodes%n",
-                m.ranks(), plan.nodes(), runSeconds, profiled, plan.maxLoggers());
-        TextTable t = new TextTable("clusters", "restart %", "max log/rank", "total log", "quota", "quota/rank",
-                "to loggers", "loggers", "fits", "");
+        out().printf(
+                        "%d ranks on %d nodes; logs accumulate for %.0f s (profile covers %.1f s); at most %d logger nodes%n",
+                        m.ranks(), plan.nodes(), runSeconds, profiled, plan.maxLoggers());
+        TextTable t = new TextTable(
+                "clusters",
+                "restart %",
+                "max log/rank",
+                "total log",
+                "quota",
+                "quota/rank",
+                "to loggers",
+                "loggers",
+                "fits",
+                "");
         for (PlanOption o : plan.options()) {
-            t.row(o.clusters(), TextTable.f(100 * o.restartFraction(), 2), TextTable.bytes(o.maxRankLogBytes()),
-                    TextTable.bytes(o.totalLogBytes()), TextTable.f(100 * o.quotaFraction(), 0) + " %",
-                    TextTable.bytes(o.quotaPerRankBytes()), TextTable.bytes(o.dumpedBytes()), o.loggers(),
-                    o.feasible() ? "yes" : "no", o.equals(plan.chosen()) ? "<- chosen" : "");
+            t.row(
+                    o.clusters(),
+                    TextTable.f(100 * o.restartFraction(), 2),
+                    TextTable.bytes(o.maxRankLogBytes()),
+                    TextTable.bytes(o.totalLogBytes()),
+                    TextTable.f(100 * o.quotaFraction(), 0) + " %",
+                    TextTable.bytes(o.quotaPerRankBytes()),
+                    TextTable.bytes(o.dumpedBytes()),
+                    o.loggers(),
+                    o.feasible() ? "yes" : "no",
+                    o.equals(plan.chosen()) ? "<- chosen" : "");
         }
         t.print(out());
         PlanOption c = plan.chosen();
         if (c == null) {
             out().println("no configuration fits: raise --max-logger-fraction or the quotas, or shorten --run");
         } else {
-            out().printf("chosen: %d clusters, %.0f %% of node memory for the log (%s per rank), %d logger node(s) for %s%n",
-                    c.clusters(), 100 * c.quotaFraction(), TextTable.bytes(c.quotaPerRankBytes()), c.loggers(),
-                    TextTable.bytes(c.dumpedBytes()));
+            out().printf(
+                            "chosen: %d clusters, %.0f %% of node memory for the log (%s per rank), %d logger node(s) for %s%n",
+                            c.clusters(),
+                            100 * c.quotaFraction(),
+                            TextTable.bytes(c.quotaPerRankBytes()),
+                            c.loggers(),
+                            TextTable.bytes(c.dumpedBytes()));
         }
         out().flush();
         return 0;

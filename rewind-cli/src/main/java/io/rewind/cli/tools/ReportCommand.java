@@ -11,20 +11,23 @@ import io.rewind.tools.report.HtmlReport;
 import io.rewind.tools.report.ReportInput;
 import io.rewind.tools.report.RunRecord;
 import io.rewind.tools.report.RunRecordJson;
-import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code rewind report}: a self-contained HTML page with plots. */
-@Command(name = "report", mixinStandardHelpOptions = true,
-        description = {"Write a self-contained HTML report with plots from a profile and/or a run record.",
-                "Plots: communication heatmap, load curve with the Gini gap, cluster map, log growth per rank,",
-                "recovery timeline, protocol comparison and the model's curves."})
+@Command(
+        name = "report",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Write a self-contained HTML report with plots from a profile and/or a run record.",
+            "Plots: communication heatmap, load curve with the Gini gap, cluster map, log growth per rank,",
+            "recovery timeline, protocol comparison and the model's curves."
+        })
 public final class ReportCommand extends ToolCommand {
 
     @Mixin
@@ -33,10 +36,15 @@ public final class ReportCommand extends ToolCommand {
     @Mixin
     GroupOptions groups;
 
-    @Option(names = {"--run", "--run-record"}, paramLabel = "FILE", description = "Run record JSON written by the runtime.")
+    @Option(
+            names = {"--run", "--run-record"},
+            paramLabel = "FILE",
+            description = "Run record JSON written by the runtime.")
     Path runRecord;
 
-    @Option(names = {"-k", "--clusters"}, paramLabel = "K",
+    @Option(
+            names = {"-k", "--clusters"},
+            paramLabel = "K",
             description = "Clusters for the cluster map (default: one per node with --ranks-per-node, else 8).")
     Integer clusters;
 
@@ -46,7 +54,10 @@ public final class ReportCommand extends ToolCommand {
     @Option(names = "--title", defaultValue = "Rewind report", description = "Page title.")
     String title;
 
-    @Option(names = {"-o", "--output"}, defaultValue = "rewind-report.html", paramLabel = "FILE",
+    @Option(
+            names = {"-o", "--output"},
+            defaultValue = "rewind-report.html",
+            paramLabel = "FILE",
             description = "Where to write the page (default: ${DEFAULT-VALUE}).")
     Path output;
 
@@ -63,14 +74,21 @@ public final class ReportCommand extends ToolCommand {
                 clustering = ClusterFile.read(clusteringFile);
             } else {
                 Clustering nodeGroups = groups.groups(profile.ranks());
-                int k = clusters != null ? clusters
+                int k = clusters != null
+                        ? clusters
                         : nodeGroups != null ? nodeGroups.count() : Math.min(8, profile.ranks());
-                clustering = Clusterer.cluster(profile.traffic(input.traffic),
+                clustering = Clusterer.cluster(
+                        profile.traffic(input.traffic),
                         ClusterRequest.intoClusters(k).keeping(nodeGroups));
             }
         }
-        String html = HtmlReport.render(new ReportInput(title, profile, input.traffic == null ? Traffic.P2P : input.traffic,
-                clustering, run, ModelParameters.tableVi()));
+        String html = HtmlReport.render(new ReportInput(
+                title,
+                profile,
+                input.traffic == null ? Traffic.P2P : input.traffic,
+                clustering,
+                run,
+                ModelParameters.tableVi()));
         try {
             Files.writeString(output, html);
         } catch (IOException e) {

@@ -1,8 +1,7 @@
 package io.rewind.cli.tools;
 
-import picocli.CommandLine;
-
 import java.util.Locale;
+import picocli.CommandLine;
 
 /** Parses durations into seconds: 500ms, 90s, 20m, 2h, 1.5d, or a plain number of seconds. */
 final class SecondsConverter implements CommandLine.ITypeConverter<Double> {

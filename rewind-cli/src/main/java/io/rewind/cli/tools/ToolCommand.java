@@ -4,13 +4,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rewind.tools.profile.CommProfile;
 import io.rewind.tools.profile.InputFormatException;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
-
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /**
  * Base of the tools commands: turns bad input into a one-line error and exit status 2 instead
@@ -19,7 +18,8 @@ import java.util.concurrent.Callable;
 abstract class ToolCommand implements Callable<Integer> {
 
     static final int EXIT_BAD_INPUT = 2;
-    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+    static final ObjectMapper JSON = new ObjectMapper()
+            .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
     @Spec
@@ -34,7 +34,8 @@ abstract class ToolCommand implements Callable<Integer> {
             return execute();
         } catch (InputFormatException | ToolFailure | IllegalArgumentException | UncheckedIOException e) {
             String message = e instanceof UncheckedIOException u && u.getCause() != null
-                    ? e.getMessage() + ": " + u.getCause().getMessage() : e.getMessage();
+                    ? e.getMessage() + ": " + u.getCause().getMessage()
+                    : e.getMessage();
             err().println("rewind " + spec.qualifiedName(" ").replaceFirst("^\\S+\\s*", "") + ": " + message);
             err().flush();
             return EXIT_BAD_INPUT;

@@ -1,20 +1,19 @@
 package io.rewind.cli.bench;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rewind.tools.analysis.GiniIndex;
 import io.rewind.tools.profile.CommProfile;
 import io.rewind.tools.profile.ProfileReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The harness commands at small sizes, driven through picocli as the launcher does: the chaos
@@ -32,9 +31,20 @@ class HarnessCommandsTest {
 
     @Test
     void chaosSampleRecoversEveryRunBitForBit(@TempDir Path dir) throws Exception {
-        int status = run(new ChaosBench(), "--workloads", "stencil3d,discovery,masterworker",
-                "--protocols", "pessimistic,global", "--seeds", "3", "-n", "4", "--timeout", "60",
-                "--out", dir.toString());
+        int status = run(
+                new ChaosBench(),
+                "--workloads",
+                "stencil3d,discovery,masterworker",
+                "--protocols",
+                "pessimistic,global",
+                "--seeds",
+                "3",
+                "-n",
+                "4",
+                "--timeout",
+                "60",
+                "--out",
+                dir.toString());
         assertEquals(0, status, Files.readString(dir.resolve("chaos.md")));
         JsonNode rows = rows(dir.resolve("chaos.json"));
         assertEquals(3 * 3 * 2, rows.size());
@@ -64,8 +74,16 @@ class HarnessCommandsTest {
 
     @Test
     void overheadComparesEveryProtocolWithNone(@TempDir Path dir) throws Exception {
-        int status = run(new OverheadBench(), "--workloads", "montecarlo,bfs", "-n", "2,3", "--repeat", "1",
-                "--out", dir.toString());
+        int status = run(
+                new OverheadBench(),
+                "--workloads",
+                "montecarlo,bfs",
+                "-n",
+                "2,3",
+                "--repeat",
+                "1",
+                "--out",
+                dir.toString());
         assertEquals(0, status);
         JsonNode rows = rows(dir.resolve("overhead.json"));
         assertEquals(2 * 2 * 3, rows.size());
@@ -88,8 +106,8 @@ class HarnessCommandsTest {
 
     @Test
     void recoveryRollsBackOneRankLocallyAndAllGlobally(@TempDir Path dir) throws Exception {
-        int status = run(new RecoveryBench(), "--workloads", "stencil3d", "-n", "3", "--repeat", "1",
-                "--out", dir.toString());
+        int status = run(
+                new RecoveryBench(), "--workloads", "stencil3d", "-n", "3", "--repeat", "1", "--out", dir.toString());
         assertEquals(0, status);
         JsonNode rows = rows(dir.resolve("recovery.json"));
         assertEquals(2, rows.size());

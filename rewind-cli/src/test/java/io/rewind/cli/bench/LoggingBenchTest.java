@@ -1,26 +1,45 @@
 package io.rewind.cli.bench;
 
-import io.rewind.cli.RewindCommand;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rewind.cli.RewindCommand;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code rewind bench logging} end to end with tiny sizes: files written, every ratio parses. */
 class LoggingBenchTest {
 
     @Test
     void writesCsvMarkdownAndChartsWithParsableRatios(@TempDir Path dir) throws Exception {
-        int status = RewindCommand.execute("bench", "logging", "--min-bytes", "16", "--max-bytes", "4096",
-                "--size-factor", "16", "--reps", "2", "--warm-up-reps", "0", "--batches", "1", "--work-scale", "0.01",
-                "--backends", "off-heap,dummy", "--copies", "hybrid,helper", "--out", dir.toString());
+        int status = RewindCommand.execute(
+                "bench",
+                "logging",
+                "--min-bytes",
+                "16",
+                "--max-bytes",
+                "4096",
+                "--size-factor",
+                "16",
+                "--reps",
+                "2",
+                "--warm-up-reps",
+                "0",
+                "--batches",
+                "1",
+                "--work-scale",
+                "0.01",
+                "--backends",
+                "off-heap,dummy",
+                "--copies",
+                "hybrid,helper",
+                "--out",
+                dir.toString());
         assertEquals(0, status);
         List<String> csv = Files.readAllLines(dir.resolve("logging.csv"));
         assertTrue(csv.get(0).startsWith("variant,protocol,backend,copy,bytes,"), csv.get(0));
@@ -39,8 +58,11 @@ class LoggingBenchTest {
         }
         String md = Files.readString(dir.resolve("logging.md"));
         assertTrue(md.contains("| 4 KiB |"), md);
-        for (String chart : List.of("logging-ratio-all.svg", "logging-ratio-backend-off-heap.svg",
-                "logging-ratio-copy-helper.svg", "logging-ratio-copy-hybrid.svg")) {
+        for (String chart : List.of(
+                "logging-ratio-all.svg",
+                "logging-ratio-backend-off-heap.svg",
+                "logging-ratio-copy-helper.svg",
+                "logging-ratio-copy-hybrid.svg")) {
             String svg = Files.readString(dir.resolve(chart));
             assertTrue(svg.startsWith("<svg") && svg.contains("message size") && svg.contains("</svg>"), chart);
         }
@@ -49,17 +71,44 @@ class LoggingBenchTest {
     @org.junit.jupiter.params.ParameterizedTest
     @org.junit.jupiter.params.provider.ValueSource(strings = {"jobs", "fork"})
     void jobsOneAfterAnotherReportTheSameSizes(String mode, @TempDir Path dir) throws Exception {
-        int status = RewindCommand.execute("bench", "logging", "--min-bytes", "64", "--max-bytes", "65536",
-                "--size-factor", "32", "--reps", "1", "--warm-up-reps", "0", "--batches", "1", "--work-scale", "0.01",
-                "--backends", "off-heap", "--copies", "pack", "--pages", "huge,small", "--no-tracking-only",
-                "--mode", mode, "--out", dir.toString());
+        int status = RewindCommand.execute(
+                "bench",
+                "logging",
+                "--min-bytes",
+                "64",
+                "--max-bytes",
+                "65536",
+                "--size-factor",
+                "32",
+                "--reps",
+                "1",
+                "--warm-up-reps",
+                "0",
+                "--batches",
+                "1",
+                "--work-scale",
+                "0.01",
+                "--backends",
+                "off-heap",
+                "--copies",
+                "pack",
+                "--pages",
+                "huge,small",
+                "--no-tracking-only",
+                "--mode",
+                mode,
+                "--out",
+                dir.toString());
         assertEquals(0, status);
         List<String> csv = Files.readAllLines(dir.resolve("logging.csv"));
         // no logging + off-heap / pack in huge and in small pages, at 64 B, 2 KiB and 64 KiB
         assertEquals(1 + 3 * 3, csv.size(), String.join("\n", csv));
         for (String pages : List.of("huge", "small")) {
-            assertTrue(csv.stream().anyMatch(l -> l.startsWith("off-heap / pack / " + pages
-                    + " pages,pessimistic,off-heap,pack,65536,")), String.join("\n", csv));
+            assertTrue(
+                    csv.stream()
+                            .anyMatch(l -> l.startsWith(
+                                    "off-heap / pack / " + pages + " pages,pessimistic,off-heap,pack,65536,")),
+                    String.join("\n", csv));
         }
     }
 

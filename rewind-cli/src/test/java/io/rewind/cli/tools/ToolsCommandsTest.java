@@ -1,26 +1,24 @@
 package io.rewind.cli.tools;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rewind.tools.cluster.ClusterFile;
 import io.rewind.tools.cluster.Clustering;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
-
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 /** Drives the tools commands through picocli exactly as the launcher does. */
 class ToolsCommandsTest {
 
-    record Result(int status, String out, String err) {
-    }
+    record Result(int status, String out, String err) {}
 
     static Result run(Object command, String... args) {
         StringWriter out = new StringWriter();
@@ -40,7 +38,11 @@ class ToolsCommandsTest {
                 p.append("rank-time ").append(g * 3 + i).append(" 10.0\n");
                 for (int j = 0; j < 3; j++) {
                     if (i != j) {
-                        p.append("p2p ").append(g * 3 + i).append(' ').append(g * 3 + j).append(" 1000 10\n");
+                        p.append("p2p ")
+                                .append(g * 3 + i)
+                                .append(' ')
+                                .append(g * 3 + j)
+                                .append(" 1000 10\n");
                     }
                 }
             }
@@ -61,7 +63,15 @@ class ToolsCommandsTest {
     @Test
     void analyzeClusterFindsTheCliquesAndWritesAClusterFile(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("c.clusters");
-        Result r = run(new AnalyzeCommand(), "cluster", "-i", cliqueProfile(dir).toString(), "-k", "2", "-o", out.toString(),
+        Result r = run(
+                new AnalyzeCommand(),
+                "cluster",
+                "-i",
+                cliqueProfile(dir).toString(),
+                "-k",
+                "2",
+                "-o",
+                out.toString(),
                 "--json");
         assertEquals(0, r.status(), r.err());
         JsonNode doc = new ObjectMapper().readTree(r.out());
@@ -70,18 +80,30 @@ class ToolsCommandsTest {
         Clustering c = ClusterFile.read(out);
         assertEquals(c.clusterOf()[0], c.clusterOf()[2]);
         assertTrue(c.clusterOf()[0] != c.clusterOf()[3]);
-        Result load = run(new AnalyzeCommand(), "load", "-i", cliqueProfile(dir).toString(), "--clustering", out.toString());
+        Result load =
+                run(new AnalyzeCommand(), "load", "-i", cliqueProfile(dir).toString(), "--clustering", out.toString());
         assertTrue(load.out().contains("coverage 0.998"), load.out());
     }
 
     @Test
     void analyzeMcmlTable(@TempDir Path dir) throws Exception {
-        Result r = run(new AnalyzeCommand(), "mcml", "-i", cliqueProfile(dir).toString(), "--theta", "50,100",
-                "--strategy", "heaviest");
+        Result r = run(
+                new AnalyzeCommand(),
+                "mcml",
+                "-i",
+                cliqueProfile(dir).toString(),
+                "--theta",
+                "50,100",
+                "--strategy",
+                "heaviest");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("largest per-rank log under full logging 1.96 KiB"), r.out());
         // theta 100: nothing is switched off, every failure restarts one rank of six.
-        assertTrue(r.out().lines().anyMatch(l -> l.matches("heaviest\\s+100\\s+1\\.96 KiB\\s+0\\s+0\\.00\\s+16\\.67\\s+0\\.00\\s+1\\s+all")),
+        assertTrue(
+                r.out()
+                        .lines()
+                        .anyMatch(l -> l.matches(
+                                "heaviest\\s+100\\s+1\\.96 KiB\\s+0\\s+0\\.00\\s+16\\.67\\s+0\\.00\\s+1\\s+all")),
                 r.out());
     }
 
@@ -111,8 +133,20 @@ class ToolsCommandsTest {
 
     @Test
     void planPrintsTheTradeOffAndAChoice(@TempDir Path dir) throws Exception {
-        Result r = run(new PlanCommand(), "-i", cliqueProfile(dir).toString(), "--ranks-per-node", "3",
-                "--node-memory", "1KiB", "--run", "100s", "--max-logger-fraction", "1.0", "--logger-memory", "4KiB");
+        Result r = run(
+                new PlanCommand(),
+                "-i",
+                cliqueProfile(dir).toString(),
+                "--ranks-per-node",
+                "3",
+                "--node-memory",
+                "1KiB",
+                "--run",
+                "100s",
+                "--max-logger-fraction",
+                "1.0",
+                "--logger-memory",
+                "4KiB");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("6 ranks on 2 nodes"), r.out());
         assertTrue(r.out().contains("<- chosen"), r.out());
@@ -125,7 +159,9 @@ class ToolsCommandsTest {
         Result r = run(new ReportCommand(), "-i", cliqueProfile(dir).toString(), "-k", "2", "-o", html.toString());
         assertEquals(0, r.status(), r.err());
         String page = Files.readString(html);
-        assertTrue(page.contains("id=\"heatmap\"") && page.contains("id=\"lorenz\"") && page.contains("id=\"model-time\""));
+        assertTrue(page.contains("id=\"heatmap\"")
+                && page.contains("id=\"lorenz\"")
+                && page.contains("id=\"model-time\""));
         Result none = run(new ReportCommand(), "-o", html.toString());
         assertEquals(2, none.status());
         assertTrue(none.err().contains("give --input"), none.err());

@@ -9,40 +9,40 @@ import java.lang.foreign.MemorySegment;
  */
 sealed interface BlockSource permits OffHeapBlockSource, MappedFileBlockSource, DummyBlockSource {
 
-  /**
-   * A writable block of exactly {@code capacityBytes}, mapped and ready.
-   *
-   * @throws PayloadLogException if the storage cannot provide it; nothing is leaked then
-   */
-  StorageBlock allocate(long capacityBytes);
+    /**
+     * A writable block of exactly {@code capacityBytes}, mapped and ready.
+     *
+     * @throws PayloadLogException if the storage cannot provide it; nothing is leaked then
+     */
+    StorageBlock allocate(long capacityBytes);
 
-  /** Called when a retired block has no copies in flight: unmap it if the backend maps windows. */
-  void onRetiredAndIdle(StorageBlock block);
+    /** Called when a retired block has no copies in flight: unmap it if the backend maps windows. */
+    void onRetiredAndIdle(StorageBlock block);
 
-  /** The block holds nothing live and nobody uses it: free it, reuse it, or return its file area. */
-  void release(StorageBlock block);
+    /** The block holds nothing live and nobody uses it: free it, reuse it, or return its file area. */
+    void release(StorageBlock block);
 
-  /**
-   * Memory to read the block from. For a block still mapped this is its segment; for an unmapped
-   * window a read-only mapping in {@code scratch}, which the caller closes.
-   */
-  MemorySegment readView(StorageBlock block, Arena scratch);
+    /**
+     * Memory to read the block from. For a block still mapped this is its segment; for an unmapped
+     * window a read-only mapping in {@code scratch}, which the caller closes.
+     */
+    MemorySegment readView(StorageBlock block, Arena scratch);
 
-  /**
-   * A checkpoint interval ended: the log was truncated after appends. Sources that keep freed
-   * storage for reuse size what they keep from the interval that just ended.
-   */
-  default void onIntervalEnd() {}
+    /**
+     * A checkpoint interval ended: the log was truncated after appends. Sources that keep freed
+     * storage for reuse size what they keep from the interval that just ended.
+     */
+    default void onIntervalEnd() {}
 
-  /** Bytes in blocks handed out and not yet released. */
-  long inUseBytes();
+    /** Bytes in blocks handed out and not yet released. */
+    long inUseBytes();
 
-  /** Bytes in released blocks kept for reuse. */
-  long spareBytes();
+    /** Bytes in released blocks kept for reuse. */
+    long spareBytes();
 
-  /** Bytes currently mapped from a file. */
-  long mappedBytes();
+    /** Bytes currently mapped from a file. */
+    long mappedBytes();
 
-  /** Frees everything, including blocks still in use. */
-  void close();
+    /** Frees everything, including blocks still in use. */
+    void close();
 }

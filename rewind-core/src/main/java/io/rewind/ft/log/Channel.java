@@ -11,12 +11,12 @@ package io.rewind.ft.log;
  */
 public record Channel(int contextId, int source, int destination) {
 
-  public Channel {
-    if (source < 0) {
-      throw new IllegalArgumentException("source rank must be >= 0, got " + source);
+    public Channel {
+        if (source < 0) {
+            throw new IllegalArgumentException("source rank must be >= 0, got " + source);
+        }
+        if (destination < 0) {
+            throw new IllegalArgumentException("destination rank must be >= 0, got " + destination);
+        }
     }
-    if (destination < 0) {
-      throw new IllegalArgumentException("destination rank must be >= 0, got " + destination);
-    }
-  }
 }

@@ -10,8 +10,4 @@ package io.rewind.ft.log;
  * @param truncatedUpToSequence highest sequence number released by truncation (0: none)
  */
 public record ChannelStatistics(
-    long entries,
-    long payloadBytes,
-    long appendedEntries,
-    long appendedBytes,
-    long truncatedUpToSequence) {}
+        long entries, long payloadBytes, long appendedEntries, long appendedBytes, long truncatedUpToSequence) {}

@@ -11,54 +11,54 @@ import java.util.concurrent.LinkedBlockingQueue;
  */
 final class HelperThreadCopier implements AutoCloseable {
 
-  private static final Runnable STOP = () -> {};
+    private static final Runnable STOP = () -> {};
 
-  private final LinkedBlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
-  private final Thread thread;
+    private final LinkedBlockingQueue<Runnable> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
 
-  HelperThreadCopier(String threadName) {
-    thread = Thread.ofPlatform().daemon().name(threadName).unstarted(this::run);
-    thread.start();
-  }
-
-  Thread thread() {
-    return thread;
-  }
-
-  void submit(Runnable copy) {
-    queue.add(copy);
-  }
-
-  private void run() {
-    while (true) {
-      Runnable task;
-      try {
-        task = queue.take();
-      } catch (InterruptedException e) {
-        // Only close() stops the copier; an interrupt from elsewhere must not lose queued copies.
-        continue;
-      }
-      if (task == STOP) {
-        return;
-      }
-      task.run();
+    HelperThreadCopier(String threadName) {
+        thread = Thread.ofPlatform().daemon().name(threadName).unstarted(this::run);
+        thread.start();
     }
-  }
 
-  /** Runs what is already queued, then stops the thread and waits for it. */
-  @Override
-  public void close() {
-    queue.add(STOP);
-    boolean interrupted = false;
-    while (thread.isAlive()) {
-      try {
-        thread.join();
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
+    Thread thread() {
+        return thread;
     }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
+
+    void submit(Runnable copy) {
+        queue.add(copy);
     }
-  }
+
+    private void run() {
+        while (true) {
+            Runnable task;
+            try {
+                task = queue.take();
+            } catch (InterruptedException e) {
+                // Only close() stops the copier; an interrupt from elsewhere must not lose queued copies.
+                continue;
+            }
+            if (task == STOP) {
+                return;
+            }
+            task.run();
+        }
+    }
+
+    /** Runs what is already queued, then stops the thread and waits for it. */
+    @Override
+    public void close() {
+        queue.add(STOP);
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }

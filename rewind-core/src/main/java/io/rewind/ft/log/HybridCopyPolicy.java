@@ -14,32 +14,31 @@ package io.rewind.ft.log;
  *     never by size)
  */
 public record HybridCopyPolicy(
-    long pipelineThresholdBytes, long helperThreadThresholdBytes, long mappedFileThresholdBytes) {
+        long pipelineThresholdBytes, long helperThreadThresholdBytes, long mappedFileThresholdBytes) {
 
-  public HybridCopyPolicy {
-    if (pipelineThresholdBytes < 0 || pipelineThresholdBytes > helperThreadThresholdBytes) {
-      throw new IllegalArgumentException(
-          "need 0 <= pipelineThresholdBytes <= helperThreadThresholdBytes, got "
-              + pipelineThresholdBytes + " and " + helperThreadThresholdBytes);
+    public HybridCopyPolicy {
+        if (pipelineThresholdBytes < 0 || pipelineThresholdBytes > helperThreadThresholdBytes) {
+            throw new IllegalArgumentException("need 0 <= pipelineThresholdBytes <= helperThreadThresholdBytes, got "
+                    + pipelineThresholdBytes + " and " + helperThreadThresholdBytes);
+        }
+        if (mappedFileThresholdBytes < 0) {
+            throw new IllegalArgumentException("mappedFileThresholdBytes must be >= 0");
+        }
     }
-    if (mappedFileThresholdBytes < 0) {
-      throw new IllegalArgumentException("mappedFileThresholdBytes must be >= 0");
-    }
-  }
 
-  /** The copy method for a message of {@code lengthBytes}. */
-  public CopyMethod methodFor(long lengthBytes) {
-    if (lengthBytes >= helperThreadThresholdBytes) {
-      return CopyMethod.HELPER_THREAD;
+    /** The copy method for a message of {@code lengthBytes}. */
+    public CopyMethod methodFor(long lengthBytes) {
+        if (lengthBytes >= helperThreadThresholdBytes) {
+            return CopyMethod.HELPER_THREAD;
+        }
+        if (lengthBytes >= pipelineThresholdBytes) {
+            return CopyMethod.PIPELINED;
+        }
+        return CopyMethod.PACK;
     }
-    if (lengthBytes >= pipelineThresholdBytes) {
-      return CopyMethod.PIPELINED;
-    }
-    return CopyMethod.PACK;
-  }
 
-  /** Whether a message of {@code lengthBytes} goes to the mapped file by size. */
-  public boolean prefersMappedFile(long lengthBytes) {
-    return lengthBytes >= mappedFileThresholdBytes;
-  }
+    /** Whether a message of {@code lengthBytes} goes to the mapped file by size. */
+    public boolean prefersMappedFile(long lengthBytes) {
+        return lengthBytes >= mappedFileThresholdBytes;
+    }
 }

@@ -43,119 +43,116 @@ import java.util.List;
  */
 public final class LogBlockFormat {
 
-  /** Bytes of one fragment header. */
-  public static final int HEADER_BYTES = 56;
-  /** Marks a record; zero marks the end of the records of a block. */
-  public static final int MAGIC = 0x4C505752;
-  /** Flag: this fragment starts the message. */
-  public static final int FLAG_FIRST = 1;
-  /** Flag: this fragment ends the message. */
-  public static final int FLAG_LAST = 2;
+    /** Bytes of one fragment header. */
+    public static final int HEADER_BYTES = 56;
+    /** Marks a record; zero marks the end of the records of a block. */
+    public static final int MAGIC = 0x4C505752;
+    /** Flag: this fragment starts the message. */
+    public static final int FLAG_FIRST = 1;
+    /** Flag: this fragment ends the message. */
+    public static final int FLAG_LAST = 2;
 
-  private static final ValueLayout.OfInt INT =
-      ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-  private static final ValueLayout.OfLong LONG =
-      ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
-  private LogBlockFormat() {}
+    private LogBlockFormat() {}
 
-  /**
-   * One decoded fragment header.
-   *
-   * @param key envelope of the message
-   * @param flags {@link #FLAG_FIRST} and {@link #FLAG_LAST}
-   * @param payloadOffsetInBlock where the fragment's payload starts in the block
-   * @param fragmentLengthBytes payload bytes of this fragment
-   * @param messageLengthBytes payload bytes of the whole message
-   * @param fragmentOffsetBytes offset of this fragment within the message
-   */
-  public record Fragment(
-      MessageKey key,
-      int flags,
-      long payloadOffsetInBlock,
-      long fragmentLengthBytes,
-      long messageLengthBytes,
-      long fragmentOffsetBytes) {
+    /**
+     * One decoded fragment header.
+     *
+     * @param key envelope of the message
+     * @param flags {@link #FLAG_FIRST} and {@link #FLAG_LAST}
+     * @param payloadOffsetInBlock where the fragment's payload starts in the block
+     * @param fragmentLengthBytes payload bytes of this fragment
+     * @param messageLengthBytes payload bytes of the whole message
+     * @param fragmentOffsetBytes offset of this fragment within the message
+     */
+    public record Fragment(
+            MessageKey key,
+            int flags,
+            long payloadOffsetInBlock,
+            long fragmentLengthBytes,
+            long messageLengthBytes,
+            long fragmentOffsetBytes) {
 
-    public boolean isFirst() {
-      return (flags & FLAG_FIRST) != 0;
+        public boolean isFirst() {
+            return (flags & FLAG_FIRST) != 0;
+        }
+
+        public boolean isLast() {
+            return (flags & FLAG_LAST) != 0;
+        }
     }
 
-    public boolean isLast() {
-      return (flags & FLAG_LAST) != 0;
+    /** Rounds up to the next multiple of 8, the record alignment. */
+    static long align8(long bytes) {
+        return (bytes + 7) & ~7L;
     }
-  }
 
-  /** Rounds up to the next multiple of 8, the record alignment. */
-  static long align8(long bytes) {
-    return (bytes + 7) & ~7L;
-  }
-
-  static void writeHeader(
-      MemorySegment block,
-      long at,
-      MessageKey key,
-      int flags,
-      long fragmentLengthBytes,
-      long messageLengthBytes,
-      long fragmentOffsetBytes) {
-    block.set(INT, at, MAGIC);
-    block.set(INT, at + 4, flags);
-    block.set(INT, at + 8, key.contextId());
-    block.set(INT, at + 12, key.source());
-    block.set(INT, at + 16, key.destination());
-    block.set(INT, at + 20, key.tag());
-    block.set(LONG, at + 24, key.sequence());
-    block.set(INT, at + 32, key.incarnation());
-    block.set(INT, at + 36, Math.toIntExact(fragmentLengthBytes));
-    block.set(LONG, at + 40, messageLengthBytes);
-    block.set(LONG, at + 48, fragmentOffsetBytes);
-  }
-
-  static void writeEnd(MemorySegment block, long at) {
-    if (at + 4 <= block.byteSize()) {
-      block.set(INT, at, 0);
+    static void writeHeader(
+            MemorySegment block,
+            long at,
+            MessageKey key,
+            int flags,
+            long fragmentLengthBytes,
+            long messageLengthBytes,
+            long fragmentOffsetBytes) {
+        block.set(INT, at, MAGIC);
+        block.set(INT, at + 4, flags);
+        block.set(INT, at + 8, key.contextId());
+        block.set(INT, at + 12, key.source());
+        block.set(INT, at + 16, key.destination());
+        block.set(INT, at + 20, key.tag());
+        block.set(LONG, at + 24, key.sequence());
+        block.set(INT, at + 32, key.incarnation());
+        block.set(INT, at + 36, Math.toIntExact(fragmentLengthBytes));
+        block.set(LONG, at + 40, messageLengthBytes);
+        block.set(LONG, at + 48, fragmentOffsetBytes);
     }
-  }
 
-  /**
-   * Decodes the records of one block, in the order they were appended.
-   *
-   * @throws IllegalArgumentException if the block is malformed (bad magic, a record running past
-   *     the end of the block)
-   */
-  public static List<Fragment> scan(MemorySegment block) {
-    List<Fragment> out = new ArrayList<>();
-    long at = 0;
-    long size = block.byteSize();
-    while (at + 4 <= size) {
-      int magic = block.get(INT, at);
-      if (magic == 0) {
-        break;
-      }
-      if (magic != MAGIC || at + HEADER_BYTES > size) {
-        throw new IllegalArgumentException("malformed payload log block: bad record at offset " + at);
-      }
-      MessageKey key =
-          new MessageKey(
-              block.get(INT, at + 8),
-              block.get(INT, at + 12),
-              block.get(INT, at + 16),
-              block.get(INT, at + 20),
-              block.get(LONG, at + 24),
-              block.get(INT, at + 32));
-      int flags = block.get(INT, at + 4);
-      long fragmentLength = block.get(INT, at + 36);
-      long messageLength = block.get(LONG, at + 40);
-      long fragmentOffset = block.get(LONG, at + 48);
-      long payloadAt = at + HEADER_BYTES;
-      if (fragmentLength < 0 || payloadAt + fragmentLength > size) {
-        throw new IllegalArgumentException(
-            "malformed payload log block: record at offset " + at + " runs past the block end");
-      }
-      out.add(new Fragment(key, flags, payloadAt, fragmentLength, messageLength, fragmentOffset));
-      at = payloadAt + align8(fragmentLength);
+    static void writeEnd(MemorySegment block, long at) {
+        if (at + 4 <= block.byteSize()) {
+            block.set(INT, at, 0);
+        }
     }
-    return out;
-  }
+
+    /**
+     * Decodes the records of one block, in the order they were appended.
+     *
+     * @throws IllegalArgumentException if the block is malformed (bad magic, a record running past
+     *     the end of the block)
+     */
+    public static List<Fragment> scan(MemorySegment block) {
+        List<Fragment> out = new ArrayList<>();
+        long at = 0;
+        long size = block.byteSize();
+        while (at + 4 <= size) {
+            int magic = block.get(INT, at);
+            if (magic == 0) {
+                break;
+            }
+            if (magic != MAGIC || at + HEADER_BYTES > size) {
+                throw new IllegalArgumentException("malformed payload log block: bad record at offset " + at);
+            }
+            MessageKey key = new MessageKey(
+                    block.get(INT, at + 8),
+                    block.get(INT, at + 12),
+                    block.get(INT, at + 16),
+                    block.get(INT, at + 20),
+                    block.get(LONG, at + 24),
+                    block.get(INT, at + 32));
+            int flags = block.get(INT, at + 4);
+            long fragmentLength = block.get(INT, at + 36);
+            long messageLength = block.get(LONG, at + 40);
+            long fragmentOffset = block.get(LONG, at + 48);
+            long payloadAt = at + HEADER_BYTES;
+            if (fragmentLength < 0 || payloadAt + fragmentLength > size) {
+                throw new IllegalArgumentException(
+                        "malformed payload log block: record at offset " + at + " runs past the block end");
+            }
+            out.add(new Fragment(key, flags, payloadAt, fragmentLength, messageLength, fragmentOffset));
+            at = payloadAt + align8(fragmentLength);
+        }
+        return out;
+    }
 }

@@ -19,297 +19,297 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class LogEntry {
 
-  private static final int PENDING = 0;
-  private static final int CLAIMED = 1;
-  private static final int LOGGED = 2;
-  private static final int FAILED = 3;
+    private static final int PENDING = 0;
+    private static final int CLAIMED = 1;
+    private static final int LOGGED = 2;
+    private static final int FAILED = 3;
 
-  private static final VarHandle STATE;
+    private static final VarHandle STATE;
 
-  static {
-    try {
-      STATE = MethodHandles.lookup().findVarHandle(LogEntry.class, "state", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private final PayloadLog log;
-  private final MessageKey key;
-  private final long lengthBytes;
-  private final CopyMethod copyMethod;
-  final Extent[] extents;
-  final boolean retained;
-  private final CountDownLatch helperDone;
-
-  private MemorySegment source;
-  private final long sourceOffset;
-  /** Bytes of a pipelined copy done so far; only the driving thread touches it. */
-  private long copiedBytes;
-  private Throwable failure;
-  private volatile int state;
-
-  /** Guarded by the log's lock. */
-  boolean truncated;
-  /** Whether the entry holds use counts on its blocks until its copy finishes. Set under the lock. */
-  boolean holdsBlocks;
-
-  LogEntry(
-      PayloadLog log,
-      MessageKey key,
-      long lengthBytes,
-      CopyMethod copyMethod,
-      Extent[] extents,
-      boolean retained,
-      MemorySegment source,
-      long sourceOffset) {
-    this.log = log;
-    this.key = key;
-    this.lengthBytes = lengthBytes;
-    this.copyMethod = copyMethod;
-    this.extents = extents;
-    this.retained = retained;
-    this.source = source;
-    this.sourceOffset = sourceOffset;
-    this.helperDone = copyMethod == CopyMethod.HELPER_THREAD ? new CountDownLatch(1) : null;
-  }
-
-  public MessageKey key() {
-    return key;
-  }
-
-  public long lengthBytes() {
-    return lengthBytes;
-  }
-
-  /** The method actually used (a helper-thread request falls back to pack for a source confined to the sending thread). */
-  public CopyMethod copyMethod() {
-    return copyMethod;
-  }
-
-  /** True once the payload is in the log, or the copy failed ({@link #awaitCopy()} then throws). */
-  public boolean isCopyDone() {
-    int s = state;
-    return s == LOGGED || s == FAILED;
-  }
-
-  /**
-   * Returns once the payload is in the log; after that the application may reuse its buffer. For a
-   * helper-thread copy not yet started, the calling thread makes the copy itself rather than wait
-   * for the copier to be scheduled; for a pipelined copy it copies whatever the transfer has not.
-   *
-   * @throws PayloadLogException ({@code COPY_FAILED}) if the copy failed
-   */
-  public void awaitCopy() {
-    if (state == PENDING) {
-      switch (copyMethod) {
-        case PACK -> {}
-        case PIPELINED -> copyNextChunk(lengthBytes - copiedBytes);
-        case HELPER_THREAD -> {
-          if (STATE.compareAndSet(this, PENDING, CLAIMED)) {
-            copyAll();
-          }
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(LogEntry.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
         }
-      }
     }
-    if (helperDone != null) {
-      awaitUninterruptibly(helperDone);
-    }
-    if (state == FAILED) {
-      throw new PayloadLogException(
-          PayloadLogException.Reason.COPY_FAILED,
-          "copying the payload of " + key + " (" + lengthBytes + " bytes) into the log failed: "
-              + failure,
-          failure);
-    }
-  }
 
-  /**
-   * Waits, from a thread other than the one making it, until the copy is done or failed: a pack or
-   * pipelined copy is made by the sending thread, which finishes it without help.
-   *
-   * @return false if it was not done within {@code timeoutNanos}
-   */
-  public boolean awaitCopyDone(long timeoutNanos) {
-    if (isCopyDone()) {
-      return true;
-    }
-    if (copyMethod == CopyMethod.HELPER_THREAD) {
-      awaitCopy();
-      return true;
-    }
-    long deadline = System.nanoTime() + timeoutNanos;
-    while (!isCopyDone()) {
-      if (System.nanoTime() - deadline > 0) {
-        return false;
-      }
-      Thread.yield();
-    }
-    return true;
-  }
+    private final PayloadLog log;
+    private final MessageKey key;
+    private final long lengthBytes;
+    private final CopyMethod copyMethod;
+    final Extent[] extents;
+    final boolean retained;
+    private final CountDownLatch helperDone;
 
-  /**
-   * Copies the next at most {@code maxBytes} of a pipelined entry's payload into the log.
-   *
-   * @return bytes copied; 0 once everything is copied
-   * @throws IllegalStateException if the entry is not {@link CopyMethod#PIPELINED}
-   * @throws PayloadLogException ({@code COPY_FAILED}) if the copy failed
-   */
-  public long copyNextChunk(long maxBytes) {
-    if (copyMethod != CopyMethod.PIPELINED) {
-      throw new IllegalStateException(key + " is logged with " + copyMethod + ", not PIPELINED");
-    }
-    if (maxBytes < 0) {
-      throw new IllegalArgumentException("maxBytes must be >= 0, got " + maxBytes);
-    }
-    if (state != PENDING) {
-      return 0;
-    }
-    long n = Math.min(maxBytes, lengthBytes - copiedBytes);
-    try {
-      copyIntoExtents(copiedBytes, n);
-    } catch (RuntimeException | InternalError e) {
-      finish(e);
-      throw new PayloadLogException(
-          PayloadLogException.Reason.COPY_FAILED,
-          "copying bytes [" + copiedBytes + ", " + (copiedBytes + n) + ") of " + key + " failed: " + e,
-          e);
-    }
-    copiedBytes += n;
-    if (copiedBytes == lengthBytes) {
-      finish(null);
-    }
-    return n;
-  }
+    private MemorySegment source;
+    private final long sourceOffset;
+    /** Bytes of a pipelined copy done so far; only the driving thread touches it. */
+    private long copiedBytes;
 
-  /** Bytes of the payload already in the log (all of them once the copy is done). */
-  public long copiedBytes() {
-    int s = state;
-    if (s == LOGGED) {
-      return lengthBytes;
+    private Throwable failure;
+    private volatile int state;
+
+    /** Guarded by the log's lock. */
+    boolean truncated;
+    /** Whether the entry holds use counts on its blocks until its copy finishes. Set under the lock. */
+    boolean holdsBlocks;
+
+    LogEntry(
+            PayloadLog log,
+            MessageKey key,
+            long lengthBytes,
+            CopyMethod copyMethod,
+            Extent[] extents,
+            boolean retained,
+            MemorySegment source,
+            long sourceOffset) {
+        this.log = log;
+        this.key = key;
+        this.lengthBytes = lengthBytes;
+        this.copyMethod = copyMethod;
+        this.extents = extents;
+        this.retained = retained;
+        this.source = source;
+        this.sourceOffset = sourceOffset;
+        this.helperDone = copyMethod == CopyMethod.HELPER_THREAD ? new CountDownLatch(1) : null;
     }
-    return copyMethod == CopyMethod.PIPELINED ? copiedBytes : 0;
-  }
 
-  /**
-   * Copies the logged payload into {@code destination} at {@code destinationOffset}. Waits for a
-   * helper-thread copy still in flight; a pack or pipelined copy must have been finished by its
-   * sender (or an {@link IllegalStateException} says so). Safe from any thread of the rank while
-   * the entry is live; a concurrent truncation frees the memory only after the read.
-   *
-   * @throws PayloadLogException ({@code PAYLOAD_UNAVAILABLE}) if the entry was truncated or the
-   *     backend keeps no payloads, ({@code MAPPING_FAILED}) if a retired window cannot be mapped
-   */
-  public void readPayload(MemorySegment destination, long destinationOffset) {
-    Objects.requireNonNull(destination, "destination");
-    Objects.checkFromIndexSize(destinationOffset, lengthBytes, destination.byteSize());
-    if (!isCopyDone() && copyMethod != CopyMethod.HELPER_THREAD) {
-      // Pack and pipelined copies run on the sending thread; another thread cannot finish them.
-      throw new IllegalStateException(
-          "the payload of " + key + " is still being copied by its sender (" + copyMethod + ")");
+    public MessageKey key() {
+        return key;
     }
-    awaitCopy();
-    log.readInto(this, destination, destinationOffset);
-  }
 
-  /** The logged payload as a new array (for messages shorter than 2 GiB). */
-  public byte[] payloadToArray() {
-    byte[] out = new byte[Math.toIntExact(lengthBytes)];
-    readPayload(MemorySegment.ofArray(out), 0);
-    return out;
-  }
-
-  // ---- called by PayloadLog and the copier --------------------------------------------------
-
-  /** Runs on the copier thread; skips entries a waiting sender already copied itself. */
-  void runOnHelper() {
-    if (STATE.compareAndSet(this, PENDING, CLAIMED)) {
-      copyAll();
+    public long lengthBytes() {
+        return lengthBytes;
     }
-  }
 
-  /** Copies everything now; used by pack and by a claimed helper-thread copy. */
-  private void copyAll() {
-    Throwable failed = null;
-    try {
-      copyIntoExtents(0, lengthBytes);
-    } catch (RuntimeException | InternalError e) {
-      // InternalError is how the JVM reports a fault on a mapped page the file system cannot back.
-      failed = e;
+    /** The method actually used (a helper-thread request falls back to pack for a source confined to the sending thread). */
+    public CopyMethod copyMethod() {
+        return copyMethod;
     }
-    finish(failed);
-  }
 
-  /** Pack: copy now and report a failure to the appending thread. */
-  void copyAllAndThrow() {
-    copyAll();
-    if (state == FAILED) {
-      awaitCopy();
+    /** True once the payload is in the log, or the copy failed ({@link #awaitCopy()} then throws). */
+    public boolean isCopyDone() {
+        int s = state;
+        return s == LOGGED || s == FAILED;
     }
-  }
 
-  /** Pack of a short message while the log lock is held: no block use counts were taken. */
-  void copyUnderLock() {
-    try {
-      copyIntoExtents(0, lengthBytes);
-      state = LOGGED;
-    } catch (RuntimeException | InternalError e) {
-      failure = e;
-      state = FAILED;
+    /**
+     * Returns once the payload is in the log; after that the application may reuse its buffer. For a
+     * helper-thread copy not yet started, the calling thread makes the copy itself rather than wait
+     * for the copier to be scheduled; for a pipelined copy it copies whatever the transfer has not.
+     *
+     * @throws PayloadLogException ({@code COPY_FAILED}) if the copy failed
+     */
+    public void awaitCopy() {
+        if (state == PENDING) {
+            switch (copyMethod) {
+                case PACK -> {}
+                case PIPELINED -> copyNextChunk(lengthBytes - copiedBytes);
+                case HELPER_THREAD -> {
+                    if (STATE.compareAndSet(this, PENDING, CLAIMED)) {
+                        copyAll();
+                    }
+                }
+            }
+        }
+        if (helperDone != null) {
+            awaitUninterruptibly(helperDone);
+        }
+        if (state == FAILED) {
+            throw new PayloadLogException(
+                    PayloadLogException.Reason.COPY_FAILED,
+                    "copying the payload of " + key + " (" + lengthBytes + " bytes) into the log failed: " + failure,
+                    failure);
+        }
     }
-    source = null;
-  }
 
-  boolean copyFailed() {
-    return state == FAILED;
-  }
-
-  private void copyIntoExtents(long fromMessageOffset, long lengthToCopy) {
-    long end = fromMessageOffset + lengthToCopy;
-    for (Extent extent : extents) {
-      long extentStart = extent.messageOffsetBytes();
-      long from = Math.max(fromMessageOffset, extentStart);
-      long to = Math.min(end, extentStart + extent.lengthBytes());
-      if (from >= to) {
-        continue;
-      }
-      MemorySegment target = extent.block().segment;
-      if (target == null) {
-        throw new PayloadLogException(
-            PayloadLogException.Reason.CLOSED, "the log was closed before " + key + " was copied");
-      }
-      MemorySegment.copy(
-          source, sourceOffset + from, target, extent.offsetBytes() + (from - extentStart), to - from);
+    /**
+     * Waits, from a thread other than the one making it, until the copy is done or failed: a pack or
+     * pipelined copy is made by the sending thread, which finishes it without help.
+     *
+     * @return false if it was not done within {@code timeoutNanos}
+     */
+    public boolean awaitCopyDone(long timeoutNanos) {
+        if (isCopyDone()) {
+            return true;
+        }
+        if (copyMethod == CopyMethod.HELPER_THREAD) {
+            awaitCopy();
+            return true;
+        }
+        long deadline = System.nanoTime() + timeoutNanos;
+        while (!isCopyDone()) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.yield();
+        }
+        return true;
     }
-  }
 
-  private void finish(Throwable failed) {
-    failure = failed;
-    source = null; // the application's buffer must not stay reachable from the log
-    log.onCopyFinished(this);
-    state = failed == null ? LOGGED : FAILED;
-    if (helperDone != null) {
-      helperDone.countDown();
+    /**
+     * Copies the next at most {@code maxBytes} of a pipelined entry's payload into the log.
+     *
+     * @return bytes copied; 0 once everything is copied
+     * @throws IllegalStateException if the entry is not {@link CopyMethod#PIPELINED}
+     * @throws PayloadLogException ({@code COPY_FAILED}) if the copy failed
+     */
+    public long copyNextChunk(long maxBytes) {
+        if (copyMethod != CopyMethod.PIPELINED) {
+            throw new IllegalStateException(key + " is logged with " + copyMethod + ", not PIPELINED");
+        }
+        if (maxBytes < 0) {
+            throw new IllegalArgumentException("maxBytes must be >= 0, got " + maxBytes);
+        }
+        if (state != PENDING) {
+            return 0;
+        }
+        long n = Math.min(maxBytes, lengthBytes - copiedBytes);
+        try {
+            copyIntoExtents(copiedBytes, n);
+        } catch (RuntimeException | InternalError e) {
+            finish(e);
+            throw new PayloadLogException(
+                    PayloadLogException.Reason.COPY_FAILED,
+                    "copying bytes [" + copiedBytes + ", " + (copiedBytes + n) + ") of " + key + " failed: " + e,
+                    e);
+        }
+        copiedBytes += n;
+        if (copiedBytes == lengthBytes) {
+            finish(null);
+        }
+        return n;
     }
-  }
 
-  private static void awaitUninterruptibly(CountDownLatch latch) {
-    boolean interrupted = false;
-    while (true) {
-      try {
-        latch.await();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
-      }
+    /** Bytes of the payload already in the log (all of them once the copy is done). */
+    public long copiedBytes() {
+        int s = state;
+        if (s == LOGGED) {
+            return lengthBytes;
+        }
+        return copyMethod == CopyMethod.PIPELINED ? copiedBytes : 0;
     }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
 
-  @Override
-  public String toString() {
-    return "LogEntry[" + key + ", " + lengthBytes + " bytes, " + copyMethod + "]";
-  }
+    /**
+     * Copies the logged payload into {@code destination} at {@code destinationOffset}. Waits for a
+     * helper-thread copy still in flight; a pack or pipelined copy must have been finished by its
+     * sender (or an {@link IllegalStateException} says so). Safe from any thread of the rank while
+     * the entry is live; a concurrent truncation frees the memory only after the read.
+     *
+     * @throws PayloadLogException ({@code PAYLOAD_UNAVAILABLE}) if the entry was truncated or the
+     *     backend keeps no payloads, ({@code MAPPING_FAILED}) if a retired window cannot be mapped
+     */
+    public void readPayload(MemorySegment destination, long destinationOffset) {
+        Objects.requireNonNull(destination, "destination");
+        Objects.checkFromIndexSize(destinationOffset, lengthBytes, destination.byteSize());
+        if (!isCopyDone() && copyMethod != CopyMethod.HELPER_THREAD) {
+            // Pack and pipelined copies run on the sending thread; another thread cannot finish them.
+            throw new IllegalStateException(
+                    "the payload of " + key + " is still being copied by its sender (" + copyMethod + ")");
+        }
+        awaitCopy();
+        log.readInto(this, destination, destinationOffset);
+    }
+
+    /** The logged payload as a new array (for messages shorter than 2 GiB). */
+    public byte[] payloadToArray() {
+        byte[] out = new byte[Math.toIntExact(lengthBytes)];
+        readPayload(MemorySegment.ofArray(out), 0);
+        return out;
+    }
+
+    // ---- called by PayloadLog and the copier --------------------------------------------------
+
+    /** Runs on the copier thread; skips entries a waiting sender already copied itself. */
+    void runOnHelper() {
+        if (STATE.compareAndSet(this, PENDING, CLAIMED)) {
+            copyAll();
+        }
+    }
+
+    /** Copies everything now; used by pack and by a claimed helper-thread copy. */
+    private void copyAll() {
+        Throwable failed = null;
+        try {
+            copyIntoExtents(0, lengthBytes);
+        } catch (RuntimeException | InternalError e) {
+            // InternalError is how the JVM reports a fault on a mapped page the file system cannot back.
+            failed = e;
+        }
+        finish(failed);
+    }
+
+    /** Pack: copy now and report a failure to the appending thread. */
+    void copyAllAndThrow() {
+        copyAll();
+        if (state == FAILED) {
+            awaitCopy();
+        }
+    }
+
+    /** Pack of a short message while the log lock is held: no block use counts were taken. */
+    void copyUnderLock() {
+        try {
+            copyIntoExtents(0, lengthBytes);
+            state = LOGGED;
+        } catch (RuntimeException | InternalError e) {
+            failure = e;
+            state = FAILED;
+        }
+        source = null;
+    }
+
+    boolean copyFailed() {
+        return state == FAILED;
+    }
+
+    private void copyIntoExtents(long fromMessageOffset, long lengthToCopy) {
+        long end = fromMessageOffset + lengthToCopy;
+        for (Extent extent : extents) {
+            long extentStart = extent.messageOffsetBytes();
+            long from = Math.max(fromMessageOffset, extentStart);
+            long to = Math.min(end, extentStart + extent.lengthBytes());
+            if (from >= to) {
+                continue;
+            }
+            MemorySegment target = extent.block().segment;
+            if (target == null) {
+                throw new PayloadLogException(
+                        PayloadLogException.Reason.CLOSED, "the log was closed before " + key + " was copied");
+            }
+            MemorySegment.copy(
+                    source, sourceOffset + from, target, extent.offsetBytes() + (from - extentStart), to - from);
+        }
+    }
+
+    private void finish(Throwable failed) {
+        failure = failed;
+        source = null; // the application's buffer must not stay reachable from the log
+        log.onCopyFinished(this);
+        state = failed == null ? LOGGED : FAILED;
+        if (helperDone != null) {
+            helperDone.countDown();
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LogEntry[" + key + ", " + lengthBytes + " bytes, " + copyMethod + "]";
+    }
 }

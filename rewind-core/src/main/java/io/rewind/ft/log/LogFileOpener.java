@@ -12,8 +12,7 @@ import java.nio.file.StandardOpenOption;
 @FunctionalInterface
 interface LogFileOpener {
 
-  LogFileOpener DEFAULT =
-      file -> FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    LogFileOpener DEFAULT = file -> FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
 
-  FileChannel open(Path file) throws IOException;
+    FileChannel open(Path file) throws IOException;
 }

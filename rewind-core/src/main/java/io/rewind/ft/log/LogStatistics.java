@@ -22,38 +22,38 @@ import java.util.Map;
  * @param channels per-channel accounting
  */
 public record LogStatistics(
-    long entries,
-    long payloadBytes,
-    long storageBytes,
-    long spareStorageBytes,
-    long mappedBytes,
-    long highWaterPayloadBytes,
-    long highWaterStorageBytes,
-    long appendedEntries,
-    long appendedBytes,
-    long truncatedEntries,
-    long truncatedBytes,
-    long elapsedNanos,
-    Map<Channel, ChannelStatistics> channels) {
+        long entries,
+        long payloadBytes,
+        long storageBytes,
+        long spareStorageBytes,
+        long mappedBytes,
+        long highWaterPayloadBytes,
+        long highWaterStorageBytes,
+        long appendedEntries,
+        long appendedBytes,
+        long truncatedEntries,
+        long truncatedBytes,
+        long elapsedNanos,
+        Map<Channel, ChannelStatistics> channels) {
 
-  public LogStatistics {
-    channels = Map.copyOf(channels);
-  }
-
-  /** Average log growth rate since the log was opened (appended bytes, truncation ignored). */
-  public double appendedBytesPerSecond() {
-    return elapsedNanos <= 0 ? 0.0 : appendedBytes * 1e9 / elapsedNanos;
-  }
-
-  /**
-   * Growth rate between two snapshots of the same log: the figure logger-node dumping sizes its
-   * transfers by.
-   */
-  public static double appendedBytesPerSecond(LogStatistics earlier, LogStatistics later) {
-    long dtNanos = later.elapsedNanos - earlier.elapsedNanos;
-    if (dtNanos <= 0) {
-      return 0.0;
+    public LogStatistics {
+        channels = Map.copyOf(channels);
     }
-    return (later.appendedBytes - earlier.appendedBytes) * 1e9 / dtNanos;
-  }
+
+    /** Average log growth rate since the log was opened (appended bytes, truncation ignored). */
+    public double appendedBytesPerSecond() {
+        return elapsedNanos <= 0 ? 0.0 : appendedBytes * 1e9 / elapsedNanos;
+    }
+
+    /**
+     * Growth rate between two snapshots of the same log: the figure logger-node dumping sizes its
+     * transfers by.
+     */
+    public static double appendedBytesPerSecond(LogStatistics earlier, LogStatistics later) {
+        long dtNanos = later.elapsedNanos - earlier.elapsedNanos;
+        if (dtNanos <= 0) {
+            return 0.0;
+        }
+        return (later.appendedBytes - earlier.appendedBytes) * 1e9 / dtNanos;
+    }
 }

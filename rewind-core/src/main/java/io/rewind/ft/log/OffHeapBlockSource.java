@@ -43,179 +43,178 @@ import java.util.Set;
  */
 final class OffHeapBlockSource implements BlockSource {
 
-  /** Cache-line alignment: copies into a block start on a line boundary. */
-  private static final long ALIGNMENT_BYTES = 64;
+    /** Cache-line alignment: copies into a block start on a line boundary. */
+    private static final long ALIGNMENT_BYTES = 64;
 
-  private final long blockBytes;
-  private final int spareBlocks;
-  private final long spareLimitBlocks;
-  private final long limitBytes;
-  /** Blocks a log holds before further blocks are advised for huge pages. */
-  static final int SMALL_PAGE_BLOCKS = 2;
+    private final long blockBytes;
+    private final int spareBlocks;
+    private final long spareLimitBlocks;
+    private final long limitBytes;
+    /** Blocks a log holds before further blocks are advised for huge pages. */
+    static final int SMALL_PAGE_BLOCKS = 2;
 
-  /** Blocks are mapped by the log (faulted in as written); cleared for good once a mapping fails. */
-  private boolean mapped;
-  /** Blocks beyond the first few are advised for huge pages; cleared for good once refused. */
-  private boolean hugePages;
-  /** Most blocks in use at once during the current interval. */
-  private int currentHighWaterBlocks;
-  /** Most blocks in use at once during the interval before. */
-  private int previousHighWaterBlocks;
-  private final ArrayDeque<StorageBlock> spares = new ArrayDeque<>();
-  private final Set<StorageBlock> inUse = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Blocks are mapped by the log (faulted in as written); cleared for good once a mapping fails. */
+    private boolean mapped;
+    /** Blocks beyond the first few are advised for huge pages; cleared for good once refused. */
+    private boolean hugePages;
+    /** Most blocks in use at once during the current interval. */
+    private int currentHighWaterBlocks;
+    /** Most blocks in use at once during the interval before. */
+    private int previousHighWaterBlocks;
 
-  OffHeapBlockSource(
-      long blockBytes, int spareBlocks, long spareLimitBytes, long limitBytes, boolean hugePages) {
-    this.blockBytes = blockBytes;
-    this.mapped = AnonymousMemory.supported();
-    this.hugePages = mapped && hugePages && blockBytes % AnonymousMemory.HUGE_PAGE_BYTES == 0;
-    this.spareBlocks = spareBlocks;
-    this.spareLimitBlocks = spareLimitBytes / blockBytes;
-    this.limitBytes = limitBytes;
-  }
+    private final ArrayDeque<StorageBlock> spares = new ArrayDeque<>();
+    private final Set<StorageBlock> inUse = Collections.newSetFromMap(new IdentityHashMap<>());
 
-  /** How many spares may be kept now. */
-  int spareAllowance() {
-    long coverHighWater =
-        (long) Math.max(previousHighWaterBlocks, currentHighWaterBlocks) - inUse.size();
-    return (int) Math.max(spareBlocks, Math.min(spareLimitBlocks, coverHighWater));
-  }
-
-  @Override
-  public void onIntervalEnd() {
-    previousHighWaterBlocks = currentHighWaterBlocks;
-    currentHighWaterBlocks = inUse.size();
-    int allowed = spareAllowance();
-    while (spares.size() > allowed) {
-      free(spares.pollLast());
+    OffHeapBlockSource(long blockBytes, int spareBlocks, long spareLimitBytes, long limitBytes, boolean hugePages) {
+        this.blockBytes = blockBytes;
+        this.mapped = AnonymousMemory.supported();
+        this.hugePages = mapped && hugePages && blockBytes % AnonymousMemory.HUGE_PAGE_BYTES == 0;
+        this.spareBlocks = spareBlocks;
+        this.spareLimitBlocks = spareLimitBytes / blockBytes;
+        this.limitBytes = limitBytes;
     }
-  }
 
-  private void free(StorageBlock block) {
-    block.arena.close();
-    block.segment = null;
-  }
-
-  private void noteInUse(StorageBlock block) {
-    inUse.add(block);
-    currentHighWaterBlocks = Math.max(currentHighWaterBlocks, inUse.size());
-  }
-
-  @Override
-  public StorageBlock allocate(long capacityBytes) {
-    if (capacityBytes != blockBytes) {
-      throw new IllegalArgumentException("off-heap blocks are all " + blockBytes + " bytes");
+    /** How many spares may be kept now. */
+    int spareAllowance() {
+        long coverHighWater = (long) Math.max(previousHighWaterBlocks, currentHighWaterBlocks) - inUse.size();
+        return (int) Math.max(spareBlocks, Math.min(spareLimitBlocks, coverHighWater));
     }
-    StorageBlock block = spares.pollFirst();
-    if (block != null) {
-      block.resetForReuse();
-      noteInUse(block);
-      return block;
+
+    @Override
+    public void onIntervalEnd() {
+        previousHighWaterBlocks = currentHighWaterBlocks;
+        currentHighWaterBlocks = inUse.size();
+        int allowed = spareAllowance();
+        while (spares.size() > allowed) {
+            free(spares.pollLast());
+        }
     }
-    long heldBytes = inUseBytes() + spareBytes();
-    if (heldBytes + blockBytes > limitBytes) {
-      throw new PayloadLogException(
-          PayloadLogException.Reason.STORAGE_EXHAUSTED,
-          "a new off-heap block of " + blockBytes + " bytes would bring the log to "
-              + (heldBytes + blockBytes) + " bytes, over offHeapLimitBytes=" + limitBytes);
+
+    private void free(StorageBlock block) {
+        block.arena.close();
+        block.segment = null;
     }
-    Arena arena = Arena.ofShared();
-    MemorySegment segment;
-    try {
-      segment = mapped ? mappedBlock(arena) : null;
-      if (segment == null) {
-        segment = arena.allocate(blockBytes, ALIGNMENT_BYTES);
-      }
-    } catch (OutOfMemoryError e) {
-      // Native allocation failure surfaces as OutOfMemoryError; it concerns this block only.
-      arena.close();
-      throw new PayloadLogException(
-          PayloadLogException.Reason.ALLOCATION_FAILED,
-          "cannot allocate an off-heap block of " + blockBytes + " bytes (" + e.getMessage() + ")",
-          e);
+
+    private void noteInUse(StorageBlock block) {
+        inUse.add(block);
+        currentHighWaterBlocks = Math.max(currentHighWaterBlocks, inUse.size());
     }
-    block = new StorageBlock(this, blockBytes, -1, arena, segment);
-    noteInUse(block);
-    return block;
-  }
 
-  /**
-   * A block mapped by the log, advised for huge pages once the log holds {@link
-   * #SMALL_PAGE_BLOCKS} blocks; null (and no more mapping) if the system refuses a mapping.
-   */
-  private MemorySegment mappedBlock(Arena arena) {
-    if (hugePages && inUse.size() + spares.size() >= SMALL_PAGE_BLOCKS) {
-      try {
-        return AnonymousMemory.map(blockBytes, arena, true);
-      } catch (IllegalStateException e) {
-        hugePages = false; // no advice from now on; a plain mapping may still do
-      }
+    @Override
+    public StorageBlock allocate(long capacityBytes) {
+        if (capacityBytes != blockBytes) {
+            throw new IllegalArgumentException("off-heap blocks are all " + blockBytes + " bytes");
+        }
+        StorageBlock block = spares.pollFirst();
+        if (block != null) {
+            block.resetForReuse();
+            noteInUse(block);
+            return block;
+        }
+        long heldBytes = inUseBytes() + spareBytes();
+        if (heldBytes + blockBytes > limitBytes) {
+            throw new PayloadLogException(
+                    PayloadLogException.Reason.STORAGE_EXHAUSTED,
+                    "a new off-heap block of " + blockBytes + " bytes would bring the log to "
+                            + (heldBytes + blockBytes) + " bytes, over offHeapLimitBytes=" + limitBytes);
+        }
+        Arena arena = Arena.ofShared();
+        MemorySegment segment;
+        try {
+            segment = mapped ? mappedBlock(arena) : null;
+            if (segment == null) {
+                segment = arena.allocate(blockBytes, ALIGNMENT_BYTES);
+            }
+        } catch (OutOfMemoryError e) {
+            // Native allocation failure surfaces as OutOfMemoryError; it concerns this block only.
+            arena.close();
+            throw new PayloadLogException(
+                    PayloadLogException.Reason.ALLOCATION_FAILED,
+                    "cannot allocate an off-heap block of " + blockBytes + " bytes (" + e.getMessage() + ")",
+                    e);
+        }
+        block = new StorageBlock(this, blockBytes, -1, arena, segment);
+        noteInUse(block);
+        return block;
     }
-    try {
-      return AnonymousMemory.map(blockBytes, arena, false);
-    } catch (IllegalStateException e) {
-      mapped = false;
-      return null;
+
+    /**
+     * A block mapped by the log, advised for huge pages once the log holds {@link
+     * #SMALL_PAGE_BLOCKS} blocks; null (and no more mapping) if the system refuses a mapping.
+     */
+    private MemorySegment mappedBlock(Arena arena) {
+        if (hugePages && inUse.size() + spares.size() >= SMALL_PAGE_BLOCKS) {
+            try {
+                return AnonymousMemory.map(blockBytes, arena, true);
+            } catch (IllegalStateException e) {
+                hugePages = false; // no advice from now on; a plain mapping may still do
+            }
+        }
+        try {
+            return AnonymousMemory.map(blockBytes, arena, false);
+        } catch (IllegalStateException e) {
+            mapped = false;
+            return null;
+        }
     }
-  }
 
-  /** Whether blocks beyond the first few are advised for huge pages. */
-  boolean usesHugePages() {
-    return hugePages;
-  }
-
-  /** Whether blocks are mapped by the log rather than allocated by the JVM. */
-  boolean mapsBlocks() {
-    return mapped;
-  }
-
-  @Override
-  public void onRetiredAndIdle(StorageBlock block) {
-    // Memory blocks stay readable until released.
-  }
-
-  @Override
-  public void release(StorageBlock block) {
-    inUse.remove(block);
-    block.released = true;
-    if (spares.size() < spareAllowance()) {
-      spares.addFirst(block); // most recently used first: its pages are the likeliest to be cached
-    } else {
-      free(block);
+    /** Whether blocks beyond the first few are advised for huge pages. */
+    boolean usesHugePages() {
+        return hugePages;
     }
-  }
 
-  @Override
-  public MemorySegment readView(StorageBlock block, Arena scratch) {
-    return block.segment;
-  }
-
-  @Override
-  public long inUseBytes() {
-    return inUse.size() * blockBytes;
-  }
-
-  @Override
-  public long spareBytes() {
-    return spares.size() * blockBytes;
-  }
-
-  @Override
-  public long mappedBytes() {
-    return 0;
-  }
-
-  @Override
-  public void close() {
-    for (StorageBlock block : inUse) {
-      block.arena.close();
-      block.segment = null;
+    /** Whether blocks are mapped by the log rather than allocated by the JVM. */
+    boolean mapsBlocks() {
+        return mapped;
     }
-    inUse.clear();
-    for (StorageBlock block : spares) {
-      block.arena.close();
-      block.segment = null;
+
+    @Override
+    public void onRetiredAndIdle(StorageBlock block) {
+        // Memory blocks stay readable until released.
     }
-    spares.clear();
-  }
+
+    @Override
+    public void release(StorageBlock block) {
+        inUse.remove(block);
+        block.released = true;
+        if (spares.size() < spareAllowance()) {
+            spares.addFirst(block); // most recently used first: its pages are the likeliest to be cached
+        } else {
+            free(block);
+        }
+    }
+
+    @Override
+    public MemorySegment readView(StorageBlock block, Arena scratch) {
+        return block.segment;
+    }
+
+    @Override
+    public long inUseBytes() {
+        return inUse.size() * blockBytes;
+    }
+
+    @Override
+    public long spareBytes() {
+        return spares.size() * blockBytes;
+    }
+
+    @Override
+    public long mappedBytes() {
+        return 0;
+    }
+
+    @Override
+    public void close() {
+        for (StorageBlock block : inUse) {
+            block.arena.close();
+            block.segment = null;
+        }
+        inUse.clear();
+        for (StorageBlock block : spares) {
+            block.arena.close();
+            block.segment = null;
+        }
+        spares.clear();
+    }
 }

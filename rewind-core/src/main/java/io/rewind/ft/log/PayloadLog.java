@@ -49,594 +49,591 @@ import java.util.function.LongSupplier;
  */
 public final class PayloadLog implements AutoCloseable {
 
-  /**
-   * Pack copies up to this size run under the lock: up to a few microseconds of copying, holding the
-   * lock (which only the rank's own threads take) costs less than a second lock round trip and the
-   * use counts that let a copy run outside it.
-   */
-  static final long INLINE_COPY_MAX_BYTES = 16 << 10;
+    /**
+     * Pack copies up to this size run under the lock: up to a few microseconds of copying, holding the
+     * lock (which only the rank's own threads take) costs less than a second lock round trip and the
+     * use counts that let a copy run outside it.
+     */
+    static final long INLINE_COPY_MAX_BYTES = 16 << 10;
 
-  private final int rank;
-  private final PayloadLogConfig config;
-  private final HybridCopyPolicy policy;
-  private final QuotaListener quotaListener;
-  private final LongSupplier nanoClock;
-  private final long openedNanos;
-  private final ReentrantLock lock = new ReentrantLock();
+    private final int rank;
+    private final PayloadLogConfig config;
+    private final HybridCopyPolicy policy;
+    private final QuotaListener quotaListener;
+    private final LongSupplier nanoClock;
+    private final long openedNanos;
+    private final ReentrantLock lock = new ReentrantLock();
 
-  private final Appender primary;
-  /** The mapped-file appender of a hybrid log, else null. */
-  private final Appender spill;
+    private final Appender primary;
+    /** The mapped-file appender of a hybrid log, else null. */
+    private final Appender spill;
 
-  private final Map<Channel, ChannelIndex> channels = new HashMap<>();
-  /** The channel appended to last: a send usually follows one on the same channel. */
-  private ChannelIndex lastIndex;
-  private final ArrayDeque<LogEntry> sendOrder = new ArrayDeque<>();
-  private final List<StorageBlock> retiredScratch = new ArrayList<>();
-  private int truncatedInSendOrder;
-  private volatile HelperThreadCopier copier;
-  private boolean closed;
+    private final Map<Channel, ChannelIndex> channels = new HashMap<>();
+    /** The channel appended to last: a send usually follows one on the same channel. */
+    private ChannelIndex lastIndex;
 
-  private long entries;
-  private long payloadBytes;
-  private long highWaterPayloadBytes;
-  private long highWaterStorageBytes;
-  private long appendedEntries;
-  private long appendedBytes;
-  private long truncatedEntries;
-  private long truncatedBytes;
-  private boolean overQuota;
-  /** Whether an append happened since the last truncation: the next truncation ends an interval. */
-  private boolean appendedSinceTruncation;
+    private final ArrayDeque<LogEntry> sendOrder = new ArrayDeque<>();
+    private final List<StorageBlock> retiredScratch = new ArrayList<>();
+    private int truncatedInSendOrder;
+    private volatile HelperThreadCopier copier;
+    private boolean closed;
 
-  private PayloadLog(
-      int rank,
-      PayloadLogConfig config,
-      QuotaListener quotaListener,
-      LongSupplier nanoClock,
-      LogFileOpener fileOpener) {
-    this.rank = rank;
-    this.config = config;
-    this.policy = config.copyPolicy();
-    this.quotaListener = quotaListener;
-    this.nanoClock = nanoClock;
-    this.openedNanos = nanoClock.getAsLong();
-    String filePrefix = "rewind-payload-rank" + rank + "-";
-    this.primary =
-        switch (config.backend()) {
-          case OFF_HEAP, HYBRID -> offHeap(config);
-          case MAPPED_FILE -> mapped(config, filePrefix, fileOpener);
-          case DUMMY -> new DummyAppender(new DummyBlockSource());
+    private long entries;
+    private long payloadBytes;
+    private long highWaterPayloadBytes;
+    private long highWaterStorageBytes;
+    private long appendedEntries;
+    private long appendedBytes;
+    private long truncatedEntries;
+    private long truncatedBytes;
+    private boolean overQuota;
+    /** Whether an append happened since the last truncation: the next truncation ends an interval. */
+    private boolean appendedSinceTruncation;
+
+    private PayloadLog(
+            int rank,
+            PayloadLogConfig config,
+            QuotaListener quotaListener,
+            LongSupplier nanoClock,
+            LogFileOpener fileOpener) {
+        this.rank = rank;
+        this.config = config;
+        this.policy = config.copyPolicy();
+        this.quotaListener = quotaListener;
+        this.nanoClock = nanoClock;
+        this.openedNanos = nanoClock.getAsLong();
+        String filePrefix = "rewind-payload-rank" + rank + "-";
+        this.primary = switch (config.backend()) {
+            case OFF_HEAP, HYBRID -> offHeap(config);
+            case MAPPED_FILE -> mapped(config, filePrefix, fileOpener);
+            case DUMMY -> new DummyAppender(new DummyBlockSource());
         };
-    this.spill =
-        config.backend() == StorageBackend.HYBRID ? mapped(config, filePrefix, fileOpener) : null;
-  }
-
-  private static Appender offHeap(PayloadLogConfig config) {
-    return new BlockAppender(
-        new OffHeapBlockSource(
-            config.blockBytes(),
-            config.spareBlocks(),
-            config.spareLimitBytes(),
-            config.offHeapLimitBytes(),
-            config.hugePages()),
-        config.blockBytes());
-  }
-
-  private static Appender mapped(PayloadLogConfig config, String filePrefix, LogFileOpener opener) {
-    return new BlockAppender(
-        new MappedFileBlockSource(
-            config.mappedDirectory(),
-            filePrefix,
-            config.mappedWindowBytes(),
-            config.mappedFileLimitBytes(),
-            opener),
-        config.mappedWindowBytes());
-  }
-
-  /**
-   * Opens an empty log for {@code rank}.
-   *
-   * @param quotaListener told about appends that leave the log over {@code config.quotaBytes()};
-   *     required when a quota is configured, since a quota nobody hears about would be silently
-   *     ignored
-   */
-  public static PayloadLog open(int rank, PayloadLogConfig config, QuotaListener quotaListener) {
-    return open(rank, config, quotaListener, System::nanoTime, LogFileOpener.DEFAULT);
-  }
-
-  /** Opens an empty log for {@code rank} without a quota. */
-  public static PayloadLog open(int rank, PayloadLogConfig config) {
-    return open(rank, config, null);
-  }
-
-  static PayloadLog open(
-      int rank,
-      PayloadLogConfig config,
-      QuotaListener quotaListener,
-      LongSupplier nanoClock,
-      LogFileOpener fileOpener) {
-    Objects.requireNonNull(config, "config");
-    if (rank < 0) {
-      throw new IllegalArgumentException("rank must be >= 0, got " + rank);
+        this.spill = config.backend() == StorageBackend.HYBRID ? mapped(config, filePrefix, fileOpener) : null;
     }
-    if (quotaListener == null && config.quotaBytes() != PayloadLogConfig.UNLIMITED) {
-      throw new IllegalArgumentException(
-          "quotaBytes=" + config.quotaBytes() + " is set but no QuotaListener was given");
+
+    private static Appender offHeap(PayloadLogConfig config) {
+        return new BlockAppender(
+                new OffHeapBlockSource(
+                        config.blockBytes(),
+                        config.spareBlocks(),
+                        config.spareLimitBytes(),
+                        config.offHeapLimitBytes(),
+                        config.hugePages()),
+                config.blockBytes());
     }
-    return new PayloadLog(rank, config, quotaListener, nanoClock, fileOpener);
-  }
 
-  public int rank() {
-    return rank;
-  }
-
-  public PayloadLogConfig config() {
-    return config;
-  }
-
-  public HybridCopyPolicy policy() {
-    return policy;
-  }
-
-  /** Appends with the copy method the configured policy picks for this size. */
-  public LogEntry append(MessageKey key, MemorySegment source, long sourceOffset, long lengthBytes) {
-    return append(key, source, sourceOffset, lengthBytes, policy.methodFor(lengthBytes));
-  }
-
-  /**
-   * Logs {@code lengthBytes} of {@code source} from {@code sourceOffset} under {@code key}.
-   *
-   * <p>The source may be any segment (heap arrays of any primitive type, native memory). A
-   * helper-thread copy reads it after this call returns, so it must stay valid and unchanged until
-   * the entry's copy is done, which the MPI rule "do not touch a send buffer before the request
-   * completes" already guarantees; a source confined to the calling thread, which the copier could
-   * not read, is packed instead.
-   *
-   * @return the entry, which is also the completion of its copy
-   * @throws IllegalArgumentException if the sequence number is already logged or already truncated
-   * @throws IndexOutOfBoundsException if the range lies outside {@code source}
-   * @throws PayloadLogException if storage could not be obtained (nothing is logged then), or a
-   *     pack copy failed (the entry stays in the log, marked failed)
-   */
-  public LogEntry append(
-      MessageKey key, MemorySegment source, long sourceOffset, long lengthBytes, CopyMethod method) {
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(source, "source");
-    Objects.requireNonNull(method, "method");
-    Objects.checkFromIndexSize(sourceOffset, lengthBytes, source.byteSize());
-    CopyMethod effective = method;
-    HelperThreadCopier helper = null;
-    if (lengthBytes == 0) {
-      effective = CopyMethod.PACK;
-    } else if (method == CopyMethod.HELPER_THREAD) {
-      helper = copier();
-      if (!source.isAccessibleBy(helper.thread())) {
-        effective = CopyMethod.PACK;
-      }
+    private static Appender mapped(PayloadLogConfig config, String filePrefix, LogFileOpener opener) {
+        return new BlockAppender(
+                new MappedFileBlockSource(
+                        config.mappedDirectory(),
+                        filePrefix,
+                        config.mappedWindowBytes(),
+                        config.mappedFileLimitBytes(),
+                        opener),
+                config.mappedWindowBytes());
     }
-    boolean inline = effective == CopyMethod.PACK && lengthBytes <= INLINE_COPY_MAX_BYTES;
 
-    LogEntry entry;
-    QuotaEvent quotaEvent = null;
-    lock.lock();
-    try {
-      ensureOpen();
-      ChannelIndex index = indexFor(key);
-      index.checkInsertable(key.sequence());
-      Appender appender =
-          spill != null && policy.prefersMappedFile(lengthBytes) ? spill : primary;
-      Extent[] extents;
-      try {
-        extents = appender.reserve(key, lengthBytes, retiredScratch);
-      } catch (PayloadLogException e) {
-        if (spill == null
-            || appender == spill
-            || e.reason() != PayloadLogException.Reason.STORAGE_EXHAUSTED) {
-          throw e;
+    /**
+     * Opens an empty log for {@code rank}.
+     *
+     * @param quotaListener told about appends that leave the log over {@code config.quotaBytes()};
+     *     required when a quota is configured, since a quota nobody hears about would be silently
+     *     ignored
+     */
+    public static PayloadLog open(int rank, PayloadLogConfig config, QuotaListener quotaListener) {
+        return open(rank, config, quotaListener, System::nanoTime, LogFileOpener.DEFAULT);
+    }
+
+    /** Opens an empty log for {@code rank} without a quota. */
+    public static PayloadLog open(int rank, PayloadLogConfig config) {
+        return open(rank, config, null);
+    }
+
+    static PayloadLog open(
+            int rank,
+            PayloadLogConfig config,
+            QuotaListener quotaListener,
+            LongSupplier nanoClock,
+            LogFileOpener fileOpener) {
+        Objects.requireNonNull(config, "config");
+        if (rank < 0) {
+            throw new IllegalArgumentException("rank must be >= 0, got " + rank);
         }
-        // Memory first, file when memory runs out: the hybrid backend's whole point.
-        appender = spill;
-        extents = appender.reserve(key, lengthBytes, retiredScratch);
-      }
-      entry =
-          new LogEntry(
-              this, key, lengthBytes, effective, extents, appender.retainsPayload(), source, sourceOffset);
-      boolean retained = appender.retainsPayload();
-      for (Extent extent : extents) {
-        StorageBlock block = extent.block();
-        if (retained) {
-          block.liveEntries++;
+        if (quotaListener == null && config.quotaBytes() != PayloadLogConfig.UNLIMITED) {
+            throw new IllegalArgumentException(
+                    "quotaBytes=" + config.quotaBytes() + " is set but no QuotaListener was given");
         }
-        if (!inline) {
-          block.users++;
-        }
-      }
-      entry.holdsBlocks = !inline;
-      if (inline) {
-        entry.copyUnderLock();
-      }
-      for (StorageBlock block : retiredScratch) {
-        settle(block);
-      }
-      retiredScratch.clear();
-
-      index.insert(entry);
-      sendOrder.addLast(entry);
-      entries++;
-      payloadBytes += lengthBytes;
-      appendedEntries++;
-      appendedBytes += lengthBytes;
-      appendedSinceTruncation = true;
-      highWaterPayloadBytes = Math.max(highWaterPayloadBytes, payloadBytes);
-      highWaterStorageBytes = Math.max(highWaterStorageBytes, storageBytes());
-      boolean wasOverQuota = overQuota;
-      overQuota = payloadBytes > config.quotaBytes();
-      if (overQuota) {
-        quotaEvent =
-            new QuotaEvent(
-                rank, payloadBytes, config.quotaBytes(), storageBytes(), key, !wasOverQuota);
-      }
-    } finally {
-      retiredScratch.clear();
-      lock.unlock();
+        return new PayloadLog(rank, config, quotaListener, nanoClock, fileOpener);
     }
 
-    try {
-      switch (effective) {
-        case PACK -> {
-          if (inline) {
-            if (entry.copyFailed()) {
-              entry.awaitCopy(); // throws COPY_FAILED with the cause
+    public int rank() {
+        return rank;
+    }
+
+    public PayloadLogConfig config() {
+        return config;
+    }
+
+    public HybridCopyPolicy policy() {
+        return policy;
+    }
+
+    /** Appends with the copy method the configured policy picks for this size. */
+    public LogEntry append(MessageKey key, MemorySegment source, long sourceOffset, long lengthBytes) {
+        return append(key, source, sourceOffset, lengthBytes, policy.methodFor(lengthBytes));
+    }
+
+    /**
+     * Logs {@code lengthBytes} of {@code source} from {@code sourceOffset} under {@code key}.
+     *
+     * <p>The source may be any segment (heap arrays of any primitive type, native memory). A
+     * helper-thread copy reads it after this call returns, so it must stay valid and unchanged until
+     * the entry's copy is done, which the MPI rule "do not touch a send buffer before the request
+     * completes" already guarantees; a source confined to the calling thread, which the copier could
+     * not read, is packed instead.
+     *
+     * @return the entry, which is also the completion of its copy
+     * @throws IllegalArgumentException if the sequence number is already logged or already truncated
+     * @throws IndexOutOfBoundsException if the range lies outside {@code source}
+     * @throws PayloadLogException if storage could not be obtained (nothing is logged then), or a
+     *     pack copy failed (the entry stays in the log, marked failed)
+     */
+    public LogEntry append(
+            MessageKey key, MemorySegment source, long sourceOffset, long lengthBytes, CopyMethod method) {
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(source, "source");
+        Objects.requireNonNull(method, "method");
+        Objects.checkFromIndexSize(sourceOffset, lengthBytes, source.byteSize());
+        CopyMethod effective = method;
+        HelperThreadCopier helper = null;
+        if (lengthBytes == 0) {
+            effective = CopyMethod.PACK;
+        } else if (method == CopyMethod.HELPER_THREAD) {
+            helper = copier();
+            if (!source.isAccessibleBy(helper.thread())) {
+                effective = CopyMethod.PACK;
             }
-          } else {
-            entry.copyAllAndThrow();
-          }
         }
-        case PIPELINED -> {} // the transfer drives it, or awaitCopy() finishes it
-        case HELPER_THREAD -> helper.submit(entry::runOnHelper);
-      }
-    } finally {
-      if (quotaEvent != null) {
-        quotaListener.onQuotaExceeded(quotaEvent);
-      }
-    }
-    return entry;
-  }
+        boolean inline = effective == CopyMethod.PACK && lengthBytes <= INLINE_COPY_MAX_BYTES;
 
-  /** The copier, started if need be (tests use it to hold the copier back deterministically). */
-  HelperThreadCopier helperCopier() {
-    return copier();
-  }
+        LogEntry entry;
+        QuotaEvent quotaEvent = null;
+        lock.lock();
+        try {
+            ensureOpen();
+            ChannelIndex index = indexFor(key);
+            index.checkInsertable(key.sequence());
+            Appender appender = spill != null && policy.prefersMappedFile(lengthBytes) ? spill : primary;
+            Extent[] extents;
+            try {
+                extents = appender.reserve(key, lengthBytes, retiredScratch);
+            } catch (PayloadLogException e) {
+                if (spill == null || appender == spill || e.reason() != PayloadLogException.Reason.STORAGE_EXHAUSTED) {
+                    throw e;
+                }
+                // Memory first, file when memory runs out: the hybrid backend's whole point.
+                appender = spill;
+                extents = appender.reserve(key, lengthBytes, retiredScratch);
+            }
+            entry = new LogEntry(
+                    this, key, lengthBytes, effective, extents, appender.retainsPayload(), source, sourceOffset);
+            boolean retained = appender.retainsPayload();
+            for (Extent extent : extents) {
+                StorageBlock block = extent.block();
+                if (retained) {
+                    block.liveEntries++;
+                }
+                if (!inline) {
+                    block.users++;
+                }
+            }
+            entry.holdsBlocks = !inline;
+            if (inline) {
+                entry.copyUnderLock();
+            }
+            for (StorageBlock block : retiredScratch) {
+                settle(block);
+            }
+            retiredScratch.clear();
 
-  private ChannelIndex indexFor(MessageKey key) {
-    ChannelIndex last = lastIndex;
-    if (last != null && last.matches(key)) {
-      return last;
-    }
-    lastIndex = channels.computeIfAbsent(key.channel(), ChannelIndex::new);
-    return lastIndex;
-  }
-
-  private HelperThreadCopier copier() {
-    HelperThreadCopier existing = copier;
-    if (existing != null) {
-      return existing;
-    }
-    lock.lock();
-    try {
-      ensureOpen();
-      if (copier == null) {
-        copier = new HelperThreadCopier("rewind-payload-copier-rank-" + rank);
-      }
-      return copier;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * The live entries of {@code channel} with sequence numbers in the given range, in sequence
-   * order. A snapshot: later appends and truncations do not change the returned list.
-   */
-  public List<LogEntry> entries(Channel channel, long fromSequenceInclusive, long toSequenceInclusive) {
-    Objects.requireNonNull(channel, "channel");
-    lock.lock();
-    try {
-      ensureOpen();
-      ChannelIndex index = channels.get(channel);
-      return index == null ? List.of() : index.range(fromSequenceInclusive, toSequenceInclusive);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** All live entries in the order they were appended (send order). A snapshot. */
-  public List<LogEntry> entriesInSendOrder() {
-    lock.lock();
-    try {
-      ensureOpen();
-      List<LogEntry> out = new ArrayList<>((int) entries);
-      for (LogEntry entry : sendOrder) {
-        if (!entry.truncated) {
-          out.add(entry);
+            index.insert(entry);
+            sendOrder.addLast(entry);
+            entries++;
+            payloadBytes += lengthBytes;
+            appendedEntries++;
+            appendedBytes += lengthBytes;
+            appendedSinceTruncation = true;
+            highWaterPayloadBytes = Math.max(highWaterPayloadBytes, payloadBytes);
+            highWaterStorageBytes = Math.max(highWaterStorageBytes, storageBytes());
+            boolean wasOverQuota = overQuota;
+            overQuota = payloadBytes > config.quotaBytes();
+            if (overQuota) {
+                quotaEvent =
+                        new QuotaEvent(rank, payloadBytes, config.quotaBytes(), storageBytes(), key, !wasOverQuota);
+            }
+        } finally {
+            retiredScratch.clear();
+            lock.unlock();
         }
-      }
-      return out;
-    } finally {
-      lock.unlock();
-    }
-  }
 
-  /** Channels that have ever been appended to or truncated. */
-  public Set<Channel> channels() {
-    lock.lock();
-    try {
-      return Set.copyOf(channels.keySet());
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * Drops the entries of {@code channel} up to {@code upToSequenceInclusive}: the receiver has
-   * checkpointed past them. Later appends of sequence numbers in that range are rejected. Blocks
-   * left without live entries go back to the backend now (or as soon as copies still writing into
-   * them, or reads still copying out of them, finish).
-   *
-   * @return the number of entries dropped
-   */
-  public long truncate(Channel channel, long upToSequenceInclusive) {
-    Objects.requireNonNull(channel, "channel");
-    lock.lock();
-    try {
-      ensureOpen();
-      ChannelIndex index = channels.computeIfAbsent(channel, ChannelIndex::new);
-      long before = truncatedEntries;
-      index.removeUpTo(upToSequenceInclusive, this::drop);
-      afterTruncation();
-      return truncatedEntries - before;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Drops every entry of every channel (a new recovery line makes them all obsolete). */
-  public long truncateAll() {
-    lock.lock();
-    try {
-      ensureOpen();
-      long before = truncatedEntries;
-      for (ChannelIndex index : channels.values()) {
-        index.removeUpTo(index.lastSequence(), this::drop);
-      }
-      afterTruncation();
-      return truncatedEntries - before;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void drop(LogEntry entry) {
-    entry.truncated = true;
-    entries--;
-    payloadBytes -= entry.lengthBytes();
-    truncatedEntries++;
-    truncatedBytes += entry.lengthBytes();
-    truncatedInSendOrder++;
-    if (entry.retained) {
-      for (Extent extent : entry.extents) {
-        extent.block().liveEntries--;
-        settle(extent.block());
-      }
-    }
-  }
-
-  private void afterTruncation() {
-    if (appendedSinceTruncation) {
-      appendedSinceTruncation = false;
-      primary.source().onIntervalEnd();
-      if (spill != null) {
-        spill.source().onIntervalEnd();
-      }
-    }
-    while (!sendOrder.isEmpty() && sendOrder.peekFirst().truncated) {
-      sendOrder.pollFirst();
-      truncatedInSendOrder--;
-    }
-    // Entries truncated out of send order (another channel still holds older ones) are skipped
-    // lazily, and swept once they are the majority so the deque does not grow without bound.
-    if (truncatedInSendOrder > 64 && truncatedInSendOrder * 2 > sendOrder.size()) {
-      sendOrder.removeIf(entry -> entry.truncated);
-      truncatedInSendOrder = 0;
-    }
-    overQuota = payloadBytes > config.quotaBytes();
-  }
-
-  /** Accounting snapshot. */
-  public LogStatistics statistics() {
-    lock.lock();
-    try {
-      Map<Channel, ChannelStatistics> perChannel = new HashMap<>();
-      channels.forEach((channel, index) -> perChannel.put(channel, index.statistics()));
-      return new LogStatistics(
-          entries,
-          payloadBytes,
-          storageBytes(),
-          spareStorageBytes(),
-          mappedBytes(),
-          highWaterPayloadBytes,
-          highWaterStorageBytes,
-          appendedEntries,
-          appendedBytes,
-          truncatedEntries,
-          truncatedBytes,
-          nanoClock.getAsLong() - openedNanos,
-          perChannel);
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** Accounting of one channel (all zero for a channel never used). */
-  public ChannelStatistics statistics(Channel channel) {
-    lock.lock();
-    try {
-      ChannelIndex index = channels.get(channel);
-      return index == null ? new ChannelStatistics(0, 0, 0, 0, 0) : index.statistics();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private long storageBytes() {
-    return primary.source().inUseBytes() + (spill == null ? 0 : spill.source().inUseBytes());
-  }
-
-  private long spareStorageBytes() {
-    return primary.source().spareBytes() + (spill == null ? 0 : spill.source().spareBytes());
-  }
-
-  private long mappedBytes() {
-    return primary.source().mappedBytes() + (spill == null ? 0 : spill.source().mappedBytes());
-  }
-
-  /** The mapped log file, or null if none was created yet (tests and diagnostics). */
-  Path mappedFile() {
-    lock.lock();
-    try {
-      Appender fileAppender = spill != null ? spill : primary;
-      return fileAppender.source() instanceof MappedFileBlockSource mapped ? mapped.file() : null;
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /**
-   * Frees all storage and deletes the mapped file. Helper copies already queued finish first; the
-   * entries become unreadable.
-   */
-  @Override
-  public void close() {
-    HelperThreadCopier toStop;
-    lock.lock();
-    try {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      toStop = copier;
-    } finally {
-      lock.unlock();
-    }
-    if (toStop != null) {
-      toStop.close();
-    }
-    lock.lock();
-    try {
-      primary.source().close();
-      if (spill != null) {
-        spill.source().close();
-      }
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  private void ensureOpen() {
-    if (closed) {
-      throw new PayloadLogException(
-          PayloadLogException.Reason.CLOSED, "the payload log of rank " + rank + " is closed");
-    }
-  }
-
-  // ---- block life cycle (lock held) ----------------------------------------------------------
-
-  /**
-   * Moves a block along its life cycle once nothing is happening in it: freed when it holds no
-   * live entry (or rewound, if it is the block being filled), unmapped when it is a retired window
-   * that still holds entries.
-   */
-  private void settle(StorageBlock block) {
-    if (block.released || block.users > 0) {
-      return;
-    }
-    if (block.liveEntries == 0) {
-      if (block.retired) {
-        block.source.release(block);
-      } else if (block.fillBytes > 0) {
-        block.fillBytes = 0;
-        LogBlockFormat.writeEnd(block.segment, 0);
-      }
-      return;
-    }
-    if (block.retired) {
-      block.source.onRetiredAndIdle(block);
-    }
-  }
-
-  /** A copy finished (or failed): drop its use counts. */
-  void onCopyFinished(LogEntry entry) {
-    if (!entry.holdsBlocks) {
-      return;
-    }
-    lock.lock();
-    try {
-      entry.holdsBlocks = false;
-      for (Extent extent : entry.extents) {
-        extent.block().users--;
-        if (!closed) {
-          settle(extent.block());
+        try {
+            switch (effective) {
+                case PACK -> {
+                    if (inline) {
+                        if (entry.copyFailed()) {
+                            entry.awaitCopy(); // throws COPY_FAILED with the cause
+                        }
+                    } else {
+                        entry.copyAllAndThrow();
+                    }
+                }
+                case PIPELINED -> {} // the transfer drives it, or awaitCopy() finishes it
+                case HELPER_THREAD -> helper.submit(entry::runOnHelper);
+            }
+        } finally {
+            if (quotaEvent != null) {
+                quotaListener.onQuotaExceeded(quotaEvent);
+            }
         }
-      }
-    } finally {
-      lock.unlock();
+        return entry;
     }
-  }
 
-  /** Copies a live entry's payload out, holding use counts so the blocks stay put meanwhile. */
-  void readInto(LogEntry entry, MemorySegment destination, long destinationOffset) {
-    lock.lock();
-    try {
-      ensureOpen();
-      if (!entry.retained) {
-        throw new PayloadLogException(
-            PayloadLogException.Reason.PAYLOAD_UNAVAILABLE,
-            "the " + config.backend() + " backend keeps no payloads (" + entry.key() + ")");
-      }
-      if (entry.truncated) {
-        throw new PayloadLogException(
-            PayloadLogException.Reason.PAYLOAD_UNAVAILABLE,
-            entry.key() + " was truncated; its payload is gone");
-      }
-      for (Extent extent : entry.extents) {
-        extent.block().users++;
-      }
-    } finally {
-      lock.unlock();
+    /** The copier, started if need be (tests use it to hold the copier back deterministically). */
+    HelperThreadCopier helperCopier() {
+        return copier();
     }
-    try (Arena scratch = Arena.ofConfined()) {
-      for (Extent extent : entry.extents) {
-        MemorySegment view = extent.block().source.readView(extent.block(), scratch);
-        MemorySegment.copy(
-            view,
-            extent.offsetBytes(),
-            destination,
-            destinationOffset + extent.messageOffsetBytes(),
-            extent.lengthBytes());
-      }
-    } finally {
-      lock.lock();
-      try {
-        for (Extent extent : entry.extents) {
-          extent.block().users--;
-          if (!closed) {
-            settle(extent.block());
-          }
+
+    private ChannelIndex indexFor(MessageKey key) {
+        ChannelIndex last = lastIndex;
+        if (last != null && last.matches(key)) {
+            return last;
         }
-      } finally {
-        lock.unlock();
-      }
+        lastIndex = channels.computeIfAbsent(key.channel(), ChannelIndex::new);
+        return lastIndex;
     }
-  }
+
+    private HelperThreadCopier copier() {
+        HelperThreadCopier existing = copier;
+        if (existing != null) {
+            return existing;
+        }
+        lock.lock();
+        try {
+            ensureOpen();
+            if (copier == null) {
+                copier = new HelperThreadCopier("rewind-payload-copier-rank-" + rank);
+            }
+            return copier;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The live entries of {@code channel} with sequence numbers in the given range, in sequence
+     * order. A snapshot: later appends and truncations do not change the returned list.
+     */
+    public List<LogEntry> entries(Channel channel, long fromSequenceInclusive, long toSequenceInclusive) {
+        Objects.requireNonNull(channel, "channel");
+        lock.lock();
+        try {
+            ensureOpen();
+            ChannelIndex index = channels.get(channel);
+            return index == null ? List.of() : index.range(fromSequenceInclusive, toSequenceInclusive);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** All live entries in the order they were appended (send order). A snapshot. */
+    public List<LogEntry> entriesInSendOrder() {
+        lock.lock();
+        try {
+            ensureOpen();
+            List<LogEntry> out = new ArrayList<>((int) entries);
+            for (LogEntry entry : sendOrder) {
+                if (!entry.truncated) {
+                    out.add(entry);
+                }
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Channels that have ever been appended to or truncated. */
+    public Set<Channel> channels() {
+        lock.lock();
+        try {
+            return Set.copyOf(channels.keySet());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Drops the entries of {@code channel} up to {@code upToSequenceInclusive}: the receiver has
+     * checkpointed past them. Later appends of sequence numbers in that range are rejected. Blocks
+     * left without live entries go back to the backend now (or as soon as copies still writing into
+     * them, or reads still copying out of them, finish).
+     *
+     * @return the number of entries dropped
+     */
+    public long truncate(Channel channel, long upToSequenceInclusive) {
+        Objects.requireNonNull(channel, "channel");
+        lock.lock();
+        try {
+            ensureOpen();
+            ChannelIndex index = channels.computeIfAbsent(channel, ChannelIndex::new);
+            long before = truncatedEntries;
+            index.removeUpTo(upToSequenceInclusive, this::drop);
+            afterTruncation();
+            return truncatedEntries - before;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Drops every entry of every channel (a new recovery line makes them all obsolete). */
+    public long truncateAll() {
+        lock.lock();
+        try {
+            ensureOpen();
+            long before = truncatedEntries;
+            for (ChannelIndex index : channels.values()) {
+                index.removeUpTo(index.lastSequence(), this::drop);
+            }
+            afterTruncation();
+            return truncatedEntries - before;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void drop(LogEntry entry) {
+        entry.truncated = true;
+        entries--;
+        payloadBytes -= entry.lengthBytes();
+        truncatedEntries++;
+        truncatedBytes += entry.lengthBytes();
+        truncatedInSendOrder++;
+        if (entry.retained) {
+            for (Extent extent : entry.extents) {
+                extent.block().liveEntries--;
+                settle(extent.block());
+            }
+        }
+    }
+
+    private void afterTruncation() {
+        if (appendedSinceTruncation) {
+            appendedSinceTruncation = false;
+            primary.source().onIntervalEnd();
+            if (spill != null) {
+                spill.source().onIntervalEnd();
+            }
+        }
+        while (!sendOrder.isEmpty() && sendOrder.peekFirst().truncated) {
+            sendOrder.pollFirst();
+            truncatedInSendOrder--;
+        }
+        // Entries truncated out of send order (another channel still holds older ones) are skipped
+        // lazily, and swept once they are the majority so the deque does not grow without bound.
+        if (truncatedInSendOrder > 64 && truncatedInSendOrder * 2 > sendOrder.size()) {
+            sendOrder.removeIf(entry -> entry.truncated);
+            truncatedInSendOrder = 0;
+        }
+        overQuota = payloadBytes > config.quotaBytes();
+    }
+
+    /** Accounting snapshot. */
+    public LogStatistics statistics() {
+        lock.lock();
+        try {
+            Map<Channel, ChannelStatistics> perChannel = new HashMap<>();
+            channels.forEach((channel, index) -> perChannel.put(channel, index.statistics()));
+            return new LogStatistics(
+                    entries,
+                    payloadBytes,
+                    storageBytes(),
+                    spareStorageBytes(),
+                    mappedBytes(),
+                    highWaterPayloadBytes,
+                    highWaterStorageBytes,
+                    appendedEntries,
+                    appendedBytes,
+                    truncatedEntries,
+                    truncatedBytes,
+                    nanoClock.getAsLong() - openedNanos,
+                    perChannel);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Accounting of one channel (all zero for a channel never used). */
+    public ChannelStatistics statistics(Channel channel) {
+        lock.lock();
+        try {
+            ChannelIndex index = channels.get(channel);
+            return index == null ? new ChannelStatistics(0, 0, 0, 0, 0) : index.statistics();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long storageBytes() {
+        return primary.source().inUseBytes()
+                + (spill == null ? 0 : spill.source().inUseBytes());
+    }
+
+    private long spareStorageBytes() {
+        return primary.source().spareBytes()
+                + (spill == null ? 0 : spill.source().spareBytes());
+    }
+
+    private long mappedBytes() {
+        return primary.source().mappedBytes()
+                + (spill == null ? 0 : spill.source().mappedBytes());
+    }
+
+    /** The mapped log file, or null if none was created yet (tests and diagnostics). */
+    Path mappedFile() {
+        lock.lock();
+        try {
+            Appender fileAppender = spill != null ? spill : primary;
+            return fileAppender.source() instanceof MappedFileBlockSource mapped ? mapped.file() : null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Frees all storage and deletes the mapped file. Helper copies already queued finish first; the
+     * entries become unreadable.
+     */
+    @Override
+    public void close() {
+        HelperThreadCopier toStop;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            toStop = copier;
+        } finally {
+            lock.unlock();
+        }
+        if (toStop != null) {
+            toStop.close();
+        }
+        lock.lock();
+        try {
+            primary.source().close();
+            if (spill != null) {
+                spill.source().close();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new PayloadLogException(
+                    PayloadLogException.Reason.CLOSED, "the payload log of rank " + rank + " is closed");
+        }
+    }
+
+    // ---- block life cycle (lock held) ----------------------------------------------------------
+
+    /**
+     * Moves a block along its life cycle once nothing is happening in it: freed when it holds no
+     * live entry (or rewound, if it is the block being filled), unmapped when it is a retired window
+     * that still holds entries.
+     */
+    private void settle(StorageBlock block) {
+        if (block.released || block.users > 0) {
+            return;
+        }
+        if (block.liveEntries == 0) {
+            if (block.retired) {
+                block.source.release(block);
+            } else if (block.fillBytes > 0) {
+                block.fillBytes = 0;
+                LogBlockFormat.writeEnd(block.segment, 0);
+            }
+            return;
+        }
+        if (block.retired) {
+            block.source.onRetiredAndIdle(block);
+        }
+    }
+
+    /** A copy finished (or failed): drop its use counts. */
+    void onCopyFinished(LogEntry entry) {
+        if (!entry.holdsBlocks) {
+            return;
+        }
+        lock.lock();
+        try {
+            entry.holdsBlocks = false;
+            for (Extent extent : entry.extents) {
+                extent.block().users--;
+                if (!closed) {
+                    settle(extent.block());
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Copies a live entry's payload out, holding use counts so the blocks stay put meanwhile. */
+    void readInto(LogEntry entry, MemorySegment destination, long destinationOffset) {
+        lock.lock();
+        try {
+            ensureOpen();
+            if (!entry.retained) {
+                throw new PayloadLogException(
+                        PayloadLogException.Reason.PAYLOAD_UNAVAILABLE,
+                        "the " + config.backend() + " backend keeps no payloads (" + entry.key() + ")");
+            }
+            if (entry.truncated) {
+                throw new PayloadLogException(
+                        PayloadLogException.Reason.PAYLOAD_UNAVAILABLE,
+                        entry.key() + " was truncated; its payload is gone");
+            }
+            for (Extent extent : entry.extents) {
+                extent.block().users++;
+            }
+        } finally {
+            lock.unlock();
+        }
+        try (Arena scratch = Arena.ofConfined()) {
+            for (Extent extent : entry.extents) {
+                MemorySegment view = extent.block().source.readView(extent.block(), scratch);
+                MemorySegment.copy(
+                        view,
+                        extent.offsetBytes(),
+                        destination,
+                        destinationOffset + extent.messageOffsetBytes(),
+                        extent.lengthBytes());
+            }
+        } finally {
+            lock.lock();
+            try {
+                for (Extent extent : entry.extents) {
+                    extent.block().users--;
+                    if (!closed) {
+                        settle(extent.block());
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
 }

@@ -35,216 +35,212 @@ import java.nio.file.Path;
  *     a multiple of 2 MiB; elsewhere, or if the system refuses, they use small pages
  */
 public record PayloadLogConfig(
-    StorageBackend backend,
-    long blockBytes,
-    int spareBlocks,
-    long spareLimitBytes,
-    long offHeapLimitBytes,
-    Path mappedDirectory,
-    long mappedWindowBytes,
-    long mappedFileLimitBytes,
-    long quotaBytes,
-    long pipelineThresholdBytes,
-    long helperThreadThresholdBytes,
-    long pipelineChunkBytes,
-    long mappedFileThresholdBytes,
-    boolean hugePages) {
+        StorageBackend backend,
+        long blockBytes,
+        int spareBlocks,
+        long spareLimitBytes,
+        long offHeapLimitBytes,
+        Path mappedDirectory,
+        long mappedWindowBytes,
+        long mappedFileLimitBytes,
+        long quotaBytes,
+        long pipelineThresholdBytes,
+        long helperThreadThresholdBytes,
+        long pipelineChunkBytes,
+        long mappedFileThresholdBytes,
+        boolean hugePages) {
 
-  static final long PAGE_BYTES = 4096;
-  static final long MAX_BLOCK_BYTES = 1L << 30;
-  /** No limit, no quota, or "never" for a threshold. */
-  public static final long UNLIMITED = Long.MAX_VALUE;
+    static final long PAGE_BYTES = 4096;
+    static final long MAX_BLOCK_BYTES = 1L << 30;
+    /** No limit, no quota, or "never" for a threshold. */
+    public static final long UNLIMITED = Long.MAX_VALUE;
 
-  public PayloadLogConfig {
-    if (backend == null) {
-      throw new IllegalArgumentException("backend must be set");
-    }
-    requireBlockSize("blockBytes", blockBytes);
-    requireBlockSize("mappedWindowBytes", mappedWindowBytes);
-    if (spareBlocks < 0) {
-      throw new IllegalArgumentException("spareBlocks must be >= 0, got " + spareBlocks);
-    }
-    if (spareLimitBytes < 0) {
-      throw new IllegalArgumentException("spareLimitBytes must be >= 0, got " + spareLimitBytes);
-    }
-    if (offHeapLimitBytes < blockBytes) {
-      throw new IllegalArgumentException(
-          "offHeapLimitBytes (" + offHeapLimitBytes + ") must hold at least one block of blockBytes ("
-              + blockBytes + ")");
-    }
-    if (mappedFileLimitBytes < mappedWindowBytes) {
-      throw new IllegalArgumentException(
-          "mappedFileLimitBytes (" + mappedFileLimitBytes + ") must hold at least one window of"
-              + " mappedWindowBytes (" + mappedWindowBytes + ")");
-    }
-    boolean needsFile = backend == StorageBackend.MAPPED_FILE || backend == StorageBackend.HYBRID;
-    if (needsFile && mappedDirectory == null) {
-      throw new IllegalArgumentException("backend " + backend + " needs mappedDirectory");
-    }
-    if (quotaBytes <= 0) {
-      throw new IllegalArgumentException("quotaBytes must be > 0, got " + quotaBytes);
-    }
-    if (pipelineThresholdBytes < 0 || helperThreadThresholdBytes < 0 || mappedFileThresholdBytes < 0) {
-      throw new IllegalArgumentException("thresholds must be >= 0");
-    }
-    if (pipelineThresholdBytes > helperThreadThresholdBytes) {
-      throw new IllegalArgumentException(
-          "pipelineThresholdBytes (" + pipelineThresholdBytes + ") must not exceed"
-              + " helperThreadThresholdBytes (" + helperThreadThresholdBytes + ")");
-    }
-    if (pipelineChunkBytes < 64) {
-      throw new IllegalArgumentException("pipelineChunkBytes must be >= 64, got " + pipelineChunkBytes);
-    }
-  }
-
-  private static void requireBlockSize(String name, long bytes) {
-    if (bytes < PAGE_BYTES || bytes > MAX_BLOCK_BYTES || bytes % PAGE_BYTES != 0) {
-      throw new IllegalArgumentException(
-          name + " must be a multiple of " + PAGE_BYTES + " between " + PAGE_BYTES + " and "
-              + MAX_BLOCK_BYTES + ", got " + bytes);
-    }
-  }
-
-  /** The size-based choice of copy method and backend these thresholds describe. */
-  public HybridCopyPolicy copyPolicy() {
-    return new HybridCopyPolicy(
-        pipelineThresholdBytes,
-        helperThreadThresholdBytes,
-        backend == StorageBackend.HYBRID ? mappedFileThresholdBytes : UNLIMITED);
-  }
-
-  /** A builder starting from the defaults for {@code backend}. */
-  public static Builder builder(StorageBackend backend) {
-    return new Builder(backend);
-  }
-
-  /** A builder starting from this configuration. */
-  public Builder toBuilder() {
-    return new Builder(backend)
-        .blockBytes(blockBytes)
-        .spareBlocks(spareBlocks)
-        .spareLimitBytes(spareLimitBytes)
-        .offHeapLimitBytes(offHeapLimitBytes)
-        .mappedDirectory(mappedDirectory)
-        .mappedWindowBytes(mappedWindowBytes)
-        .mappedFileLimitBytes(mappedFileLimitBytes)
-        .quotaBytes(quotaBytes)
-        .pipelineThresholdBytes(pipelineThresholdBytes)
-        .helperThreadThresholdBytes(helperThreadThresholdBytes)
-        .pipelineChunkBytes(pipelineChunkBytes)
-        .mappedFileThresholdBytes(mappedFileThresholdBytes)
-        .hugePages(hugePages);
-  }
-
-  /**
-   * Defaults. Blocks of 2 MiB are one huge page each (a copy into a log that cycles through tens of
-   * MiB then pays fewer TLB misses), keep the unused tail of the last block small and are a
-   * reasonable unit to ship to a logger node; windows of 64 MiB amortise the cost of remapping
-   * without reserving much address space. The copy thresholds are placeholders until {@code rewind
-   * calibrate} has measured the machine (see docs/payload-log.md).
-   */
-  public static final class Builder {
-    private final StorageBackend backend;
-    private long blockBytes = 2L << 20;
-    private int spareBlocks = 4;
-    private long spareLimitBytes = UNLIMITED;
-    private long offHeapLimitBytes = UNLIMITED;
-    private Path mappedDirectory;
-    private long mappedWindowBytes = 64L << 20;
-    private long mappedFileLimitBytes = UNLIMITED;
-    private long quotaBytes = UNLIMITED;
-    private long pipelineThresholdBytes = 64L << 10;
-    private long helperThreadThresholdBytes = 1L << 20;
-    private long pipelineChunkBytes = 64L << 10;
-    private long mappedFileThresholdBytes = UNLIMITED;
-    private boolean hugePages = true;
-
-    private Builder(StorageBackend backend) {
-      this.backend = backend;
+    public PayloadLogConfig {
+        if (backend == null) {
+            throw new IllegalArgumentException("backend must be set");
+        }
+        requireBlockSize("blockBytes", blockBytes);
+        requireBlockSize("mappedWindowBytes", mappedWindowBytes);
+        if (spareBlocks < 0) {
+            throw new IllegalArgumentException("spareBlocks must be >= 0, got " + spareBlocks);
+        }
+        if (spareLimitBytes < 0) {
+            throw new IllegalArgumentException("spareLimitBytes must be >= 0, got " + spareLimitBytes);
+        }
+        if (offHeapLimitBytes < blockBytes) {
+            throw new IllegalArgumentException("offHeapLimitBytes (" + offHeapLimitBytes
+                    + ") must hold at least one block of blockBytes (" + blockBytes + ")");
+        }
+        if (mappedFileLimitBytes < mappedWindowBytes) {
+            throw new IllegalArgumentException("mappedFileLimitBytes (" + mappedFileLimitBytes
+                    + ") must hold at least one window of" + " mappedWindowBytes (" + mappedWindowBytes + ")");
+        }
+        boolean needsFile = backend == StorageBackend.MAPPED_FILE || backend == StorageBackend.HYBRID;
+        if (needsFile && mappedDirectory == null) {
+            throw new IllegalArgumentException("backend " + backend + " needs mappedDirectory");
+        }
+        if (quotaBytes <= 0) {
+            throw new IllegalArgumentException("quotaBytes must be > 0, got " + quotaBytes);
+        }
+        if (pipelineThresholdBytes < 0 || helperThreadThresholdBytes < 0 || mappedFileThresholdBytes < 0) {
+            throw new IllegalArgumentException("thresholds must be >= 0");
+        }
+        if (pipelineThresholdBytes > helperThreadThresholdBytes) {
+            throw new IllegalArgumentException("pipelineThresholdBytes (" + pipelineThresholdBytes + ") must not exceed"
+                    + " helperThreadThresholdBytes (" + helperThreadThresholdBytes + ")");
+        }
+        if (pipelineChunkBytes < 64) {
+            throw new IllegalArgumentException("pipelineChunkBytes must be >= 64, got " + pipelineChunkBytes);
+        }
     }
 
-    public Builder blockBytes(long v) {
-      blockBytes = v;
-      return this;
+    private static void requireBlockSize(String name, long bytes) {
+        if (bytes < PAGE_BYTES || bytes > MAX_BLOCK_BYTES || bytes % PAGE_BYTES != 0) {
+            throw new IllegalArgumentException(name + " must be a multiple of " + PAGE_BYTES + " between " + PAGE_BYTES
+                    + " and " + MAX_BLOCK_BYTES + ", got " + bytes);
+        }
     }
 
-    public Builder spareBlocks(int v) {
-      spareBlocks = v;
-      return this;
+    /** The size-based choice of copy method and backend these thresholds describe. */
+    public HybridCopyPolicy copyPolicy() {
+        return new HybridCopyPolicy(
+                pipelineThresholdBytes,
+                helperThreadThresholdBytes,
+                backend == StorageBackend.HYBRID ? mappedFileThresholdBytes : UNLIMITED);
     }
 
-    public Builder spareLimitBytes(long v) {
-      spareLimitBytes = v;
-      return this;
+    /** A builder starting from the defaults for {@code backend}. */
+    public static Builder builder(StorageBackend backend) {
+        return new Builder(backend);
     }
 
-    public Builder offHeapLimitBytes(long v) {
-      offHeapLimitBytes = v;
-      return this;
+    /** A builder starting from this configuration. */
+    public Builder toBuilder() {
+        return new Builder(backend)
+                .blockBytes(blockBytes)
+                .spareBlocks(spareBlocks)
+                .spareLimitBytes(spareLimitBytes)
+                .offHeapLimitBytes(offHeapLimitBytes)
+                .mappedDirectory(mappedDirectory)
+                .mappedWindowBytes(mappedWindowBytes)
+                .mappedFileLimitBytes(mappedFileLimitBytes)
+                .quotaBytes(quotaBytes)
+                .pipelineThresholdBytes(pipelineThresholdBytes)
+                .helperThreadThresholdBytes(helperThreadThresholdBytes)
+                .pipelineChunkBytes(pipelineChunkBytes)
+                .mappedFileThresholdBytes(mappedFileThresholdBytes)
+                .hugePages(hugePages);
     }
 
-    public Builder mappedDirectory(Path v) {
-      mappedDirectory = v;
-      return this;
-    }
+    /**
+     * Defaults. Blocks of 2 MiB are one huge page each (a copy into a log that cycles through tens of
+     * MiB then pays fewer TLB misses), keep the unused tail of the last block small and are a
+     * reasonable unit to ship to a logger node; windows of 64 MiB amortise the cost of remapping
+     * without reserving much address space. The copy thresholds are placeholders until {@code rewind
+     * calibrate} has measured the machine (see docs/payload-log.md).
+     */
+    public static final class Builder {
+        private final StorageBackend backend;
+        private long blockBytes = 2L << 20;
+        private int spareBlocks = 4;
+        private long spareLimitBytes = UNLIMITED;
+        private long offHeapLimitBytes = UNLIMITED;
+        private Path mappedDirectory;
+        private long mappedWindowBytes = 64L << 20;
+        private long mappedFileLimitBytes = UNLIMITED;
+        private long quotaBytes = UNLIMITED;
+        private long pipelineThresholdBytes = 64L << 10;
+        private long helperThreadThresholdBytes = 1L << 20;
+        private long pipelineChunkBytes = 64L << 10;
+        private long mappedFileThresholdBytes = UNLIMITED;
+        private boolean hugePages = true;
 
-    public Builder mappedWindowBytes(long v) {
-      mappedWindowBytes = v;
-      return this;
-    }
+        private Builder(StorageBackend backend) {
+            this.backend = backend;
+        }
 
-    public Builder mappedFileLimitBytes(long v) {
-      mappedFileLimitBytes = v;
-      return this;
-    }
+        public Builder blockBytes(long v) {
+            blockBytes = v;
+            return this;
+        }
 
-    public Builder quotaBytes(long v) {
-      quotaBytes = v;
-      return this;
-    }
+        public Builder spareBlocks(int v) {
+            spareBlocks = v;
+            return this;
+        }
 
-    public Builder pipelineThresholdBytes(long v) {
-      pipelineThresholdBytes = v;
-      return this;
-    }
+        public Builder spareLimitBytes(long v) {
+            spareLimitBytes = v;
+            return this;
+        }
 
-    public Builder helperThreadThresholdBytes(long v) {
-      helperThreadThresholdBytes = v;
-      return this;
-    }
+        public Builder offHeapLimitBytes(long v) {
+            offHeapLimitBytes = v;
+            return this;
+        }
 
-    public Builder pipelineChunkBytes(long v) {
-      pipelineChunkBytes = v;
-      return this;
-    }
+        public Builder mappedDirectory(Path v) {
+            mappedDirectory = v;
+            return this;
+        }
 
-    public Builder mappedFileThresholdBytes(long v) {
-      mappedFileThresholdBytes = v;
-      return this;
-    }
+        public Builder mappedWindowBytes(long v) {
+            mappedWindowBytes = v;
+            return this;
+        }
 
-    public Builder hugePages(boolean v) {
-      hugePages = v;
-      return this;
-    }
+        public Builder mappedFileLimitBytes(long v) {
+            mappedFileLimitBytes = v;
+            return this;
+        }
 
-    /** Validates and builds; throws {@link IllegalArgumentException} naming the bad setting. */
-    public PayloadLogConfig build() {
-      return new PayloadLogConfig(
-          backend,
-          blockBytes,
-          spareBlocks,
-          spareLimitBytes,
-          offHeapLimitBytes,
-          mappedDirectory,
-          mappedWindowBytes,
-          mappedFileLimitBytes,
-          quotaBytes,
-          pipelineThresholdBytes,
-          helperThreadThresholdBytes,
-          pipelineChunkBytes,
-          mappedFileThresholdBytes,
-          hugePages);
+        public Builder quotaBytes(long v) {
+            quotaBytes = v;
+            return this;
+        }
+
+        public Builder pipelineThresholdBytes(long v) {
+            pipelineThresholdBytes = v;
+            return this;
+        }
+
+        public Builder helperThreadThresholdBytes(long v) {
+            helperThreadThresholdBytes = v;
+            return this;
+        }
+
+        public Builder pipelineChunkBytes(long v) {
+            pipelineChunkBytes = v;
+            return this;
+        }
+
+        public Builder mappedFileThresholdBytes(long v) {
+            mappedFileThresholdBytes = v;
+            return this;
+        }
+
+        public Builder hugePages(boolean v) {
+            hugePages = v;
+            return this;
+        }
+
+        /** Validates and builds; throws {@link IllegalArgumentException} naming the bad setting. */
+        public PayloadLogConfig build() {
+            return new PayloadLogConfig(
+                    backend,
+                    blockBytes,
+                    spareBlocks,
+                    spareLimitBytes,
+                    offHeapLimitBytes,
+                    mappedDirectory,
+                    mappedWindowBytes,
+                    mappedFileLimitBytes,
+                    quotaBytes,
+                    pipelineThresholdBytes,
+                    helperThreadThresholdBytes,
+                    pipelineChunkBytes,
+                    mappedFileThresholdBytes,
+                    hugePages);
+        }
     }
-  }
 }

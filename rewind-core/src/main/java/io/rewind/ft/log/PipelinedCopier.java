@@ -17,73 +17,72 @@ import java.util.Objects;
  */
 public final class PipelinedCopier {
 
-  private PipelinedCopier() {}
+    private PipelinedCopier() {}
 
-  /**
-   * Copies {@code lengthBytes} of {@code source} from {@code sourceOffset} to {@code transferTarget}
-   * at {@code transferOffset} in chunks of {@code chunkBytes}, logging each chunk into {@code entry}
-   * right after it is transferred. The source range must be the one the entry was appended with.
-   * If the entry is not pipelined, or its copy is already done, only the transfer happens, so
-   * the engine can call this for every message.
-   */
-  public static void transferAndLog(
-      MemorySegment source,
-      long sourceOffset,
-      MemorySegment transferTarget,
-      long transferOffset,
-      long lengthBytes,
-      LogEntry entry,
-      long chunkBytes) {
-    Objects.requireNonNull(entry, "entry");
-    requirePositive(chunkBytes);
-    if (entry.lengthBytes() != lengthBytes) {
-      throw new IllegalArgumentException(
-          "transfer of " + lengthBytes + " bytes does not match " + entry + " (" + entry.lengthBytes()
-              + " bytes)");
+    /**
+     * Copies {@code lengthBytes} of {@code source} from {@code sourceOffset} to {@code transferTarget}
+     * at {@code transferOffset} in chunks of {@code chunkBytes}, logging each chunk into {@code entry}
+     * right after it is transferred. The source range must be the one the entry was appended with.
+     * If the entry is not pipelined, or its copy is already done, only the transfer happens, so
+     * the engine can call this for every message.
+     */
+    public static void transferAndLog(
+            MemorySegment source,
+            long sourceOffset,
+            MemorySegment transferTarget,
+            long transferOffset,
+            long lengthBytes,
+            LogEntry entry,
+            long chunkBytes) {
+        Objects.requireNonNull(entry, "entry");
+        requirePositive(chunkBytes);
+        if (entry.lengthBytes() != lengthBytes) {
+            throw new IllegalArgumentException("transfer of " + lengthBytes + " bytes does not match " + entry + " ("
+                    + entry.lengthBytes() + " bytes)");
+        }
+        boolean logChunks = entry.copyMethod() == CopyMethod.PIPELINED && !entry.isCopyDone();
+        if (logChunks && entry.copiedBytes() != 0) {
+            throw new IllegalStateException(entry + " is already partly copied by another transfer");
+        }
+        for (long done = 0; done < lengthBytes; ) {
+            long n = Math.min(chunkBytes, lengthBytes - done);
+            MemorySegment.copy(source, sourceOffset + done, transferTarget, transferOffset + done, n);
+            if (logChunks) {
+                entry.copyNextChunk(n);
+            }
+            done += n;
+        }
     }
-    boolean logChunks = entry.copyMethod() == CopyMethod.PIPELINED && !entry.isCopyDone();
-    if (logChunks && entry.copiedBytes() != 0) {
-      throw new IllegalStateException(entry + " is already partly copied by another transfer");
-    }
-    for (long done = 0; done < lengthBytes; ) {
-      long n = Math.min(chunkBytes, lengthBytes - done);
-      MemorySegment.copy(source, sourceOffset + done, transferTarget, transferOffset + done, n);
-      if (logChunks) {
-        entry.copyNextChunk(n);
-      }
-      done += n;
-    }
-  }
 
-  /**
-   * Copies {@code lengthBytes} of {@code source} into two destinations, chunk by chunk, each chunk
-   * to the first then the second: the building block of the pipelined copy, for callers that log
-   * into memory of their own.
-   */
-  public static void copyToBoth(
-      MemorySegment source,
-      long sourceOffset,
-      MemorySegment first,
-      long firstOffset,
-      MemorySegment second,
-      long secondOffset,
-      long lengthBytes,
-      long chunkBytes) {
-    requirePositive(chunkBytes);
-    Objects.checkFromIndexSize(sourceOffset, lengthBytes, source.byteSize());
-    Objects.checkFromIndexSize(firstOffset, lengthBytes, first.byteSize());
-    Objects.checkFromIndexSize(secondOffset, lengthBytes, second.byteSize());
-    for (long done = 0; done < lengthBytes; ) {
-      long n = Math.min(chunkBytes, lengthBytes - done);
-      MemorySegment.copy(source, sourceOffset + done, first, firstOffset + done, n);
-      MemorySegment.copy(source, sourceOffset + done, second, secondOffset + done, n);
-      done += n;
+    /**
+     * Copies {@code lengthBytes} of {@code source} into two destinations, chunk by chunk, each chunk
+     * to the first then the second: the building block of the pipelined copy, for callers that log
+     * into memory of their own.
+     */
+    public static void copyToBoth(
+            MemorySegment source,
+            long sourceOffset,
+            MemorySegment first,
+            long firstOffset,
+            MemorySegment second,
+            long secondOffset,
+            long lengthBytes,
+            long chunkBytes) {
+        requirePositive(chunkBytes);
+        Objects.checkFromIndexSize(sourceOffset, lengthBytes, source.byteSize());
+        Objects.checkFromIndexSize(firstOffset, lengthBytes, first.byteSize());
+        Objects.checkFromIndexSize(secondOffset, lengthBytes, second.byteSize());
+        for (long done = 0; done < lengthBytes; ) {
+            long n = Math.min(chunkBytes, lengthBytes - done);
+            MemorySegment.copy(source, sourceOffset + done, first, firstOffset + done, n);
+            MemorySegment.copy(source, sourceOffset + done, second, secondOffset + done, n);
+            done += n;
+        }
     }
-  }
 
-  private static void requirePositive(long chunkBytes) {
-    if (chunkBytes <= 0) {
-      throw new IllegalArgumentException("chunkBytes must be > 0, got " + chunkBytes);
+    private static void requirePositive(long chunkBytes) {
+        if (chunkBytes <= 0) {
+            throw new IllegalArgumentException("chunkBytes must be > 0, got " + chunkBytes);
+        }
     }
-  }
 }

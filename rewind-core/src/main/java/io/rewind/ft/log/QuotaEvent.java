@@ -12,15 +12,10 @@ package io.rewind.ft.log;
  *     appends while still over the quota report false
  */
 public record QuotaEvent(
-    int rank,
-    long payloadBytes,
-    long quotaBytes,
-    long storageBytes,
-    MessageKey appended,
-    boolean firstCrossing) {
+        int rank, long payloadBytes, long quotaBytes, long storageBytes, MessageKey appended, boolean firstCrossing) {
 
-  /** How far over the quota the log is. */
-  public long excessBytes() {
-    return payloadBytes - quotaBytes;
-  }
+    /** How far over the quota the log is. */
+    public long excessBytes() {
+        return payloadBytes - quotaBytes;
+    }
 }

@@ -11,5 +11,5 @@ package io.rewind.ft.log;
 @FunctionalInterface
 public interface QuotaListener {
 
-  void onQuotaExceeded(QuotaEvent event);
+    void onQuotaExceeded(QuotaEvent event);
 }

@@ -5,7 +5,6 @@ import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
-
 import java.util.Set;
 
 /** No fault tolerance: no checkpoints, no logging, and a crash aborts the job. Costs nothing. */
@@ -21,8 +20,7 @@ public final class NoProtocol implements Protocol {
     }
 
     @Override
-    public void start(ProtocolServices services) {
-    }
+    public void start(ProtocolServices services) {}
 
     @Override
     public RankProtocol openRank(int rank, int incarnation) {

@@ -8,7 +8,6 @@ import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.log.PayloadLog;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -50,8 +49,8 @@ public final class PessimisticProtocol implements Protocol {
     @Override
     public RankProtocol openRank(int rank, int incarnation) {
         PayloadLog log = PayloadLog.open(rank, services.payloadLog());
-        return new PessimisticRank(rank, incarnation, log, events.clientFor(rank), lines,
-                services.applicationLevelCollectives());
+        return new PessimisticRank(
+                rank, incarnation, log, events.clientFor(rank), lines, services.applicationLevelCollectives());
     }
 
     /**
@@ -75,8 +74,9 @@ public final class PessimisticProtocol implements Protocol {
         for (int r : failed) {
             long oldestKept = lines.oldestLine(r);
             if (oldestKept > 0 && line < oldestKept) {
-                String note = "rank " + r + " has no valid checkpoint " + (failed.size() > 1 ? "common to the ranks "
-                        + "that crashed with it " + failed + " " : "") + "among the kept recovery lines; the peers' "
+                String note = "rank " + r + " has no valid checkpoint "
+                        + (failed.size() > 1 ? "common to the ranks " + "that crashed with it " + failed + " " : "")
+                        + "among the kept recovery lines; the peers' "
                         + "logs no longer reach back far enough, so every rank rolls back";
                 List<Integer> all = new ArrayList<>();
                 for (int k = 0; k < view.ranks(); k++) {

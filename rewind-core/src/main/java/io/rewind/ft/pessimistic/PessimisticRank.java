@@ -1,16 +1,16 @@
 package io.rewind.ft.pessimistic;
 
 import io.rewind.engine.ChannelKey;
-import io.rewind.engine.ControlMessage;
-import io.rewind.engine.RankEngine;
 import io.rewind.engine.Contexts;
+import io.rewind.engine.ControlMessage;
 import io.rewind.engine.Frame;
+import io.rewind.engine.RankEngine;
 import io.rewind.engine.SharedPayload;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogClient;
-import io.rewind.ft.RecoveryMessages;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.RecoveryMessages;
 import io.rewind.ft.log.Channel;
 import io.rewind.ft.log.CopyMethod;
 import io.rewind.ft.log.LogEntry;
@@ -18,16 +18,15 @@ import io.rewind.ft.log.LogStatistics;
 import io.rewind.ft.log.MessageKey;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PipelinedCopier;
-
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Set;
-import java.util.concurrent.locks.LockSupport;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The pessimistic protocol of one rank incarnation.
@@ -50,6 +49,7 @@ public final class PessimisticRank implements RankProtocol {
     private final EventLogClient events;
     /** For a restarted incarnation: the outcomes it must follow, fetched once from the event logger. */
     private EventLogClient.Determinants forced;
+
     private final RecoveryLines lines;
     private final long pipelineChunkBytes;
 
@@ -71,11 +71,13 @@ public final class PessimisticRank implements RankProtocol {
     private volatile boolean replaying;
     /** Frames replayed to this incarnation, as the batches announced them. */
     private long replayedIn;
+
     private RankEngine engine;
     /** Short messages handed off and copied aside, in send order, not entered into the log yet. */
     private final ArrayDeque<StagedSend> staged = new ArrayDeque<>();
     /** Where staged payloads wait, one after the other; emptied whenever they are entered. */
     private final MemorySegment stageArea = MemorySegment.ofArray(new byte[STAGE_AREA_BYTES]);
+
     private int stageUsed;
     private final boolean rootedCollectives;
     private long sharedSequence;
@@ -93,8 +95,13 @@ public final class PessimisticRank implements RankProtocol {
      *                          contribution and each result once); false logs every message of the
      *                          tree algorithms, the baseline the application-level log is measured against
      */
-    public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogClient events, RecoveryLines lines,
-                           boolean rootedCollectives) {
+    public PessimisticRank(
+            int worldRank,
+            int incarnation,
+            PayloadLog log,
+            EventLogClient events,
+            RecoveryLines lines,
+            boolean rootedCollectives) {
         this.rootedCollectives = rootedCollectives;
         this.worldRank = worldRank;
         this.incarnation = incarnation;
@@ -122,6 +129,7 @@ public final class PessimisticRank implements RankProtocol {
     static final long STAGE_MAX_BYTES = 16 << 10;
     /** Staged messages beyond this many, or this many bytes, are entered at once by the sending thread. */
     private static final int STAGE_LIMIT = 64;
+
     private static final int STAGE_AREA_BYTES = 256 << 10;
 
     /** How long a replay waits for a sending thread to finish a log copy it is making (a memory copy). */
@@ -181,7 +189,10 @@ public final class PessimisticRank implements RankProtocol {
                 return true;
             }
             CopyMethod method = copyMethodFor(frame);
-            if (deliver && method == CopyMethod.PACK && shared == null && frame.lengthBytes() <= STAGE_MAX_BYTES
+            if (deliver
+                    && method == CopyMethod.PACK
+                    && shared == null
+                    && frame.lengthBytes() <= STAGE_MAX_BYTES
                     && !frame.isPulled()) {
                 transport.send(destinationWorld, frame);
                 stage(frame, destinationWorld, source, sourceOffset);
@@ -189,7 +200,9 @@ public final class PessimisticRank implements RankProtocol {
             }
             // A tee is driven by whoever transfers the payload, which must be this thread: not for a
             // pulled frame, which its receiver copies (and which is logged after the hand-off).
-            boolean teed = deliver && method == CopyMethod.PIPELINED && !frame.isPulled()
+            boolean teed = deliver
+                    && method == CopyMethod.PIPELINED
+                    && !frame.isPulled()
                     && !(shared != null && shared.protocolState() != null);
             if (deliver && !teed) {
                 transport.send(destinationWorld, frame);
@@ -204,8 +217,8 @@ public final class PessimisticRank implements RankProtocol {
             }
             if (teed) {
                 if (entry.copyMethod() == CopyMethod.PIPELINED) {
-                    frame.setTee((src, so, dst, d, n) -> PipelinedCopier.transferAndLog(src, so, dst, d, n, entry,
-                            pipelineChunkBytes));
+                    frame.setTee((src, so, dst, d, n) ->
+                            PipelinedCopier.transferAndLog(src, so, dst, d, n, entry, pipelineChunkBytes));
                 }
                 transport.send(destinationWorld, frame);
             }
@@ -239,8 +252,8 @@ public final class PessimisticRank implements RankProtocol {
         while ((s = staged.pollFirst()) != null) {
             Frame f = s.frame();
             LogEntry entry = logFrame(f, stageArea, s.offset(), s.destinationWorld(), null, CopyMethod.PACK);
-            channel(ChannelKey.of(f.context(), s.destinationWorld())).add(f.context(), f.source(), f.tag(), f.sequence(),
-                    entry);
+            channel(ChannelKey.of(f.context(), s.destinationWorld()))
+                    .add(f.context(), f.source(), f.tag(), f.sequence(), entry);
         }
         stageUsed = 0;
     }
@@ -255,24 +268,43 @@ public final class PessimisticRank implements RankProtocol {
     }
 
     /** A short message handed off and copied aside (at {@code offset} in the staging area), not logged yet. */
-    private record StagedSend(Frame frame, int destinationWorld, int offset) {
-    }
+    private record StagedSend(Frame frame, int destinationWorld, int offset) {}
 
     /** Appends the frame's payload, or for a shared result the entry its first frame made. Lock held. */
-    private LogEntry logFrame(Frame frame, MemorySegment source, long sourceOffset, int destinationWorld,
-                              SharedPayload shared, CopyMethod method) {
+    private LogEntry logFrame(
+            Frame frame,
+            MemorySegment source,
+            long sourceOffset,
+            int destinationWorld,
+            SharedPayload shared,
+            CopyMethod method) {
         if (shared != null) {
             if (shared.protocolState() instanceof LogEntry entry) {
                 return entry;
             }
-            LogEntry entry = log.append(new MessageKey(sharedContext(frame.context()), worldRank, worldRank,
-                    frame.tag(), ++sharedSequence, incarnation), source, sourceOffset, frame.lengthBytes(), method);
+            LogEntry entry = log.append(
+                    new MessageKey(
+                            sharedContext(frame.context()),
+                            worldRank,
+                            worldRank,
+                            frame.tag(),
+                            ++sharedSequence,
+                            incarnation),
+                    source,
+                    sourceOffset,
+                    frame.lengthBytes(),
+                    method);
             shared.setProtocolState(entry);
             countCollective(frame);
             return entry;
         }
-        LogEntry entry = log.append(new MessageKey(frame.context(), worldRank, destinationWorld, frame.tag(),
-                frame.sequence(), incarnation), source, sourceOffset, frame.lengthBytes(), method);
+        LogEntry entry = log.append(
+                new MessageKey(
+                        frame.context(), worldRank, destinationWorld, frame.tag(), frame.sequence(), incarnation),
+                source,
+                sourceOffset,
+                frame.lengthBytes(),
+                method);
         countCollective(frame);
         return entry;
     }
@@ -393,8 +425,8 @@ public final class PessimisticRank implements RankProtocol {
         Transport transport = rankEngine.transport();
         for (int peer = 0; peer < n; peer++) {
             if (peer != worldRank) {
-                transport.sendControl(peer, new RecoveryMessages.RollbackRequest(worldRank, incarnation,
-                        byContext(held, peer)));
+                transport.sendControl(
+                        peer, new RecoveryMessages.RollbackRequest(worldRank, incarnation, byContext(held, peer)));
             }
         }
         while (true) {
@@ -433,8 +465,8 @@ public final class PessimisticRank implements RankProtocol {
                 synchronized (lock) {
                     replayedIn += b.frames();
                 }
-                transport.sendControl(b.sourceWorld(), new RecoveryMessages.ReplayAck(worldRank, incarnation,
-                        b.batch()));
+                transport.sendControl(
+                        b.sourceWorld(), new RecoveryMessages.ReplayAck(worldRank, incarnation, b.batch()));
             }
             case RecoveryMessages.ReplayAck a -> {
                 synchronized (lock) {
@@ -515,8 +547,8 @@ public final class PessimisticRank implements RankProtocol {
             for (Frame f : batch) {
                 transport.send(c.peer, f);
             }
-            transport.sendControl(c.peer, new RecoveryMessages.ReplayBatch(worldRank, incarnation, c.batch,
-                    batch.size(), c.done));
+            transport.sendControl(
+                    c.peer, new RecoveryMessages.ReplayBatch(worldRank, incarnation, c.batch, batch.size(), c.done));
         }
         synchronized (lock) {
             for (ReplayCursor c : due) {
@@ -543,8 +575,9 @@ public final class PessimisticRank implements RankProtocol {
                 continue;
             }
             long end = c.end.get(context);
-            for (int i = channel.firstAbove(c.next.get(context)); i < channel.tail() && channel.sequence(i) <= end;
-                 i++) {
+            for (int i = channel.firstAbove(c.next.get(context));
+                    i < channel.tail() && channel.sequence(i) <= end;
+                    i++) {
                 if (out.size() >= REPLAY_BATCH_FRAMES || (bytes >= REPLAY_BATCH_BYTES && !out.isEmpty())) {
                     more = true;
                     break;
@@ -568,12 +601,22 @@ public final class PessimisticRank implements RankProtocol {
         // A frame handed off just now may still be on its way into the log: the sending thread copies
         // it right after the hand-off, without this lock.
         if (!entry.awaitCopyDone(COPY_WAIT_NANOS)) {
-            throw new IllegalStateException("rank " + worldRank + " did not finish logging " + entry.key()
-                    + " within " + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
+            throw new IllegalStateException("rank " + worldRank + " did not finish logging " + entry.key() + " within "
+                    + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
         }
         byte[] payload = entry.payloadToArray();
-        return new Frame(channel.context(i), channel.source(i), worldRank, peer, channel.tag(i), channel.sequence(i),
-                incarnation, MemorySegment.ofArray(payload), 0, payload.length, null);
+        return new Frame(
+                channel.context(i),
+                channel.source(i),
+                worldRank,
+                peer,
+                channel.tag(i),
+                channel.sequence(i),
+                incarnation,
+                MemorySegment.ofArray(payload),
+                0,
+                payload.length,
+                null);
     }
 
     @Override
@@ -591,6 +634,7 @@ public final class PessimisticRank implements RankProtocol {
         final Map<Integer, Long> next;
         /** By context, the last sequence number logged when the peer asked: the replay ends there. */
         final Map<Integer, Long> end;
+
         int batch;
         boolean awaitingAck;
         boolean done;

@@ -1,7 +1,6 @@
 package io.rewind.ft.pessimistic;
 
 import io.rewind.ft.log.LogEntry;
-
 import java.util.Arrays;
 
 /**
@@ -23,6 +22,7 @@ final class SentFrames {
     private LogEntry[] entries = new LogEntry[INITIAL];
     /** Live frames are at [head, tail). */
     private int head;
+
     private int tail;
     /** Highest sequence number the log was truncated up to on this channel (0: never). */
     private long truncatedUpTo;

@@ -5,7 +5,6 @@ import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
-
 import java.util.List;
 import java.util.Set;
 

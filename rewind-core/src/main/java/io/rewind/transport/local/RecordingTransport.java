@@ -4,7 +4,6 @@ import io.rewind.engine.ControlMessage;
 import io.rewind.engine.Frame;
 import io.rewind.engine.FrameSink;
 import io.rewind.engine.Transport;
-
 import java.util.ArrayList;
 import java.util.List;
 

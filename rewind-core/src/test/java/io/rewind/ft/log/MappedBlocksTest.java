@@ -33,143 +33,145 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class MappedBlocksTest {
 
-  private static final long TWO_MIB = AnonymousMemory.HUGE_PAGE_BYTES;
-  private static final long UNLIMITED = PayloadLogConfig.UNLIMITED;
+    private static final long TWO_MIB = AnonymousMemory.HUGE_PAGE_BYTES;
+    private static final long UNLIMITED = PayloadLogConfig.UNLIMITED;
 
-  @ParameterizedTest(name = "huge pages {0}")
-  @ValueSource(booleans = {true, false})
-  void mapped_memory_is_zeroed_aligned_advised_as_asked_and_unmapped_with_its_arena(boolean hugePages)
-      throws IOException {
-    assumeTrue(AnonymousMemory.supported(), "mapping memory needs Linux on x86-64 or AArch64");
-    MemorySegment segment;
-    try (Arena arena = Arena.ofShared()) {
-      segment = AnonymousMemory.map(3 * TWO_MIB + 100, arena, hugePages);
-      assertEquals(3 * TWO_MIB + 100, segment.byteSize());
-      assertEquals(0, segment.address() % TWO_MIB, "starts on a huge-page boundary");
-      for (long at = 0; at < segment.byteSize(); at += 4096) {
-        assertEquals(0, segment.get(ValueLayout.JAVA_BYTE, at), "fresh memory reads zero at " + at);
-      }
-      segment.fill((byte) 0x3C);
-      assertEquals(0x3C, segment.get(ValueLayout.JAVA_BYTE, segment.byteSize() - 1));
-      assertEquals(hugePages, advisedForHugePages(segment));
-    }
-    assertFalse(segment.scope().isAlive());
-    assertThrows(IllegalStateException.class, () -> segment.get(ValueLayout.JAVA_BYTE, 0));
-  }
-
-  @Test
-  void a_size_of_zero_is_refused() {
-    assumeTrue(AnonymousMemory.supported());
-    try (Arena arena = Arena.ofConfined()) {
-      assertThrows(IllegalArgumentException.class, () -> AnonymousMemory.map(0, arena, false));
-    }
-  }
-
-  @Test
-  void only_the_blocks_of_a_log_beyond_its_first_few_are_advised_for_huge_pages() throws IOException {
-    assumeTrue(AnonymousMemory.supported());
-    var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true);
-    try {
-      assertTrue(source.mapsBlocks() && source.usesHugePages());
-      int blocks = OffHeapBlockSource.SMALL_PAGE_BLOCKS + 2;
-      for (int i = 0; i < blocks; i++) {
-        StorageBlock block = source.allocate(TWO_MIB);
-        assertEquals(0, block.segment.address() % TWO_MIB);
-        assertEquals(i >= OffHeapBlockSource.SMALL_PAGE_BLOCKS, advisedForHugePages(block.segment), "block " + i);
-      }
-    } finally {
-      source.close();
-    }
-  }
-
-  @Test
-  void blocks_are_never_advised_when_huge_pages_are_off_or_a_block_is_not_whole_huge_pages()
-      throws IOException {
-    assumeTrue(AnonymousMemory.supported());
-    var off = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, false);
-    var half = new OffHeapBlockSource(TWO_MIB / 2, 1, UNLIMITED, UNLIMITED, true);
-    try {
-      assertFalse(off.usesHugePages());
-      assertFalse(half.usesHugePages());
-      for (int i = 0; i < OffHeapBlockSource.SMALL_PAGE_BLOCKS + 2; i++) {
-        assertFalse(advisedForHugePages(off.allocate(TWO_MIB).segment));
-        assertFalse(advisedForHugePages(half.allocate(TWO_MIB / 2).segment));
-      }
-    } finally {
-      off.close();
-      half.close();
-    }
-  }
-
-  @Test
-  void a_released_block_is_reused_as_a_spare_and_freed_on_close() {
-    assumeTrue(AnonymousMemory.supported());
-    MemorySegment memory;
-    var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true);
-    try {
-      StorageBlock block = source.allocate(TWO_MIB);
-      memory = block.segment;
-      memory.set(ValueLayout.JAVA_LONG, 8, 0x1234_5678_9ABCL);
-      source.release(block);
-      assertEquals(TWO_MIB, source.spareBytes());
-      StorageBlock again = source.allocate(TWO_MIB);
-      assertSame(block, again, "the spare comes back");
-      assertEquals(0x1234_5678_9ABCL, again.segment.get(ValueLayout.JAVA_LONG, 8), "same memory, not remapped");
-    } finally {
-      source.close();
-    }
-    assertFalse(memory.scope().isAlive(), "closing the source unmaps its blocks");
-  }
-
-  /** The default configuration (2 MiB blocks, huge pages asked for) and the same in small pages. */
-  @ParameterizedTest(name = "huge pages {0}")
-  @ValueSource(booleans = {true, false})
-  void messages_across_blocks_read_back_identical_after_truncation_and_reuse(boolean hugePages) {
-    PayloadLogConfig config =
-        PayloadLogConfig.builder(StorageBackend.OFF_HEAP).hugePages(hugePages).build();
-    assertEquals(TWO_MIB, config.blockBytes(), "the default block is one huge page");
-    SplittableRandom random = new SplittableRandom(hugePages ? 11 : 12);
-    int[] sizes = {1, 4096, 700_000, (int) TWO_MIB + 3, 64, (int) (3 * TWO_MIB) - 1, 100_000};
-    try (PayloadLog log = PayloadLog.open(0, config)) {
-      long sequence = 0;
-      for (int round = 0; round < 3; round++) {
-        List<byte[]> sent = new ArrayList<>();
-        long first = sequence + 1;
-        byte[] buffer = new byte[(int) (3 * TWO_MIB)];
-        for (int size : sizes) {
-          byte[] payload = randomBytes(random, size);
-          System.arraycopy(payload, 0, buffer, 0, size);
-          send(log, key(1, ++sequence), MemorySegment.ofArray(buffer), 0, size, CopyMethod.PACK);
-          Arrays.fill(buffer, (byte) 0x5A); // the application reuses its buffer at once
-          sent.add(payload);
+    @ParameterizedTest(name = "huge pages {0}")
+    @ValueSource(booleans = {true, false})
+    void mapped_memory_is_zeroed_aligned_advised_as_asked_and_unmapped_with_its_arena(boolean hugePages)
+            throws IOException {
+        assumeTrue(AnonymousMemory.supported(), "mapping memory needs Linux on x86-64 or AArch64");
+        MemorySegment segment;
+        try (Arena arena = Arena.ofShared()) {
+            segment = AnonymousMemory.map(3 * TWO_MIB + 100, arena, hugePages);
+            assertEquals(3 * TWO_MIB + 100, segment.byteSize());
+            assertEquals(0, segment.address() % TWO_MIB, "starts on a huge-page boundary");
+            for (long at = 0; at < segment.byteSize(); at += 4096) {
+                assertEquals(0, segment.get(ValueLayout.JAVA_BYTE, at), "fresh memory reads zero at " + at);
+            }
+            segment.fill((byte) 0x3C);
+            assertEquals(0x3C, segment.get(ValueLayout.JAVA_BYTE, segment.byteSize() - 1));
+            assertEquals(hugePages, advisedForHugePages(segment));
         }
-        List<LogEntry> entries = log.entries(new Channel(7, 0, 1), first, sequence);
-        assertEquals(sent.size(), entries.size());
-        for (int i = 0; i < sent.size(); i++) {
-          assertArrayEquals(sent.get(i), entries.get(i).payloadToArray(), "round " + round + ", entry " + i);
-        }
-        // A checkpoint makes the round obsolete: its blocks become spares for the next round.
-        assertEquals(sizes.length, log.truncateAll());
-        assertEquals(0, log.statistics().entries());
-      }
+        assertFalse(segment.scope().isAlive());
+        assertThrows(IllegalStateException.class, () -> segment.get(ValueLayout.JAVA_BYTE, 0));
     }
-  }
 
-  /** Whether the kernel's mapping that holds {@code segment}'s first byte carries MADV_HUGEPAGE. */
-  private static boolean advisedForHugePages(MemorySegment segment) throws IOException {
-    long address = segment.address();
-    boolean inside = false;
-    for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
-      int dash = line.indexOf('-');
-      int space = line.indexOf(' ');
-      if (dash > 0 && space > dash && line.substring(0, dash).matches("[0-9a-f]+")) {
-        long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
-        long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
-        inside = start <= address && address < end;
-      } else if (inside && line.startsWith("VmFlags:")) {
-        return Arrays.asList(line.substring("VmFlags:".length()).trim().split("\\s+")).contains("hg");
-      }
+    @Test
+    void a_size_of_zero_is_refused() {
+        assumeTrue(AnonymousMemory.supported());
+        try (Arena arena = Arena.ofConfined()) {
+            assertThrows(IllegalArgumentException.class, () -> AnonymousMemory.map(0, arena, false));
+        }
     }
-    throw new AssertionError("no mapping holds address " + Long.toHexString(address));
-  }
+
+    @Test
+    void only_the_blocks_of_a_log_beyond_its_first_few_are_advised_for_huge_pages() throws IOException {
+        assumeTrue(AnonymousMemory.supported());
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true);
+        try {
+            assertTrue(source.mapsBlocks() && source.usesHugePages());
+            int blocks = OffHeapBlockSource.SMALL_PAGE_BLOCKS + 2;
+            for (int i = 0; i < blocks; i++) {
+                StorageBlock block = source.allocate(TWO_MIB);
+                assertEquals(0, block.segment.address() % TWO_MIB);
+                assertEquals(
+                        i >= OffHeapBlockSource.SMALL_PAGE_BLOCKS, advisedForHugePages(block.segment), "block " + i);
+            }
+        } finally {
+            source.close();
+        }
+    }
+
+    @Test
+    void blocks_are_never_advised_when_huge_pages_are_off_or_a_block_is_not_whole_huge_pages() throws IOException {
+        assumeTrue(AnonymousMemory.supported());
+        var off = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, false);
+        var half = new OffHeapBlockSource(TWO_MIB / 2, 1, UNLIMITED, UNLIMITED, true);
+        try {
+            assertFalse(off.usesHugePages());
+            assertFalse(half.usesHugePages());
+            for (int i = 0; i < OffHeapBlockSource.SMALL_PAGE_BLOCKS + 2; i++) {
+                assertFalse(advisedForHugePages(off.allocate(TWO_MIB).segment));
+                assertFalse(advisedForHugePages(half.allocate(TWO_MIB / 2).segment));
+            }
+        } finally {
+            off.close();
+            half.close();
+        }
+    }
+
+    @Test
+    void a_released_block_is_reused_as_a_spare_and_freed_on_close() {
+        assumeTrue(AnonymousMemory.supported());
+        MemorySegment memory;
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true);
+        try {
+            StorageBlock block = source.allocate(TWO_MIB);
+            memory = block.segment;
+            memory.set(ValueLayout.JAVA_LONG, 8, 0x1234_5678_9ABCL);
+            source.release(block);
+            assertEquals(TWO_MIB, source.spareBytes());
+            StorageBlock again = source.allocate(TWO_MIB);
+            assertSame(block, again, "the spare comes back");
+            assertEquals(0x1234_5678_9ABCL, again.segment.get(ValueLayout.JAVA_LONG, 8), "same memory, not remapped");
+        } finally {
+            source.close();
+        }
+        assertFalse(memory.scope().isAlive(), "closing the source unmaps its blocks");
+    }
+
+    /** The default configuration (2 MiB blocks, huge pages asked for) and the same in small pages. */
+    @ParameterizedTest(name = "huge pages {0}")
+    @ValueSource(booleans = {true, false})
+    void messages_across_blocks_read_back_identical_after_truncation_and_reuse(boolean hugePages) {
+        PayloadLogConfig config = PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
+                .hugePages(hugePages)
+                .build();
+        assertEquals(TWO_MIB, config.blockBytes(), "the default block is one huge page");
+        SplittableRandom random = new SplittableRandom(hugePages ? 11 : 12);
+        int[] sizes = {1, 4096, 700_000, (int) TWO_MIB + 3, 64, (int) (3 * TWO_MIB) - 1, 100_000};
+        try (PayloadLog log = PayloadLog.open(0, config)) {
+            long sequence = 0;
+            for (int round = 0; round < 3; round++) {
+                List<byte[]> sent = new ArrayList<>();
+                long first = sequence + 1;
+                byte[] buffer = new byte[(int) (3 * TWO_MIB)];
+                for (int size : sizes) {
+                    byte[] payload = randomBytes(random, size);
+                    System.arraycopy(payload, 0, buffer, 0, size);
+                    send(log, key(1, ++sequence), MemorySegment.ofArray(buffer), 0, size, CopyMethod.PACK);
+                    Arrays.fill(buffer, (byte) 0x5A); // the application reuses its buffer at once
+                    sent.add(payload);
+                }
+                List<LogEntry> entries = log.entries(new Channel(7, 0, 1), first, sequence);
+                assertEquals(sent.size(), entries.size());
+                for (int i = 0; i < sent.size(); i++) {
+                    assertArrayEquals(sent.get(i), entries.get(i).payloadToArray(), "round " + round + ", entry " + i);
+                }
+                // A checkpoint makes the round obsolete: its blocks become spares for the next round.
+                assertEquals(sizes.length, log.truncateAll());
+                assertEquals(0, log.statistics().entries());
+            }
+        }
+    }
+
+    /** Whether the kernel's mapping that holds {@code segment}'s first byte carries MADV_HUGEPAGE. */
+    private static boolean advisedForHugePages(MemorySegment segment) throws IOException {
+        long address = segment.address();
+        boolean inside = false;
+        for (String line : Files.readAllLines(Path.of("/proc/self/smaps"))) {
+            int dash = line.indexOf('-');
+            int space = line.indexOf(' ');
+            if (dash > 0 && space > dash && line.substring(0, dash).matches("[0-9a-f]+")) {
+                long start = Long.parseUnsignedLong(line.substring(0, dash), 16);
+                long end = Long.parseUnsignedLong(line.substring(dash + 1, space), 16);
+                inside = start <= address && address < end;
+            } else if (inside && line.startsWith("VmFlags:")) {
+                return Arrays.asList(line.substring("VmFlags:".length()).trim().split("\\s+"))
+                        .contains("hg");
+            }
+        }
+        throw new AssertionError("no mapping holds address " + Long.toHexString(address));
+    }
 }

@@ -15,65 +15,76 @@ import org.junit.jupiter.api.Test;
 /** The pipelined copy feeds the transfer and the log from the same chunk. */
 class PipelinedCopierTest {
 
-  private static final Channel TO_1 = new Channel(7, 0, 1);
+    private static final Channel TO_1 = new Channel(7, 0, 1);
 
-  @Test
-  void copy_to_both_fills_both_destinations_for_any_chunk_size() {
-    byte[] source = LogFixtures.randomBytes(new SplittableRandom(1), 10_007);
-    for (long chunk : new long[] {1, 64, 1000, 10_007, 1 << 20}) {
-      byte[] a = new byte[10_010];
-      byte[] b = new byte[10_020];
-      PipelinedCopier.copyToBoth(
-          MemorySegment.ofArray(source), 0, MemorySegment.ofArray(a), 3, MemorySegment.ofArray(b), 13, source.length, chunk);
-      assertArrayEquals(source, java.util.Arrays.copyOfRange(a, 3, 3 + source.length));
-      assertArrayEquals(source, java.util.Arrays.copyOfRange(b, 13, 13 + source.length));
+    @Test
+    void copy_to_both_fills_both_destinations_for_any_chunk_size() {
+        byte[] source = LogFixtures.randomBytes(new SplittableRandom(1), 10_007);
+        for (long chunk : new long[] {1, 64, 1000, 10_007, 1 << 20}) {
+            byte[] a = new byte[10_010];
+            byte[] b = new byte[10_020];
+            PipelinedCopier.copyToBoth(
+                    MemorySegment.ofArray(source),
+                    0,
+                    MemorySegment.ofArray(a),
+                    3,
+                    MemorySegment.ofArray(b),
+                    13,
+                    source.length,
+                    chunk);
+            assertArrayEquals(source, java.util.Arrays.copyOfRange(a, 3, 3 + source.length));
+            assertArrayEquals(source, java.util.Arrays.copyOfRange(b, 13, 13 + source.length));
+        }
     }
-  }
 
-  @Test
-  void transfer_and_log_delivers_the_message_and_completes_the_entry() {
-    try (PayloadLog log = PayloadLog.open(0, small(StorageBackend.OFF_HEAP, null).build())) {
-      byte[] payload = LogFixtures.randomBytes(new SplittableRandom(2), 12_345);
-      MemorySegment source = MemorySegment.ofArray(payload);
-      LogEntry entry = log.append(key(1, 1), source, 0, payload.length, CopyMethod.PIPELINED);
-      assertFalse(entry.isCopyDone(), "nothing is copied until the transfer runs");
-      byte[] received = new byte[payload.length];
-      PipelinedCopier.transferAndLog(source, 0, MemorySegment.ofArray(received), 0, payload.length, entry, 1024);
-      assertTrue(entry.isCopyDone());
-      assertArrayEquals(payload, received);
-      assertArrayEquals(payload, entry.payloadToArray());
+    @Test
+    void transfer_and_log_delivers_the_message_and_completes_the_entry() {
+        try (PayloadLog log =
+                PayloadLog.open(0, small(StorageBackend.OFF_HEAP, null).build())) {
+            byte[] payload = LogFixtures.randomBytes(new SplittableRandom(2), 12_345);
+            MemorySegment source = MemorySegment.ofArray(payload);
+            LogEntry entry = log.append(key(1, 1), source, 0, payload.length, CopyMethod.PIPELINED);
+            assertFalse(entry.isCopyDone(), "nothing is copied until the transfer runs");
+            byte[] received = new byte[payload.length];
+            PipelinedCopier.transferAndLog(source, 0, MemorySegment.ofArray(received), 0, payload.length, entry, 1024);
+            assertTrue(entry.isCopyDone());
+            assertArrayEquals(payload, received);
+            assertArrayEquals(payload, entry.payloadToArray());
+        }
     }
-  }
 
-  @Test
-  void a_transport_with_frames_of_its_own_logs_chunk_by_chunk_and_await_finishes_the_rest() {
-    try (PayloadLog log = PayloadLog.open(0, small(StorageBackend.OFF_HEAP, null).build())) {
-      byte[] payload = LogFixtures.randomBytes(new SplittableRandom(3), 9000);
-      LogEntry entry = log.append(key(1, 1), MemorySegment.ofArray(payload), 0, payload.length, CopyMethod.PIPELINED);
-      assertEquals(4000, entry.copyNextChunk(4000));
-      assertEquals(4000, entry.copiedBytes());
-      IllegalStateException unfinished = assertThrows(IllegalStateException.class, entry::payloadToArray);
-      assertTrue(unfinished.getMessage().contains("still being copied"), unfinished.getMessage());
-      entry.awaitCopy(); // the transfer was cut short: the sender finishes the copy
-      assertEquals(0, entry.copyNextChunk(100));
-      assertArrayEquals(payload, entry.payloadToArray());
+    @Test
+    void a_transport_with_frames_of_its_own_logs_chunk_by_chunk_and_await_finishes_the_rest() {
+        try (PayloadLog log =
+                PayloadLog.open(0, small(StorageBackend.OFF_HEAP, null).build())) {
+            byte[] payload = LogFixtures.randomBytes(new SplittableRandom(3), 9000);
+            LogEntry entry =
+                    log.append(key(1, 1), MemorySegment.ofArray(payload), 0, payload.length, CopyMethod.PIPELINED);
+            assertEquals(4000, entry.copyNextChunk(4000));
+            assertEquals(4000, entry.copiedBytes());
+            IllegalStateException unfinished = assertThrows(IllegalStateException.class, entry::payloadToArray);
+            assertTrue(unfinished.getMessage().contains("still being copied"), unfinished.getMessage());
+            entry.awaitCopy(); // the transfer was cut short: the sender finishes the copy
+            assertEquals(0, entry.copyNextChunk(100));
+            assertArrayEquals(payload, entry.payloadToArray());
+        }
     }
-  }
 
-  @Test
-  void for_other_methods_transfer_and_log_only_transfers() {
-    try (PayloadLog log = PayloadLog.open(0, small(StorageBackend.OFF_HEAP, null).build())) {
-      byte[] payload = {1, 2, 3, 4, 5};
-      MemorySegment source = MemorySegment.ofArray(payload);
-      LogEntry entry = log.append(key(1, 1), source, 0, 5, CopyMethod.PACK);
-      byte[] received = new byte[5];
-      PipelinedCopier.transferAndLog(source, 0, MemorySegment.ofArray(received), 0, 5, entry, 2);
-      assertArrayEquals(payload, received);
-      assertThrows(IllegalStateException.class, () -> entry.copyNextChunk(1));
-      assertThrows(
-          IllegalArgumentException.class,
-          () -> PipelinedCopier.transferAndLog(source, 0, MemorySegment.ofArray(received), 0, 4, entry, 2));
-      assertEquals(1, log.entries(TO_1, 1, 1).size());
+    @Test
+    void for_other_methods_transfer_and_log_only_transfers() {
+        try (PayloadLog log =
+                PayloadLog.open(0, small(StorageBackend.OFF_HEAP, null).build())) {
+            byte[] payload = {1, 2, 3, 4, 5};
+            MemorySegment source = MemorySegment.ofArray(payload);
+            LogEntry entry = log.append(key(1, 1), source, 0, 5, CopyMethod.PACK);
+            byte[] received = new byte[5];
+            PipelinedCopier.transferAndLog(source, 0, MemorySegment.ofArray(received), 0, 5, entry, 2);
+            assertArrayEquals(payload, received);
+            assertThrows(IllegalStateException.class, () -> entry.copyNextChunk(1));
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> PipelinedCopier.transferAndLog(source, 0, MemorySegment.ofArray(received), 0, 4, entry, 2));
+            assertEquals(1, log.entries(TO_1, 1, 1).size());
+        }
     }
-  }
 }

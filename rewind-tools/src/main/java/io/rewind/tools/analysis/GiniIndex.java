@@ -15,8 +15,7 @@ import java.util.Arrays;
  */
 public final class GiniIndex {
 
-    private GiniIndex() {
-    }
+    private GiniIndex() {}
 
     public static double of(long[] loads) {
         double[] d = new double[loads.length];

@@ -1,7 +1,6 @@
 package io.rewind.tools.analysis;
 
 import io.rewind.tools.profile.CommMatrix;
-
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.stream.IntStream;
@@ -17,29 +16,41 @@ import java.util.stream.IntStream;
  * @param mean     average load
  * @param heaviest up to ten heaviest ranks, heaviest first
  */
-public record LoadDistribution(LoadKind kind, long[] perRank, double gini, long total, long max, double mean,
-                               int[] heaviest) {
+public record LoadDistribution(
+        LoadKind kind, long[] perRank, double gini, long total, long max, double mean, int[] heaviest) {
 
     public static LoadDistribution of(CommMatrix matrix, LoadKind kind) {
-        long[] load = switch (kind) {
-            case SENT -> matrix.bytesSent();
-            case RECEIVED -> matrix.bytesReceived();
-            case TOTAL -> {
-                long[] s = matrix.bytesSent();
-                long[] r = matrix.bytesReceived();
-                for (int i = 0; i < s.length; i++) {
-                    s[i] += r[i];
-                }
-                yield s;
-            }
-        };
+        long[] load =
+                switch (kind) {
+                    case SENT -> matrix.bytesSent();
+                    case RECEIVED -> matrix.bytesReceived();
+                    case TOTAL -> {
+                        long[] s = matrix.bytesSent();
+                        long[] r = matrix.bytesReceived();
+                        for (int i = 0; i < s.length; i++) {
+                            s[i] += r[i];
+                        }
+                        yield s;
+                    }
+                };
         long total = Arrays.stream(load).sum();
         long max = Arrays.stream(load).max().orElse(0);
-        int[] heaviest = IntStream.range(0, load.length).boxed()
-                .sorted(Comparator.<Integer>comparingLong(r -> load[r]).reversed().thenComparing(r -> r))
-                .limit(10).mapToInt(Integer::intValue).toArray();
-        return new LoadDistribution(kind, load, GiniIndex.of(load), total, max,
-                load.length == 0 ? 0 : (double) total / load.length, heaviest);
+        int[] heaviest = IntStream.range(0, load.length)
+                .boxed()
+                .sorted(Comparator.<Integer>comparingLong(r -> load[r])
+                        .reversed()
+                        .thenComparing(r -> r))
+                .limit(10)
+                .mapToInt(Integer::intValue)
+                .toArray();
+        return new LoadDistribution(
+                kind,
+                load,
+                GiniIndex.of(load),
+                total,
+                max,
+                load.length == 0 ? 0 : (double) total / load.length,
+                heaviest);
     }
 
     /** Loads sorted from lightest to heaviest (the curve the report draws). */

@@ -11,13 +11,16 @@ import io.rewind.tools.profile.CommMatrix;
  * @param contiguous metrics of contiguous blocks with the same cluster count
  * @param balanced   whether the balanced (min-max log) variant was used
  */
-public record ClusterComparison(Clustering clustering, ClusteringMetrics computed, ClusteringMetrics contiguous,
-                                boolean balanced) {
+public record ClusterComparison(
+        Clustering clustering, ClusteringMetrics computed, ClusteringMetrics contiguous, boolean balanced) {
 
     public static ClusterComparison run(CommMatrix m, ClusterRequest request, double durationSeconds) {
         Clustering c = Clusterer.cluster(m, request);
         Clustering naive = Clusterer.contiguous(m.ranks(), request);
-        return new ClusterComparison(c, ClusteringMetrics.of(m, c, durationSeconds),
-                ClusteringMetrics.of(m, naive, durationSeconds), request.balanced());
+        return new ClusterComparison(
+                c,
+                ClusteringMetrics.of(m, c, durationSeconds),
+                ClusteringMetrics.of(m, naive, durationSeconds),
+                request.balanced());
     }
 }

@@ -1,7 +1,6 @@
 package io.rewind.tools.cluster;
 
 import io.rewind.tools.profile.InputFormatException;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.StringReader;
@@ -30,8 +29,7 @@ public final class ClusterFile {
     public static final String MAGIC = "rewind-clusters";
     public static final int VERSION = 1;
 
-    private ClusterFile() {
-    }
+    private ClusterFile() {}
 
     public static String toText(Clustering c) {
         StringBuilder out = new StringBuilder();
@@ -94,8 +92,10 @@ public final class ClusterFile {
                 String[] f = s.split("\\s+");
                 if (!header) {
                     if (f.length != 2 || !f[0].equals(MAGIC) || !f[1].equals(Integer.toString(VERSION))) {
-                        throw new InputFormatException(name, lineNumber, "not a cluster file: the first line must be '"
-                                + MAGIC + " " + VERSION + "'");
+                        throw new InputFormatException(
+                                name,
+                                lineNumber,
+                                "not a cluster file: the first line must be '" + MAGIC + " " + VERSION + "'");
                     }
                     header = true;
                 } else if (f[0].equals("ranks")) {
@@ -119,7 +119,8 @@ public final class ClusterFile {
                     }
                     int id = number(f[1], name, lineNumber, "cluster id");
                     if (id >= ranks) {
-                        throw new InputFormatException(name, lineNumber, "cluster id " + id + " not below the rank count");
+                        throw new InputFormatException(
+                                name, lineNumber, "cluster id " + id + " not below the rank count");
                     }
                     if (idSeen[id]) {
                         throw new InputFormatException(name, lineNumber, "cluster " + id + " given twice");
@@ -134,13 +135,15 @@ public final class ClusterFile {
                         int lo = number(range[0], name, lineNumber, "rank");
                         int hi = range.length == 2 ? number(range[1], name, lineNumber, "rank") : lo;
                         if (hi < lo || hi >= ranks) {
-                            throw new InputFormatException(name, lineNumber, "rank range '" + f[i]
-                                    + "' outside [0, " + ranks + ")");
+                            throw new InputFormatException(
+                                    name, lineNumber, "rank range '" + f[i] + "' outside [0, " + ranks + ")");
                         }
                         for (int r = lo; r <= hi; r++) {
                             if (of[r] >= 0) {
-                                throw new InputFormatException(name, lineNumber, "rank " + r
-                                        + " already in cluster " + of[r] + " (line " + givenOn[r] + ")");
+                                throw new InputFormatException(
+                                        name,
+                                        lineNumber,
+                                        "rank " + r + " already in cluster " + of[r] + " (line " + givenOn[r] + ")");
                             }
                             of[r] = id;
                             givenOn[r] = lineNumber;
@@ -163,8 +166,8 @@ public final class ClusterFile {
         }
         for (int id = 0; id <= maxId; id++) {
             if (!idSeen[id]) {
-                throw new InputFormatException(name, 0, "cluster ids must be 0.." + maxId + " without gaps; "
-                        + id + " is missing");
+                throw new InputFormatException(
+                        name, 0, "cluster ids must be 0.." + maxId + " without gaps; " + id + " is missing");
             }
         }
         return new Clustering(of, maxId + 1);

@@ -1,7 +1,6 @@
 package io.rewind.tools.cluster;
 
 import io.rewind.tools.profile.CommMatrix;
-
 import java.util.Arrays;
 
 /**
@@ -16,14 +15,14 @@ import java.util.Arrays;
  */
 public final class Clusterer {
 
-    private Clusterer() {
-    }
+    private Clusterer() {}
 
     /** Clusters the ranks of {@code m} as requested. */
     public static Clustering cluster(CommMatrix m, ClusterRequest request) {
         Plan plan = plan(m.ranks(), request);
         WeightedGraph g = WeightedGraph.ofGroups(m, plan.groups);
-        int[] partOfGroup = plan.k == 1 ? new int[plan.groups.count()]
+        int[] partOfGroup = plan.k == 1
+                ? new int[plan.groups.count()]
                 : new RecursivePartitioner(request.seed()).partition(g, plan.k, plan.capacity);
         if (request.balanced() && plan.k > 1) {
             new MaxLogBalancer(m, plan.groups, partOfGroup, plan.k, plan.capacity, request.seed())
@@ -60,8 +59,7 @@ public final class Clusterer {
         return plan(ranks, request).k;
     }
 
-    private record Plan(Clustering groups, int k, long capacity) {
-    }
+    private record Plan(Clustering groups, int k, long capacity) {}
 
     private static Plan plan(int ranks, ClusterRequest request) {
         Clustering groups = request.keepTogether() == null ? Clustering.singletons(ranks) : request.keepTogether();
@@ -76,8 +74,8 @@ public final class Clusterer {
                 throw new IllegalArgumentException("cannot make " + k + " clusters of " + ranks + " ranks");
             }
             if (k > groups.count()) {
-                throw new IllegalArgumentException("cannot make " + k + " clusters from " + groups.count()
-                        + " groups that must stay together");
+                throw new IllegalArgumentException(
+                        "cannot make " + k + " clusters from " + groups.count() + " groups that must stay together");
             }
             long capacity = Math.max(largest, (ranks + k - 1) / k);
             while (!firstFitDecreasing(weights, k, capacity)) {

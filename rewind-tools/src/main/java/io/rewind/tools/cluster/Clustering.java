@@ -15,8 +15,8 @@ public record Clustering(int[] clusterOf, int count) {
     public Clustering {
         for (int r = 0; r < clusterOf.length; r++) {
             if (clusterOf[r] < 0 || clusterOf[r] >= count) {
-                throw new IllegalArgumentException("rank " + r + " has cluster " + clusterOf[r]
-                        + " outside [0," + count + ")");
+                throw new IllegalArgumentException(
+                        "rank " + r + " has cluster " + clusterOf[r] + " outside [0," + count + ")");
             }
         }
     }

@@ -17,9 +17,17 @@ import io.rewind.tools.profile.CommMatrix;
  * @param maxLogBytesPerSec largest per-rank log growth rate, NaN without profile timing
  * @param avgLogBytesPerSec mean per-rank log growth rate, NaN without profile timing
  */
-public record ClusteringMetrics(int clusters, int maxClusterSize, double coverage, double loggedFraction,
-                                long loggedBytes, double restartFraction, long maxLogBytes, double avgLogBytes,
-                                double maxLogBytesPerSec, double avgLogBytesPerSec) {
+public record ClusteringMetrics(
+        int clusters,
+        int maxClusterSize,
+        double coverage,
+        double loggedFraction,
+        long loggedBytes,
+        double restartFraction,
+        long maxLogBytes,
+        double avgLogBytes,
+        double maxLogBytesPerSec,
+        double avgLogBytesPerSec) {
 
     public static ClusteringMetrics of(CommMatrix m, Clustering c, double durationSeconds) {
         long[] log = perRankLog(m, c);
@@ -39,8 +47,17 @@ public record ClusteringMetrics(int clusters, int maxClusterSize, double coverag
         double avg = (double) logged / n;
         boolean timed = durationSeconds > 0 && !Double.isNaN(durationSeconds);
         double coverage = total == 0 ? 1.0 : 1.0 - (double) logged / total;
-        return new ClusteringMetrics(c.count(), c.maxSize(), coverage, 1.0 - coverage, logged, restart, max, avg,
-                timed ? max / durationSeconds : Double.NaN, timed ? avg / durationSeconds : Double.NaN);
+        return new ClusteringMetrics(
+                c.count(),
+                c.maxSize(),
+                coverage,
+                1.0 - coverage,
+                logged,
+                restart,
+                max,
+                avg,
+                timed ? max / durationSeconds : Double.NaN,
+                timed ? avg / durationSeconds : Double.NaN);
     }
 
     /** Bytes each rank would log: what it sends to ranks of other clusters (sender-based logging). */

@@ -12,8 +12,7 @@ package io.rewind.tools.cluster;
  */
 final class FmRefiner {
 
-    private FmRefiner() {
-    }
+    private FmRefiner() {}
 
     /** Refines {@code side} (0 or 1 per vertex) in place; returns the resulting cut. */
     static long refine(WeightedGraph g, int[] side, long cap0, long cap1, int maxPasses) {

@@ -9,8 +9,7 @@ import java.util.SplittableRandom;
  */
 final class KWayRefiner {
 
-    private KWayRefiner() {
-    }
+    private KWayRefiner() {}
 
     static void refine(WeightedGraph g, int[] part, int k, long capacity, int maxPasses, SplittableRandom random) {
         long[] partWeight = new long[k];

@@ -1,7 +1,6 @@
 package io.rewind.tools.cluster;
 
 import io.rewind.tools.profile.CommMatrix;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -117,8 +116,7 @@ final class MaxLogBalancer {
     }
 
     /** Group {@code group} goes from {@code fromPart} to {@code toPart}; a swapped group goes the other way. */
-    private record Move(int group, int fromPart, int toPart, int swapGroup) {
-    }
+    private record Move(int group, int fromPart, int toPart, int swapGroup) {}
 
     private List<Move> candidates(int worst) {
         List<Move> moves = new ArrayList<>();
@@ -145,7 +143,8 @@ final class MaxLogBalancer {
     private void addMoveOrSwaps(List<Move> moves, int group, int toPart) {
         int from = partOfGroup[group];
         // A plain move must not empty its cluster: the caller asked for a number of clusters.
-        if (partWeight[toPart] + groupWeight[group] <= capacity && groupsOfPart.get(from).size() > 1) {
+        if (partWeight[toPart] + groupWeight[group] <= capacity
+                && groupsOfPart.get(from).size() > 1) {
             moves.add(new Move(group, partOfGroup[group], toPart, -1));
             return;
         }

@@ -15,6 +15,7 @@ final class MultilevelBisection {
 
     /** Graphs at most this large are bisected directly. */
     private static final int COARSEST_VERTICES = 96;
+
     private static final int INITIAL_TRIALS = 8;
     private static final int FM_PASSES = 8;
 
@@ -100,7 +101,9 @@ final class MultilevelBisection {
             long bestWeight = -1;
             for (int e = g.xadj[v]; e < g.xadj[v + 1]; e++) {
                 int u = g.adj[e];
-                if (match[u] < 0 && u != v && g.edgeWeight[e] > bestWeight
+                if (match[u] < 0
+                        && u != v
+                        && g.edgeWeight[e] > bestWeight
                         && g.vertexWeight[u] + g.vertexWeight[v] <= maxMerged) {
                     best = u;
                     bestWeight = g.edgeWeight[e];

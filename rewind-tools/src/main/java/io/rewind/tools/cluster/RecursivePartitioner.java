@@ -50,8 +50,8 @@ final class RecursivePartitioner {
         return path;
     }
 
-    private void descend(WeightedGraph root, int[] vertices, WeightedGraph sub, int[] prefix, int[][] path,
-                         int[] scratch) {
+    private void descend(
+            WeightedGraph root, int[] vertices, WeightedGraph sub, int[] prefix, int[][] path, int[] scratch) {
         if (vertices.length == 1) {
             path[vertices[0]] = prefix;
             return;
@@ -63,7 +63,9 @@ final class RecursivePartitioner {
         if (parts[0].length == 0 || parts[1].length == 0) {
             // Indivisible by weight: cut the vertex list in two so the tree still ends in leaves.
             int mid = vertices.length / 2;
-            parts = new int[][] {Arrays.copyOfRange(vertices, 0, mid), Arrays.copyOfRange(vertices, mid, vertices.length)};
+            parts = new int[][] {
+                Arrays.copyOfRange(vertices, 0, mid), Arrays.copyOfRange(vertices, mid, vertices.length)
+            };
         }
         for (int s = 0; s < 2; s++) {
             int[] next = Arrays.copyOf(prefix, prefix.length + 1);
@@ -72,8 +74,15 @@ final class RecursivePartitioner {
         }
     }
 
-    private void split(WeightedGraph root, int[] vertices, WeightedGraph sub, int k, long capacity, int firstPart,
-                       int[] part, int[] scratch) {
+    private void split(
+            WeightedGraph root,
+            int[] vertices,
+            WeightedGraph sub,
+            int k,
+            long capacity,
+            int firstPart,
+            int[] part,
+            int[] scratch) {
         if (k == 1 || vertices.length <= 1) {
             for (int v : vertices) {
                 part[v] = firstPart;

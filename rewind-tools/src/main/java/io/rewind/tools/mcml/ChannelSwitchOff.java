@@ -1,7 +1,6 @@
 package io.rewind.tools.mcml;
 
 import io.rewind.tools.profile.CommMatrix;
-
 import java.util.Arrays;
 
 /**

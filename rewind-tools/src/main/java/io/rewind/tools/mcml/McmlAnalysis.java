@@ -1,7 +1,6 @@
 package io.rewind.tools.mcml;
 
 import io.rewind.tools.profile.CommMatrix;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,9 +24,14 @@ public record McmlAnalysis(long fullLogMaxBytes, List<Row> rows) {
      * @param maxLogBytes       largest per-rank log after switching off
      * @param rollback          rollback set and chain
      */
-    public record Row(String strategy, double thetaPercent, long thresholdBytes, int channelsOff,
-                      double unloggedFraction, long maxLogBytes, RollbackAnalysis rollback) {
-    }
+    public record Row(
+            String strategy,
+            double thetaPercent,
+            long thresholdBytes,
+            int channelsOff,
+            double unloggedFraction,
+            long maxLogBytes,
+            RollbackAnalysis rollback) {}
 
     public static McmlAnalysis run(CommMatrix m, double[] thetasPercent, List<SwitchOffStrategy> strategies) {
         long fullMax = 0;
@@ -49,8 +53,13 @@ public record McmlAnalysis(long fullLogMaxBytes, List<Row> rows) {
                     stillLogged += l;
                     maxLog = Math.max(maxLog, l);
                 }
-                rows.add(new Row(strategy.name(), theta, threshold, switchOff.channelsSwitchedOff(),
-                        total == 0 ? 0 : 1.0 - (double) stillLogged / total, maxLog,
+                rows.add(new Row(
+                        strategy.name(),
+                        theta,
+                        threshold,
+                        switchOff.channelsSwitchedOff(),
+                        total == 0 ? 0 : 1.0 - (double) stillLogged / total,
+                        maxLog,
                         RollbackAnalysis.of(m, switchOff.off())));
             }
         }

@@ -1,7 +1,6 @@
 package io.rewind.tools.mcml;
 
 import io.rewind.tools.profile.CommMatrix;
-
 import java.util.SplittableRandom;
 
 /**
@@ -28,6 +27,7 @@ public record RollbackAnalysis(double avgSetSize, double avgChainLength, int max
 
     /** Edge visits allowed before sampling; keeps 16,384 ranks within seconds. */
     static final long WORK_BUDGET = 200_000_000L;
+
     static final int MIN_SAMPLE = 1024;
 
     public static RollbackAnalysis of(CommMatrix m, boolean[] off) {

@@ -24,8 +24,7 @@ package io.rewind.tools.model;
  */
 public final class ExecutionModel {
 
-    private ExecutionModel() {
-    }
+    private ExecutionModel() {}
 
     /** The checkpoint period minimising T. */
     public static double optimalPeriodMinutes(ModelParameters p) {
@@ -55,8 +54,10 @@ public final class ExecutionModel {
         double restart = failures * p.restartMinutes();
         double f = Math.max(reexecutingFraction, 1.0 / p.sockets());
         double recoverPower = f * p.highPowerWatts() + (1 - f) * p.lowPowerWatts();
-        double perSocketWattMinutes = p.highPowerWatts() * solve + p.lowPowerWatts() * checkpoint
-                + recoverPower * recover + p.lowPowerWatts() * restart;
+        double perSocketWattMinutes = p.highPowerWatts() * solve
+                + p.lowPowerWatts() * checkpoint
+                + recoverPower * recover
+                + p.lowPowerWatts() * restart;
         double joules = perSocketWattMinutes * 60 * p.sockets();
         return new TimeBreakdown(tauMinutes, total, solve, checkpoint, recover, restart, joules);
     }
@@ -78,8 +79,8 @@ public final class ExecutionModel {
      * @param scml                 SCML at omega tau*
      * @param mcml                 MCML at tau*
      */
-    public record Comparison(ModelParameters parameters, double optimalPeriodMinutes, TimeBreakdown scml,
-                             TimeBreakdown mcml) {
+    public record Comparison(
+            ModelParameters parameters, double optimalPeriodMinutes, TimeBreakdown scml, TimeBreakdown mcml) {
 
         /** MCML time over SCML time. */
         public double relativeTime() {

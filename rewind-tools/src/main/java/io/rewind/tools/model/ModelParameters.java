@@ -16,9 +16,18 @@ package io.rewind.tools.model;
  * @param highPowerWatts       H, power of a socket computing
  * @param lowPowerWatts        L, power of a socket waiting (checkpoint I/O, idle during recovery)
  */
-public record ModelParameters(double workHours, double socketMtbfYears, long sockets, double checkpointMinutes,
-                              double restartMinutes, double loggingSlowdown, double recoverySpeedup, double omega,
-                              double recoveringFraction, double highPowerWatts, double lowPowerWatts) {
+public record ModelParameters(
+        double workHours,
+        double socketMtbfYears,
+        long sockets,
+        double checkpointMinutes,
+        double restartMinutes,
+        double loggingSlowdown,
+        double recoverySpeedup,
+        double omega,
+        double recoveringFraction,
+        double highPowerWatts,
+        double lowPowerWatts) {
 
     /** Minutes in the year used for MTBFs (365 days). */
     public static final double MINUTES_PER_YEAR = 365.0 * 24 * 60;
@@ -52,13 +61,33 @@ public record ModelParameters(double workHours, double socketMtbfYears, long soc
     }
 
     public ModelParameters withSockets(long s) {
-        return new ModelParameters(workHours, socketMtbfYears, s, checkpointMinutes, restartMinutes, loggingSlowdown,
-                recoverySpeedup, omega, recoveringFraction, highPowerWatts, lowPowerWatts);
+        return new ModelParameters(
+                workHours,
+                socketMtbfYears,
+                s,
+                checkpointMinutes,
+                restartMinutes,
+                loggingSlowdown,
+                recoverySpeedup,
+                omega,
+                recoveringFraction,
+                highPowerWatts,
+                lowPowerWatts);
     }
 
     public ModelParameters withOmega(double w) {
-        return new ModelParameters(workHours, socketMtbfYears, sockets, checkpointMinutes, restartMinutes,
-                loggingSlowdown, recoverySpeedup, w, recoveringFraction, highPowerWatts, lowPowerWatts);
+        return new ModelParameters(
+                workHours,
+                socketMtbfYears,
+                sockets,
+                checkpointMinutes,
+                restartMinutes,
+                loggingSlowdown,
+                recoverySpeedup,
+                w,
+                recoveringFraction,
+                highPowerWatts,
+                lowPowerWatts);
     }
 
     /** System mean time between failures in minutes: M = M_S / S. */

@@ -15,6 +15,7 @@ public record ModelProjection(long[] socketCounts, double[] omegas, List<List<Ex
 
     /** The paper's range: 8,000 to 512,000 sockets, doubling. */
     public static final long[] PAPER_SOCKETS = {8_000, 16_000, 32_000, 64_000, 128_000, 256_000, 512_000};
+
     public static final double[] PAPER_OMEGAS = {0.3, 0.4, 0.5, 0.6, 0.7};
 
     public static ModelProjection sweep(ModelParameters base, long[] sockets, double[] omegas) {

@@ -12,8 +12,14 @@ package io.rewind.tools.model;
  * @param restartMinutes    time spent restarting after failures
  * @param energyJoules      energy of the whole machine
  */
-public record TimeBreakdown(double periodMinutes, double totalMinutes, double solveMinutes, double checkpointMinutes,
-                            double recoverMinutes, double restartMinutes, double energyJoules) {
+public record TimeBreakdown(
+        double periodMinutes,
+        double totalMinutes,
+        double solveMinutes,
+        double checkpointMinutes,
+        double recoverMinutes,
+        double restartMinutes,
+        double energyJoules) {
 
     /** True when failures come faster than the run can progress (the model has no solution). */
     public boolean diverges() {

@@ -10,5 +10,4 @@ import java.util.List;
  * @param options      every (clustering, quota) pair, clusters ascending then quota ascending
  * @param chosen       the recommended option, or null when none is feasible
  */
-public record LoggerPlan(int nodes, int maxLoggers, List<PlanOption> options, PlanOption chosen) {
-}
+public record LoggerPlan(int nodes, int maxLoggers, List<PlanOption> options, PlanOption chosen) {}

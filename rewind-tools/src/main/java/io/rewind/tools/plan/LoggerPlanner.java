@@ -5,7 +5,6 @@ import io.rewind.tools.cluster.Clusterer;
 import io.rewind.tools.cluster.Clustering;
 import io.rewind.tools.cluster.ClusteringMetrics;
 import io.rewind.tools.profile.CommMatrix;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -28,8 +27,7 @@ import java.util.TreeSet;
  */
 public final class LoggerPlanner {
 
-    private LoggerPlanner() {
-    }
+    private LoggerPlanner() {}
 
     public static LoggerPlan plan(CommMatrix m, PlanRequest request) {
         int n = m.ranks();
@@ -60,7 +58,8 @@ public final class LoggerPlanner {
             } else if (k == 1) {
                 clustering = Clustering.contiguous(n, 1);
             } else if (k <= nodes) {
-                clustering = Clusterer.cluster(m, ClusterRequest.intoClusters(k).keeping(nodeGroups).seeded(request.seed()));
+                clustering = Clusterer.cluster(
+                        m, ClusterRequest.intoClusters(k).keeping(nodeGroups).seeded(request.seed()));
             } else {
                 clustering = Clusterer.cluster(m, ClusterRequest.intoClusters(k).seeded(request.seed()));
             }
@@ -78,11 +77,20 @@ public final class LoggerPlanner {
                     dumped += Math.max(0, predicted - quotaPerRank);
                 }
                 int loggers = (int) Math.ceil(dumped / request.loggerMemoryBytes() - 1e-12);
-                options.add(new PlanOption(clustering.count(), metrics.restartFraction(), max, total, quota,
-                        quotaPerRank, dumped, loggers, loggers <= maxLoggers));
+                options.add(new PlanOption(
+                        clustering.count(),
+                        metrics.restartFraction(),
+                        max,
+                        total,
+                        quota,
+                        quotaPerRank,
+                        dumped,
+                        loggers,
+                        loggers <= maxLoggers));
             }
         }
-        PlanOption chosen = options.stream().filter(PlanOption::feasible)
+        PlanOption chosen = options.stream()
+                .filter(PlanOption::feasible)
                 .min(Comparator.comparingDouble(PlanOption::restartFraction)
                         .thenComparingDouble(PlanOption::quotaFraction)
                         .thenComparingInt(PlanOption::loggers))

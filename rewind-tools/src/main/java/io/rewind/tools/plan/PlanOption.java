@@ -14,7 +14,13 @@ package io.rewind.tools.plan;
  * @param loggers           logger nodes needed to hold them
  * @param feasible          loggers within the allowed share of nodes
  */
-public record PlanOption(int clusters, double restartFraction, double maxRankLogBytes, double totalLogBytes,
-                         double quotaFraction, double quotaPerRankBytes, double dumpedBytes, int loggers,
-                         boolean feasible) {
-}
+public record PlanOption(
+        int clusters,
+        double restartFraction,
+        double maxRankLogBytes,
+        double totalLogBytes,
+        double quotaFraction,
+        double quotaPerRankBytes,
+        double dumpedBytes,
+        int loggers,
+        boolean feasible) {}

@@ -13,9 +13,16 @@ package io.rewind.tools.plan;
  * @param loggerMemoryBytes  log capacity of one logger node
  * @param seed               partitioner seed
  */
-public record PlanRequest(int ranksPerNode, double nodeMemoryBytes, double runSeconds, double profileSeconds,
-                          double[] quotaFractions, int[] clusterCounts, double maxLoggerFraction,
-                          double loggerMemoryBytes, long seed) {
+public record PlanRequest(
+        int ranksPerNode,
+        double nodeMemoryBytes,
+        double runSeconds,
+        double profileSeconds,
+        double[] quotaFractions,
+        int[] clusterCounts,
+        double maxLoggerFraction,
+        double loggerMemoryBytes,
+        long seed) {
 
     public static final double[] DEFAULT_QUOTAS = {0.05, 0.10, 0.15, 0.20, 0.25};
 
@@ -24,7 +31,8 @@ public record PlanRequest(int ranksPerNode, double nodeMemoryBytes, double runSe
             throw new IllegalArgumentException("ranksPerNode must be >= 1");
         }
         if (!(nodeMemoryBytes > 0 && runSeconds > 0 && profileSeconds > 0 && loggerMemoryBytes > 0)) {
-            throw new IllegalArgumentException("node memory, run length, profile length and logger memory must be positive");
+            throw new IllegalArgumentException(
+                    "node memory, run length, profile length and logger memory must be positive");
         }
         if (!(maxLoggerFraction >= 0 && maxLoggerFraction <= 1)) {
             throw new IllegalArgumentException("maxLoggerFraction must be in [0, 1]");

@@ -22,8 +22,14 @@ public final class CommMatrix {
     private final long[] selfBytes;
     private final long[] selfMessages;
 
-    CommMatrix(int ranks, int[] rowStart, int[] destination, long[] bytes, long[] messages,
-               long[] selfBytes, long[] selfMessages) {
+    CommMatrix(
+            int ranks,
+            int[] rowStart,
+            int[] destination,
+            long[] bytes,
+            long[] messages,
+            long[] selfBytes,
+            long[] selfMessages) {
         this.ranks = ranks;
         this.rowStart = rowStart;
         this.destination = destination;
@@ -246,8 +252,8 @@ public final class CommMatrix {
             for (int r = 0; r < ranks; r++) {
                 rowStart[r + 1] += rowStart[r];
             }
-            return new CommMatrix(ranks, rowStart, destination, bytes, messages,
-                    selfBytes.clone(), selfMessages.clone());
+            return new CommMatrix(
+                    ranks, rowStart, destination, bytes, messages, selfBytes.clone(), selfMessages.clone());
         }
 
         private int[] sortedOrder() {

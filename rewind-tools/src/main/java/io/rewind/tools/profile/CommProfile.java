@@ -14,8 +14,8 @@ import java.util.List;
  * @param rankTimeSeconds per-rank elapsed time of the profiled run; {@code NaN} where unknown
  * @param notes           human-readable remarks from the reader (never errors)
  */
-public record CommProfile(int ranks, CommMatrix p2p, CommMatrix collective, double[] rankTimeSeconds,
-                          List<String> notes) {
+public record CommProfile(
+        int ranks, CommMatrix p2p, CommMatrix collective, double[] rankTimeSeconds, List<String> notes) {
 
     public CommProfile {
         if (p2p.ranks() != ranks || collective.ranks() != ranks || rankTimeSeconds.length != ranks) {

@@ -20,8 +20,7 @@ import java.util.List;
  */
 public final class DenseCsvReader {
 
-    private DenseCsvReader() {
-    }
+    private DenseCsvReader() {}
 
     /** Reads a bytes matrix and, when {@code countsFile} is not null, a matching message-count matrix. */
     public static CommProfile read(Path bytesFile, Path countsFile) {
@@ -38,8 +37,11 @@ public final class DenseCsvReader {
     }
 
     public static CommProfile parse(String bytesCsv, String countsCsv) {
-        return read(new StringReader(bytesCsv), "bytes.csv",
-                countsCsv == null ? null : new StringReader(countsCsv), "counts.csv");
+        return read(
+                new StringReader(bytesCsv),
+                "bytes.csv",
+                countsCsv == null ? null : new StringReader(countsCsv),
+                "counts.csv");
     }
 
     public static CommProfile read(Reader bytesIn, String bytesName, Reader countsIn, String countsName) {
@@ -84,7 +86,9 @@ public final class DenseCsvReader {
             throw new InputFormatException(bytesName, 0, "empty matrix");
         }
         if (row != n) {
-            throw new InputFormatException(bytesName, bytes.lineNumber(),
+            throw new InputFormatException(
+                    bytesName,
+                    bytes.lineNumber(),
                     "matrix has " + row + " rows but " + n + " columns: a dense matrix is N x N");
         }
         if (counts != null && nextRow(counts) != null) {

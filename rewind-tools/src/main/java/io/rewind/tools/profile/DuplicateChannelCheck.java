@@ -28,11 +28,13 @@ final class DuplicateChannelCheck {
         for (int i = 0; i < size; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, (a, b) -> keys[a] != keys[b] ? Long.compare(keys[a], keys[b]) : Long.compare(lines[a], lines[b]));
+        Arrays.sort(
+                order,
+                (a, b) -> keys[a] != keys[b] ? Long.compare(keys[a], keys[b]) : Long.compare(lines[a], lines[b]));
         for (int i = 1; i < size; i++) {
             if (keys[order[i]] == keys[order[i - 1]]) {
-                throw source.errorAt(lines[order[i]], what.apply(keys[order[i]])
-                        + " already given on line " + lines[order[i - 1]]);
+                throw source.errorAt(
+                        lines[order[i]], what.apply(keys[order[i]]) + " already given on line " + lines[order[i - 1]]);
             }
         }
     }

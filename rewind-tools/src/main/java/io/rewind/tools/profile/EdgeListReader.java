@@ -20,8 +20,7 @@ import java.util.List;
  */
 public final class EdgeListReader {
 
-    private EdgeListReader() {
-    }
+    private EdgeListReader() {}
 
     /** @param ranks the rank count, or 0 to infer it from the largest rank seen */
     public static CommProfile read(Path file, int ranks) {
@@ -50,7 +49,8 @@ public final class EdgeListReader {
             String[] cells = line.split(",", -1);
             if (first) {
                 first = false;
-                if (!cells[0].strip().isEmpty() && !Character.isDigit(cells[0].strip().charAt(0))
+                if (!cells[0].strip().isEmpty()
+                        && !Character.isDigit(cells[0].strip().charAt(0))
                         && cells[0].strip().charAt(0) != '-') {
                     continue; // header such as "src,dst,bytes,count"
                 }

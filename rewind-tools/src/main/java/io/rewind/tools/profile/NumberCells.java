@@ -3,8 +3,7 @@ package io.rewind.tools.profile;
 /** Parses traffic cells of CSV inputs: whole or decimal non-negative numbers, rounded to a count. */
 final class NumberCells {
 
-    private NumberCells() {
-    }
+    private NumberCells() {}
 
     static long parse(LineSource source, String cell, int column, String what) {
         String text = cell.strip();

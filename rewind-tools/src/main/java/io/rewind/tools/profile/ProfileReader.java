@@ -30,10 +30,10 @@ public final class ProfileReader {
 
     /** First non-comment line of every profile. */
     public static final String MAGIC = "rewind-profile";
+
     public static final int VERSION = 1;
 
-    private ProfileReader() {
-    }
+    private ProfileReader() {}
 
     public static CommProfile read(Path file) {
         try (BufferedReader reader = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -71,7 +71,8 @@ public final class ProfileReader {
                             + "', found '" + abbreviate(trimmed) + "'");
                 }
                 if (!f[1].equals(Integer.toString(VERSION))) {
-                    throw source.error("unsupported profile version '" + f[1] + "' (this reader knows " + VERSION + ")");
+                    throw source.error(
+                            "unsupported profile version '" + f[1] + "' (this reader knows " + VERSION + ")");
                 }
                 sawHeader = true;
                 continue;
@@ -123,12 +124,13 @@ public final class ProfileReader {
                     (isP2p ? p2pLines : collLines).record((long) src * ranks + dst, source.lineNumber());
                     (isP2p ? p2p : coll).add(src, dst, bytes, messages);
                 }
-                default -> throw source.error("unknown record '" + abbreviate(f[0])
-                        + "' (expected ranks, rank-time, p2p or coll)");
+                default -> throw source.error(
+                        "unknown record '" + abbreviate(f[0]) + "' (expected ranks, rank-time, p2p or coll)");
             }
         }
         if (!sawHeader) {
-            throw new InputFormatException(name, 0, "empty file: a Rewind profile starts with '" + MAGIC + " " + VERSION + "'");
+            throw new InputFormatException(
+                    name, 0, "empty file: a Rewind profile starts with '" + MAGIC + " " + VERSION + "'");
         }
         if (ranks < 0) {
             throw new InputFormatException(name, 0, "missing 'ranks <N>' line");

@@ -15,8 +15,7 @@ import java.nio.file.Path;
  */
 public final class ProfileWriter {
 
-    private ProfileWriter() {
-    }
+    private ProfileWriter() {}
 
     public static void write(CommProfile profile, Path file) {
         try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
@@ -55,14 +54,30 @@ public final class ProfileWriter {
             // The diagonal is kept out of the matrix proper; write it back so nothing is lost.
             if (m.selfBytes(s) != 0 || m.selfMessages(s) != 0) {
                 line.setLength(0);
-                line.append(keyword).append(' ').append(s).append(' ').append(s).append(' ')
-                        .append(m.selfBytes(s)).append(' ').append(m.selfMessages(s)).append('\n');
+                line.append(keyword)
+                        .append(' ')
+                        .append(s)
+                        .append(' ')
+                        .append(s)
+                        .append(' ')
+                        .append(m.selfBytes(s))
+                        .append(' ')
+                        .append(m.selfMessages(s))
+                        .append('\n');
                 out.append(line);
             }
             for (int c = m.firstChannel(s); c < m.endChannel(s); c++) {
                 line.setLength(0);
-                line.append(keyword).append(' ').append(s).append(' ').append(m.destinationOf(c)).append(' ')
-                        .append(m.bytesOf(c)).append(' ').append(m.messagesOf(c)).append('\n');
+                line.append(keyword)
+                        .append(' ')
+                        .append(s)
+                        .append(' ')
+                        .append(m.destinationOf(c))
+                        .append(' ')
+                        .append(m.bytesOf(c))
+                        .append(' ')
+                        .append(m.messagesOf(c))
+                        .append('\n');
                 out.append(line);
             }
         }

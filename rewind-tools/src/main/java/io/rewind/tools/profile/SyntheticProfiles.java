@@ -12,8 +12,7 @@ import java.util.SplittableRandom;
  */
 public final class SyntheticProfiles {
 
-    private SyntheticProfiles() {
-    }
+    private SyntheticProfiles() {}
 
     /**
      * {@code groups} cliques of {@code size} ranks (contiguous ranks unless {@code shuffled}),
@@ -68,8 +67,8 @@ public final class SyntheticProfiles {
      * random hot spots send up to {@code hotFactor} times more, plus a light all-to-root
      * collective. Rank times are set to {@code seconds}. Skewed like the MCML paper's AMR codes.
      */
-    public static CommProfile stencil3d(int px, int py, int pz, long faceBytes, int hotSpots, double hotFactor,
-                                        double seconds, long seed) {
+    public static CommProfile stencil3d(
+            int px, int py, int pz, long faceBytes, int hotSpots, double hotFactor, double seconds, long seed) {
         int n = px * py * pz;
         SplittableRandom random = new SplittableRandom(seed);
         int[][] hot = new int[hotSpots][];

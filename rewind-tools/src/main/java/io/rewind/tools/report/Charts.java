@@ -10,8 +10,9 @@ import java.util.List;
  */
 final class Charts {
 
-    static final String[] PALETTE = {"#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948",
-            "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"};
+    static final String[] PALETTE = {
+        "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"
+    };
     private static final String[] HEAT = {"#440154", "#3b528b", "#21918c", "#5ec962", "#fde725"};
     private static final int W = 640;
     private static final int H = 380;
@@ -20,25 +21,37 @@ final class Charts {
     private static final int TOP = 34;
     private static final int BOTTOM = 56;
 
-    private Charts() {
-    }
+    private Charts() {}
 
     /** One line of a line chart. {@code dash} may be null; {@code fill} shades down to {@code fillTo}. */
-    record Series(String name, double[] x, double[] y, String color, String dash) {
-    }
+    record Series(String name, double[] x, double[] y, String color, String dash) {}
 
     /** A shaded region, drawn under the lines. */
-    record Band(String name, double[] x, double[] y, String color) {
-    }
+    record Band(String name, double[] x, double[] y, String color) {}
 
-    static String line(String title, String xLabel, String yLabel, List<Series> series, List<Band> bands,
-                       boolean logX, Double yMin, Double yMax) {
+    static String line(
+            String title,
+            String xLabel,
+            String yLabel,
+            List<Series> series,
+            List<Band> bands,
+            boolean logX,
+            Double yMin,
+            Double yMax) {
         return line(title, xLabel, yLabel, series, bands, logX, yMin, yMax, false);
     }
 
     /** As above; {@code legendBottom} moves the legend to the lower left for curves that start high. */
-    static String line(String title, String xLabel, String yLabel, List<Series> series, List<Band> bands,
-                       boolean logX, Double yMin, Double yMax, boolean legendBottom) {
+    static String line(
+            String title,
+            String xLabel,
+            String yLabel,
+            List<Series> series,
+            List<Band> bands,
+            boolean logX,
+            Double yMin,
+            Double yMax,
+            boolean legendBottom) {
         Svg svg = new Svg(W, H, title);
         double xlo = Double.MAX_VALUE;
         double xhi = -Double.MAX_VALUE;
@@ -59,7 +72,8 @@ final class Charts {
             yhi = yMax;
         }
         Scale xs = logX ? Scale.log10(xlo, xhi, LEFT, W - RIGHT) : Scale.exact(xlo, xhi, LEFT, W - RIGHT);
-        Scale ys = (yMin != null && yMax != null) ? Scale.exact(ylo, yhi, H - BOTTOM, TOP)
+        Scale ys = (yMin != null && yMax != null)
+                ? Scale.exact(ylo, yhi, H - BOTTOM, TOP)
                 : Scale.linear(ylo, yhi, H - BOTTOM, TOP);
         frame(svg, title, xLabel, yLabel, xs, ys);
         for (Band b : bands) {
@@ -91,8 +105,8 @@ final class Charts {
         return svg.finish();
     }
 
-    static String bars(String title, String yLabel, String[] categories, double[] values, String[] colors,
-                       String[] valueLabels) {
+    static String bars(
+            String title, String yLabel, String[] categories, double[] values, String[] colors, String[] valueLabels) {
         Svg svg = new Svg(W / 2 + 10, H, title);
         int width = W / 2 + 10;
         double max = 0;
@@ -114,7 +128,12 @@ final class Charts {
             double y = ys.map(values[i]);
             svg.rect(x, y, slot * 0.7, ys.map(0) - y, colors[i % colors.length], categories[i] + ": " + valueLabels[i]);
             svg.text(x + slot * 0.35, y - 4, valueLabels[i], 10, "middle", null);
-            svg.text(x + slot * 0.35, H - BOTTOM - 4, categories[i], 10, "end",
+            svg.text(
+                    x + slot * 0.35,
+                    H - BOTTOM - 4,
+                    categories[i],
+                    10,
+                    "end",
                     "transform=\"rotate(-30 " + Svg.num(x + slot * 0.35) + " " + Svg.num(H - BOTTOM - 4.0) + ")\"");
         }
         svg.line(left, ys.map(0), width - 10, ys.map(0), "#333", 1, null);
@@ -156,9 +175,15 @@ final class Charts {
                 double v = cells[s][d];
                 if (v > 0) {
                     double t = (Math.log10(v) - logMin) / span;
-                    String tip = binRanks == 1 ? "rank " + s + " -> " + d + ": " + Units.bytes(v)
+                    String tip = binRanks == 1
+                            ? "rank " + s + " -> " + d + ": " + Units.bytes(v)
                             : "ranks " + s * binRanks + ".. -> " + d * binRanks + "..: " + Units.bytes(v);
-                    svg.rect(left + d * cell, top + s * cell, Math.max(cell, 0.6), Math.max(cell, 0.6), heat(t),
+                    svg.rect(
+                            left + d * cell,
+                            top + s * cell,
+                            Math.max(cell, 0.6),
+                            Math.max(cell, 0.6),
+                            heat(t),
                             n <= 64 ? tip : null);
                 }
             }
@@ -201,7 +226,12 @@ final class Charts {
             int row = r / cols;
             int col = r % cols;
             String color = PALETTE[clusterOf[r] % PALETTE.length];
-            svg.rect(left + col * cell, top + row * cell, cell - (cell > 4 ? 1 : 0), cell - (cell > 4 ? 1 : 0), color,
+            svg.rect(
+                    left + col * cell,
+                    top + row * cell,
+                    cell - (cell > 4 ? 1 : 0),
+                    cell - (cell > 4 ? 1 : 0),
+                    color,
                     n <= 4096 ? "rank " + r + ": cluster " + clusterOf[r] : null);
         }
         svg.text(left, top + rows * cell + 18, "rank = row x " + cols + " + column", 12, "start", null);
@@ -219,8 +249,7 @@ final class Charts {
     }
 
     /** A phase timeline: one row per label, one bar per phase, colours by phase name. */
-    record Span(String row, String phase, double startMs, double endMs) {
-    }
+    record Span(String row, String phase, double startMs, double endMs) {}
 
     static String timeline(String title, List<Span> spans, List<String> phases) {
         List<String> rows = spans.stream().map(Span::row).distinct().toList();
@@ -247,7 +276,12 @@ final class Charts {
             String color = PALETTE[Math.max(0, phases.indexOf(s.phase)) % PALETTE.length];
             double x0 = xs.map(s.startMs);
             double x1 = Math.max(x0 + 1.5, xs.map(s.endMs));
-            svg.rect(x0, TOP + row * rowH + 4, x1 - x0, rowH - 8, color,
+            svg.rect(
+                    x0,
+                    TOP + row * rowH + 4,
+                    x1 - x0,
+                    rowH - 8,
+                    color,
                     s.row + " " + s.phase + ": " + Units.fixed(s.startMs, 0) + "-" + Units.fixed(s.endMs, 0) + " ms");
         }
         for (int p = 0; p < phases.size(); p++) {
@@ -290,7 +324,8 @@ final class Charts {
             String[] e = entries.get(i);
             double yy = y + i * 16 + 6;
             if (e[2].equals("band")) {
-                svg.polygon(new double[] {x, x + 22, x + 22, x}, new double[] {yy - 5, yy - 5, yy + 5, yy + 5}, e[1], 0.35);
+                svg.polygon(
+                        new double[] {x, x + 22, x + 22, x}, new double[] {yy - 5, yy - 5, yy + 5, yy + 5}, e[1], 0.35);
             } else {
                 svg.line(x, yy, x + 22, yy, e[1], 2, e[2].equals("dash") ? "5 3" : null);
             }

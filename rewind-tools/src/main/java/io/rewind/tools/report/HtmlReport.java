@@ -11,7 +11,6 @@ import io.rewind.tools.mcml.SwitchOffStrategy;
 import io.rewind.tools.model.ExecutionModel;
 import io.rewind.tools.model.ModelProjection;
 import io.rewind.tools.profile.CommMatrix;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -32,8 +31,7 @@ public final class HtmlReport {
     private static final int CURVE_POINTS = 800;
     private static final int LOG_LINES = 8;
 
-    private HtmlReport() {
-    }
+    private HtmlReport() {}
 
     public static String render(ReportInput in) {
         StringBuilder body = new StringBuilder();
@@ -49,7 +47,8 @@ public final class HtmlReport {
             summary.put("profiled run", Double.isNaN(duration) ? "no timing" : Units.fixed(duration, 2) + " s");
         }
         if (in.run() != null) {
-            summary.put("run record", in.run().application() + " under " + in.run().protocol());
+            summary.put(
+                    "run record", in.run().application() + " under " + in.run().protocol());
         }
         if (m != null) {
             communication(body, m, summary);
@@ -74,10 +73,17 @@ public final class HtmlReport {
                 grid[s / bin][m.destinationOf(c) / bin] += m.bytesOf(c);
             }
         }
-        section(body, "Communication", bin == 1 ? "Bytes sent between every pair of ranks."
-                : "Bytes sent between blocks of " + bin + " ranks (the matrix is summed into "
-                + cells + " x " + cells + " cells).");
-        figure(body, "heatmap", Charts.heatmap("Communication matrix (bytes)", grid, n, bin, "bytes"),
+        section(
+                body,
+                "Communication",
+                bin == 1
+                        ? "Bytes sent between every pair of ranks."
+                        : "Bytes sent between blocks of " + bin + " ranks (the matrix is summed into " + cells + " x "
+                                + cells + " cells).");
+        figure(
+                body,
+                "heatmap",
+                Charts.heatmap("Communication matrix (bytes)", grid, n, bin, "bytes"),
                 "Rows are senders, columns receivers; colour is bytes on a log scale, grey cells carry nothing.");
         LoadDistribution load = LoadDistribution.of(m, LoadKind.SENT);
         summary.put("Gini index (bytes sent)", Units.fixed(load.gini(), 3));
@@ -94,11 +100,24 @@ public final class HtmlReport {
         double mean = load.mean() / unit.divisor();
         List<Charts.Series> loadSeries = List.of(
                 new Charts.Series("bytes sent per rank", x, y, Charts.PALETTE[0], null),
-                new Charts.Series("mean " + Units.bytes(load.mean()), new double[] {0, n - 1}, new double[] {mean, mean},
-                        Charts.PALETTE[2], "6 4"));
+                new Charts.Series(
+                        "mean " + Units.bytes(load.mean()),
+                        new double[] {0, n - 1},
+                        new double[] {mean, mean},
+                        Charts.PALETTE[2],
+                        "6 4"));
         StringBuilder pair = new StringBuilder("<div class=\"pair\">");
-        pair.append(figureHtml("load", Charts.line("Per-rank load, lightest to heaviest",
-                "ranks sorted by bytes sent", "bytes sent (" + unit.name() + ")", loadSeries, List.of(), false, 0.0, null),
+        pair.append(figureHtml(
+                "load",
+                Charts.line(
+                        "Per-rank load, lightest to heaviest",
+                        "ranks sorted by bytes sent",
+                        "bytes sent (" + unit.name() + ")",
+                        loadSeries,
+                        List.of(),
+                        false,
+                        0.0,
+                        null),
                 "Each point is one rank; the dashed line is the mean."));
         double[] loads = Arrays.stream(load.perRank()).asDoubleStream().toArray();
         double[] lorenz = GiniIndex.lorenzCurve(loads);
@@ -119,26 +138,45 @@ public final class HtmlReport {
         bandY[lx.length] = 0;
         bandX[lx.length + 1] = 100;
         bandY[lx.length + 1] = 100;
-        pair.append(figureHtml("lorenz", Charts.line("Lorenz curve, Gini index " + Units.fixed(load.gini(), 3),
-                "ranks, lightest first (% of ranks)", "cumulative share of bytes sent (%)",
-                List.of(new Charts.Series("perfect balance", new double[] {0, 100}, new double[] {0, 100}, "#555", "5 3"),
-                        new Charts.Series("actual load (Lorenz curve)", lx, ly, Charts.PALETTE[0], null)),
-                List.of(new Charts.Band("Gini gap (area A; G = A / (A + B))", bandX, bandY, Charts.PALETTE[1])),
-                false, 0.0, 100.0),
+        pair.append(figureHtml(
+                "lorenz",
+                Charts.line(
+                        "Lorenz curve, Gini index " + Units.fixed(load.gini(), 3),
+                        "ranks, lightest first (% of ranks)",
+                        "cumulative share of bytes sent (%)",
+                        List.of(
+                                new Charts.Series(
+                                        "perfect balance", new double[] {0, 100}, new double[] {0, 100}, "#555", "5 3"),
+                                new Charts.Series("actual load (Lorenz curve)", lx, ly, Charts.PALETTE[0], null)),
+                        List.of(new Charts.Band("Gini gap (area A; G = A / (A + B))", bandX, bandY, Charts.PALETTE[1])),
+                        false,
+                        0.0,
+                        100.0),
                 "The shaded gap between even load and the actual curve is what the Gini index measures."));
         pair.append("</div>");
         body.append(pair);
     }
 
-    private static void clusters(StringBuilder body, CommMatrix m, Clustering c, double duration,
-                                 Map<String, String> summary) {
+    private static void clusters(
+            StringBuilder body, CommMatrix m, Clustering c, double duration, Map<String, String> summary) {
         ClusteringMetrics metrics = ClusteringMetrics.of(m, c, duration);
         summary.put("clusters", c.count() + " (largest " + c.maxSize() + " ranks)");
-        summary.put("coverage / logged", Units.fixed(100 * metrics.coverage(), 1) + " % / "
-                + Units.fixed(100 * metrics.loggedFraction(), 1) + " %");
-        section(body, "Clusters", "Ranks of one cluster checkpoint together and do not log to each other; "
-                + "messages between clusters are logged.");
-        figure(body, "clusters", Charts.clusterGrid("Cluster map (" + c.count() + " clusters)", c.clusterOf(), c.count(),
+        summary.put(
+                "coverage / logged",
+                Units.fixed(100 * metrics.coverage(), 1) + " % / " + Units.fixed(100 * metrics.loggedFraction(), 1)
+                        + " %");
+        section(
+                body,
+                "Clusters",
+                "Ranks of one cluster checkpoint together and do not log to each other; "
+                        + "messages between clusters are logged.");
+        figure(
+                body,
+                "clusters",
+                Charts.clusterGrid(
+                        "Cluster map (" + c.count() + " clusters)",
+                        c.clusterOf(),
+                        c.count(),
                         "coverage " + Units.fixed(100 * metrics.coverage(), 1) + " %, a failure restarts "
                                 + Units.fixed(100 * metrics.restartFraction(), 1) + " % of ranks on average"),
                 "Each square is a rank, coloured by its cluster.");
@@ -160,21 +198,32 @@ public final class HtmlReport {
                 }
             }
             Units.ByteUnit unit = Units.byteUnit(max);
-            int[] top = IntStream.range(0, n).boxed().sorted(Comparator.<Integer>comparingLong(r -> last[r]).reversed())
-                    .limit(LOG_LINES).mapToInt(Integer::intValue).toArray();
+            int[] top = IntStream.range(0, n)
+                    .boxed()
+                    .sorted(Comparator.<Integer>comparingLong(r -> last[r]).reversed())
+                    .limit(LOG_LINES)
+                    .mapToInt(Integer::intValue)
+                    .toArray();
             double[] t = samples.stream().mapToDouble(s -> s.timeMs() / 1000.0).toArray();
             for (int i = 0; i < top.length; i++) {
                 int r = top[i];
-                double[] y = samples.stream().mapToDouble(s -> s.logBytes()[r] / unit.divisor()).toArray();
+                double[] y = samples.stream()
+                        .mapToDouble(s -> s.logBytes()[r] / unit.divisor())
+                        .toArray();
                 series.add(new Charts.Series("rank " + r, t, y, Charts.PALETTE[i % Charts.PALETTE.length], null));
             }
-            double[] mean = samples.stream().mapToDouble(s -> Arrays.stream(s.logBytes()).average().orElse(0)
-                    / unit.divisor()).toArray();
+            double[] mean = samples.stream()
+                    .mapToDouble(s -> Arrays.stream(s.logBytes()).average().orElse(0) / unit.divisor())
+                    .toArray();
             series.add(new Charts.Series("mean of all ranks", t, mean, "#333", "6 4"));
             title = "Payload log per rank over time (" + run.protocol() + ")";
             caption = "Measured: the " + top.length + " ranks with the largest final log, and the mean.";
-            figure(body, "log-growth", Charts.line(title, "time (s)", "log size (" + unit.name() + ")", series, List.of(),
-                    false, 0.0, null), caption);
+            figure(
+                    body,
+                    "log-growth",
+                    Charts.line(
+                            title, "time (s)", "log size (" + unit.name() + ")", series, List.of(), false, 0.0, null),
+                    caption);
             return;
         }
         if (m == null || in.clustering() == null) {
@@ -185,21 +234,41 @@ public final class HtmlReport {
         boolean timed = !Double.isNaN(duration) && duration > 0;
         double span = timed ? duration : 1;
         long[] perRank = ClusteringMetrics.perRankLog(m, in.clustering());
-        int[] top = IntStream.range(0, perRank.length).boxed()
+        int[] top = IntStream.range(0, perRank.length)
+                .boxed()
                 .sorted(Comparator.<Integer>comparingLong(r -> perRank[r]).reversed())
-                .limit(LOG_LINES).mapToInt(Integer::intValue).toArray();
+                .limit(LOG_LINES)
+                .mapToInt(Integer::intValue)
+                .toArray();
         Units.ByteUnit unit = Units.byteUnit(Math.max(1, perRank[top[0]]));
         for (int i = 0; i < top.length; i++) {
-            series.add(new Charts.Series("rank " + top[i], new double[] {0, span},
-                    new double[] {0, perRank[top[i]] / unit.divisor()}, Charts.PALETTE[i % Charts.PALETTE.length], null));
+            series.add(new Charts.Series(
+                    "rank " + top[i],
+                    new double[] {0, span},
+                    new double[] {0, perRank[top[i]] / unit.divisor()},
+                    Charts.PALETTE[i % Charts.PALETTE.length],
+                    null));
         }
         double avg = Arrays.stream(perRank).average().orElse(0) / unit.divisor();
-        series.add(new Charts.Series("mean of all ranks", new double[] {0, span}, new double[] {0, avg}, "#333", "6 4"));
-        section(body, "Log growth", "Projected from the profile: each rank logs what it sends to other clusters, "
-                + "at a steady rate (no run record given).");
-        figure(body, "log-growth", Charts.line("Projected log per rank (hierarchical logging)",
-                        timed ? "time (s)" : "fraction of the profiled run", "log size (" + unit.name() + ")", series,
-                        List.of(), false, 0.0, null),
+        series.add(
+                new Charts.Series("mean of all ranks", new double[] {0, span}, new double[] {0, avg}, "#333", "6 4"));
+        section(
+                body,
+                "Log growth",
+                "Projected from the profile: each rank logs what it sends to other clusters, "
+                        + "at a steady rate (no run record given).");
+        figure(
+                body,
+                "log-growth",
+                Charts.line(
+                        "Projected log per rank (hierarchical logging)",
+                        timed ? "time (s)" : "fraction of the profiled run",
+                        "log size (" + unit.name() + ")",
+                        series,
+                        List.of(),
+                        false,
+                        0.0,
+                        null),
                 "The " + top.length + " ranks with the largest logs under the cluster map above, and the mean.");
     }
 
@@ -217,7 +286,10 @@ public final class HtmlReport {
             }
             spans.add(new Charts.Span("rank " + p.rank(), p.phase(), p.startMs(), p.endMs()));
         }
-        figure(body, "recovery", Charts.timeline("Recovery timeline (" + run.protocol() + ")", spans, phases),
+        figure(
+                body,
+                "recovery",
+                Charts.timeline("Recovery timeline (" + run.protocol() + ")", spans, phases),
                 "Each row is a rank that restarted or rolled back; bars are its recovery phases.");
     }
 
@@ -228,23 +300,61 @@ public final class HtmlReport {
         if (run != null && !run.protocolComparison().isEmpty()) {
             List<RunRecord.ProtocolRow> rows = run.protocolComparison();
             String[] names = rows.stream().map(RunRecord.ProtocolRow::protocol).toArray(String[]::new);
-            addBars(pair, "cmp-overhead", "Failure-free overhead", "overhead (%)", names,
-                    rows.stream().map(RunRecord.ProtocolRow::failureFreeOverheadPercent).toArray(Double[]::new), 1, "%");
-            Double[] logs = rows.stream().map(r -> r.maxLogBytes() == null ? null : r.maxLogBytes().doubleValue())
+            addBars(
+                    pair,
+                    "cmp-overhead",
+                    "Failure-free overhead",
+                    "overhead (%)",
+                    names,
+                    rows.stream()
+                            .map(RunRecord.ProtocolRow::failureFreeOverheadPercent)
+                            .toArray(Double[]::new),
+                    1,
+                    "%");
+            Double[] logs = rows.stream()
+                    .map(r -> r.maxLogBytes() == null ? null : r.maxLogBytes().doubleValue())
                     .toArray(Double[]::new);
-            Units.ByteUnit unit = Units.byteUnit(Arrays.stream(logs).filter(v -> v != null).mapToDouble(v -> v).max().orElse(1));
-            addBars(pair, "cmp-log", "Largest per-rank log", "log (" + unit.name() + ")", names,
-                    Arrays.stream(logs).map(v -> v == null ? null : v / unit.divisor()).toArray(Double[]::new), 2, "");
-            addBars(pair, "cmp-recovery", "Recovery time", "time (ms)", names,
-                    rows.stream().map(RunRecord.ProtocolRow::recoveryMs).toArray(Double[]::new), 0, "");
-            addBars(pair, "cmp-rollback", "Ranks rolled back", "ranks", names,
-                    rows.stream().map(RunRecord.ProtocolRow::rolledBackRanks).toArray(Double[]::new), 0, "");
+            Units.ByteUnit unit = Units.byteUnit(Arrays.stream(logs)
+                    .filter(v -> v != null)
+                    .mapToDouble(v -> v)
+                    .max()
+                    .orElse(1));
+            addBars(
+                    pair,
+                    "cmp-log",
+                    "Largest per-rank log",
+                    "log (" + unit.name() + ")",
+                    names,
+                    Arrays.stream(logs)
+                            .map(v -> v == null ? null : v / unit.divisor())
+                            .toArray(Double[]::new),
+                    2,
+                    "");
+            addBars(
+                    pair,
+                    "cmp-recovery",
+                    "Recovery time",
+                    "time (ms)",
+                    names,
+                    rows.stream().map(RunRecord.ProtocolRow::recoveryMs).toArray(Double[]::new),
+                    0,
+                    "");
+            addBars(
+                    pair,
+                    "cmp-rollback",
+                    "Ranks rolled back",
+                    "ranks",
+                    names,
+                    rows.stream().map(RunRecord.ProtocolRow::rolledBackRanks).toArray(Double[]::new),
+                    0,
+                    "");
             pair.append("</div>");
             body.append("<p>Measured in the run record.</p>").append(pair);
             return;
         }
         if (m == null) {
-            placeholder(body, "comparison", "Protocol comparison needs a profile or a run record with protocolComparison.");
+            placeholder(
+                    body, "comparison", "Protocol comparison needs a profile or a run record with protocolComparison.");
             return;
         }
         // Analytical comparison from the profile alone.
@@ -261,8 +371,11 @@ public final class HtmlReport {
             maxLog.add((double) h.maxLogBytes());
             restart.add(100 * h.restartFraction());
         }
-        McmlAnalysis mcml = McmlAnalysis.run(m, new double[] {50},
-                List.of(new SwitchOffStrategy.HeaviestLinkFirst(),
+        McmlAnalysis mcml = McmlAnalysis.run(
+                m,
+                new double[] {50},
+                List.of(
+                        new SwitchOffStrategy.HeaviestLinkFirst(),
                         new SwitchOffStrategy.DendrogramNearestFirst(Dendrogram.fromCommunication(m, 1))));
         for (McmlAnalysis.Row row : mcml.rows()) {
             names.add("MCML 50% " + (row.strategy().startsWith("heaviest") ? "heaviest" : "dendrogram"));
@@ -273,18 +386,41 @@ public final class HtmlReport {
         maxLog.add(0.0);
         restart.add(100.0);
         String[] labels = names.toArray(String[]::new);
-        Units.ByteUnit unit = Units.byteUnit(maxLog.stream().mapToDouble(v -> v).max().orElse(1));
-        addBars(pair, "cmp-log", "Largest per-rank log", "log over the profile (" + unit.name() + ")", labels,
-                maxLog.stream().map(v -> v / unit.divisor()).toArray(Double[]::new), 2, "");
-        addBars(pair, "cmp-rollback", "Ranks rolling back per failure", "ranks (% of all)", labels,
-                restart.toArray(Double[]::new), 1, "%");
+        Units.ByteUnit unit =
+                Units.byteUnit(maxLog.stream().mapToDouble(v -> v).max().orElse(1));
+        addBars(
+                pair,
+                "cmp-log",
+                "Largest per-rank log",
+                "log over the profile (" + unit.name() + ")",
+                labels,
+                maxLog.stream().map(v -> v / unit.divisor()).toArray(Double[]::new),
+                2,
+                "");
+        addBars(
+                pair,
+                "cmp-rollback",
+                "Ranks rolling back per failure",
+                "ranks (% of all)",
+                labels,
+                restart.toArray(Double[]::new),
+                1,
+                "%");
         pair.append("</div>");
         body.append("<p>Derived from the profile (no measured comparison in a run record): the memory each "
-                + "protocol needs for its log against how much of the machine one failure rolls back.</p>").append(pair);
+                        + "protocol needs for its log against how much of the machine one failure rolls back.</p>")
+                .append(pair);
     }
 
-    private static void addBars(StringBuilder out, String id, String title, String yLabel, String[] names, Double[] values,
-                                int digits, String suffix) {
+    private static void addBars(
+            StringBuilder out,
+            String id,
+            String title,
+            String yLabel,
+            String[] names,
+            Double[] values,
+            int digits,
+            String suffix) {
         List<String> cats = new ArrayList<>();
         List<Double> vals = new ArrayList<>();
         for (int i = 0; i < names.length; i++) {
@@ -297,12 +433,15 @@ public final class HtmlReport {
             return;
         }
         double[] v = vals.stream().mapToDouble(d -> d).toArray();
-        String[] labels = vals.stream().map(d -> Units.fixed(d, digits) + suffix).toArray(String[]::new);
-        out.append(figureHtml(id, Charts.bars(title, yLabel, cats.toArray(String[]::new), v, Charts.PALETTE, labels), null));
+        String[] labels =
+                vals.stream().map(d -> Units.fixed(d, digits) + suffix).toArray(String[]::new);
+        out.append(figureHtml(
+                id, Charts.bars(title, yLabel, cats.toArray(String[]::new), v, Charts.PALETTE, labels), null));
     }
 
     private static void model(StringBuilder body, ReportInput in) {
-        ModelProjection p = ModelProjection.sweep(in.model(), ModelProjection.PAPER_SOCKETS, ModelProjection.PAPER_OMEGAS);
+        ModelProjection p =
+                ModelProjection.sweep(in.model(), ModelProjection.PAPER_SOCKETS, ModelProjection.PAPER_OMEGAS);
         double[] x = Arrays.stream(p.socketCounts()).asDoubleStream().toArray();
         List<Charts.Series> time = new ArrayList<>();
         List<Charts.Series> energy = new ArrayList<>();
@@ -310,22 +449,60 @@ public final class HtmlReport {
             List<ExecutionModel.Comparison> row = p.points().get(i);
             String name = "omega = " + Units.fixed(p.omegas()[i], 1);
             String color = Charts.PALETTE[i % Charts.PALETTE.length];
-            time.add(new Charts.Series(name, x, row.stream().mapToDouble(ExecutionModel.Comparison::relativeTime).toArray(),
-                    color, null));
-            energy.add(new Charts.Series(name, x, row.stream().mapToDouble(ExecutionModel.Comparison::relativeEnergy).toArray(),
-                    color, null));
+            time.add(new Charts.Series(
+                    name,
+                    x,
+                    row.stream()
+                            .mapToDouble(ExecutionModel.Comparison::relativeTime)
+                            .toArray(),
+                    color,
+                    null));
+            energy.add(new Charts.Series(
+                    name,
+                    x,
+                    row.stream()
+                            .mapToDouble(ExecutionModel.Comparison::relativeEnergy)
+                            .toArray(),
+                    color,
+                    null));
         }
         ExecutionModel.Comparison top = ExecutionModel.compare(in.model());
-        section(body, "Model projection", "MCML against simple causal message logging, model of the MCML paper's "
-                + "section VI (see docs/tools.md). At " + in.model().sockets() + " sockets and omega "
-                + Units.fixed(in.model().omega(), 2) + ": optimal period " + Units.fixed(top.optimalPeriodMinutes(), 1)
-                + " min, time " + Units.fixed(-top.timeReductionPercent(), 1) + " %, energy "
-                + Units.fixed(-top.energyReductionPercent(), 1) + " %.");
+        section(
+                body,
+                "Model projection",
+                "MCML against simple causal message logging, model of the MCML paper's "
+                        + "section VI (see docs/tools.md). At " + in.model().sockets() + " sockets and omega "
+                        + Units.fixed(in.model().omega(), 2) + ": optimal period "
+                        + Units.fixed(top.optimalPeriodMinutes(), 1)
+                        + " min, time " + Units.fixed(-top.timeReductionPercent(), 1) + " %, energy "
+                        + Units.fixed(-top.energyReductionPercent(), 1) + " %.");
         body.append("<div class=\"pair\">");
-        body.append(figureHtml("model-time", Charts.line("Relative execution time, MCML / SCML", "sockets (log scale)",
-                "MCML time / SCML time", time, List.of(), true, null, null, true), null));
-        body.append(figureHtml("model-energy", Charts.line("Relative energy, MCML / SCML", "sockets (log scale)",
-                "MCML energy / SCML energy", energy, List.of(), true, null, null, true), null));
+        body.append(figureHtml(
+                "model-time",
+                Charts.line(
+                        "Relative execution time, MCML / SCML",
+                        "sockets (log scale)",
+                        "MCML time / SCML time",
+                        time,
+                        List.of(),
+                        true,
+                        null,
+                        null,
+                        true),
+                null));
+        body.append(figureHtml(
+                "model-energy",
+                Charts.line(
+                        "Relative energy, MCML / SCML",
+                        "sockets (log scale)",
+                        "MCML energy / SCML energy",
+                        energy,
+                        List.of(),
+                        true,
+                        null,
+                        null,
+                        true),
+                null));
         body.append("</div>");
     }
 
@@ -357,14 +534,20 @@ public final class HtmlReport {
     }
 
     private static void placeholder(StringBuilder body, String id, String text) {
-        body.append("<figure class=\"missing\" id=\"").append(id).append("\"><p>").append(Svg.escape(text))
+        body.append("<figure class=\"missing\" id=\"")
+                .append(id)
+                .append("\"><p>")
+                .append(Svg.escape(text))
                 .append("</p></figure>");
     }
 
     private static String page(String title, Map<String, String> summary, String body) {
         StringBuilder table = new StringBuilder("<table class=\"summary\">");
-        summary.forEach((k, v) -> table.append("<tr><th>").append(Svg.escape(k)).append("</th><td>")
-                .append(Svg.escape(v)).append("</td></tr>"));
+        summary.forEach((k, v) -> table.append("<tr><th>")
+                .append(Svg.escape(k))
+                .append("</th><td>")
+                .append(Svg.escape(v))
+                .append("</td></tr>"));
         table.append("</table>");
         return """
                 <!DOCTYPE html>
@@ -422,6 +605,7 @@ public final class HtmlReport {
                 <pre id="js-errors"></pre>
                 </body>
                 </html>
-                """.formatted(Svg.escape(title), Svg.escape(title), table, body);
+                """
+                .formatted(Svg.escape(title), Svg.escape(title), table, body);
     }
 }

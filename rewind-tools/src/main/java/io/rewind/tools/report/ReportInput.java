@@ -15,8 +15,13 @@ import io.rewind.tools.profile.Traffic;
  * @param run        run record, or null
  * @param model      model parameters for the projection curves
  */
-public record ReportInput(String title, CommProfile profile, Traffic traffic, Clustering clustering, RunRecord run,
-                          ModelParameters model) {
+public record ReportInput(
+        String title,
+        CommProfile profile,
+        Traffic traffic,
+        Clustering clustering,
+        RunRecord run,
+        ModelParameters model) {
 
     public ReportInput {
         if (profile == null && run == null) {

@@ -2,7 +2,6 @@ package io.rewind.tools.report;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
-
 import java.util.List;
 
 /**
@@ -21,9 +20,15 @@ import java.util.List;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RunRecord(String format, int version, String application, String protocol, int ranks,
-                        List<LogSample> logSamples, List<RecoveryPhase> recovery,
-                        List<ProtocolRow> protocolComparison) {
+public record RunRecord(
+        String format,
+        int version,
+        String application,
+        String protocol,
+        int ranks,
+        List<LogSample> logSamples,
+        List<RecoveryPhase> recovery,
+        List<ProtocolRow> protocolComparison) {
 
     public static final String FORMAT = "rewind-run-record";
 
@@ -38,8 +43,7 @@ public record RunRecord(String format, int version, String application, String p
      * @param logBytes bytes held in each rank's payload log at that time, indexed by rank
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record LogSample(double timeMs, long[] logBytes) {
-    }
+    public record LogSample(double timeMs, long[] logBytes) {}
 
     /**
      * @param rank    the rank recovering (restarted or rolled back)
@@ -48,8 +52,7 @@ public record RunRecord(String format, int version, String application, String p
      * @param endMs   end, not before {@code startMs}
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record RecoveryPhase(int rank, String phase, double startMs, double endMs) {
-    }
+    public record RecoveryPhase(int rank, String phase, double startMs, double endMs) {}
 
     /**
      * Any metric may be null when not measured.
@@ -62,7 +65,10 @@ public record RunRecord(String format, int version, String application, String p
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record ProtocolRow(String protocol, Double failureFreeOverheadPercent, Long maxLogBytes, Double recoveryMs,
-                              Double rolledBackRanks) {
-    }
+    public record ProtocolRow(
+            String protocol,
+            Double failureFreeOverheadPercent,
+            Long maxLogBytes,
+            Double recoveryMs,
+            Double rolledBackRanks) {}
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.rewind.tools.profile.InputFormatException;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -15,8 +14,7 @@ public final class RunRecordJson {
 
     private static final ObjectMapper MAPPER = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-    private RunRecordJson() {
-    }
+    private RunRecordJson() {}
 
     public static RunRecord read(Path file) {
         try {
@@ -56,7 +54,8 @@ public final class RunRecordJson {
 
     private static void validate(RunRecord r, String name) {
         if (!RunRecord.FORMAT.equals(r.format())) {
-            throw new InputFormatException(name, 0, "\"format\" must be \"" + RunRecord.FORMAT + "\", found " + r.format());
+            throw new InputFormatException(
+                    name, 0, "\"format\" must be \"" + RunRecord.FORMAT + "\", found " + r.format());
         }
         if (r.version() != 1) {
             throw new InputFormatException(name, 0, "unsupported run record version " + r.version());
@@ -68,8 +67,8 @@ public final class RunRecordJson {
         for (int i = 0; i < r.logSamples().size(); i++) {
             RunRecord.LogSample s = r.logSamples().get(i);
             if (s.logBytes() == null || s.logBytes().length != r.ranks()) {
-                throw new InputFormatException(name, 0, "logSamples[" + i + "] must have one value per rank ("
-                        + r.ranks() + ")");
+                throw new InputFormatException(
+                        name, 0, "logSamples[" + i + "] must have one value per rank (" + r.ranks() + ")");
             }
             if (s.timeMs() < previous) {
                 throw new InputFormatException(name, 0, "logSamples[" + i + "] goes back in time");
@@ -79,7 +78,8 @@ public final class RunRecordJson {
         for (int i = 0; i < r.recovery().size(); i++) {
             RunRecord.RecoveryPhase p = r.recovery().get(i);
             if (p.phase() == null || p.endMs() < p.startMs() || p.rank() < 0 || p.rank() >= r.ranks()) {
-                throw new InputFormatException(name, 0, "recovery[" + i + "] needs a phase, a rank in range and endMs >= startMs");
+                throw new InputFormatException(
+                        name, 0, "recovery[" + i + "] needs a phase, a rank in range and endMs >= startMs");
             }
         }
         for (int i = 0; i < r.protocolComparison().size(); i++) {

@@ -8,14 +8,31 @@ final class Svg {
     private final StringBuilder out = new StringBuilder(4096);
 
     Svg(int width, int height, String label) {
-        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"").append(width).append("\" height=\"")
-                .append(height).append("\" viewBox=\"0 0 ").append(width).append(' ').append(height)
-                .append("\" role=\"img\" aria-label=\"").append(escape(label)).append("\">");
+        out.append("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"")
+                .append(width)
+                .append("\" height=\"")
+                .append(height)
+                .append("\" viewBox=\"0 0 ")
+                .append(width)
+                .append(' ')
+                .append(height)
+                .append("\" role=\"img\" aria-label=\"")
+                .append(escape(label))
+                .append("\">");
     }
 
     Svg rect(double x, double y, double w, double h, String fill, String tooltip) {
-        out.append("<rect x=\"").append(num(x)).append("\" y=\"").append(num(y)).append("\" width=\"").append(num(w))
-                .append("\" height=\"").append(num(h)).append("\" fill=\"").append(fill).append('"');
+        out.append("<rect x=\"")
+                .append(num(x))
+                .append("\" y=\"")
+                .append(num(y))
+                .append("\" width=\"")
+                .append(num(w))
+                .append("\" height=\"")
+                .append(num(h))
+                .append("\" fill=\"")
+                .append(fill)
+                .append('"');
         if (tooltip != null) {
             out.append("><title>").append(escape(tooltip)).append("</title></rect>");
         } else {
@@ -25,9 +42,19 @@ final class Svg {
     }
 
     Svg line(double x1, double y1, double x2, double y2, String stroke, double width, String dash) {
-        out.append("<line x1=\"").append(num(x1)).append("\" y1=\"").append(num(y1)).append("\" x2=\"").append(num(x2))
-                .append("\" y2=\"").append(num(y2)).append("\" stroke=\"").append(stroke).append("\" stroke-width=\"")
-                .append(num(width)).append('"');
+        out.append("<line x1=\"")
+                .append(num(x1))
+                .append("\" y1=\"")
+                .append(num(y1))
+                .append("\" x2=\"")
+                .append(num(x2))
+                .append("\" y2=\"")
+                .append(num(y2))
+                .append("\" stroke=\"")
+                .append(stroke)
+                .append("\" stroke-width=\"")
+                .append(num(width))
+                .append('"');
         if (dash != null) {
             out.append(" stroke-dasharray=\"").append(dash).append('"');
         }
@@ -36,7 +63,10 @@ final class Svg {
     }
 
     Svg polyline(double[] xs, double[] ys, String stroke, double width, String dash, String tooltip) {
-        out.append("<polyline fill=\"none\" stroke=\"").append(stroke).append("\" stroke-width=\"").append(num(width))
+        out.append("<polyline fill=\"none\" stroke=\"")
+                .append(stroke)
+                .append("\" stroke-width=\"")
+                .append(num(width))
                 .append("\" stroke-linejoin=\"round\"");
         if (dash != null) {
             out.append(" stroke-dasharray=\"").append(dash).append('"');
@@ -55,7 +85,10 @@ final class Svg {
     }
 
     Svg polygon(double[] xs, double[] ys, String fill, double opacity) {
-        out.append("<polygon fill=\"").append(fill).append("\" fill-opacity=\"").append(num(opacity))
+        out.append("<polygon fill=\"")
+                .append(fill)
+                .append("\" fill-opacity=\"")
+                .append(num(opacity))
                 .append("\" stroke=\"none\" points=\"");
         for (int i = 0; i < xs.length; i++) {
             out.append(num(xs[i])).append(',').append(num(ys[i])).append(' ');
@@ -65,15 +98,31 @@ final class Svg {
     }
 
     Svg circle(double x, double y, double r, String fill, String tooltip) {
-        out.append("<circle cx=\"").append(num(x)).append("\" cy=\"").append(num(y)).append("\" r=\"").append(num(r))
-                .append("\" fill=\"").append(fill).append("\"><title>").append(escape(tooltip)).append("</title></circle>");
+        out.append("<circle cx=\"")
+                .append(num(x))
+                .append("\" cy=\"")
+                .append(num(y))
+                .append("\" r=\"")
+                .append(num(r))
+                .append("\" fill=\"")
+                .append(fill)
+                .append("\"><title>")
+                .append(escape(tooltip))
+                .append("</title></circle>");
         return this;
     }
 
     /** anchor: start, middle or end. */
     Svg text(double x, double y, String text, int size, String anchor, String extra) {
-        out.append("<text x=\"").append(num(x)).append("\" y=\"").append(num(y)).append("\" font-size=\"").append(size)
-                .append("\" text-anchor=\"").append(anchor).append('"');
+        out.append("<text x=\"")
+                .append(num(x))
+                .append("\" y=\"")
+                .append(num(y))
+                .append("\" font-size=\"")
+                .append(size)
+                .append("\" text-anchor=\"")
+                .append(anchor)
+                .append('"');
         if (extra != null) {
             out.append(' ').append(extra);
         }

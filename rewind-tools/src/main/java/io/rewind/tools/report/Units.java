@@ -5,12 +5,10 @@ import java.util.Locale;
 /** Human-readable numbers and the byte unit an axis should use. */
 final class Units {
 
-    private Units() {
-    }
+    private Units() {}
 
     /** Binary byte unit fitting {@code maxBytes}: name and divisor. */
-    record ByteUnit(String name, double divisor) {
-    }
+    record ByteUnit(String name, double divisor) {}
 
     static ByteUnit byteUnit(double maxBytes) {
         String[] names = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};

@@ -1,14 +1,13 @@
 package io.rewind.tools.analysis;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.LongRange;
 import net.jqwik.api.constraints.Size;
 import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class GiniIndexTest {
 
@@ -43,7 +42,8 @@ class GiniIndexTest {
     }
 
     @Property
-    void agreesWithMeanAbsoluteDifferenceForm(@ForAll @Size(min = 1, max = 40) List<@LongRange(min = 0, max = 1_000_000) Long> values) {
+    void agreesWithMeanAbsoluteDifferenceForm(
+            @ForAll @Size(min = 1, max = 40) List<@LongRange(min = 0, max = 1_000_000) Long> values) {
         long[] loads = values.stream().mapToLong(Long::longValue).toArray();
         double sum = 0;
         double diff = 0;

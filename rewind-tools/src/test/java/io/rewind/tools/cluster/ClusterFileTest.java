@@ -1,11 +1,11 @@
 package io.rewind.tools.cluster;
 
-import io.rewind.tools.profile.InputFormatException;
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rewind.tools.profile.InputFormatException;
+import org.junit.jupiter.api.Test;
 
 class ClusterFileTest {
 
@@ -19,11 +19,13 @@ class ClusterFileTest {
 
     @Test
     void rejectsOverlapsAndGaps() {
-        InputFormatException twice = assertThrows(InputFormatException.class,
+        InputFormatException twice = assertThrows(
+                InputFormatException.class,
                 () -> ClusterFile.parse("rewind-clusters 1\nranks 4\ncluster 0 0-2\ncluster 1 2-3\n", "c"));
         assertEquals(4, twice.lineNumber());
         assertTrue(twice.getMessage().contains("rank 2 already in cluster 0 (line 3)"), twice.getMessage());
-        InputFormatException missing = assertThrows(InputFormatException.class,
+        InputFormatException missing = assertThrows(
+                InputFormatException.class,
                 () -> ClusterFile.parse("rewind-clusters 1\nranks 4\ncluster 0 0-2\n", "c"));
         assertTrue(missing.getMessage().contains("rank 3 is in no cluster"), missing.getMessage());
     }

@@ -1,18 +1,17 @@
 package io.rewind.tools.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.rewind.tools.profile.CommMatrix;
 import io.rewind.tools.profile.CommProfile;
 import io.rewind.tools.profile.SyntheticProfiles;
+import java.util.Arrays;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
-
-import java.util.Arrays;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ClustererTest {
 
@@ -24,8 +23,10 @@ class ClustererTest {
         ClusteringMetrics m = ClusteringMetrics.of(p.p2p(), c, Double.NaN);
         assertEquals(2L * 7 * 10, m.loggedBytes(), "optimal cut: only the 7 light links are logged");
         assertEquals(16, c.maxSize());
-        ClusteringMetrics naive = ClusteringMetrics.of(p.p2p(), Clusterer.contiguous(p.ranks(), ClusterRequest.intoClusters(8)), Double.NaN);
-        assertTrue(naive.loggedFraction() > 0.5, "shuffled cliques defeat contiguous blocks: " + naive.loggedFraction());
+        ClusteringMetrics naive = ClusteringMetrics.of(
+                p.p2p(), Clusterer.contiguous(p.ranks(), ClusterRequest.intoClusters(8)), Double.NaN);
+        assertTrue(
+                naive.loggedFraction() > 0.5, "shuffled cliques defeat contiguous blocks: " + naive.loggedFraction());
     }
 
     @Test
@@ -72,7 +73,8 @@ class ClustererTest {
     void rejectsImpossibleRequests() {
         CommMatrix m = SyntheticProfiles.grid2d(2, 2, 1).p2p();
         assertThrows(IllegalArgumentException.class, () -> Clusterer.cluster(m, ClusterRequest.intoClusters(5)));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Clusterer.cluster(m, ClusterRequest.withMaxSize(1).keeping(Clustering.blocksOf(4, 2))));
     }
 
@@ -88,14 +90,15 @@ class ClustererTest {
         ClusterRequest request = ClusterRequest.intoClusters(4);
         ClusteringMetrics minCut = ClusteringMetrics.of(m, Clusterer.cluster(m, request), Double.NaN);
         ClusteringMetrics balanced = ClusteringMetrics.of(m, Clusterer.cluster(m, request.balanced(true)), Double.NaN);
-        assertTrue(balanced.maxLogBytes() <= minCut.maxLogBytes(),
-                balanced.maxLogBytes() + " vs " + minCut.maxLogBytes());
+        assertTrue(
+                balanced.maxLogBytes() <= minCut.maxLogBytes(), balanced.maxLogBytes() + " vs " + minCut.maxLogBytes());
     }
 
     @Property(tries = 30)
-    void alwaysAValidClusteringWithinCapacity(@ForAll @IntRange(min = 2, max = 60) int ranks,
-                                              @ForAll @IntRange(min = 1, max = 8) int k,
-                                              @ForAll @IntRange(min = 1, max = 1000) int seed) {
+    void alwaysAValidClusteringWithinCapacity(
+            @ForAll @IntRange(min = 2, max = 60) int ranks,
+            @ForAll @IntRange(min = 1, max = 8) int k,
+            @ForAll @IntRange(min = 1, max = 1000) int seed) {
         if (k > ranks) {
             return;
         }
@@ -105,18 +108,25 @@ class ClustererTest {
             b.add(random.nextInt(ranks), random.nextInt(ranks), random.nextInt(1, 1000), 1);
         }
         CommMatrix m = b.build();
-        Clustering c = Clusterer.cluster(m, ClusterRequest.intoClusters(k).seeded(seed).balanced(seed % 2 == 0));
+        Clustering c =
+                Clusterer.cluster(m, ClusterRequest.intoClusters(k).seeded(seed).balanced(seed % 2 == 0));
         assertTrue(c.count() <= k);
         assertTrue(c.maxSize() <= (ranks + k - 1) / k, Arrays.toString(c.sizes()));
         ClusteringMetrics metrics = ClusteringMetrics.of(m, c, Double.NaN);
-        assertEquals(metrics.loggedBytes(), Arrays.stream(ClusteringMetrics.perRankLog(m, c)).sum());
+        assertEquals(
+                metrics.loggedBytes(),
+                Arrays.stream(ClusteringMetrics.perRankLog(m, c)).sum());
         assertEquals(1.0, metrics.coverage() + metrics.loggedFraction(), 1e-12);
     }
 
     @Test
     void metricsOfAHandComputedCase() {
         // 4 ranks, clusters {0,1} {2,3}: 0->1 100 (intra), 1->2 50 (inter), 3->0 30 (inter).
-        CommMatrix m = new CommMatrix.Builder(4).add(0, 1, 100, 1).add(1, 2, 50, 1).add(3, 0, 30, 1).build();
+        CommMatrix m = new CommMatrix.Builder(4)
+                .add(0, 1, 100, 1)
+                .add(1, 2, 50, 1)
+                .add(3, 0, 30, 1)
+                .build();
         Clustering c = new Clustering(new int[] {0, 0, 1, 1}, 2);
         ClusteringMetrics x = ClusteringMetrics.of(m, c, 10.0);
         assertEquals(100.0 / 180, x.coverage(), 1e-12);

@@ -1,14 +1,12 @@
 package io.rewind.tools.mcml;
 
-import io.rewind.tools.profile.CommMatrix;
-import io.rewind.tools.profile.SyntheticProfiles;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rewind.tools.profile.CommMatrix;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class McmlAnalysisTest {
 
@@ -22,8 +20,13 @@ class McmlAnalysisTest {
      */
     @Test
     void heaviestLinkFirstOnAHandComputedCase() {
-        CommMatrix m = new CommMatrix.Builder(4).add(0, 1, 60, 1).add(0, 2, 30, 1).add(0, 3, 10, 1)
-                .add(1, 0, 40, 1).add(3, 1, 50, 1).build();
+        CommMatrix m = new CommMatrix.Builder(4)
+                .add(0, 1, 60, 1)
+                .add(0, 2, 30, 1)
+                .add(0, 3, 10, 1)
+                .add(1, 0, 40, 1)
+                .add(3, 1, 50, 1)
+                .build();
         McmlAnalysis a = McmlAnalysis.run(m, new double[] {50}, List.of(new SwitchOffStrategy.HeaviestLinkFirst()));
         McmlAnalysis.Row row = a.rows().get(0);
         assertEquals(100, a.fullLogMaxBytes());
@@ -35,8 +38,13 @@ class McmlAnalysisTest {
 
     @Test
     void rollbackSetAndChainOnAHandComputedCase() {
-        CommMatrix m = new CommMatrix.Builder(4).add(0, 1, 60, 1).add(0, 2, 30, 1).add(0, 3, 10, 1)
-                .add(1, 0, 40, 1).add(3, 1, 50, 1).build();
+        CommMatrix m = new CommMatrix.Builder(4)
+                .add(0, 1, 60, 1)
+                .add(0, 2, 30, 1)
+                .add(0, 3, 10, 1)
+                .add(1, 0, 40, 1)
+                .add(3, 1, 50, 1)
+                .build();
         ChannelSwitchOff s = ChannelSwitchOff.apply(m, 50, new SwitchOffStrategy.HeaviestLinkFirst());
         assertTrue(s.off()[m.firstChannel(0)], "0->1 off");
         assertFalse(s.off()[m.firstChannel(0) + 1], "0->2 still logged");
@@ -54,7 +62,11 @@ class McmlAnalysisTest {
         int x = 1;
         int y = 2;
         int z = 3;
-        CommMatrix m = new CommMatrix.Builder(4).add(z, y, 10, 1).add(w, z, 10, 1).add(x, y, 10, 1).build();
+        CommMatrix m = new CommMatrix.Builder(4)
+                .add(z, y, 10, 1)
+                .add(w, z, 10, 1)
+                .add(x, y, 10, 1)
+                .build();
         boolean[] off = new boolean[m.channelCount()];
         off[m.firstChannel(z)] = true; // z -> y
         off[m.firstChannel(w)] = true; // w -> z
@@ -68,7 +80,11 @@ class McmlAnalysisTest {
     @Test
     void dendrogramStrategySwitchesOffNearChannelsFirst() {
         // Rank 5 of 8 sends 100 to 0 (far) and 30 to 4 (its pair) and 20 to 6 (same half).
-        CommMatrix m = new CommMatrix.Builder(8).add(5, 0, 100, 1).add(5, 4, 30, 1).add(5, 6, 20, 1).build();
+        CommMatrix m = new CommMatrix.Builder(8)
+                .add(5, 0, 100, 1)
+                .add(5, 4, 30, 1)
+                .add(5, 6, 20, 1)
+                .build();
         SwitchOffStrategy nearest = new SwitchOffStrategy.DendrogramNearestFirst(Dendrogram.contiguous(8));
         ChannelSwitchOff s = ChannelSwitchOff.apply(m, 110, nearest);
         // Over budget by 40: [4-5] first (30, still 120 > 110), then [4-7] (20, 100 <= 110).
@@ -108,8 +124,8 @@ class McmlAnalysisTest {
         CommMatrix m = b.build();
         double[] thetas = {30, 50, 70, 90};
         McmlAnalysis heaviest = McmlAnalysis.run(m, thetas, List.of(new SwitchOffStrategy.HeaviestLinkFirst()));
-        McmlAnalysis dendro = McmlAnalysis.run(m, thetas,
-                List.of(new SwitchOffStrategy.DendrogramNearestFirst(Dendrogram.fromCommunication(m, 3))));
+        McmlAnalysis dendro = McmlAnalysis.run(
+                m, thetas, List.of(new SwitchOffStrategy.DendrogramNearestFirst(Dendrogram.fromCommunication(m, 3))));
         assertTrue(heaviest.rows().get(1).rollback().avgSetSize() > 8, "rollbacks cross cliques");
         for (int i = 0; i < thetas.length; i++) {
             McmlAnalysis.Row h = heaviest.rows().get(i);
@@ -118,10 +134,13 @@ class McmlAnalysisTest {
             assertTrue(d.maxLogBytes() <= d.thresholdBytes());
             assertTrue(h.maxLogBytes() <= h.thresholdBytes());
             if (i > 0) {
-                assertTrue(h.rollback().avgSetSize() <= heaviest.rows().get(i - 1).rollback().avgSetSize());
-                assertTrue(d.rollback().avgSetSize() <= dendro.rows().get(i - 1).rollback().avgSetSize());
+                assertTrue(h.rollback().avgSetSize()
+                        <= heaviest.rows().get(i - 1).rollback().avgSetSize());
+                assertTrue(d.rollback().avgSetSize()
+                        <= dendro.rows().get(i - 1).rollback().avgSetSize());
             }
         }
-        assertTrue(dendro.rows().get(1).rollback().avgChainLength() < heaviest.rows().get(1).rollback().avgChainLength());
+        assertTrue(dendro.rows().get(1).rollback().avgChainLength()
+                < heaviest.rows().get(1).rollback().avgChainLength());
     }
 }

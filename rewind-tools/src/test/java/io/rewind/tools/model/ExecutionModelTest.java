@@ -1,10 +1,10 @@
 package io.rewind.tools.model;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
 
 class ExecutionModelTest {
 
@@ -38,7 +38,10 @@ class ExecutionModelTest {
     void partsAddUpAndFailureFreeLimitIsTheSolveTime() {
         ModelParameters p = ModelParameters.tableVi();
         TimeBreakdown t = ExecutionModel.evaluate(p, 20, 0.1);
-        assertEquals(t.totalMinutes(), t.solveMinutes() + t.checkpointMinutes() + t.recoverMinutes() + t.restartMinutes(), 1e-6);
+        assertEquals(
+                t.totalMinutes(),
+                t.solveMinutes() + t.checkpointMinutes() + t.recoverMinutes() + t.restartMinutes(),
+                1e-6);
         ModelParameters reliable = new ModelParameters(24, 1e9, 1, 5, 0.5, 1.05, 1.2, 0.5, 0.1, 100, 50);
         TimeBreakdown r = ExecutionModel.evaluate(reliable, 1e9, 0);
         assertEquals(24 * 60 * 1.05, r.totalMinutes(), 1e-2);
@@ -46,8 +49,8 @@ class ExecutionModelTest {
 
     @Test
     void benefitGrowsWithScale() {
-        ModelProjection proj = ModelProjection.sweep(ModelParameters.tableVi(), ModelProjection.PAPER_SOCKETS,
-                ModelProjection.PAPER_OMEGAS);
+        ModelProjection proj = ModelProjection.sweep(
+                ModelParameters.tableVi(), ModelProjection.PAPER_SOCKETS, ModelProjection.PAPER_OMEGAS);
         for (var row : proj.points()) {
             for (int i = 1; i < row.size(); i++) {
                 assertTrue(row.get(i).relativeTime() <= row.get(i - 1).relativeTime() + 1e-12);
@@ -57,9 +60,11 @@ class ExecutionModelTest {
 
     @Test
     void rejectsNonsense() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> new ModelParameters(24, 40, 512_000, 5, 0.5, 0.9, 1.2, 0.5, 0.1, 100, 50));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> new ModelParameters(24, 40, 512_000, 5, 0.5, 1.05, 1.2, 1.5, 0.1, 100, 50));
     }
 }

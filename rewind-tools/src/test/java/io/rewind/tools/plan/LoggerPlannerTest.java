@@ -1,12 +1,12 @@
 package io.rewind.tools.plan;
 
-import io.rewind.tools.profile.CommMatrix;
-import io.rewind.tools.profile.SyntheticProfiles;
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rewind.tools.profile.CommMatrix;
+import io.rewind.tools.profile.SyntheticProfiles;
+import org.junit.jupiter.api.Test;
 
 class LoggerPlannerTest {
 
@@ -20,8 +20,8 @@ class LoggerPlannerTest {
     @Test
     void picksTheClusteringThatAvoidsLoggingHeavyTraffic() {
         CommMatrix m = SyntheticProfiles.cliques(4, 16, (long) GB, 1000, 0).p2p();
-        PlanRequest request = new PlanRequest(4, 16 * GB, 600, 1, PlanRequest.DEFAULT_QUOTAS, new int[0], 0.10,
-                16 * GB, 1);
+        PlanRequest request =
+                new PlanRequest(4, 16 * GB, 600, 1, PlanRequest.DEFAULT_QUOTAS, new int[0], 0.10, 16 * GB, 1);
         LoggerPlan plan = LoggerPlanner.plan(m, request);
         assertEquals(16, plan.nodes());
         assertEquals(1, plan.maxLoggers());
@@ -36,7 +36,8 @@ class LoggerPlannerTest {
     /** Hand-computed dump: 2 ranks on 2 nodes each logging 10 GB over the run, quota 4 GB per rank. */
     @Test
     void dumpedBytesAndLoggersByHand() {
-        CommMatrix m = new CommMatrix.Builder(2).add(0, 1, 10, 1).add(1, 0, 10, 1).build();
+        CommMatrix m =
+                new CommMatrix.Builder(2).add(0, 1, 10, 1).add(1, 0, 10, 1).build();
         PlanRequest request = new PlanRequest(1, 16 * GB, 1e9, 1, new double[] {0.25}, new int[] {2}, 1.0, 5 * GB, 1);
         PlanOption o = LoggerPlanner.plan(m, request).options().get(0);
         assertEquals(4 * GB, o.quotaPerRankBytes(), 1);

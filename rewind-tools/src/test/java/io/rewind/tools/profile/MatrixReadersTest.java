@@ -1,14 +1,13 @@
 package io.rewind.tools.profile;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Files;
-import java.nio.file.Path;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class MatrixReadersTest {
 
@@ -40,7 +39,9 @@ class MatrixReadersTest {
         assertEquals(20, p.p2p().bytes(0, 3));
         assertEquals(3, p.p2p().messages(0, 3));
         assertEquals(4, p.p2p().selfBytes(1));
-        assertTrue(p.notes().stream().anyMatch(n -> n.contains("1 repeated pair line(s) were summed")), p.notes().toString());
+        assertTrue(
+                p.notes().stream().anyMatch(n -> n.contains("1 repeated pair line(s) were summed")),
+                p.notes().toString());
     }
 
     @Test

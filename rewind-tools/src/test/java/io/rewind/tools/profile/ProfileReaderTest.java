@@ -1,14 +1,15 @@
 package io.rewind.tools.profile;
 
-import org.junit.jupiter.api.Test;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Test;
+
 class ProfileReaderTest {
 
-    private static final String SAMPLE = """
+    private static final String SAMPLE =
+            """
             # a comment before the header
             rewind-profile 1
             ranks 3
@@ -32,7 +33,9 @@ class ProfileReaderTest {
         assertEquals(8, p.collective().bytes(1, 2));
         assertEquals(2.0, p.durationSeconds());
         assertTrue(Double.isNaN(p.rankTimeSeconds()[1]));
-        assertTrue(p.notes().get(0).contains("1 rank(s) sent 64 point-to-point bytes to themselves"), p.notes().toString());
+        assertTrue(
+                p.notes().get(0).contains("1 rank(s) sent 64 point-to-point bytes to themselves"),
+                p.notes().toString());
         assertEquals(1508, p.traffic(Traffic.ALL).totalBytes());
     }
 

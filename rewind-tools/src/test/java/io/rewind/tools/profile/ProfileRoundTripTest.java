@@ -1,27 +1,31 @@
 package io.rewind.tools.profile;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.SplittableRandom;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
-
-import java.util.SplittableRandom;
-
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 
 class ProfileRoundTripTest {
 
     /** Whatever the writer produces, the reader returns the same traffic, timing and self-sends. */
     @Property(tries = 50)
-    void writeThenReadKeepsEverything(@ForAll @IntRange(min = 1, max = 40) int ranks,
-                                      @ForAll @IntRange(min = 0, max = 200) int entries,
-                                      @ForAll long seed) {
+    void writeThenReadKeepsEverything(
+            @ForAll @IntRange(min = 1, max = 40) int ranks,
+            @ForAll @IntRange(min = 0, max = 200) int entries,
+            @ForAll long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         CommMatrix.Builder p2p = new CommMatrix.Builder(ranks);
         CommMatrix.Builder coll = new CommMatrix.Builder(ranks);
         for (int i = 0; i < entries; i++) {
-            (random.nextBoolean() ? p2p : coll).add(random.nextInt(ranks), random.nextInt(ranks),
-                    random.nextLong(0, Long.MAX_VALUE / 1024), random.nextInt(0, 1000));
+            (random.nextBoolean() ? p2p : coll)
+                    .add(
+                            random.nextInt(ranks),
+                            random.nextInt(ranks),
+                            random.nextLong(0, Long.MAX_VALUE / 1024),
+                            random.nextInt(0, 1000));
         }
         double[] times = new double[ranks];
         for (int r = 0; r < ranks; r++) {

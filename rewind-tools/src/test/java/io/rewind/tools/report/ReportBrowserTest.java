@@ -1,5 +1,10 @@
 package io.rewind.tools.report;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
 import io.rewind.tools.cluster.ClusterRequest;
 import io.rewind.tools.cluster.Clusterer;
 import io.rewind.tools.cluster.Clustering;
@@ -7,9 +12,6 @@ import io.rewind.tools.model.ModelParameters;
 import io.rewind.tools.profile.CommProfile;
 import io.rewind.tools.profile.SyntheticProfiles;
 import io.rewind.tools.profile.Traffic;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,11 +20,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Renders a full report in Debian's headless chromium and checks that the page's own script
@@ -43,18 +42,31 @@ class ReportBrowserTest {
         CommProfile profile = SyntheticProfiles.stencil3d(4, 4, 4, 1 << 20, 2, 6.0, 30.0, 11);
         Clustering clusters = Clusterer.cluster(profile.p2p(), ClusterRequest.intoClusters(8));
         RunRecord run = RunRecordJson.parse(sampleRunRecordJson(), "sample-run-record.json");
-        return HtmlReport.render(new ReportInput("Rewind report: sample", profile, Traffic.P2P, clusters, run,
-                ModelParameters.tableVi()));
+        return HtmlReport.render(new ReportInput(
+                "Rewind report: sample", profile, Traffic.P2P, clusters, run, ModelParameters.tableVi()));
     }
 
     @Test
     void pageIsSelfContainedWithAllPlots() throws IOException {
         String html = sampleReport();
-        assertFalse(html.contains("http://") && html.replace("http://www.w3.org/2000/svg", "").contains("http://"),
+        assertFalse(
+                html.contains("http://")
+                        && html.replace("http://www.w3.org/2000/svg", "").contains("http://"),
                 "no external references");
         assertFalse(html.contains("https://"), "no external references");
-        for (String id : List.of("heatmap", "load", "lorenz", "clusters", "log-growth", "recovery", "cmp-overhead",
-                "cmp-log", "cmp-recovery", "cmp-rollback", "model-time", "model-energy")) {
+        for (String id : List.of(
+                "heatmap",
+                "load",
+                "lorenz",
+                "clusters",
+                "log-growth",
+                "recovery",
+                "cmp-overhead",
+                "cmp-log",
+                "cmp-recovery",
+                "cmp-rollback",
+                "model-time",
+                "model-energy")) {
             assertTrue(html.contains("<figure class=\"plot\" id=\"" + id + "\">"), "missing plot " + id);
         }
         assertTrue(html.contains("receiver rank") && html.contains("sender rank"), "heatmap axes are labelled");
@@ -78,14 +90,25 @@ class ReportBrowserTest {
     /** Runs chromium headless with a fresh profile directory; returns its standard output. */
     static String runChromium(Path dir, List<String> extra) throws Exception {
         Path profile = Files.createTempDirectory(dir, "chromium-profile");
-        List<String> command = new ArrayList<>(List.of(CHROMIUM.toString(), "--headless", "--no-sandbox",
-                "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
+        List<String> command = new ArrayList<>(List.of(
+                CHROMIUM.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
                 "--user-data-dir=" + profile));
         command.addAll(extra);
         Path out = dir.resolve("chromium.out");
         Path err = dir.resolve("chromium.err");
-        Process process = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process process = new ProcessBuilder(command)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!process.waitFor(90, TimeUnit.SECONDS)) {
             process.destroyForcibly();
             fail("chromium did not finish within 90 s; stderr:\n" + Files.readString(err));
@@ -96,8 +119,12 @@ class ReportBrowserTest {
 
     private static String excerpt(String dom) {
         int body = dom.indexOf("<body");
-        return body < 0 ? dom.substring(0, Math.min(600, dom.length())) : dom.substring(body, Math.min(dom.length(), body + 400))
-                + "\n... errors: " + dom.substring(Math.max(0, dom.indexOf("js-errors") - 10),
-                Math.min(dom.length(), dom.indexOf("js-errors") + 400));
+        return body < 0
+                ? dom.substring(0, Math.min(600, dom.length()))
+                : dom.substring(body, Math.min(dom.length(), body + 400))
+                        + "\n... errors: "
+                        + dom.substring(
+                                Math.max(0, dom.indexOf("js-errors") - 10),
+                                Math.min(dom.length(), dom.indexOf("js-errors") + 400));
     }
 }
