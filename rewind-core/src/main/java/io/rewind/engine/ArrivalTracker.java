@@ -92,11 +92,6 @@ final class ArrivalTracker {
         return ready;
     }
 
-    long arrivedUpTo(int context, int sourceWorld) {
-        Channel c = channels.get(ChannelKey.of(context, sourceWorld));
-        return c == null ? 0 : c.arrived;
-    }
-
     /** By context, the highest sequence number admitted from {@code sourceWorld}. */
     Map<Integer, Long> frontiersFrom(int sourceWorld) {
         Map<Integer, Long> m = new HashMap<>();

@@ -227,16 +227,6 @@ public final class Mailbox implements FrameSink {
         }
     }
 
-    /** The highest sequence number that arrived on the channel (communicator context, sending world rank). */
-    public long arrivedUpTo(int context, int sourceWorld) {
-        if (arrivals == null) {
-            throw new IllegalStateException("arrivals are not tracked");
-        }
-        synchronized (lock) {
-            return arrivals.arrivedUpTo(context, sourceWorld);
-        }
-    }
-
     /**
      * A consistent copy of the queues for a checkpoint: arrival frontiers and private copies of the
      * frames that arrived but were not received yet (in arrival order).

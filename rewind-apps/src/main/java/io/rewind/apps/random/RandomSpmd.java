@@ -142,8 +142,8 @@ public final class RandomSpmd {
             case 0 -> ring(c, n, me, count, tag);
             case 1 -> pairs(c, n, me, count, tag);
             case 2 -> wildcardFanIn(c, n, me, root, tag);
-            case 3 -> waitAnyFanIn(c, n, me, root, tag, false);
-            case 4 -> waitAnyFanIn(c, n, me, root, tag, true);
+            case 3 -> fanIn(c, n, me, root, tag, Completion.WAIT_ANY);
+            case 4 -> fanIn(c, n, me, root, tag, Completion.WAIT_SOME);
             case 5 -> probeFanIn(c, n, me, root, tag);
             case 6 -> synchronousPairs(c, n, me, tag);
             case 7 -> persistentRing(c, n, me, count, tag);
@@ -161,7 +161,7 @@ public final class RandomSpmd {
             case 19 -> nonBlockingGather(c, n, me, count);
             case 20 -> derive(c, me, s);
             case 21 -> sendRecvReplace(c, n, me, count, tag);
-            case 22 -> testAnyFanIn(c, n, me, root, tag);
+            case 22 -> fanIn(c, n, me, root, tag, Completion.TEST_SOME);
             case 23 -> allToAll(c, n, me, count);
             default -> throw new IllegalStateException("step kind " + kind);
         }
@@ -229,8 +229,15 @@ public final class RandomSpmd {
         fold(sum);
     }
 
-    /** The root posts one receive per peer and takes them as they complete (waitAny or waitSome). */
-    private void waitAnyFanIn(Comm c, int n, int me, int root, int tag, boolean some) throws MPIException {
+    /** How the root of a fan-in takes the receives as they complete. */
+    private enum Completion {
+        WAIT_ANY,
+        WAIT_SOME,
+        TEST_SOME
+    }
+
+    /** The root posts one receive per peer and takes them as they complete, by {@code how}. */
+    private void fanIn(Comm c, int n, int me, int root, int tag, Completion how) throws MPIException {
         if (me != root) {
             c.send(new int[] {value(me), me}, 2, MPI.INT, root, tag);
             return;
@@ -246,39 +253,12 @@ public final class RandomSpmd {
         long sum = 0;
         int left = n - 1;
         while (left > 0) {
-            int[] done;
-            if (some) {
-                done = Request.waitSome(reqs);
-            } else {
-                done = new int[] {Request.waitAny(reqs)};
-            }
-            for (int i : done) {
-                sum += mix(i, bufs[i].get(0));
-                reqs[i] = null;
-                left--;
-            }
-        }
-        fold(sum);
-    }
-
-    /** The root polls with testSome until every peer's message is in. */
-    private void testAnyFanIn(Comm c, int n, int me, int root, int tag) throws MPIException {
-        if (me != root) {
-            c.send(new int[] {value(me)}, 1, MPI.INT, root, tag);
-            return;
-        }
-        Request[] reqs = new Request[n];
-        IntBuffer[] bufs = new IntBuffer[n];
-        for (int r = 0; r < n; r++) {
-            if (r != root) {
-                bufs[r] = MPI.newIntBuffer(1);
-                reqs[r] = c.iRecv(bufs[r], 1, MPI.INT, r, tag);
-            }
-        }
-        long sum = 0;
-        int left = n - 1;
-        while (left > 0) {
-            int[] done = Request.testSome(reqs);
+            int[] done =
+                    switch (how) {
+                        case WAIT_ANY -> new int[] {Request.waitAny(reqs)};
+                        case WAIT_SOME -> Request.waitSome(reqs);
+                        case TEST_SOME -> Request.testSome(reqs); // polls: may find none
+                    };
             for (int i : done) {
                 sum += mix(i, bufs[i].get(0));
                 reqs[i] = null;

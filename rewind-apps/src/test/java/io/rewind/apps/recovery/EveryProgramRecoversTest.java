@@ -1,0 +1,70 @@
+package io.rewind.apps.recovery;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rewind.check.RecoveryCheck;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Every example and every workload, on four ranks, under every protocol of the registry that
+ * recovers, with crashes at operation counts (one schedule of each kind the oracle draws): without
+ * checkpoints (a restarted rank starts over and is replayed everything) and, for the workloads that
+ * checkpoint, with a checkpoint every few points. Each must end and print exactly what it prints
+ * without failures.
+ */
+class EveryProgramRecoversTest {
+    private static final Duration LIMIT = Duration.ofSeconds(60);
+
+    static Stream<Arguments> programs() {
+        return Stream.of(
+                Arguments.of("io.rewind.apps.examples.Hello", List.of(), false),
+                Arguments.of("io.rewind.apps.examples.Ring", List.of("20"), false),
+                Arguments.of("io.rewind.apps.examples.Pi", List.of("200000"), false),
+                Arguments.of("io.rewind.apps.examples.Jacobi2D", List.of("48", "30"), false),
+                Arguments.of("io.rewind.apps.workloads.Stencil3D", List.of("12", "16"), true),
+                Arguments.of("io.rewind.apps.workloads.ConjugateGradient", List.of("300", "5", "16"), true),
+                Arguments.of("io.rewind.apps.workloads.HeatCG", List.of("24", "24", "12", "60"), true),
+                Arguments.of("io.rewind.apps.workloads.AmrHalo", List.of("16", "8", "8", "2", "3", "2"), true),
+                Arguments.of("io.rewind.apps.workloads.GraphBfs", List.of("8", "8", "8"), true),
+                Arguments.of("io.rewind.apps.workloads.Discovery", List.of("16", "3"), true),
+                Arguments.of("io.rewind.apps.workloads.MonteCarlo", List.of("16", "6", "100"), true),
+                Arguments.of("io.rewind.apps.workloads.MasterWorker", List.of("16", "40"), true),
+                Arguments.of("io.rewind.apps.workloads.CollectiveMix", List.of("16", "8"), true),
+                Arguments.of("io.rewind.apps.workloads.PollingExchange", List.of("16"), true));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("programs")
+    void recoversBitForBitUnderEveryProtocol(String mainClass, List<String> args, boolean checkpoints) {
+        JobConfig job = JobConfig.builder(mainClass)
+                .ranks(4)
+                .args(args)
+                .timeout(LIMIT)
+                .quiet()
+                .build();
+        RecoveryCheck check = RecoveryCheck.of(job);
+        List<FailureSchedule> schedules = check.schedules(mainClass.hashCode(), 3);
+        for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
+            int struck = 0;
+            for (FailureSchedule s : schedules) {
+                RecoveryCheck.Verdict v = check.run(p, 0, s);
+                assertTrue(v.ok(), () -> mainClass + " " + args + ": " + v.describe());
+                struck += v.struck();
+                if (checkpoints) {
+                    RecoveryCheck.Verdict withLines = check.run(p, 3, s);
+                    assertTrue(withLines.ok(), () -> mainClass + " " + args + ": " + withLines.describe());
+                }
+            }
+            assertTrue(struck > 0, mainClass + ": no kill struck under " + p + ", so nothing was checked");
+        }
+    }
+}
