@@ -14,6 +14,8 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
 
 /**
  * Random SPMD programs ({@link RandomSpmd}: point-to-point, wildcards, completion functions, every
@@ -51,6 +53,19 @@ class RandomProgramsTest {
             @ForAll @IntRange(min = 5, max = 50) int steps,
             @ForAll @LongRange(min = 1, max = 1_000_000) long kills) {
         assertRecovers(program, ranks, steps, kills, 3);
+    }
+
+    /**
+     * The slow tier: {@code -Drewind.random.programs=N} runs N more programs, on 2 to 5 ranks, each
+     * under three crash schedules per protocol (the property above draws a dozen in every build).
+     */
+    @Test
+    void sweepOfRandomPrograms() {
+        int programs = Integer.getInteger("rewind.random.programs", 0);
+        Assumptions.assumeTrue(programs > 0, "slow tier only: -Drewind.random.programs=N");
+        for (long i = 1; i <= programs; i++) {
+            assertRecovers(i * 7919, 2 + (int) (i % 4), 20 + (int) (i % 31), i * 31, 3);
+        }
     }
 
     /** Nested splits of disjoint groups sharing a context (communicator registry keyed by context only). */
