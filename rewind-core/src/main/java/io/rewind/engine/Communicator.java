@@ -275,8 +275,10 @@ public final class Communicator {
                 && lengthBytes >= PULL_MIN_BYTES;
         Frame frame;
         // A non-blocking collective runs its algorithm on a thread of its own while the rank thread
-        // may send on the same communicator: numbering and handing over a frame is one atomic step,
-        // so sequence numbers stay unique and in send order on every channel.
+        // may send on the same communicator: numbering is atomic, so sequence numbers stay unique. The
+        // hand-off is not under this lock (a transport may block, or deliver in this thread): the two
+        // threads send on different contexts (a collective's messages are numbered apart), and where a
+        // protocol needs frames in sequence order, the receiver's arrival tracking restores it.
         synchronized (sendSequence) {
             long seq = Contexts.isCollective(ctx) ? ++collectiveSendSequence[dest] : ++sendSequence[dest];
             frame = new Frame(
@@ -293,14 +295,14 @@ public final class Communicator {
                     waitForMatch || pull ? req : null);
             frame.pull = pull;
             frame.synchronous = waitForMatch && mode == SendMode.SYNCHRONOUS;
-            if (!logging) {
-                transport.send(destWorld, frame);
-            } else if (!ft.send(frame, destWorld, shared, transport)) {
-                req.completeSent(); // the destination already has this message
-                return req;
-            }
-            engine.traffic().count(destWorld, lengthBytes, Contexts.isCollective(ctx));
         }
+        if (!logging) {
+            transport.send(destWorld, frame);
+        } else if (!ft.send(frame, destWorld, shared, transport)) {
+            req.completeSent(); // the destination already has this message
+            return req;
+        }
+        engine.traffic().count(destWorld, lengthBytes, Contexts.isCollective(ctx));
         if (logging) {
             ft.afterSend(frame);
         }

@@ -44,8 +44,9 @@ public interface FaultTolerance {
 
     /**
      * Sends a numbered frame: hands it to {@code transport} unless the destination already holds it
-     * (a restarted rank re-executing), and records what the protocol keeps of it. Called under the
-     * communicator's numbering lock. A logging protocol hands the frame off first and logs it after,
+     * (a restarted rank re-executing), and records what the protocol keeps of it. Called after the
+     * frame was numbered, outside the engine's locks; two threads of a rank may call it at once (on
+     * different contexts). A logging protocol hands the frame off first and logs it after,
      * so that the receiver does not wait for the log; the copy may then finish in {@link #afterSend}.
      *
      * @return false when the frame was not handed off because the destination already has it

@@ -3,7 +3,7 @@ package io.rewind.engine;
 /**
  * What one rank sent to each other rank: bytes and messages, point-to-point and collective traffic
  * apart. Counted when a frame leaves (replayed frames are not counted again). Updated under the
- * sending communicator's numbering lock; read when the rank has ended.
+ * counters' own lock by whichever thread of the rank sent; read when the rank has ended.
  */
 public final class TrafficCounters {
     private final long[] p2pBytes;
