@@ -44,6 +44,8 @@ import java.util.stream.Stream;
  * them is the protocol's decision ({@link Protocol#plan}); the job carries it out.
  */
 public final class Job {
+    /** What the caller of {@link #run} waits beyond the job's limits for a coordinator that is stuck. */
+    private static final long COORDINATOR_MARGIN_NANOS = 30_000_000_000L;
     /** How long a finished rank serving its peers parks between looks (a control message wakes it). */
     private static final long SERVE_SLICE_NANOS = 20_000_000L;
     /** Frames of a stuck rank thread shown in the message that reports it. */
@@ -106,11 +108,28 @@ public final class Job {
         });
         coordinator.setContextClassLoader(Thread.currentThread().getContextClassLoader());
         coordinator.start();
+        // The coordinator enforces the time limit itself; should it ever be stuck, the caller still
+        // gets an answer, not a hang: past the limit plus the stop grace and a margin, the job is
+        // aborted and, if the coordinator still does not return, reported with where it is stuck.
+        long deadline = System.nanoTime()
+                + config.timeout().toNanos()
+                + 2 * config.stopGrace().toNanos()
+                + COORDINATOR_MARGIN_NANOS;
         boolean interrupted = false;
-        while (true) {
+        boolean aborted = false;
+        while (coordinator.isAlive()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                if (aborted) {
+                    break;
+                }
+                aborted = true;
+                job.abort(-1, 1, "the job's coordinator did not end within its time limit");
+                deadline = System.nanoTime() + config.stopGrace().toNanos() + COORDINATOR_MARGIN_NANOS;
+                continue;
+            }
             try {
-                coordinator.join();
-                break;
+                coordinator.join(Duration.ofNanos(left));
             } catch (InterruptedException e) {
                 interrupted = true;
                 job.abort(-1, 1, "the job was interrupted");
@@ -118,6 +137,9 @@ public final class Job {
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
+        }
+        if (coordinator.isAlive()) {
+            throw new IllegalStateException("the job's coordinator is stuck" + whereStuck(coordinator));
         }
         if (failure.get() != null) {
             throw new IllegalStateException("the job's coordinator failed: " + failure.get(), failure.get());
