@@ -734,13 +734,13 @@ public final class Job {
         }
         for (Incarnation inc : next) {
             if (inc.recovery != null) {
-                inc.recovery.respawned(System.nanoTime());
+                inc.recovery.enter(RecoveryPhase.RESPAWNED, System.nanoTime());
             }
         }
         for (Incarnation inc : next) {
             inc.thread.start();
             if (plan.line() == 0 && inc.recovery != null) {
-                inc.recovery.restored(System.nanoTime(), 0);
+                inc.recovery.enter(RecoveryPhase.RESTORED, System.nanoTime());
             }
             maybeCaughtUp(inc, 0);
         }
@@ -818,7 +818,8 @@ public final class Job {
 
     void onRestored(Incarnation inc, long line, long nanos) {
         if (inc.recovery != null) {
-            inc.recovery.restored(System.nanoTime(), nanos);
+            inc.recovery.enter(RecoveryPhase.RESTORED, System.nanoTime());
+            inc.recovery.restoreWork(nanos);
         }
     }
 
@@ -843,7 +844,7 @@ public final class Job {
     private synchronized void caughtUp(Incarnation inc) {
         if (inc.recovery != null && !inc.caughtUp) {
             inc.caughtUp = true;
-            inc.recovery.caughtUp(System.nanoTime());
+            inc.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
         }
     }
 

@@ -67,29 +67,42 @@ public record RunReport(
         private final int rank;
         private final int incarnation;
         private final String how;
-        private final long killNanos;
-        private final long detectedNanos;
         private final long line;
         private final int rollbackSet;
-        private long respawnedNanos;
+        /** When each phase was entered, by ordinal; 0 while not reached. */
+        private final long[] enteredNanos = new long[RecoveryPhase.values().length];
+
+        private RecoveryPhase phase;
         private long replayedFrames;
-        private long restoredNanos;
         private long restoreWorkNanos;
-        private long caughtUpNanos;
 
         FailureRecord(
                 int rank, int incarnation, String how, long killNanos, long detectedNanos, long line, int rollbackSet) {
             this.rank = rank;
             this.incarnation = incarnation;
             this.how = how;
-            this.killNanos = killNanos;
-            this.detectedNanos = detectedNanos;
             this.line = line;
             this.rollbackSet = rollbackSet;
+            enter(RecoveryPhase.KILLED, killNanos);
+            enter(RecoveryPhase.DETECTED, detectedNanos);
         }
 
-        synchronized void respawned(long nanos) {
-            respawnedNanos = nanos;
+        /**
+         * The one way the recovery moves on: into {@code next}, at {@code nanos}, if it is past the
+         * current phase; false (and nothing changes) otherwise.
+         */
+        synchronized boolean enter(RecoveryPhase next, long nanos) {
+            if (phase != null && next.ordinal() <= phase.ordinal()) {
+                return false;
+            }
+            enteredNanos[next.ordinal()] = nanos;
+            phase = next;
+            return true;
+        }
+
+        /** The phase the recovery is in. */
+        public synchronized RecoveryPhase phase() {
+            return phase;
         }
 
         /** Frames the other ranks replayed to the restarted incarnation (known when it ends). */
@@ -97,13 +110,9 @@ public record RunReport(
             replayedFrames = frames;
         }
 
-        synchronized void restored(long nanos, long workNanos) {
-            restoredNanos = nanos;
-            restoreWorkNanos = workNanos;
-        }
-
-        synchronized void caughtUp(long nanos) {
-            caughtUpNanos = nanos;
+        /** Time the restore itself took (loading the line), inside the restore phase. */
+        synchronized void restoreWork(long nanos) {
+            restoreWorkNanos = nanos;
         }
 
         public int rank() {
@@ -136,26 +145,30 @@ public record RunReport(
             return from == 0 || to == 0 ? Double.NaN : Math.max(0, to - from) / 1e6;
         }
 
+        private long at(RecoveryPhase p) {
+            return enteredNanos[p.ordinal()];
+        }
+
         public synchronized double detectMs() {
-            return ms(killNanos, detectedNanos);
+            return ms(at(RecoveryPhase.KILLED), at(RecoveryPhase.DETECTED));
         }
 
         public synchronized double respawnMs() {
-            return ms(detectedNanos, respawnedNanos);
+            return ms(at(RecoveryPhase.DETECTED), at(RecoveryPhase.RESPAWNED));
         }
 
         public synchronized double restoreMs() {
-            return ms(respawnedNanos, restoredNanos);
+            return ms(at(RecoveryPhase.RESPAWNED), at(RecoveryPhase.RESTORED));
         }
 
         /** From restored to back where it crashed (re-execution with replayed messages). */
         public synchronized double replayMs() {
-            return ms(restoredNanos, caughtUpNanos);
+            return ms(at(RecoveryPhase.RESTORED), at(RecoveryPhase.CAUGHT_UP));
         }
 
         /** From the kill to back where it crashed. */
         public synchronized double totalMs() {
-            return ms(killNanos, caughtUpNanos);
+            return ms(at(RecoveryPhase.KILLED), at(RecoveryPhase.CAUGHT_UP));
         }
 
         /** One phase of a recovery, in milliseconds since {@code originNanos}. */
@@ -163,15 +176,16 @@ public record RunReport(
 
         /** The phases reached so far, in order: detect, respawn, restore, replay (to the crash point). */
         public synchronized List<Phase> phases(long originNanos) {
-            long[] at = {killNanos, detectedNanos, respawnedNanos, restoredNanos, caughtUpNanos};
-            String[] names = {"detect", "respawn", "restore", "replay"};
             List<Phase> out = new ArrayList<>();
-            for (int i = 0; i < names.length; i++) {
-                if (at[i] == 0 || at[i + 1] == 0) {
+            RecoveryPhase[] all = RecoveryPhase.values();
+            for (int i = 1; i < all.length; i++) {
+                long from = at(all[i - 1]);
+                long to = at(all[i]);
+                if (from == 0 || to == 0) {
                     break;
                 }
                 out.add(new Phase(
-                        names[i], (at[i] - originNanos) / 1e6, Math.max(at[i], at[i + 1]) / 1e6 - originNanos / 1e6));
+                        all[i].spanName(), (from - originNanos) / 1e6, (Math.max(from, to) - originNanos) / 1e6));
             }
             return out;
         }
