@@ -6,7 +6,10 @@ import java.util.Collection;
 public interface RecoveryView {
     int ranks();
 
-    /** The newest line rank {@code rank} has written (0: none). */
+    /**
+     * The newest line rank {@code rank}'s current incarnation has written or restarted from (0: none):
+     * from there on it depends on what its peers send it.
+     */
     long newestLine(int rank);
 
     /**

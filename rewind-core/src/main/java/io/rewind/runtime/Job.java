@@ -714,6 +714,7 @@ public final class Job {
             Incarnation dead = s.current;
             CheckpointImage image = plan.line() > 0 ? store.load(r, plan.line()) : null;
             Incarnation inc = prepare(s, dead.number + 1, image);
+            s.lineReached = plan.line();
             for (Incarnation f : failed) {
                 if (f.rank == r) {
                     inc.recovery = report.failure(
@@ -755,8 +756,10 @@ public final class Job {
 
         @Override
         public long newestLine(int rank) {
-            List<Long> have = store.lines(rank);
-            return have.isEmpty() ? 0 : have.get(have.size() - 1);
+            // Not the newest file: a rank restarted from line L has files of later lines from the
+            // incarnation that died, but until it writes them again it depends on what its peers sent
+            // after L, and a peer restarting later must not restart past L.
+            return slots[rank].lineReached;
         }
 
         @Override
@@ -849,6 +852,7 @@ public final class Job {
     }
 
     void onCheckpoint(Incarnation inc, long line, Map<Long, Long> frontiers, long bytes, long nanos) {
+        inc.slot.lineReached = line;
         protocol.onCheckpoint(inc.rank, line, frontiers);
         inc.protocol.afterCheckpoint();
         report.checkpoint(inc.rank, bytes, nanos);
@@ -891,6 +895,8 @@ public final class Job {
         final OutputRouter.RankOutput output;
         volatile Incarnation current;
         volatile RankOutcome outcome;
+        /** The newest recovery line its current incarnation has written or restarted from (0: none). */
+        volatile long lineReached;
 
         RankSlot(int rank, OutputRouter.RankOutput output) {
             this.rank = rank;
