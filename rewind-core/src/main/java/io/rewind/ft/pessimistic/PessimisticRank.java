@@ -69,6 +69,15 @@ public final class PessimisticRank implements RankProtocol {
     private final Map<Integer, ReplayCursor> replays = new HashMap<>();
     /** Whether {@link #replays} has anything: read without the lock on every progress call. */
     private volatile boolean replaying;
+    /**
+     * Frames handed off but not in the log yet (a sending thread between its hand-off and its log
+     * entry). A rollback request is taken up only when there are none: the replay it starts covers
+     * what the log holds then, which must include every frame that may have reached the requester's
+     * dead incarnation.
+     */
+    private int inFlight;
+    /** Rollback requests that came while frames were in flight, taken up by the next progress. */
+    private final List<RecoveryMessages.RollbackRequest> deferred = new ArrayList<>();
     /** Frames replayed to this incarnation, as the batches announced them. */
     private long replayedIn;
 
@@ -156,10 +165,12 @@ public final class PessimisticRank implements RankProtocol {
     }
 
     /**
-     * Hands the frame off, then logs it, both under this protocol's lock: the receiver gets the
-     * message without waiting for the log (in a ping-pong the log copy overlaps the peer's reply),
-     * and a replay ({@link #framesFor}) that takes the lock after a hand-off to a crashed peer finds
-     * the frame in the log. Only a pipelined copy that rides on the transfer (a tee) is set up first.
+     * Decides under this protocol's lock (skip, log now, log after), hands the frame off outside it,
+     * then logs it: the receiver gets the message without waiting for the log (in a ping-pong the log
+     * copy overlaps the peer's reply). Only a pipelined copy that rides on the transfer (a tee) is set
+     * up first. Between the hand-off and the log entry the frame is counted in flight, and a rollback
+     * request waits for none to be: the replay it starts then finds in the log every frame that may
+     * have reached the requester's dead incarnation.
      */
     @Override
     public boolean send(Frame frame, int destinationWorld, SharedPayload shared, Transport transport) {
@@ -168,6 +179,8 @@ public final class PessimisticRank implements RankProtocol {
         // be switched to a private copy by the receiving side.
         MemorySegment source = frame.data();
         long sourceOffset = frame.dataOffset();
+        AfterHandOff after = AfterHandOff.NOTHING;
+        CopyMethod method = null;
         synchronized (lock) {
             // A restarted rank logs what it re-executes even when the peer already holds it: if that peer
             // crashes later, this log is the only place left to replay it from.
@@ -185,45 +198,74 @@ public final class PessimisticRank implements RankProtocol {
                     skippedFrames++;
                     return false;
                 }
-                transport.send(destinationWorld, frame);
-                return true;
-            }
-            CopyMethod method = copyMethodFor(frame);
-            if (deliver
-                    && method == CopyMethod.PACK
-                    && shared == null
-                    && frame.lengthBytes() <= STAGE_MAX_BYTES
-                    && !frame.isPulled()) {
-                transport.send(destinationWorld, frame);
-                stage(frame, destinationWorld, source, sourceOffset);
-                return true;
-            }
-            // A tee is driven by whoever transfers the payload, which must be this thread: not for a
-            // pulled frame, which its receiver copies (and which is logged after the hand-off).
-            boolean teed = deliver
-                    && method == CopyMethod.PIPELINED
-                    && !frame.isPulled()
-                    && !(shared != null && shared.protocolState() != null);
-            if (deliver && !teed) {
-                transport.send(destinationWorld, frame);
-            }
-            LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, shared, method);
-            frame.setProtocolState(entry);
-            channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), entry);
-            if (!deliver) {
-                skippedFrames++;
-                entry.awaitCopy(); // nothing is transferred, so the log copy is finished here
-                return false;
-            }
-            if (teed) {
-                if (entry.copyMethod() == CopyMethod.PIPELINED) {
-                    frame.setTee((src, so, dst, d, n) ->
-                            PipelinedCopier.transferAndLog(src, so, dst, d, n, entry, pipelineChunkBytes));
+            } else {
+                method = copyMethodFor(frame);
+                // A tee is driven by whoever transfers the payload, which must be this thread: not for a
+                // pulled frame, which its receiver copies (and which is logged after the hand-off).
+                boolean teed = deliver
+                        && method == CopyMethod.PIPELINED
+                        && !frame.isPulled()
+                        && !(shared != null && shared.protocolState() != null);
+                if (deliver
+                        && method == CopyMethod.PACK
+                        && shared == null
+                        && frame.lengthBytes() <= STAGE_MAX_BYTES
+                        && !frame.isPulled()) {
+                    after = AfterHandOff.STAGE;
+                } else if (deliver && !teed) {
+                    after = AfterHandOff.LOG;
+                } else {
+                    LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, shared, method);
+                    frame.setProtocolState(entry);
+                    channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), entry);
+                    if (!deliver) {
+                        skippedFrames++;
+                        entry.awaitCopy(); // nothing is transferred, so the log copy is finished here
+                        return false;
+                    }
+                    if (entry.copyMethod() == CopyMethod.PIPELINED) {
+                        frame.setTee((src, so, dst, d, n) ->
+                                PipelinedCopier.transferAndLog(src, so, dst, d, n, entry, pipelineChunkBytes));
+                    }
                 }
-                transport.send(destinationWorld, frame);
+                if (after != AfterHandOff.NOTHING) {
+                    inFlight++; // handed off below, logged after: a rollback request waits for it
+                }
             }
-            return true;
         }
+        // Handed off outside the lock: a transport may block, or deliver in this thread. The receiver
+        // gets the message without waiting for the log (in a ping-pong the log copy overlaps the peer's
+        // reply).
+        try {
+            transport.send(destinationWorld, frame);
+        } finally {
+            if (after != AfterHandOff.NOTHING) {
+                synchronized (lock) {
+                    try {
+                        if (after == AfterHandOff.STAGE) {
+                            stage(frame, destinationWorld, source, sourceOffset);
+                        } else {
+                            LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, shared, method);
+                            frame.setProtocolState(entry);
+                            channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), entry);
+                        }
+                    } finally {
+                        inFlight--; // never left counted: a rollback request would wait for ever
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /** What a send still does once its frame is handed off. */
+    private enum AfterHandOff {
+        /** Nothing: it was logged before (a pipelined copy riding on the transfer), or is not logged. */
+        NOTHING,
+        /** Copy the short payload aside, to enter the log while the rank waits. */
+        STAGE,
+        /** Log it (a pulled frame's copy then overlaps its receiver's). */
+        LOG
     }
 
     /**
@@ -231,7 +273,7 @@ public final class PessimisticRank implements RankProtocol {
      * (the send may complete then), and the copy enters the log when the rank next waits ({@link
      * #whileWaiting}), or before anything reads or trims the log. Entering it (log and index
      * bookkeeping) costs several times the copy; done while waiting, it overlaps the peer's reply
-     * instead of delaying this rank's next receive. Lock held.
+     * instead of delaying this rank's next receive. Lock held (taken again after the hand-off).
      */
     private void stage(Frame frame, int destinationWorld, MemorySegment source, long sourceOffset) {
         int length = (int) frame.lengthBytes();
@@ -490,6 +532,11 @@ public final class PessimisticRank implements RankProtocol {
         int peer = r.sourceWorld();
         Map<Integer, Long> arrived = engine.mailbox().arrivedFrom(peer);
         synchronized (lock) {
+            if (inFlight > 0) {
+                deferred.add(r); // a sending thread is between its hand-off and its log entry
+                replaying = true;
+                return;
+            }
             // What it holds now is what this rank may skip, if this rank is re-executing too; and if this
             // rank waits for its answer, this is the answer (it restarted before it could give one).
             peerHolds(peer, r.held());
@@ -530,6 +577,16 @@ public final class PessimisticRank implements RankProtocol {
         if (!replaying) {
             return;
         }
+        List<RecoveryMessages.RollbackRequest> ready = List.of();
+        synchronized (lock) {
+            if (!deferred.isEmpty() && inFlight == 0) {
+                ready = new ArrayList<>(deferred);
+                deferred.clear();
+            }
+        }
+        for (RecoveryMessages.RollbackRequest r : ready) {
+            onRollbackRequest(r, transport);
+        }
         List<ReplayCursor> due = new ArrayList<>();
         List<List<Frame>> batches = new ArrayList<>();
         synchronized (lock) {
@@ -556,7 +613,7 @@ public final class PessimisticRank implements RankProtocol {
                     replays.remove(c.peer, c);
                 }
             }
-            replaying = !replays.isEmpty();
+            replaying = !replays.isEmpty() || !deferred.isEmpty();
         }
     }
 
