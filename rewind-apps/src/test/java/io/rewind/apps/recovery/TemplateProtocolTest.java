@@ -27,11 +27,16 @@ class TemplateProtocolTest {
                 .quiet()
                 .build();
         RecoveryCheck check = RecoveryCheck.of(job);
+        int struck = 0;
         for (FailureSchedule s : check.schedules(5, 3)) {
             RecoveryCheck.Verdict v = check.run(template, 0, s);
             assertTrue(v.ok(), v.describe());
-            assertTrue(v.struck() > 0, v.describe());
-            assertEquals(4, v.result().report().failures().get(0).rollbackSet(), v.describe());
+            struck += v.struck();
+            for (var f : v.result().report().failures()) {
+                assertEquals(4, f.rollbackSet(), v.describe());
+            }
         }
+        // The program polls, so a kill drawn late may find a run that ended before it; not all of them.
+        assertTrue(struck > 0, "no kill struck");
     }
 }
