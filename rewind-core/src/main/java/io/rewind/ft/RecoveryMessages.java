@@ -31,9 +31,8 @@ public final class RecoveryMessages {
         }
     }
 
-    /** Closes a batch of {@code frames} replayed frames; {@code last} says the replay is complete. */
-    public record ReplayBatch(int sourceWorld, int incarnation, int batch, int frames, boolean last)
-            implements ControlMessage {}
+    /** Closes a batch of {@code frames} replayed frames. */
+    public record ReplayBatch(int sourceWorld, int incarnation, int batch, int frames) implements ControlMessage {}
 
     /** The restarted rank took batch {@code batch} in: the next may come. */
     public record ReplayAck(int sourceWorld, int incarnation, int batch) implements ControlMessage {}

@@ -1,6 +1,8 @@
 package io.rewind.ft;
 
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 
 /** What a protocol may look at to plan a recovery: the recovery lines the ranks hold. */
 public interface RecoveryView {
@@ -17,4 +19,13 @@ public interface RecoveryView {
      * (0: none, start over); lines that cannot be read back are skipped.
      */
     long newestCommonLine(Collection<Integer> ranks, long atMost);
+
+    /** The newest line every rank of the job holds a valid file for (0: none): where a global rollback goes. */
+    default long newestLineAllHold() {
+        List<Integer> all = new ArrayList<>();
+        for (int r = 0; r < ranks(); r++) {
+            all.add(r);
+        }
+        return newestCommonLine(all, Long.MAX_VALUE);
+    }
 }

@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
@@ -570,7 +571,9 @@ public final class Job {
                     && inc != null
                     && inc.state() == IncarnationState.KILLED
                     && slots[rank].outcome == null) {
-                postKill(rank, how, struck); // its crash is in the queue: strike the next incarnation
+                // Its crash is being handled: strike the next incarnation. Posted again a moment later,
+                // so the coordinator does not spin while the struck thread winds down.
+                CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS).execute(() -> postKill(rank, how, struck));
                 return;
             }
             struck.accept(kill(rank, how));
@@ -844,10 +847,11 @@ public final class Job {
         }
     }
 
-    private synchronized void caughtUp(Incarnation inc) {
+    private void caughtUp(Incarnation inc) {
+        // Entered once (phases only move forward); the flag spares later operations the lock.
         if (inc.recovery != null && !inc.caughtUp) {
-            inc.caughtUp = true;
             inc.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
+            inc.caughtUp = true;
         }
     }
 

@@ -5,7 +5,6 @@ import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -38,10 +37,6 @@ public final class GlobalRollbackProtocol implements Protocol {
 
     @Override
     public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
-        List<Integer> all = new ArrayList<>();
-        for (int r = 0; r < ranks; r++) {
-            all.add(r);
-        }
-        return RecoveryPlan.everyRank(ranks, view.newestCommonLine(all, Long.MAX_VALUE), List.of());
+        return RecoveryPlan.everyRank(ranks, view.newestLineAllHold(), List.of());
     }
 }

@@ -8,7 +8,6 @@ import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.log.PayloadLog;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -78,11 +77,7 @@ public final class PessimisticProtocol implements Protocol {
                         + (failed.size() > 1 ? "common to the ranks " + "that crashed with it " + failed + " " : "")
                         + "among the kept recovery lines; the peers' "
                         + "logs no longer reach back far enough, so every rank rolls back";
-                List<Integer> all = new ArrayList<>();
-                for (int k = 0; k < view.ranks(); k++) {
-                    all.add(k);
-                }
-                return RecoveryPlan.everyRank(view.ranks(), view.newestCommonLine(all, Long.MAX_VALUE), List.of(note));
+                return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), List.of(note));
             }
         }
         return new RecoveryPlan(failed, line, false, List.of());

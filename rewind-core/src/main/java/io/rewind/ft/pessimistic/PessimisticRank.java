@@ -605,7 +605,7 @@ public final class PessimisticRank implements RankProtocol {
                 transport.send(c.peer, f);
             }
             transport.sendControl(
-                    c.peer, new RecoveryMessages.ReplayBatch(worldRank, incarnation, c.batch, batch.size(), c.done));
+                    c.peer, new RecoveryMessages.ReplayBatch(worldRank, incarnation, c.batch, batch.size()));
         }
         synchronized (lock) {
             for (ReplayCursor c : due) {
