@@ -1,0 +1,105 @@
+package io.rewind.ft;
+
+import io.rewind.engine.ControlCodec;
+import io.rewind.engine.ControlMessage;
+import io.rewind.engine.IncarnationNotice;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The wire form of every control message a job sends: the engine's incarnation notice and the
+ * recovery messages of {@link RecoveryMessages}. Big-endian: a type byte, the sender's world rank and
+ * incarnation, then the fields of the type; a map is a count followed by (int key, long value) pairs.
+ */
+public final class ControlMessageCodec implements ControlCodec {
+    public static final ControlMessageCodec INSTANCE = new ControlMessageCodec();
+
+    private static final byte INCARNATION_NOTICE = 1;
+    private static final byte ROLLBACK_REQUEST = 2;
+    private static final byte LAST_MESSAGES = 3;
+    private static final byte REPLAY_BATCH = 4;
+    private static final byte REPLAY_ACK = 5;
+    /** Bytes of one map entry: an int key and a long value. */
+    private static final int ENTRY_BYTES = Integer.BYTES + Long.BYTES;
+    /** Type, world rank, incarnation. */
+    private static final int HEADER_BYTES = 1 + 2 * Integer.BYTES;
+
+    private ControlMessageCodec() {}
+
+    @Override
+    public byte[] encode(ControlMessage message) {
+        return switch (message) {
+            case IncarnationNotice m -> header(INCARNATION_NOTICE, m, 0).array();
+            case RecoveryMessages.RollbackRequest m -> withMap(ROLLBACK_REQUEST, m, m.held());
+            case RecoveryMessages.LastMessages m -> withMap(LAST_MESSAGES, m, m.arrived());
+            case RecoveryMessages.ReplayBatch m -> header(REPLAY_BATCH, m, 2 * Integer.BYTES)
+                    .putInt(m.batch())
+                    .putInt(m.frames())
+                    .array();
+            case RecoveryMessages.ReplayAck m -> header(REPLAY_ACK, m, Integer.BYTES)
+                    .putInt(m.batch())
+                    .array();
+            default -> throw new IllegalArgumentException(
+                    "no wire form for " + message.getClass().getName());
+        };
+    }
+
+    @Override
+    public ControlMessage decode(byte[] bytes) {
+        try {
+            ByteBuffer in = ByteBuffer.wrap(bytes);
+            byte type = in.get();
+            int source = in.getInt();
+            int incarnation = in.getInt();
+            if (source < 0 || incarnation < 0) {
+                throw new IllegalArgumentException("negative rank or incarnation in a control message");
+            }
+            ControlMessage m =
+                    switch (type) {
+                        case INCARNATION_NOTICE -> new IncarnationNotice(source, incarnation);
+                        case ROLLBACK_REQUEST -> new RecoveryMessages.RollbackRequest(source, incarnation, readMap(in));
+                        case LAST_MESSAGES -> new RecoveryMessages.LastMessages(source, incarnation, readMap(in));
+                        case REPLAY_BATCH -> new RecoveryMessages.ReplayBatch(
+                                source, incarnation, in.getInt(), in.getInt());
+                        case REPLAY_ACK -> new RecoveryMessages.ReplayAck(source, incarnation, in.getInt());
+                        default -> throw new IllegalArgumentException("unknown control message type " + type);
+                    };
+            if (in.hasRemaining()) {
+                throw new IllegalArgumentException(in.remaining() + " bytes after a control message");
+            }
+            return m;
+        } catch (BufferUnderflowException e) {
+            throw new IllegalArgumentException("truncated control message", e);
+        }
+    }
+
+    private static ByteBuffer header(byte type, ControlMessage m, int bodyBytes) {
+        return ByteBuffer.allocate(HEADER_BYTES + bodyBytes)
+                .put(type)
+                .putInt(m.sourceWorld())
+                .putInt(m.incarnation());
+    }
+
+    private static byte[] withMap(byte type, ControlMessage m, Map<Integer, Long> map) {
+        ByteBuffer out = header(type, m, Integer.BYTES + map.size() * ENTRY_BYTES);
+        out.putInt(map.size());
+        for (Map.Entry<Integer, Long> e : map.entrySet()) {
+            out.putInt(e.getKey()).putLong(e.getValue());
+        }
+        return out.array();
+    }
+
+    private static Map<Integer, Long> readMap(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 0 || (long) count * ENTRY_BYTES > in.remaining()) {
+            throw new IllegalArgumentException("a map of " + count + " entries in " + in.remaining() + " bytes");
+        }
+        Map<Integer, Long> map = new HashMap<>(count * 2);
+        for (int i = 0; i < count; i++) {
+            map.put(in.getInt(), in.getLong());
+        }
+        return map;
+    }
+}

@@ -1,0 +1,87 @@
+package io.rewind.transport;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * The secret of one job: created by the launcher in a file only its owner can read (mode 0600), read
+ * by every process of the job from that file (never passed on a command line), and proved on every
+ * connection by an HMAC-SHA256 of a fresh challenge, so a process without it is refused before any of
+ * its bytes are read as a frame.
+ */
+public final class JobSecret {
+    public static final int BYTES = 32;
+    /** Bytes of a challenge and of a proof. */
+    public static final int CHALLENGE_BYTES = 32;
+
+    public static final int PROOF_BYTES = 32;
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+    private final byte[] key;
+
+    private JobSecret(byte[] key) {
+        this.key = key;
+    }
+
+    /** A new random secret, written to {@code file} (which must not exist) with mode 0600. */
+    public static JobSecret create(Path file) throws IOException {
+        byte[] key = new byte[BYTES];
+        RANDOM.nextBytes(key);
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (FileAlreadyExistsException e) {
+            throw new IOException("the job secret " + file + " exists already", e);
+        }
+        Files.write(file, key, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
+        return new JobSecret(key);
+    }
+
+    /** The secret in {@code file}. */
+    public static JobSecret read(Path file) throws IOException {
+        byte[] key = Files.readAllBytes(file);
+        if (key.length != BYTES) {
+            throw new IOException("the job secret " + file + " has " + key.length + " bytes, not " + BYTES);
+        }
+        return new JobSecret(key);
+    }
+
+    /** A secret from its bytes (tests). */
+    public static JobSecret of(byte[] key) {
+        if (key.length != BYTES) {
+            throw new IllegalArgumentException("a job secret has " + BYTES + " bytes");
+        }
+        return new JobSecret(key.clone());
+    }
+
+    /** A fresh random challenge. */
+    public static byte[] challenge() {
+        byte[] c = new byte[CHALLENGE_BYTES];
+        RANDOM.nextBytes(c);
+        return c;
+    }
+
+    /** The proof of holding this secret for {@code challenge}. */
+    public byte[] prove(byte[] challenge) {
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(key, "HmacSHA256"));
+            return mac.doFinal(challenge);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("HmacSHA256 is not available", e);
+        }
+    }
+
+    /** Whether {@code proof} proves this secret for {@code challenge} (compared in constant time). */
+    public boolean verify(byte[] challenge, byte[] proof) {
+        return MessageDigest.isEqual(prove(challenge), proof);
+    }
+}
