@@ -52,11 +52,6 @@ public interface Protocol extends AutoCloseable {
     /** The ranks of a plan are about to restart from {@code line}. */
     default void onRollback(RecoveryPlan plan) {}
 
-    /** Non-deterministic outcomes recorded, and their bytes (for the run report). */
-    default long[] eventFigures() {
-        return new long[2];
-    }
-
     /** The job ended. */
     @Override
     default void close() {}

@@ -2,21 +2,27 @@ package io.rewind.runtime;
 
 import io.rewind.engine.Communicator;
 import io.rewind.engine.CommunicatorFactory;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Communicator creation for the ranks of one JVM, through a record the job keeps: the n-th creation
+ * Communicator creation through a record the job keeps (in the JVM of in-JVM ranks, in the launcher
+ * for rank processes): the n-th creation
  * on a parent communicator is a slot where each member leaves its colour and key; the last one to
  * arrive computes every member's answer. The slots stay, so a restarted rank that creates its
  * communicators again gets the very same ones at once, without its peers taking part.
  */
-final class CommunicatorRegistry implements CommunicatorFactory {
+public final class CommunicatorRegistry implements CommunicatorFactory {
     /** Contexts 0..3 are the world and self communicators'. */
     private final AtomicInteger nextContext = new AtomicInteger(4);
 
@@ -36,7 +42,7 @@ final class CommunicatorRegistry implements CommunicatorFactory {
         final boolean[] arrived;
         int[] explicitGroup;
         int count;
-        Created[] results;
+        final CompletableFuture<Created[]> results = new CompletableFuture<>();
 
         Slot(int n) {
             colors = new int[n];
@@ -46,44 +52,78 @@ final class CommunicatorRegistry implements CommunicatorFactory {
         }
     }
 
+    /**
+     * One member's part of a creation: the parent (its context, its first member's world rank and
+     * size), which creation on it, and the member's rank, world rank, colour and key (or the group,
+     * for a creation from a group).
+     */
+    public record Request(
+            int parentContext,
+            int parentFirstWorld,
+            int parentSize,
+            long creationIndex,
+            int member,
+            int memberWorld,
+            int color,
+            int key,
+            int[] explicitGroup)
+            implements Serializable {}
+
     @Override
     public Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
-        int n = parent.size();
-        int me = parent.rank();
+        CompletableFuture<Created> answer = arrive(new Request(
+                parent.context(),
+                parent.worldRankOf(0),
+                parent.size(),
+                creationIndex,
+                parent.rank(),
+                parent.worldRankOf(parent.rank()),
+                color,
+                key,
+                explicitGroup));
+        while (true) {
+            try {
+                return answer.get(20, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                parent.engine().checkAlive();
+            } catch (ExecutionException e) {
+                throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                parent.engine().checkAlive();
+            }
+        }
+    }
+
+    /**
+     * Records a member's part; the answer completes once every member of the parent has arrived (at
+     * once for a member asking again, after a restart). Completes exceptionally if the members asked
+     * for different groups.
+     */
+    public CompletableFuture<Created> arrive(Request r) {
+        int n = r.parentSize();
+        int me = r.member();
         Slot slot = slots.computeIfAbsent(
-                new SlotKey(parent.context(), parent.worldRankOf(0), creationIndex), k -> new Slot(n));
+                new SlotKey(r.parentContext(), r.parentFirstWorld(), r.creationIndex()), k -> new Slot(n));
         synchronized (slot) {
             if (!slot.arrived[me]) {
                 slot.arrived[me] = true;
-                slot.colors[me] = color;
-                slot.keys[me] = key;
-                slot.parentWorld[me] = parent.worldRankOf(me);
-                if (explicitGroup != null) {
-                    if (slot.explicitGroup != null && !Arrays.equals(slot.explicitGroup, explicitGroup)) {
-                        throw new IllegalArgumentException(
-                                "members of " + parent.name() + " created a communicator from different groups");
+                slot.colors[me] = r.color();
+                slot.keys[me] = r.key();
+                slot.parentWorld[me] = r.memberWorld();
+                if (r.explicitGroup() != null) {
+                    if (slot.explicitGroup != null && !Arrays.equals(slot.explicitGroup, r.explicitGroup())) {
+                        return CompletableFuture.failedFuture(new IllegalArgumentException(
+                                "members of a communicator created a communicator from different groups"));
                     }
-                    slot.explicitGroup = explicitGroup;
+                    slot.explicitGroup = r.explicitGroup();
                 }
                 if (++slot.count == n) {
-                    slot.results = compute(slot, n);
-                    slot.notifyAll();
+                    slot.results.complete(compute(slot, n));
                 }
             }
         }
-        while (true) {
-            synchronized (slot) {
-                if (slot.results != null) {
-                    return slot.results[me];
-                }
-                try {
-                    slot.wait(20);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-            parent.engine().checkAlive();
-        }
+        return slot.results.thenApply(all -> all[me]);
     }
 
     private Created[] compute(Slot slot, int n) {

@@ -2,20 +2,28 @@ package io.rewind.runtime;
 
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
+import io.rewind.engine.CommunicatorFactory;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
+import io.rewind.engine.Transport;
+import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
+import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.transport.local.InJvmTransport;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,12 +61,20 @@ public final class Job {
     private static final int STUCK_FRAMES = 12;
 
     private final JobConfig config;
-    private final InJvmTransport transport;
+    private final Transport transport;
     private final RankSlot[] slots;
     private final AtomicReference<JobAbortedException> abort = new AtomicReference<>();
     private final LinkedBlockingQueue<Runnable> coordinatorQueue = new LinkedBlockingQueue<>();
-    private final CommunicatorRegistry communicators = new CommunicatorRegistry();
+    private final CommunicatorFactory communicators;
+    /** The launcher of a rank process (null for ranks that are threads of this job). */
+    private final RankSupervisor supervisor;
+
     private final Protocol protocol;
+    /** The job's event logger: outlives every rank, as a process of its own would. */
+    private final EventLogger events;
+    /** What every rank's kept recovery lines hold, published as ranks checkpoint. */
+    private final RecoveryLines lines;
+
     private final CheckpointStore store;
     private final Path checkpointDir;
     private final boolean ownCheckpointDir;
@@ -74,12 +90,37 @@ public final class Job {
     private long startNanos;
 
     private Job(JobConfig config) {
+        this(config, new InJvmTransport(config.ranks()), new CommunicatorRegistry(), null, null);
+    }
+
+    /**
+     * @param services  the job-level services as a rank process reaches them (null: this JVM holds them)
+     * @param supervisor the launcher of a rank process (null: every rank is a thread of this job)
+     */
+    private Job(
+            JobConfig config,
+            Transport transport,
+            CommunicatorFactory communicators,
+            ProtocolServices services,
+            RankSupervisor supervisor) {
         this.config = config;
-        this.transport = new InJvmTransport(config.ranks());
+        this.transport = transport;
+        this.communicators = communicators;
+        this.supervisor = supervisor;
         this.slots = new RankSlot[config.ranks()];
         this.protocol = config.protocol().create();
-        protocol.start(new ProtocolServices(
-                config.ranks(), config.keepLines(), config.payloadLog(), config.applicationLevelCollectives()));
+        this.events = new EventLogger(config.ranks());
+        this.lines = services != null ? services.lines() : new RecoveryLines(config.ranks(), config.keepLines());
+        protocol.start(
+                services != null
+                        ? services
+                        : new ProtocolServices(
+                                config.ranks(),
+                                config.keepLines(),
+                                config.payloadLog(),
+                                config.applicationLevelCollectives(),
+                                events::clientFor,
+                                lines));
         try {
             this.ownCheckpointDir = config.checkpointDir() == null;
             this.checkpointDir = ownCheckpointDir
@@ -146,6 +187,44 @@ public final class Job {
             throw new IllegalStateException("the job's coordinator failed: " + failure.get(), failure.get());
         }
         return result.get();
+    }
+
+    /**
+     * Runs one rank of a job whose ranks are processes, in this process: the rank's program in its own
+     * class loader, on {@code transport}, with the job-level services reached through {@code services}
+     * and {@code communicators}; crashes, checkpoints and the end are reported to {@code supervisor}.
+     * Returns once the program has ended and the whole job has finished (a finished rank keeps
+     * serving its peers until then), or the job was aborted.
+     */
+    public static RankOutcome runRankProcess(
+            JobConfig config,
+            RankProcessSetup setup,
+            Transport transport,
+            CommunicatorFactory communicators,
+            ProtocolServices services,
+            RankSupervisor supervisor) {
+        Job job = new Job(config.withFailures(setup.kills()), transport, communicators, services, supervisor);
+        OutputRouter.install();
+        job.startNanos = System.nanoTime();
+        job.parentLoader = Job.class.getClassLoader();
+        int r = setup.rank();
+        // Untagged: the launcher prefixes the lines, and shows each once across incarnations.
+        RankSlot slot = new RankSlot(r, new OutputRouter.RankOutput(r, false, OutputRouter.rawStdout(), rawStderr()));
+        job.slots[r] = slot;
+        Incarnation inc = job.prepare(slot, setup.incarnation(), setup.image());
+        inc.catchUpTarget = setup.catchUpPoints();
+        inc.catchUpOperations = setup.catchUpOperations();
+        inc.thread.start();
+        join(inc.thread, Long.MAX_VALUE);
+        slot.output.flush();
+        job.protocol.close();
+        return slot.outcome != null
+                ? slot.outcome
+                : new RankOutcome(r, RankOutcome.Status.ABORTED, "stopped when the job was aborted", null);
+    }
+
+    private static PrintStream rawStderr() {
+        return new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
     }
 
     JobConfig config() {
@@ -245,8 +324,7 @@ public final class Job {
             retire(inc);
         }
         transport.close();
-        long[] events = protocol.eventFigures();
-        report.events(events[0], events[1]);
+        report.events(events.events(), events.bytes());
         protocol.close();
         cleanUpCheckpoints();
         int exit = 0;
@@ -470,11 +548,18 @@ public final class Job {
             OutputRouter.unbind();
         }
         if (outcome == null) {
+            if (supervisor != null) {
+                supervisor.struck("crashed", inc.agent.points(), inc.engine.operations());
+            }
             coordinatorQueue.add(() -> onCrash(inc));
             return;
         }
         RankOutcome o = outcome;
         inc.transition(IncarnationState.FINISHED, System.nanoTime(), o.status().name());
+        if (supervisor != null) {
+            s.outcome = o;
+            supervisor.ended(o);
+        }
         coordinatorQueue.add(() -> onEnded(inc, o));
         if (o.ok() && protocol.recovers()) {
             serveUntilJobEnds(inc);
@@ -487,7 +572,10 @@ public final class Job {
      * would have to stay up for. Its thread makes the progress; a control message wakes it.
      */
     private void serveUntilJobEnds(Incarnation inc) {
-        while (!finished && !inc.stopped() && abort.get() == null) {
+        while (!finished
+                && !inc.stopped()
+                && abort.get() == null
+                && (supervisor == null || !supervisor.jobFinished())) {
             inc.engine.progress();
             LockSupport.parkNanos(this, SERVE_SLICE_NANOS);
         }
@@ -590,6 +678,10 @@ public final class Job {
         Strike s = new Strike(now, how, inc.agent.points(), inc.engine.operations());
         if (inc.strike.compareAndSet(null, s)) {
             inc.transition(IncarnationState.KILLED, now, how);
+            if (supervisor != null) {
+                // A rank process is killed from outside, as a real crash is: this call does not return.
+                supervisor.struck(how, s.atPoint(), s.atOperation());
+            }
         }
     }
 
@@ -607,6 +699,9 @@ public final class Job {
                     inc.strike() == null ? "retired" : inc.strike().reason());
         }
         JobAbortedException a = abort.get();
+        if (a == null && supervisor != null && (a = supervisor.jobAbort()) != null) {
+            abort.compareAndSet(null, a);
+        }
         if (a != null) {
             throw new JobAbortedException(a.abortingRank(), a.errorCode(), a.getMessage());
         }
@@ -708,6 +803,7 @@ public final class Job {
                 // Lines past it belong to the execution being redone: a rank crashing again must not
                 // restart from one, ahead of its peers.
                 store.discardAfter(r, plan.line());
+                lines.discardAfter(r, plan.line());
             }
         }
         protocol.onRollback(plan);
@@ -807,7 +903,9 @@ public final class Job {
             return; // retired before
         }
         report.traffic(inc.rank, inc.engine.traffic(), inc.engine.operations());
-        transport.detach(inc.rank, inc.engine.mailbox());
+        if (transport instanceof InJvmTransport local) {
+            local.detach(inc.rank, inc.engine.mailbox());
+        }
         inc.engine.mailbox().close();
         if (inc.recovery != null) {
             inc.recovery.replayed(inc.protocol.replayedToThisRank());
@@ -823,6 +921,9 @@ public final class Job {
     // Callbacks from checkpoint agents (rank threads)
 
     void onRestored(Incarnation inc, long line, long nanos) {
+        if (supervisor != null) {
+            supervisor.restored(line, nanos);
+        }
         if (inc.recovery != null) {
             inc.recovery.enter(RecoveryPhase.RESTORED, System.nanoTime());
             inc.recovery.restoreWork(nanos);
@@ -853,13 +954,21 @@ public final class Job {
             inc.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
             inc.caughtUp = true;
         }
+        if (supervisor != null && inc.number > 0 && !inc.caughtUp) {
+            inc.caughtUp = true;
+            supervisor.caughtUp();
+        }
     }
 
     void onCheckpoint(Incarnation inc, long line, Map<Long, Long> frontiers, long bytes, long nanos) {
         inc.slot.lineReached = line;
+        lines.published(inc.rank, line, frontiers);
         protocol.onCheckpoint(inc.rank, line, frontiers);
         inc.protocol.afterCheckpoint();
         report.checkpoint(inc.rank, bytes, nanos);
+        if (supervisor != null) {
+            supervisor.checkpointed(line, frontiers, bytes, nanos);
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -884,6 +993,9 @@ public final class Job {
     /** The first abort wins; every rank's waits notice it within one park slice, sooner if woken. */
     void abort(int rank, int errorCode, String reason) {
         if (abort.compareAndSet(null, new JobAbortedException(rank, errorCode, reason))) {
+            if (supervisor != null) {
+                supervisor.abort(errorCode, reason);
+            }
             coordinatorQueue.add(() -> {}); // wakes the coordinator, which then stops coordinating
             for (RankSlot s : slots) {
                 if (s != null && s.current != null && s.current.thread != null) {

@@ -118,6 +118,11 @@ public record JobConfig(
                 recordFile);
     }
 
+    /** This job with another failure schedule (a rank process gets the kills still due for it). */
+    public JobConfig withFailures(FailureSchedule f) {
+        return withFaultTolerance(protocol, checkpointEvery, f);
+    }
+
     /**
      * Refuses, before anything runs, crashes that the chosen set-up can only turn into a stack trace:
      * the dummy log backend keeps no payloads, so nothing could be replayed to a restarted rank.

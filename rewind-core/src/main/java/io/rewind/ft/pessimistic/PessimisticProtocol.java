@@ -1,6 +1,5 @@
 package io.rewind.ft.pessimistic;
 
-import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
@@ -9,18 +8,16 @@ import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.log.PayloadLog;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
  * Pessimistic sender-based message logging with local rollback: only the ranks that crashed
  * restart; the others keep running and replay to them from their payload logs, and the event logger
- * forces every non-deterministic outcome of the re-execution to what it was. Job-level state: the
- * event logger and what each rank's kept recovery lines hold (for log truncation).
+ * forces every non-deterministic outcome of the re-execution to what it was. It uses the job's event
+ * logger and what each rank's kept recovery lines hold (for log truncation), both services of the job.
  */
 public final class PessimisticProtocol implements Protocol {
     private ProtocolServices services;
-    private EventLogger events;
     private RecoveryLines lines;
 
     @Override
@@ -41,15 +38,14 @@ public final class PessimisticProtocol implements Protocol {
     @Override
     public void start(ProtocolServices s) {
         this.services = s;
-        this.events = new EventLogger(s.ranks());
-        this.lines = new RecoveryLines(s.ranks(), s.keepLines());
+        this.lines = s.lines();
     }
 
     @Override
     public RankProtocol openRank(int rank, int incarnation) {
         PayloadLog log = PayloadLog.open(rank, services.payloadLog());
         return new PessimisticRank(
-                rank, incarnation, log, events.clientFor(rank), lines, services.applicationLevelCollectives());
+                rank, incarnation, log, services.eventLog().apply(rank), lines, services.applicationLevelCollectives());
     }
 
     /**
@@ -81,25 +77,5 @@ public final class PessimisticProtocol implements Protocol {
             }
         }
         return new RecoveryPlan(failed, line, false, List.of());
-    }
-
-    @Override
-    public void onCheckpoint(int rank, long line, Map<Long, Long> frontiers) {
-        lines.published(rank, line, frontiers);
-    }
-
-    @Override
-    public void onRollback(RecoveryPlan plan) {
-        if (plan.discardNewerLines()) {
-            // Lines past it describe the execution being redone: logs may not be trimmed by what they hold.
-            for (int r : plan.rollback()) {
-                lines.discardAfter(r, plan.line());
-            }
-        }
-    }
-
-    @Override
-    public long[] eventFigures() {
-        return new long[] {events.events(), events.bytes()};
     }
 }

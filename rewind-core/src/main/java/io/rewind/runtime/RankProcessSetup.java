@@ -1,0 +1,19 @@
+package io.rewind.runtime;
+
+import io.rewind.checkpoint.CheckpointImage;
+
+/**
+ * What one rank process runs: which rank and incarnation, the image it restarts from (null: from the
+ * beginning), where its predecessor crashed (for the catch-up phase of the recovery timeline) and the
+ * kills still scheduled for it.
+ *
+ * @param catchUpPoints     checkpoint points at which it is back where its predecessor crashed
+ * @param catchUpOperations for a restart from the beginning, the same in communication operations
+ */
+public record RankProcessSetup(
+        int rank,
+        int incarnation,
+        CheckpointImage image,
+        long catchUpPoints,
+        long catchUpOperations,
+        FailureSchedule kills) {}

@@ -1,0 +1,37 @@
+package io.rewind.runtime;
+
+import java.util.Map;
+
+/**
+ * What a rank running as a process of its own reports to the launcher that coordinates its job,
+ * and what it learns from it: the coordinator of an in-JVM job sees these events directly, a rank
+ * process sends them. Called by the rank's threads.
+ */
+public interface RankSupervisor {
+    /** The rank restored its state from recovery line {@code line}, which took {@code nanos}. */
+    void restored(long line, long nanos);
+
+    /** The rank wrote recovery line {@code line} with these arrival frontiers. */
+    void checkpointed(long line, Map<Long, Long> frontiers, long bytes, long nanos);
+
+    /** A restarted rank is back where its predecessor crashed. */
+    void caughtUp();
+
+    /**
+     * A scheduled kill struck the rank: the launcher kills its process. Does not return (the process
+     * dies in here, killed from outside, or halts itself if nobody does).
+     */
+    void struck(String reason, long points, long operations);
+
+    /** The rank's program ended (completed or failed); the process stays to serve its peers. */
+    void ended(RankOutcome outcome);
+
+    /** The program called abort, or failed: the launcher ends the whole job. */
+    void abort(int errorCode, String reason);
+
+    /** Whether every rank of the job has finished (a finished rank serves its peers until then). */
+    boolean jobFinished();
+
+    /** The job's abort as the launcher announced it, or null. */
+    JobAbortedException jobAbort();
+}
