@@ -1,5 +1,7 @@
 package io.rewind.cli;
 
+import io.rewind.launch.Launch;
+import io.rewind.launch.ProcessJob;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
@@ -80,6 +82,21 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-record", description = "Do not write the run record.")
     boolean noRecord;
 
+    @Option(
+            names = "--launch",
+            paramLabel = "MODE",
+            defaultValue = "threads",
+            description = "How ranks run: threads (threads of this JVM, the default) or local (one process "
+                    + "per rank on this machine, over TCP; a crash is a real process death).")
+    String launch;
+
+    @Option(
+            names = "--nodes",
+            paramLabel = "K",
+            defaultValue = "1",
+            description = "With --launch local: how many node agents share the ranks (default: ${DEFAULT-VALUE}).")
+    int nodes;
+
     @Parameters(index = "0", paramLabel = "MAIN_CLASS", description = "Class whose main method every rank runs.")
     String mainClass;
 
@@ -107,7 +124,14 @@ final class RunCommand implements Callable<Integer> {
                     eagerLimit, io.rewind.engine.EngineConfig.forRanks(ranks).spinIterations()));
         }
         JobConfig config;
+        Launch processes;
         try {
+            processes = switch (launch) {
+                case "threads" -> null;
+                case "local" -> Launch.local(nodes);
+                default -> throw new IllegalArgumentException(
+                        "unknown --launch " + launch + " (expected threads or local)");
+            };
             ft.applyTo(b, ranks);
             if (!noRecord) {
                 b.recordFile(
@@ -126,7 +150,7 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("rewind run: " + e.getMessage());
             return 2;
         }
-        JobResult result = Job.run(config);
+        JobResult result = processes == null ? Job.run(config) : ProcessJob.run(config, processes);
         if (summary || !config.failures().isEmpty()) {
             System.out.println("rewind: " + result.report().summary());
             if (config.recordFile() != null) {

@@ -77,7 +77,19 @@ public final class RecoveryCheck {
 
     /** Runs the program under {@code protocol} with {@code kills} and compares it with the reference. */
     public Verdict run(ProtocolDescriptor protocol, int checkpointEvery, FailureSchedule kills) {
-        JobResult r = Job.run(reference.withFaultTolerance(protocol, checkpointEvery, kills));
+        return run(protocol, checkpointEvery, kills, Job::run);
+    }
+
+    /**
+     * The same, with the ranks run by {@code launcher} (ranks as processes, say) instead of as threads
+     * of this JVM: the reference is the same failure-free run.
+     */
+    public Verdict run(
+            ProtocolDescriptor protocol,
+            int checkpointEvery,
+            FailureSchedule kills,
+            java.util.function.Function<JobConfig, JobResult> launcher) {
+        JobResult r = launcher.apply(reference.withFaultTolerance(protocol, checkpointEvery, kills));
         return new Verdict(protocol, checkpointEvery, kills, r, compare(r));
     }
 

@@ -17,5 +17,5 @@ public interface CommunicatorFactory {
     Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup);
 
     /** The new communicator of one member: its context (even) and group as world ranks, with its rank. */
-    record Created(int context, int[] groupWorldRanks, int rank) {}
+    record Created(int context, int[] groupWorldRanks, int rank) implements java.io.Serializable {}
 }

@@ -120,11 +120,47 @@ public final class EventLogger {
 
     /** A copy of everything recorded for {@code rank}. */
     EventLogClient.Determinants snapshot(int rank) {
-        Map<Long, FaultTolerance.ForcedMatch> w = Map.copyOf(wildcards[rank]);
-        Map<Long, long[]> p = new java.util.HashMap<>(polls[rank]);
-        java.util.TreeMap<Long, Long> runs;
+        return determinants(records(rank));
+    }
+
+    /**
+     * Everything recorded for one rank as plain data, to send to a rank process: wildcard matches as
+     * {source, tag, sequence}, poll outcomes, and runs of unsuccessful polls as {first, last}.
+     */
+    public record Records(Map<Long, long[]> wildcards, Map<Long, long[]> polls, java.util.List<long[]> emptyRuns)
+            implements java.io.Serializable {}
+
+    /** A copy of what is recorded for {@code rank}. */
+    public Records records(int rank) {
+        Map<Long, long[]> w = new java.util.HashMap<>();
+        for (Map.Entry<Long, FaultTolerance.ForcedMatch> e : wildcards[rank].entrySet()) {
+            FaultTolerance.ForcedMatch m = e.getValue();
+            w.put(e.getKey(), new long[] {m.source(), m.tag(), m.sequence()});
+        }
+        Map<Long, long[]> p = new java.util.HashMap<>();
+        for (Map.Entry<Long, long[]> e : polls[rank].entrySet()) {
+            p.put(e.getKey(), e.getValue().clone());
+        }
+        java.util.List<long[]> runs = new java.util.ArrayList<>();
         synchronized (emptyRuns[rank]) {
-            runs = new java.util.TreeMap<>(emptyRuns[rank]);
+            for (Map.Entry<Long, Long> e : emptyRuns[rank].entrySet()) {
+                runs.add(new long[] {e.getKey(), e.getValue()});
+            }
+        }
+        return new Records(w, p, runs);
+    }
+
+    /** The lookups a restarted rank makes, over records it fetched. */
+    public static EventLogClient.Determinants determinants(Records records) {
+        Map<Long, FaultTolerance.ForcedMatch> w = new java.util.HashMap<>();
+        for (Map.Entry<Long, long[]> e : records.wildcards().entrySet()) {
+            long[] m = e.getValue();
+            w.put(e.getKey(), new FaultTolerance.ForcedMatch((int) m[0], (int) m[1], m[2]));
+        }
+        Map<Long, long[]> p = Map.copyOf(records.polls());
+        java.util.TreeMap<Long, Long> runs = new java.util.TreeMap<>();
+        for (long[] run : records.emptyRuns()) {
+            runs.put(run[0], run[1]);
         }
         return new EventLogClient.Determinants() {
             @Override

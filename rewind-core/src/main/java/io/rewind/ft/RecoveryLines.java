@@ -36,6 +36,13 @@ public final class RecoveryLines {
         }
     }
 
+    /** The lines the rank keeps, oldest first. */
+    public java.util.List<Line> lines(int rank) {
+        synchronized (lines[rank]) {
+            return java.util.List.copyOf(lines[rank]);
+        }
+    }
+
     /** Forgets the rank's lines newer than {@code number} (every rank rolled back to it). */
     public void discardAfter(int rank, long number) {
         synchronized (lines[rank]) {

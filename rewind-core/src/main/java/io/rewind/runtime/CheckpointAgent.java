@@ -36,7 +36,7 @@ public final class CheckpointAgent {
     }
 
     /** Lines the rank had printed when it wrote the checkpoint (none if the file predates the record). */
-    static long[] outputPosition(CheckpointImage image) {
+    public static long[] outputPosition(CheckpointImage image) {
         if (!image.sections().containsKey(OUTPUT_SECTION)) {
             return new long[2];
         }

@@ -56,11 +56,14 @@ final class FailureInjector implements AutoCloseable {
         }
     }
 
-    private synchronized boolean claim(int index) {
-        if (fired[index]) {
-            return false;
+    private boolean claim(int index) {
+        synchronized (this) {
+            if (fired[index]) {
+                return false;
+            }
+            fired[index] = true;
         }
-        fired[index] = true;
+        job.onKillFired(schedule.kills().get(index));
         return true;
     }
 

@@ -9,7 +9,7 @@ import java.util.Random;
  * {@code RANK@cCHECKPOINT} or {@code RANK@oOPERATION} items separated by commas, or drawn from a
  * seed. Every item strikes once.
  */
-public record FailureSchedule(List<Kill> kills) {
+public record FailureSchedule(List<Kill> kills) implements java.io.Serializable {
     /** What triggers a kill. */
     public enum Trigger {
         /** At the rank's n-th checkpoint point call (1-based), before it checkpoints. */
@@ -29,7 +29,7 @@ public record FailureSchedule(List<Kill> kills) {
      *                          instead if the rank has passed no point by then (a program without the
      *                          checkpoint API); 0 for none
      */
-    public record Kill(int rank, Trigger trigger, long value, long fallbackOperation) {
+    public record Kill(int rank, Trigger trigger, long value, long fallbackOperation) implements java.io.Serializable {
         public Kill(int rank, Trigger trigger, long value) {
             this(rank, trigger, value, 0);
         }

@@ -685,6 +685,13 @@ public final class Job {
         }
     }
 
+    /** A kill of the schedule fired (a rank process tells its launcher, which does not give it out again). */
+    void onKillFired(FailureSchedule.Kill kill) {
+        if (supervisor != null) {
+            supervisor.killFired(kill);
+        }
+    }
+
     /**
      * How an incarnation was struck: when, why, and how far it had got (checkpoint points passed,
      * communication operations made), which is where its successor is back at the crash point.

@@ -16,7 +16,7 @@ import java.util.List;
  * job starts (again only if the host swapped the streams since); the rank of a thread is inherited
  * by the threads it starts.
  */
-final class OutputRouter {
+public final class OutputRouter {
     /** Lines kept per rank for the job result; older ones are dropped (the live stream still gets all). */
     static final int MAX_CAPTURED_LINES = 100_000;
 
@@ -45,7 +45,7 @@ final class OutputRouter {
     }
 
     /** The streams a launcher prints to directly, bypassing routing (the process's real stdout/stderr). */
-    static PrintStream rawStdout() {
+    public static PrintStream rawStdout() {
         return new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     }
 
@@ -64,7 +64,7 @@ final class OutputRouter {
      * the job's output is that of a run without the crash. A crash loses the line being written, as a
      * killed process loses what it had not flushed.
      */
-    static final class RankOutput {
+    public static final class RankOutput {
         private final String prefix;
         private final PrintStream sinkOut;
         private final PrintStream sinkErr;
@@ -76,13 +76,13 @@ final class OutputRouter {
         /** Whole lines shown, per stream: the most any incarnation has printed. */
         private final long[] shown = new long[2];
 
-        RankOutput(int rank, boolean tag, PrintStream sinkOut, PrintStream sinkErr) {
+        public RankOutput(int rank, boolean tag, PrintStream sinkOut, PrintStream sinkErr) {
             this.prefix = tag ? "[" + rank + "] " : "";
             this.sinkOut = sinkOut;
             this.sinkErr = sinkErr;
         }
 
-        synchronized void write(boolean err, byte[] b, int off, int len) {
+        public synchronized void write(boolean err, byte[] b, int off, int len) {
             ByteArrayOutputStream line = err ? errLine : outLine;
             int start = off;
             for (int i = off; i < off + len; i++) {
@@ -117,7 +117,7 @@ final class OutputRouter {
             }
         }
 
-        synchronized void flush() {
+        public synchronized void flush() {
             if (outLine.size() > 0) {
                 emit(false, outLine);
             }
@@ -127,7 +127,7 @@ final class OutputRouter {
         }
 
         /** How many lines the rank has printed so far, per stream (saved with a checkpoint). */
-        synchronized long[] position() {
+        public synchronized long[] position() {
             return printed.clone();
         }
 
@@ -136,19 +136,19 @@ final class OutputRouter {
          * lines printed since are suppressed when it prints them again. The partial line of the
          * incarnation that crashed is dropped.
          */
-        synchronized void rewindTo(long[] position) {
+        public synchronized void rewindTo(long[] position) {
             dropPartial();
             printed[0] = position[0];
             printed[1] = position[1];
         }
 
         /** Drops the lines being written (a crash: they were never flushed). */
-        synchronized void dropPartial() {
+        public synchronized void dropPartial() {
             outLine.reset();
             errLine.reset();
         }
 
-        synchronized List<String> lines() {
+        public synchronized List<String> lines() {
             return List.copyOf(captured);
         }
     }

@@ -17,6 +17,9 @@ public interface RankSupervisor {
     /** A restarted rank is back where its predecessor crashed. */
     void caughtUp();
 
+    /** A kill of the rank's schedule fired (it is about to strike). */
+    void killFired(FailureSchedule.Kill kill);
+
     /**
      * A scheduled kill struck the rank: the launcher kills its process. Does not return (the process
      * dies in here, killed from outside, or halts itself if nobody does).

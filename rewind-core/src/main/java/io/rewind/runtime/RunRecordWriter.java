@@ -15,21 +15,21 @@ import java.util.Map;
  * version 1, docs/formats.md): what ran, under which protocol, each rank's payload log over time, and
  * the phases of every recovery. Log samples are taken by the job's coordinator while the job runs.
  */
-final class RunRecordWriter {
+public final class RunRecordWriter {
     /** How often the coordinator samples the payload logs. */
-    static final long SAMPLE_EVERY_NANOS = 200_000_000L;
+    public static final long SAMPLE_EVERY_NANOS = 200_000_000L;
 
     private final JobConfig config;
     private final long originNanos;
     private final List<Map<String, Object>> samples = new ArrayList<>();
 
-    RunRecordWriter(JobConfig config, long originNanos) {
+    public RunRecordWriter(JobConfig config, long originNanos) {
         this.config = config;
         this.originNanos = originNanos;
     }
 
     /** Adds a sample: bytes held in each rank's payload log now. */
-    void sample(long nowNanos, long[] logBytes) {
+    public void sample(long nowNanos, long[] logBytes) {
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("timeMs", (nowNanos - originNanos) / 1e6);
         s.put("logBytes", logBytes.clone());
@@ -37,7 +37,7 @@ final class RunRecordWriter {
     }
 
     /** Writes the record to {@code file} (its folder is created); a failure is reported, not thrown. */
-    void write(Path file, RunReport report) {
+    public void write(Path file, RunReport report) {
         Map<String, Object> record = new LinkedHashMap<>();
         record.put("format", "rewind-run-record");
         record.put("version", 1);

@@ -91,7 +91,7 @@ public record RunReport(
          * The one way the recovery moves on: into {@code next}, at {@code nanos}, if it is past the
          * current phase; false (and nothing changes) otherwise.
          */
-        synchronized boolean enter(RecoveryPhase next, long nanos) {
+        public synchronized boolean enter(RecoveryPhase next, long nanos) {
             if (phase != null && next.ordinal() <= phase.ordinal()) {
                 return false;
             }
@@ -106,12 +106,12 @@ public record RunReport(
         }
 
         /** Frames the other ranks replayed to the restarted incarnation (known when it ends). */
-        synchronized void replayed(long frames) {
+        public synchronized void replayed(long frames) {
             replayedFrames = frames;
         }
 
         /** Time the restore itself took (loading the line), inside the restore phase. */
-        synchronized void restoreWork(long nanos) {
+        public synchronized void restoreWork(long nanos) {
             restoreWorkNanos = nanos;
         }
 
@@ -209,7 +209,7 @@ public record RunReport(
     }
 
     /** Collects figures from the coordinator and the rank threads. */
-    static final class Builder {
+    public static final class Builder {
         private final JobConfig config;
         private final List<FailureRecord> failures = new ArrayList<>();
         private final long[] rankLogged;
@@ -230,7 +230,7 @@ public record RunReport(
         private final double[] rankSeconds;
         private final long[] operations;
 
-        Builder(JobConfig config) {
+        public Builder(JobConfig config) {
             this.config = config;
             this.rankLogged = new long[config.ranks()];
             int n = config.ranks();
@@ -243,31 +243,31 @@ public record RunReport(
         }
 
         /** Adds an incarnation's traffic (called once per incarnation, when it is retired). */
-        synchronized void traffic(int rank, io.rewind.engine.TrafficCounters t, long rankOperations) {
+        public synchronized void traffic(int rank, io.rewind.engine.TrafficCounters t, long rankOperations) {
             operations[rank] = rankOperations;
             t.addTo(p2pBytes, p2pMessages, false, rank);
             t.addTo(collBytes, collMessages, true, rank);
         }
 
-        synchronized void rankTime(int rank, double seconds) {
+        public synchronized void rankTime(int rank, double seconds) {
             rankSeconds[rank] = seconds;
         }
 
-        synchronized FailureRecord failure(
+        public synchronized FailureRecord failure(
                 int rank, int incarnation, String how, long killNanos, long detectedNanos, long line, int rollbackSet) {
             FailureRecord f = new FailureRecord(rank, incarnation, how, killNanos, detectedNanos, line, rollbackSet);
             failures.add(f);
             return f;
         }
 
-        synchronized void checkpoint(int rank, long bytes, long nanos) {
+        public synchronized void checkpoint(int rank, long bytes, long nanos) {
             checkpoints++;
             checkpointBytes += bytes;
             checkpointNanos += nanos;
         }
 
         /** Adds an incarnation's log figures (called once per incarnation, when it ends). */
-        synchronized void finalLog(int rank, LogStatistics s) {
+        public synchronized void finalLog(int rank, LogStatistics s) {
             if (s == null) {
                 return;
             }
@@ -277,23 +277,23 @@ public record RunReport(
             highWater = Math.max(highWater, s.highWaterPayloadBytes());
         }
 
-        synchronized void collectiveLog(long entries, long bytes) {
+        public synchronized void collectiveLog(long entries, long bytes) {
             collEntries += entries;
             collLogBytes += bytes;
         }
 
-        synchronized void events(long n, long bytes) {
+        public synchronized void events(long n, long bytes) {
             events = n;
             eventBytes = bytes;
         }
 
         private List<FailureSchedule.Kill> notStruck = List.of();
 
-        synchronized void killsNotStruck(List<FailureSchedule.Kill> kills) {
+        public synchronized void killsNotStruck(List<FailureSchedule.Kill> kills) {
             notStruck = List.copyOf(kills);
         }
 
-        synchronized RunReport build(Duration wall) {
+        public synchronized RunReport build(Duration wall) {
             long max = 0;
             for (long b : rankLogged) {
                 max = Math.max(max, b);

@@ -1,0 +1,130 @@
+package io.rewind.launch;
+
+import io.rewind.engine.EngineConfig;
+import io.rewind.ft.log.PayloadLogConfig;
+import io.rewind.ft.log.StorageBackend;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobConfig;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The settings of a job as its rank processes need them, in a form that crosses a process boundary:
+ * the launcher sends it, each rank process rebuilds the same {@link JobConfig} from it. What only the
+ * launcher uses (where output goes, the run record, the kill schedule) is left out.
+ */
+record JobSpec(
+        int ranks,
+        String mainClass,
+        List<String> args,
+        List<String> classPath,
+        long eagerLimitBytes,
+        int spinIterations,
+        long timeoutMillis,
+        long stopGraceMillis,
+        String protocol,
+        int checkpointEvery,
+        int keepLines,
+        String checkpointDir,
+        boolean applicationLevelCollectives,
+        PayloadLog payloadLog)
+        implements Serializable {
+
+    /** The payload log settings (a path as text). */
+    record PayloadLog(
+            StorageBackend backend,
+            long blockBytes,
+            int spareBlocks,
+            long spareLimitBytes,
+            long offHeapLimitBytes,
+            String mappedDirectory,
+            long mappedWindowBytes,
+            long mappedFileLimitBytes,
+            long quotaBytes,
+            long pipelineThresholdBytes,
+            long helperThreadThresholdBytes,
+            long pipelineChunkBytes,
+            long mappedFileThresholdBytes,
+            boolean hugePages)
+            implements Serializable {}
+
+    static JobSpec of(JobConfig c, Path checkpointDir) {
+        List<String> cp = new ArrayList<>();
+        for (Path p : c.classPath()) {
+            cp.add(p.toAbsolutePath().toString());
+        }
+        PayloadLogConfig l = c.payloadLog();
+        return new JobSpec(
+                c.ranks(),
+                c.mainClass(),
+                c.args(),
+                cp,
+                c.engine().eagerLimitBytes(),
+                c.engine().spinIterations(),
+                c.timeout().toMillis(),
+                c.stopGrace().toMillis(),
+                c.protocol().name(),
+                c.checkpointEvery(),
+                c.keepLines(),
+                checkpointDir.toAbsolutePath().toString(),
+                c.applicationLevelCollectives(),
+                new PayloadLog(
+                        l.backend(),
+                        l.blockBytes(),
+                        l.spareBlocks(),
+                        l.spareLimitBytes(),
+                        l.offHeapLimitBytes(),
+                        l.mappedDirectory() == null ? null : l.mappedDirectory().toString(),
+                        l.mappedWindowBytes(),
+                        l.mappedFileLimitBytes(),
+                        l.quotaBytes(),
+                        l.pipelineThresholdBytes(),
+                        l.helperThreadThresholdBytes(),
+                        l.pipelineChunkBytes(),
+                        l.mappedFileThresholdBytes(),
+                        l.hugePages()));
+    }
+
+    /** The job as a rank process runs it: output untagged (the launcher tags it), no kills of its own yet. */
+    JobConfig toConfig() {
+        List<Path> cp = new ArrayList<>();
+        for (String p : classPath) {
+            cp.add(Path.of(p));
+        }
+        PayloadLog l = payloadLog;
+        PayloadLogConfig log = new PayloadLogConfig(
+                l.backend(),
+                l.blockBytes(),
+                l.spareBlocks(),
+                l.spareLimitBytes(),
+                l.offHeapLimitBytes(),
+                l.mappedDirectory() == null ? null : Path.of(l.mappedDirectory()),
+                l.mappedWindowBytes(),
+                l.mappedFileLimitBytes(),
+                l.quotaBytes(),
+                l.pipelineThresholdBytes(),
+                l.helperThreadThresholdBytes(),
+                l.pipelineChunkBytes(),
+                l.mappedFileThresholdBytes(),
+                l.hugePages());
+        return JobConfig.builder(mainClass)
+                .ranks(ranks)
+                .args(args)
+                .classPath(cp)
+                .engine(new EngineConfig(eagerLimitBytes, spinIterations))
+                .timeout(Duration.ofMillis(timeoutMillis))
+                .stopGrace(Duration.ofMillis(stopGraceMillis))
+                .tagOutput(false)
+                .protocol(protocol)
+                .checkpointEvery(checkpointEvery)
+                .keepLines(keepLines)
+                .checkpointDir(Path.of(checkpointDir))
+                .failures(FailureSchedule.NONE)
+                .payloadLog(log)
+                .applicationLevelCollectives(applicationLevelCollectives)
+                .build();
+    }
+}

@@ -1,0 +1,173 @@
+package io.rewind.launch;
+
+import io.rewind.transport.JobSecret;
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InvalidClassException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * One control connection of a job: between the launcher and a node agent, or the launcher and a
+ * rank process. Low-rate and ordered, so a blocking socket with one reader thread is enough. Before
+ * anything else both ends prove the job's secret (a challenge each way, answered by an HMAC), so a
+ * process without it is refused before a single message of its is read. Messages are the records of
+ * {@link Messages}, Java-serialised through a filter that admits those types only.
+ */
+final class Link implements AutoCloseable {
+    private static final int MAGIC = 0x52574C4B; // "RWLK"
+    private static final int HANDSHAKE_TIMEOUT_MILLIS = 10_000;
+    /** Upper bound on one message: a checkpoint's frontiers or a rank's determinants fit easily. */
+    private static final long MAX_MESSAGE_BYTES = 64L << 20;
+
+    private static final ObjectInputFilter FILTER = ObjectInputFilter.Config.createFilter(
+            "maxbytes="
+                    + MAX_MESSAGE_BYTES
+                    + ";maxdepth=16;maxrefs=1000000;maxarray=16777216"
+                    + ";io.rewind.launch.*;io.rewind.runtime.CommunicatorRegistry$Request"
+                    + ";io.rewind.engine.CommunicatorFactory$Created;io.rewind.runtime.FailureSchedule"
+                    + ";io.rewind.runtime.FailureSchedule$*;io.rewind.ft.EventLogger$Records;io.rewind.ft.log.StorageBackend;java.lang.*;java.util.*;[I;[J;[B;[Ljava.lang.*;!*");
+
+    private final Socket socket;
+    private final String name;
+    private final ObjectOutputStream out;
+    private final ObjectInputStream in;
+    private volatile boolean closed;
+
+    private Link(Socket socket, String name) throws IOException {
+        this.socket = socket;
+        this.name = name;
+        this.out = new ObjectOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+        out.flush();
+        this.in = new ObjectInputStream(new BufferedInputStream(socket.getInputStream()));
+        in.setObjectInputFilter(FILTER);
+    }
+
+    /** Connects to the launcher at {@code address} and proves the secret both ways. */
+    static Link connect(InetSocketAddress address, JobSecret secret, String name) throws IOException {
+        Socket s = new Socket();
+        try {
+            s.connect(address, HANDSHAKE_TIMEOUT_MILLIS);
+            s.setTcpNoDelay(true);
+            s.setSoTimeout(HANDSHAKE_TIMEOUT_MILLIS);
+            DataInputStream din = new DataInputStream(s.getInputStream());
+            DataOutputStream dout = new DataOutputStream(s.getOutputStream());
+            byte[] theirChallenge = din.readNBytes(JobSecret.CHALLENGE_BYTES);
+            byte[] myChallenge = JobSecret.challenge();
+            dout.writeInt(MAGIC);
+            dout.write(secret.prove(theirChallenge));
+            dout.write(myChallenge);
+            dout.flush();
+            byte[] proof = din.readNBytes(JobSecret.PROOF_BYTES);
+            if (!secret.verify(myChallenge, proof)) {
+                throw new IOException("the launcher at " + address + " did not prove the job's secret");
+            }
+            s.setSoTimeout(0);
+            return new Link(s, name);
+        } catch (IOException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /** The accepting side of {@link #connect}: refuses (and closes) a peer that cannot prove the secret. */
+    static Link accept(Socket s, JobSecret secret, String name) throws IOException {
+        try {
+            s.setTcpNoDelay(true);
+            s.setSoTimeout(HANDSHAKE_TIMEOUT_MILLIS);
+            DataInputStream din = new DataInputStream(s.getInputStream());
+            DataOutputStream dout = new DataOutputStream(s.getOutputStream());
+            byte[] myChallenge = JobSecret.challenge();
+            dout.write(myChallenge);
+            dout.flush();
+            if (din.readInt() != MAGIC) {
+                throw new IOException("not a rewind control connection");
+            }
+            byte[] proof = din.readNBytes(JobSecret.PROOF_BYTES);
+            byte[] theirChallenge = din.readNBytes(JobSecret.CHALLENGE_BYTES);
+            if (theirChallenge.length != JobSecret.CHALLENGE_BYTES || !secret.verify(myChallenge, proof)) {
+                throw new IOException("the peer did not prove the job's secret");
+            }
+            dout.write(secret.prove(theirChallenge));
+            dout.flush();
+            s.setSoTimeout(0);
+            return new Link(s, name);
+        } catch (SocketTimeoutException e) {
+            s.close();
+            throw new IOException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms", e);
+        } catch (IOException e) {
+            s.close();
+            throw e;
+        }
+    }
+
+    /** Sends one message; safe from several threads. An error closes the link. */
+    void send(Serializable message) {
+        synchronized (out) {
+            if (closed) {
+                return;
+            }
+            try {
+                out.writeObject(message);
+                out.reset(); // no back-references across messages: each is read on its own
+                out.flush();
+            } catch (IOException e) {
+                close();
+            }
+        }
+    }
+
+    /**
+     * Starts the reader: a named daemon thread handing each message to {@code onMessage} in order, and
+     * calling {@code onClose} once when the link ends (closed, broken, or a message refused).
+     */
+    Thread startReader(Consumer<Object> onMessage, Consumer<String> onClose) {
+        Thread t = Thread.ofPlatform().name("rewind-link-" + name).daemon(true).start(() -> {
+            String why = "closed";
+            try {
+                while (true) {
+                    onMessage.accept(in.readObject());
+                }
+            } catch (EOFException e) {
+                why = "closed by the peer";
+            } catch (InvalidClassException e) {
+                why = "refused a message: " + e.getMessage();
+            } catch (IOException | ClassNotFoundException e) {
+                why = closed ? "closed" : e.toString();
+            } finally {
+                close();
+                onClose.accept(why);
+            }
+        });
+        return t;
+    }
+
+    /** The local address of this link's socket: the interface that reaches the other end. */
+    java.net.InetAddress localAddress() {
+        return socket.getLocalAddress();
+    }
+
+    String name() {
+        return name;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // closing: nothing left to do with it
+        }
+    }
+}

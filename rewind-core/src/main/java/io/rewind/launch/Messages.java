@@ -1,0 +1,109 @@
+package io.rewind.launch;
+
+import io.rewind.engine.CommunicatorFactory;
+import io.rewind.runtime.CommunicatorRegistry;
+import io.rewind.runtime.FailureSchedule;
+import java.io.Serializable;
+import java.util.Map;
+
+/**
+ * The messages of a job's control links ({@link Link}). A node agent starts, watches and kills the
+ * rank processes of its node; a rank process reports to the launcher and reaches the job-level
+ * services (event logger, communicator creation) through it. Rank-to-rank traffic never passes here.
+ */
+final class Messages {
+    private Messages() {}
+
+    // --- node agent <-> launcher ------------------------------------------------------------------
+
+    /** A node agent is up on {@code host}. */
+    record AgentHello(String node, String host, long pid) implements Serializable {}
+
+    /** Start incarnation {@code incarnation} of {@code rank} on this node. */
+    record Spawn(int rank, int incarnation) implements Serializable {}
+
+    /** The process of that incarnation started as {@code pid}. */
+    record Spawned(int rank, int incarnation, long pid) implements Serializable {}
+
+    /** Kill that incarnation's process now, with SIGKILL. */
+    record Kill(int rank, int incarnation) implements Serializable {}
+
+    /** That incarnation's process is gone, with this exit status (128 + signal when killed). */
+    record Exited(int rank, int incarnation, int status) implements Serializable {}
+
+    /** A whole line the rank printed ({@code err}: on standard error). */
+    record Output(int rank, int incarnation, boolean err, String line) implements Serializable {}
+
+    /** The job is over: kill what is left and exit. */
+    record Shutdown() implements Serializable {}
+
+    // --- rank process <-> launcher ----------------------------------------------------------------
+
+    /** A rank process introduces itself. */
+    record RankHello(int rank, int incarnation, long pid) implements Serializable {}
+
+    /** What the rank runs: the job and its own part of it (line 0: from the beginning). */
+    record Setup(JobSpec job, long line, long catchUpPoints, long catchUpOperations, FailureSchedule kills)
+            implements Serializable {}
+
+    /** The rank's transport listens at {@code host:port}. */
+    record Listening(int rank, int incarnation, String host, int port) implements Serializable {}
+
+    /** Where every rank's current incarnation listens. */
+    record Peers(int epoch, Map<Integer, Address> addresses) implements Serializable {}
+
+    /** One rank's current incarnation and address; a null host: that incarnation is dead. */
+    record Address(int incarnation, String host, int port) implements Serializable {}
+
+    /** The rank applied a {@link Peers} table. */
+    record PeersApplied(int rank, int incarnation, int epoch) implements Serializable {}
+
+    /** Every rank can reach this one: run the program. */
+    record Go() implements Serializable {}
+
+    record Restored(int rank, int incarnation, long line, long nanos) implements Serializable {}
+
+    record Checkpointed(int rank, int incarnation, long line, Map<Long, Long> frontiers, long bytes, long nanos)
+            implements Serializable {}
+
+    record CaughtUp(int rank, int incarnation) implements Serializable {}
+
+    /** A kill of the schedule fired in the rank: it is not given to a later incarnation. */
+    record KillFired(int rank, int incarnation, FailureSchedule.Kill kill) implements Serializable {}
+
+    /** A scheduled kill struck the rank: kill its process. */
+    record Struck(int rank, int incarnation, String reason, long points, long operations) implements Serializable {}
+
+    /** The rank's program ended ({@code status}: a {@code RankOutcome.Status} name). */
+    record Ended(int rank, int incarnation, String status, String detail) implements Serializable {}
+
+    /** The rank asks the launcher to abort the job. */
+    record AbortJob(int rank, int errorCode, String reason) implements Serializable {}
+
+    /** The launcher aborted the job: every rank stops. */
+    record Aborted(int rank, int errorCode, String reason) implements Serializable {}
+
+    /** Every rank finished: finished ranks stop serving their peers and exit. */
+    record Finished() implements Serializable {}
+
+    /** A line of a rank was published ({@code frontiers}) or lines past {@code line} discarded (null). */
+    record Lines(int rank, long line, Map<Long, Long> frontiers) implements Serializable {}
+
+    // --- requests to the job-level services, and their answers ------------------------------------
+
+    /** A request {@code id} of a rank to the launcher's services. */
+    record Request(long id, Serializable body) implements Serializable {}
+
+    /** The answer to request {@code id}: a value, or an error message. */
+    record Answer(long id, Serializable value, String error) implements Serializable {}
+
+    record RecordWildcard(int rank, long index, int source, int tag, long sequence) implements Serializable {}
+
+    record RecordPoll(int rank, long index, long[] outcome) implements Serializable {}
+
+    record FetchDeterminants(int rank) implements Serializable {}
+
+    record CreateCommunicator(CommunicatorRegistry.Request request) implements Serializable {}
+
+    record CommunicatorCreated(CommunicatorFactory.Created created) implements Serializable {}
+}

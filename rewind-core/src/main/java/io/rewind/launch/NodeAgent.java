@@ -1,0 +1,173 @@
+package io.rewind.launch;
+
+import io.rewind.transport.JobSecret;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The small per-node part of a job, as Open MPI's daemons are: started on each node (as a local
+ * process, over ssh, or by srun), it starts the rank processes the launcher places on its node,
+ * forwards their output line by line, tells the launcher the moment one exits, and kills one with
+ * SIGKILL when told to. If the launcher goes away, it kills its ranks and ends: nothing of a job
+ * outlives its launcher.
+ */
+public final class NodeAgent {
+    private final String node;
+    private final Link link;
+    private final List<String> rankCommand;
+    private final Map<Long, Process> processes = new ConcurrentHashMap<>();
+    private final CountDownLatch done = new CountDownLatch(1);
+
+    private NodeAgent(String node, Link link, List<String> rankCommand) {
+        this.node = node;
+        this.link = link;
+        this.rankCommand = rankCommand;
+    }
+
+    /**
+     * {@code --head HOST:PORT --node NAME --secret-file FILE --java JAVA --class-path CP}; the secret
+     * file is read, never passed on.
+     */
+    public static void main(String[] args) throws Exception {
+        Map<String, String> a = Args.parse(args, "--head", "--node", "--secret-file", "--java", "--class-path");
+        String head = a.get("--head");
+        String node = a.get("--node");
+        String secretFile = a.get("--secret-file");
+        JobSecret secret = JobSecret.read(Path.of(secretFile));
+        Link link = Link.connect(Args.address(head), secret, "agent-" + node);
+        List<String> command = List.of(
+                a.get("--java"),
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                a.get("--class-path"),
+                RankProcess.class.getName(),
+                "--head",
+                head,
+                "--secret-file",
+                secretFile);
+        NodeAgent agent = new NodeAgent(node, link, command);
+        agent.run();
+        Runtime.getRuntime().halt(0);
+    }
+
+    private void run() throws InterruptedException, IOException {
+        link.startReader(this::onMessage, why -> done.countDown());
+        link.send(new Messages.AgentHello(
+                node,
+                InetAddress.getLocalHost().getHostName(),
+                ProcessHandle.current().pid()));
+        done.await();
+        for (Process p : processes.values()) {
+            p.destroyForcibly();
+        }
+        for (Process p : processes.values()) {
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private void onMessage(Object m) {
+        switch (m) {
+            case Messages.Spawn s -> spawn(s.rank(), s.incarnation());
+            case Messages.Kill k -> {
+                Process p = processes.get(key(k.rank(), k.incarnation()));
+                if (p != null) {
+                    p.destroyForcibly(); // SIGKILL: the process gets no chance to clean up, as in a crash
+                }
+            }
+            case Messages.Shutdown s -> {
+                link.close();
+                done.countDown();
+            }
+            default -> System.err.println("rewind: agent " + node + ": unexpected message " + m);
+        }
+    }
+
+    private static long key(int rank, int incarnation) {
+        return ((long) rank << 32) | incarnation;
+    }
+
+    private void spawn(int rank, int incarnation) {
+        List<String> cmd = new ArrayList<>(rankCommand);
+        cmd.addAll(List.of("--rank", Integer.toString(rank), "--incarnation", Integer.toString(incarnation)));
+        Process p;
+        try {
+            p = new ProcessBuilder(cmd).start();
+        } catch (IOException e) {
+            System.err.println("rewind: agent " + node + ": cannot start rank " + rank + ": " + e.getMessage());
+            link.send(new Messages.Exited(rank, incarnation, 127));
+            return;
+        }
+        processes.put(key(rank, incarnation), p);
+        link.send(new Messages.Spawned(rank, incarnation, p.pid()));
+        Thread out = forward(p.getInputStream(), rank, incarnation, false);
+        Thread err = forward(p.getErrorStream(), rank, incarnation, true);
+        Thread.ofPlatform()
+                .name("rewind-agent-watch-" + rank + "." + incarnation)
+                .daemon(true)
+                .start(() -> {
+                    int status = waitFor(p);
+                    joinQuietly(out);
+                    joinQuietly(err);
+                    processes.remove(key(rank, incarnation));
+                    // After its last output line: the launcher sees the lines, then the exit.
+                    link.send(new Messages.Exited(rank, incarnation, status));
+                });
+    }
+
+    private static int waitFor(Process p) {
+        while (true) {
+            try {
+                return p.waitFor();
+            } catch (InterruptedException e) {
+                // the watcher has nothing else to do
+            }
+        }
+    }
+
+    private static void joinQuietly(Thread t) {
+        try {
+            t.join(TimeUnit.SECONDS.toMillis(10));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Forwards whole lines; a line the process had not finished when it died is dropped. */
+    private Thread forward(InputStream in, int rank, int incarnation, boolean err) {
+        return Thread.ofPlatform()
+                .name("rewind-agent-" + (err ? "err-" : "out-") + rank + "." + incarnation)
+                .daemon(true)
+                .start(() -> {
+                    ByteArrayOutputStream line = new ByteArrayOutputStream();
+                    byte[] buf = new byte[8192];
+                    try (in) {
+                        int n;
+                        while ((n = in.read(buf)) > 0) {
+                            int start = 0;
+                            for (int i = 0; i < n; i++) {
+                                if (buf[i] == '\n') {
+                                    line.write(buf, start, i - start);
+                                    link.send(new Messages.Output(
+                                            rank, incarnation, err, line.toString(StandardCharsets.UTF_8)));
+                                    line.reset();
+                                    start = i + 1;
+                                }
+                            }
+                            line.write(buf, start, n - start);
+                        }
+                    } catch (IOException e) {
+                        // the process is gone; its exit is reported by the watcher
+                    }
+                });
+    }
+}

@@ -1,0 +1,953 @@
+package io.rewind.launch;
+
+import io.rewind.checkpoint.CheckpointStore;
+import io.rewind.ft.EventLogger;
+import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
+import io.rewind.ft.ProtocolServices;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.RecoveryPlan;
+import io.rewind.ft.RecoveryView;
+import io.rewind.runtime.CheckpointAgent;
+import io.rewind.runtime.CommunicatorRegistry;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.JobResult;
+import io.rewind.runtime.OutputRouter;
+import io.rewind.runtime.RankOutcome;
+import io.rewind.runtime.RecoveryPhase;
+import io.rewind.runtime.RunRecordWriter;
+import io.rewind.runtime.RunReport;
+import io.rewind.transport.JobSecret;
+import java.io.IOException;
+import java.io.Serializable;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Runs a job whose ranks are processes: the launcher. It starts one agent per node, has each rank's
+ * process started by the agent of the node it is placed on, serves the job-level services (event
+ * logger, recovery lines, communicator creation) over the control links, and coordinates recovery:
+ * a rank process that dies (SIGKILL, a crash, its node lost) is detected by its agent at once, the
+ * protocol plans the recovery ({@link Protocol#plan}), and the ranks it names are killed if still
+ * running and started again from their recovery line, while the others keep their state and serve
+ * replay to them over TCP.
+ *
+ * <p>Everything the coordinator decides runs in one thread, {@code rewind-launcher}, taking the
+ * tasks the link readers post; only the service requests are answered in the readers themselves.
+ */
+public final class ProcessJob {
+    private static final long AGENT_START_SECONDS = 60;
+    private static final long RETRY_KILL_MILLIS = 5;
+
+    private final JobConfig config;
+    private final Launch launch;
+    private final Protocol protocol;
+    private final EventLogger events;
+    private final RecoveryLines lines;
+    private final CommunicatorRegistry communicators = new CommunicatorRegistry();
+    private final RunReport.Builder report;
+    private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+    private final Path jobDir;
+    private final Path secretFile;
+    private final JobSecret secret;
+    private final Path checkpointDir;
+    private final boolean ownCheckpointDir;
+    private final CheckpointStore store;
+    private final JobSpec spec;
+    private final Slot[] slots;
+    private final List<Agent> agents = new ArrayList<>();
+    private final List<FailureSchedule.Kill> pendingKills;
+    private ServerSocket server;
+    private long startNanos;
+    private RunRecordWriter record;
+    private int peersEpoch;
+    private final Set<Integer> awaitingPeers = new HashSet<>();
+    private RecoveryPlan pendingPlan;
+    private String abortReason;
+    private int abortCode;
+    private boolean timedOut;
+    private boolean allEnded;
+
+    private ProcessJob(JobConfig config, Launch launch) throws IOException {
+        this.config = config;
+        this.launch = launch;
+        this.protocol = config.protocol().create();
+        this.events = new EventLogger(config.ranks());
+        this.lines = new RecoveryLines(config.ranks(), config.keepLines());
+        protocol.start(new ProtocolServices(
+                config.ranks(),
+                config.keepLines(),
+                config.payloadLog(),
+                config.applicationLevelCollectives(),
+                events::clientFor,
+                lines));
+        this.report = new RunReport.Builder(config);
+        this.jobDir = Files.createTempDirectory("rewind-job-");
+        this.secretFile = jobDir.resolve("secret");
+        this.secret = JobSecret.create(secretFile);
+        this.ownCheckpointDir = config.checkpointDir() == null;
+        this.checkpointDir = ownCheckpointDir
+                ? Files.createDirectories(jobDir.resolve("checkpoints"))
+                : Files.createDirectories(config.checkpointDir());
+        this.store = new CheckpointStore(checkpointDir, config.keepLines());
+        this.spec = JobSpec.of(config, checkpointDir);
+        this.slots = new Slot[config.ranks()];
+        int[] nodeOf = launch.place(config.ranks());
+        for (int r = 0; r < slots.length; r++) {
+            slots[r] = new Slot(
+                    r, nodeOf[r], new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
+        }
+        this.pendingKills = new ArrayList<>(config.failures().kills());
+    }
+
+    /** Runs the job to its end and reports how every rank ended, as {@code Job.run} does for threads. */
+    public static JobResult run(JobConfig config, Launch launch) {
+        ProcessJob job;
+        try {
+            job = new ProcessJob(config, launch);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot prepare the job's folder: " + e.getMessage(), e);
+        }
+        try {
+            return job.execute();
+        } finally {
+            job.cleanUp();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Life cycle
+
+    private JobResult execute() {
+        startNanos = System.nanoTime();
+        record = new RunRecordWriter(config, startNanos);
+        long deadline = startNanos + config.timeout().toNanos();
+        try {
+            server = new ServerSocket(0, 256, InetAddress.getLoopbackAddress());
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot listen for the job's processes: " + e.getMessage(), e);
+        }
+        Thread.ofPlatform().name("rewind-launcher-accept").daemon(true).start(this::acceptLoop);
+        for (int i = 0; i < launch.nodes().size(); i++) {
+            agents.add(startAgent(i));
+        }
+        long agentDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AGENT_START_SECONDS);
+        while (agents.stream().anyMatch(a -> a.link == null) && abortReason == null) {
+            if (!runOneTask(Math.min(deadline, agentDeadline))) {
+                abort(-1, 1, "the node agents did not all start within " + AGENT_START_SECONDS + " s");
+            }
+        }
+        if (abortReason == null) {
+            for (Slot s : slots) {
+                spawn(s);
+            }
+            scheduleTimeKills();
+        }
+        while (!allEnded && abortReason == null) {
+            if (!runOneTask(deadline)) {
+                timedOut = true;
+                abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
+            }
+        }
+        return finish();
+    }
+
+    /** Runs the next task, waiting until {@code deadline}; false if the deadline passed first. */
+    private boolean runOneTask(long deadline) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+            return false;
+        }
+        Runnable task;
+        try {
+            task = tasks.poll(Math.min(left, RunRecordWriter.SAMPLE_EVERY_NANOS), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            abort(-1, 1, "the job was interrupted");
+            return true;
+        }
+        if (task != null) {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                System.err.println("rewind: the launcher failed: " + e);
+                e.printStackTrace();
+                abort(-1, 1, "the launcher failed: " + e);
+            }
+        }
+        return true;
+    }
+
+    /** Ends the job: every rank told, given the grace to end, then killed; the agents shut down. */
+    private JobResult finish() {
+        if (abortReason != null) {
+            broadcast(new Messages.Aborted(-1, abortCode, abortReason));
+        } else {
+            broadcast(new Messages.Finished());
+        }
+        long grace = System.nanoTime() + config.stopGrace().toNanos();
+        while (anyProcessLeft() && System.nanoTime() < grace) {
+            runOneTask(grace);
+        }
+        for (Slot s : slots) {
+            if (s.state != RankState.EXITED && s.state != RankState.DEAD) {
+                killProcess(s);
+            }
+        }
+        for (Agent a : agents) {
+            if (a.link != null) {
+                a.link.send(new Messages.Shutdown());
+            }
+        }
+        for (Agent a : agents) {
+            waitForExit(a.process, config.stopGrace());
+        }
+        report.killsNotStruck(pendingKills);
+        report.events(events.events(), events.bytes());
+        List<RankOutcome> outcomes = new ArrayList<>();
+        List<List<String>> output = new ArrayList<>();
+        int exit = 0;
+        for (Slot s : slots) {
+            s.output.flush();
+            RankOutcome o = s.outcome;
+            if (o == null) {
+                o = timedOut
+                        ? new RankOutcome(s.rank, RankOutcome.Status.TIMED_OUT, "still running at the time limit", null)
+                        : new RankOutcome(s.rank, RankOutcome.Status.ABORTED, "stopped when the job was aborted", null);
+            }
+            if (!o.ok()) {
+                exit = 1;
+            }
+            outcomes.add(o);
+            output.add(s.output.lines());
+        }
+        if (abortReason != null) {
+            exit = abortCode != 0 ? abortCode : 1;
+        }
+        if (timedOut) {
+            exit = 124;
+        }
+        Duration wall = Duration.ofNanos(System.nanoTime() - startNanos);
+        RunReport built = report.build(wall);
+        if (config.recordFile() != null) {
+            record.write(config.recordFile(), built);
+        }
+        return new JobResult(exit, List.copyOf(outcomes), List.copyOf(output), wall, abortReason, built);
+    }
+
+    private boolean anyProcessLeft() {
+        for (Slot s : slots) {
+            if (s.state != RankState.EXITED && s.state != RankState.DEAD) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void cleanUp() {
+        try {
+            if (server != null) {
+                server.close();
+            }
+        } catch (IOException e) {
+            // closing
+        }
+        for (Agent a : agents) {
+            if (a.process.isAlive()) {
+                a.process.destroyForcibly();
+            }
+        }
+        Path keep = ownCheckpointDir ? null : checkpointDir;
+        try (Stream<Path> files = Files.walk(jobDir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                if (keep == null || !p.startsWith(keep)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        } catch (IOException e) {
+            System.err.println("rewind: could not remove " + jobDir + ": " + e.getMessage());
+        }
+    }
+
+    private static void waitForExit(Process p, Duration grace) {
+        try {
+            if (!p.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
+                p.destroyForcibly();
+                p.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            p.destroyForcibly();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Agents and links
+
+    private Agent startAgent(int index) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> cmd = List.of(
+                java,
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                NodeAgent.class.getName(),
+                "--head",
+                InetAddress.getLoopbackAddress().getHostAddress() + ":" + server.getLocalPort(),
+                "--node",
+                launch.nodes().get(index).name(),
+                "--secret-file",
+                secretFile.toString(),
+                "--java",
+                java,
+                "--class-path",
+                System.getProperty("java.class.path"));
+        try {
+            Process p = new ProcessBuilder(cmd)
+                    .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                    .redirectError(ProcessBuilder.Redirect.INHERIT)
+                    .start();
+            return new Agent(index, launch.nodes().get(index).name(), p);
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    "cannot start the agent of " + launch.nodes().get(index).name() + ": " + e);
+        }
+    }
+
+    private void acceptLoop() {
+        while (!server.isClosed()) {
+            Socket s;
+            try {
+                s = server.accept();
+            } catch (IOException e) {
+                return; // closed: the job is over
+            }
+            // The handshake runs apart, so a peer that never answers cannot hold up the others.
+            Thread.ofPlatform().name("rewind-launcher-handshake").daemon(true).start(() -> {
+                try {
+                    Link link = Link.accept(s, secret, "launcher-" + s.getPort());
+                    link.startReader(m -> onLinkMessage(link, m), why -> tasks.add(() -> onLinkClosed(link, why)));
+                } catch (IOException e) {
+                    System.err.println(
+                            "rewind: refused a connection from " + s.getRemoteSocketAddress() + ": " + e.getMessage());
+                }
+            });
+        }
+    }
+
+    /** In a link's reader: service requests are answered here, everything else goes to the coordinator. */
+    private void onLinkMessage(Link link, Object m) {
+        if (m instanceof Messages.Request r) {
+            serve(link, r);
+        } else {
+            tasks.add(() -> handle(link, m));
+        }
+    }
+
+    private void serve(Link link, Messages.Request r) {
+        switch (r.body()) {
+            case Messages.RecordWildcard w -> {
+                events.recordWildcard(w.rank(), w.index(), w.source(), w.tag(), w.sequence());
+                link.send(new Messages.Answer(r.id(), null, null));
+            }
+            case Messages.RecordPoll p -> {
+                events.recordPoll(p.rank(), p.index(), p.outcome());
+                link.send(new Messages.Answer(r.id(), null, null));
+            }
+            case Messages.FetchDeterminants f -> link.send(new Messages.Answer(r.id(), events.records(f.rank()), null));
+            case Messages.CreateCommunicator c -> communicators
+                    .arrive(c.request())
+                    .whenComplete((created, error) -> link.send(new Messages.Answer(
+                            r.id(),
+                            error == null ? new Messages.CommunicatorCreated(created) : null,
+                            error == null ? null : error.getMessage())));
+            default -> link.send(new Messages.Answer(r.id(), null, "unknown request " + r.body()));
+        }
+    }
+
+    /** Coordinator: one message from an agent or a rank. */
+    private void handle(Link link, Object m) {
+        switch (m) {
+            case Messages.AgentHello h -> {
+                for (Agent a : agents) {
+                    if (a.name.equals(h.node()) && a.link == null) {
+                        a.link = link;
+                        a.host = h.host();
+                    }
+                }
+            }
+            case Messages.Spawned s -> {
+                Slot slot = slots[s.rank()];
+                if (slot.incarnation == s.incarnation()) {
+                    if (slot.pid > 0) {
+                        System.err.println("rewind: rank " + slot.rank + ": process " + slot.pid
+                                + " replaced by process " + s.pid() + " on " + agents.get(slot.node).name
+                                + " (incarnation " + s.incarnation() + ")");
+                    }
+                    slot.pid = s.pid();
+                    if (slot.recovery != null) {
+                        slot.recovery.enter(RecoveryPhase.RESPAWNED, System.nanoTime());
+                    }
+                }
+            }
+            case Messages.Output o -> slots[o.rank()].output.write(
+                    o.err(),
+                    (o.line() + "\n").getBytes(StandardCharsets.UTF_8),
+                    0,
+                    o.line().length() + 1);
+            case Messages.Exited e -> onExited(e);
+            case Messages.RankHello h -> onRankHello(link, h);
+            case Messages.Listening l -> onListening(l);
+            case Messages.PeersApplied p -> {
+                if (p.epoch() == peersEpoch && slots[p.rank()].incarnation == p.incarnation()) {
+                    awaitingPeers.remove(p.rank());
+                    maybeGo();
+                }
+            }
+            case Messages.Restored r -> {
+                Slot slot = current(r.rank(), r.incarnation());
+                if (slot != null && slot.recovery != null) {
+                    slot.recovery.enter(RecoveryPhase.RESTORED, System.nanoTime());
+                    slot.recovery.restoreWork(r.nanos());
+                }
+            }
+            case Messages.Checkpointed c -> onCheckpointed(c);
+            case Messages.CaughtUp c -> {
+                Slot slot = current(c.rank(), c.incarnation());
+                if (slot != null && slot.recovery != null) {
+                    slot.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
+                }
+            }
+            case Messages.KillFired k -> pendingKills.remove(k.kill());
+            case Messages.Struck s -> {
+                Slot slot = current(s.rank(), s.incarnation());
+                if (slot != null && slot.strike == null) {
+                    slot.strike = new Strike(System.nanoTime(), s.reason(), s.points(), s.operations());
+                    killProcess(slot);
+                }
+            }
+            case Messages.Ended e -> onEnded(e);
+            case Messages.AbortJob a -> abort(a.rank(), a.errorCode(), a.reason());
+            default -> System.err.println("rewind: launcher: unexpected message " + m);
+        }
+    }
+
+    private void onLinkClosed(Link link, String why) {
+        for (Agent a : agents) {
+            if (a.link == link && abortReason == null && !allEnded) {
+                // The node is gone, and with it every rank it ran: they restart on the other nodes.
+                System.err.println("rewind: lost the agent of " + a.name + " (" + why + ")");
+                a.lost = true;
+                for (Slot s : slots) {
+                    if (s.node == a.index && s.state != RankState.EXITED && s.state != RankState.DEAD) {
+                        ProcessHandle.of(s.pid).ifPresent(ProcessHandle::destroyForcibly);
+                        onExited(new Messages.Exited(s.rank, s.incarnation, 137));
+                    }
+                }
+            }
+        }
+    }
+
+    private Slot current(int rank, int incarnation) {
+        Slot s = slots[rank];
+        return s.incarnation == incarnation ? s : null;
+    }
+
+    private void broadcast(Serializable m) {
+        for (Slot s : slots) {
+            if (s.link != null && s.state.hasProcess()) {
+                s.link.send(m);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Rank life cycle
+
+    private void spawn(Slot s) {
+        Agent a = agents.get(s.node);
+        if (a.lost) {
+            a = liveAgent();
+            s.node = a.index;
+        }
+        s.transition(RankState.SPAWNING);
+        s.link = null;
+        a.link.send(new Messages.Spawn(s.rank, s.incarnation));
+    }
+
+    private Agent liveAgent() {
+        // The ranks of a lost node go to the live node with the fewest ranks.
+        Agent best = null;
+        int bestCount = Integer.MAX_VALUE;
+        for (Agent a : agents) {
+            if (!a.lost && a.link != null) {
+                int count = 0;
+                for (Slot s : slots) {
+                    count += s.node == a.index ? 1 : 0;
+                }
+                if (count < bestCount) {
+                    best = a;
+                    bestCount = count;
+                }
+            }
+        }
+        if (best == null) {
+            throw new IllegalStateException("every node of the job is lost");
+        }
+        return best;
+    }
+
+    private void onRankHello(Link link, Messages.RankHello h) {
+        Slot s = current(h.rank(), h.incarnation());
+        if (s == null || s.state != RankState.SPAWNING) {
+            link.close(); // a process of an incarnation that is no longer wanted
+            return;
+        }
+        s.link = link;
+        List<FailureSchedule.Kill> kills = new ArrayList<>();
+        for (FailureSchedule.Kill k : pendingKills) {
+            if (k.rank() == s.rank && k.trigger() != FailureSchedule.Trigger.TIME) {
+                kills.add(k);
+            }
+        }
+        link.send(new Messages.Setup(
+                spec, s.restartLine, s.catchUpPoints, s.catchUpOperations, new FailureSchedule(kills)));
+        for (int r = 0; r < slots.length; r++) {
+            for (RecoveryLines.Line l : lines.lines(r)) {
+                link.send(new Messages.Lines(r, l.number(), l.frontiers()));
+            }
+        }
+    }
+
+    private void onListening(Messages.Listening l) {
+        Slot s = current(l.rank(), l.incarnation());
+        if (s == null || s.state != RankState.SPAWNING) {
+            return;
+        }
+        s.host = l.host();
+        s.port = l.port();
+        s.transition(RankState.LISTENING);
+        for (Slot o : slots) {
+            if (o.state == RankState.SPAWNING) {
+                return; // one table for everyone who starts together
+            }
+        }
+        broadcastPeers();
+    }
+
+    /** Tells every rank process where every rank's current incarnation listens, and waits for all to apply it. */
+    private void broadcastPeers() {
+        peersEpoch++;
+        Map<Integer, Messages.Address> table = new HashMap<>();
+        for (Slot s : slots) {
+            boolean reachable =
+                    s.state == RankState.LISTENING || s.state == RankState.RUNNING || s.state == RankState.ENDED;
+            int dead = s.state == RankState.SPAWNING ? s.incarnation - 1 : s.incarnation;
+            table.put(
+                    s.rank,
+                    reachable
+                            ? new Messages.Address(s.incarnation, s.host, s.port)
+                            : new Messages.Address(dead, null, 0));
+        }
+        awaitingPeers.clear();
+        Messages.Peers peers = new Messages.Peers(peersEpoch, table);
+        for (Slot s : slots) {
+            if (s.link != null && table.get(s.rank).host() != null) {
+                awaitingPeers.add(s.rank);
+                s.link.send(peers);
+            }
+        }
+        maybeGo();
+    }
+
+    private void maybeGo() {
+        if (!awaitingPeers.isEmpty()) {
+            return;
+        }
+        for (Slot s : slots) {
+            if (s.state == RankState.LISTENING) {
+                s.transition(RankState.RUNNING);
+                s.link.send(new Messages.Go());
+                if (s.recovery != null && s.restartLine == 0) {
+                    s.recovery.enter(RecoveryPhase.RESTORED, System.nanoTime());
+                }
+            }
+        }
+    }
+
+    private void onCheckpointed(Messages.Checkpointed c) {
+        Slot s = current(c.rank(), c.incarnation());
+        if (s == null) {
+            return;
+        }
+        s.lineReached = c.line();
+        lines.published(c.rank(), c.line(), c.frontiers());
+        protocol.onCheckpoint(c.rank(), c.line(), c.frontiers());
+        report.checkpoint(c.rank(), c.bytes(), c.nanos());
+        broadcast(new Messages.Lines(c.rank(), c.line(), c.frontiers()));
+    }
+
+    private void onEnded(Messages.Ended e) {
+        Slot s = current(e.rank(), e.incarnation());
+        if (s == null || !s.state.hasProcess()) {
+            return;
+        }
+        s.outcome = new RankOutcome(s.rank, RankOutcome.Status.valueOf(e.status()), e.detail(), null);
+        s.transition(RankState.ENDED);
+        report.rankTime(s.rank, (System.nanoTime() - startNanos) / 1e9);
+        for (Slot o : slots) {
+            if (o.outcome == null) {
+                return;
+            }
+        }
+        allEnded = true;
+    }
+
+    private void onExited(Messages.Exited e) {
+        Slot s = current(e.rank(), e.incarnation());
+        if (s == null || s.state == RankState.EXITED || s.state == RankState.DEAD) {
+            return;
+        }
+        awaitingPeers.remove(s.rank);
+        if (allEnded || abortReason != null) {
+            s.transition(RankState.EXITED);
+            return;
+        }
+        boolean rolledBack = s.state == RankState.STOPPING;
+        s.transition(RankState.DEAD);
+        s.detectedNanos = System.nanoTime();
+        if (s.strike == null) {
+            String how = e.status() == 137
+                    ? "its process was killed (SIGKILL)"
+                    : "its process exited with status " + e.status();
+            s.strike = new Strike(s.detectedNanos, how, 0, 0);
+        }
+        s.failed = !rolledBack;
+        if (!protocol.recovers()) {
+            s.outcome = new RankOutcome(
+                    s.rank,
+                    RankOutcome.Status.FAILED,
+                    "crashed (" + s.strike.reason() + "); protocol " + protocol.name() + " cannot recover",
+                    null);
+            abort(
+                    s.rank,
+                    1,
+                    "rank " + s.rank + " crashed (" + s.strike.reason() + ") and protocol " + protocol.name()
+                            + " cannot recover: run with --protocol " + recoveringNames());
+            return;
+        }
+        broadcastPeers();
+        recover();
+    }
+
+    private static String recoveringNames() {
+        List<String> names = new ArrayList<>();
+        for (ProtocolDescriptor d : ProtocolRegistry.recovering()) {
+            names.add(d.name());
+        }
+        return String.join(" or ", names);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Recovery
+
+    /**
+     * Plans a recovery for the ranks that are down, stops the others the plan rolls back, and once
+     * all of them are down starts them again. Called again as each stopped process exits, and when
+     * another rank fails meanwhile (then planned anew, for all of them).
+     */
+    private void recover() {
+        for (Slot s : slots) {
+            if (s.state == RankState.STOPPING) {
+                return; // the plan's ranks are still being stopped: their exits call this again
+            }
+        }
+        Set<Integer> down = new TreeSet<>();
+        for (Slot s : slots) {
+            if (s.state == RankState.DEAD) {
+                down.add(s.rank);
+            }
+        }
+        if (down.isEmpty()) {
+            return;
+        }
+        RecoveryPlan plan = pendingPlan;
+        if (plan == null || !plan.rollback().containsAll(down)) {
+            Set<Integer> failed = new TreeSet<>();
+            for (Slot s : slots) {
+                if (s.state == RankState.DEAD && s.failed) {
+                    failed.add(s.rank);
+                }
+            }
+            plan = protocol.plan(failed.isEmpty() ? down : failed, view);
+            for (String note : plan.notes()) {
+                System.err.println("rewind: " + note);
+            }
+            pendingPlan = plan;
+        }
+        boolean stopping = false;
+        int first = down.iterator().next();
+        for (int r : plan.rollback()) {
+            Slot s = slots[r];
+            if (s.state != RankState.DEAD && s.state != RankState.SPAWNING) {
+                s.transition(RankState.STOPPING);
+                killProcess(s);
+                stopping = true;
+            }
+        }
+        if (!stopping) {
+            pendingPlan = null;
+            restart(plan, first);
+        }
+    }
+
+    private void restart(RecoveryPlan plan, int first) {
+        for (int r : plan.rollback()) {
+            if (plan.discardNewerLines()) {
+                store.discardAfter(r, plan.line());
+                lines.discardAfter(r, plan.line());
+                broadcast(new Messages.Lines(r, plan.line(), null));
+            }
+        }
+        protocol.onRollback(plan);
+        for (int r : plan.rollback()) {
+            Slot s = slots[r];
+            if (s.state != RankState.DEAD) {
+                continue; // being spawned already
+            }
+            Strike strike = s.strike;
+            if (s.failed && strike != null) {
+                s.recovery = report.failure(
+                        r,
+                        s.incarnation,
+                        strike.reason(),
+                        strike.nanos(),
+                        s.detectedNanos,
+                        plan.line(),
+                        plan.rollback().size());
+                s.catchUpPoints = strike.points();
+                s.catchUpOperations = plan.line() == 0 ? strike.operations() : 0;
+            } else {
+                s.recovery = null;
+                s.catchUpPoints = 0;
+                s.catchUpOperations = 0;
+            }
+            s.outcome = null; // a rank that had finished runs again
+            s.strike = null;
+            s.failed = false;
+            s.incarnation++;
+            s.restartLine = plan.line();
+            s.lineReached = plan.line();
+            s.output.rewindTo(
+                    plan.line() > 0 ? CheckpointAgent.outputPosition(store.load(r, plan.line())) : new long[2]);
+            spawn(s);
+        }
+        allEnded = false;
+    }
+
+    private void killProcess(Slot s) {
+        Agent a = agents.get(s.node);
+        if (a.link != null && !a.lost) {
+            a.link.send(new Messages.Kill(s.rank, s.incarnation));
+        } else if (s.pid > 0) {
+            ProcessHandle.of(s.pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** What the protocol may look at to plan a recovery. */
+    private final RecoveryView view = new RecoveryView() {
+        @Override
+        public int ranks() {
+            return config.ranks();
+        }
+
+        @Override
+        public long newestLine(int rank) {
+            return slots[rank].lineReached;
+        }
+
+        @Override
+        public long newestCommonLine(Collection<Integer> ranks, long atMost) {
+            long candidate = atMost;
+            for (int r : ranks) {
+                List<Long> have = store.lines(r);
+                candidate = Math.min(candidate, have.isEmpty() ? 0 : have.getLast());
+            }
+            for (long line = candidate; line > 0; line--) {
+                boolean allValid = true;
+                for (int r : ranks) {
+                    try {
+                        store.load(r, line);
+                    } catch (RuntimeException e) {
+                        System.err.println(
+                                "rewind: rank " + r + ": cannot use checkpoint line " + line + ": " + e.getMessage());
+                        allValid = false;
+                        break;
+                    }
+                }
+                if (allValid) {
+                    return line;
+                }
+            }
+            return 0;
+        }
+    };
+
+    // ---------------------------------------------------------------------------------------------
+    // Kills at a time, and aborts
+
+    private void scheduleTimeKills() {
+        for (FailureSchedule.Kill k : List.copyOf(pendingKills)) {
+            if (k.trigger() == FailureSchedule.Trigger.TIME) {
+                long at = startNanos + TimeUnit.MILLISECONDS.toNanos(k.value());
+                Thread.ofVirtual().name("rewind-launcher-kill-timer").start(() -> {
+                    long left;
+                    while ((left = at - System.nanoTime()) > 0) {
+                        java.util.concurrent.locks.LockSupport.parkNanos(left);
+                    }
+                    tasks.add(() -> timeKill(k));
+                });
+            }
+        }
+    }
+
+    /** A kill at a time strikes the rank's running incarnation; one between incarnations waits for the next. */
+    private void timeKill(FailureSchedule.Kill k) {
+        Slot s = slots[k.rank()];
+        if (abortReason != null || allEnded || !pendingKills.contains(k)) {
+            return;
+        }
+        if (s.state == RankState.ENDED || s.state == RankState.EXITED) {
+            return; // the rank has finished: nothing left to crash
+        }
+        if (s.state != RankState.RUNNING || s.strike != null) {
+            Thread.ofVirtual().name("rewind-launcher-kill-timer").start(() -> {
+                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(RETRY_KILL_MILLIS));
+                tasks.add(() -> timeKill(k));
+            });
+            return;
+        }
+        pendingKills.remove(k);
+        s.strike = new Strike(System.nanoTime(), "killed at " + k.value() + " ms (" + k + ")", 0, 0);
+        killProcess(s);
+    }
+
+    private void abort(int rank, int errorCode, String reason) {
+        if (abortReason != null) {
+            return;
+        }
+        abortReason = reason;
+        abortCode = errorCode;
+        broadcast(new Messages.Aborted(rank, errorCode, reason));
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // State
+
+    /** Where one rank's current process is in its life. */
+    enum RankState {
+        /** Asked of its agent; not yet listening. */
+        SPAWNING,
+        /** Listening; waits until every peer knows its address. */
+        LISTENING,
+        /** Running the program. */
+        RUNNING,
+        /** Its program ended; the process serves its peers until the job is over. */
+        ENDED,
+        /** Being killed, for a rollback. */
+        STOPPING,
+        /** Its process died before the job was over: to be restarted. */
+        DEAD,
+        /** Its process ended with the job. */
+        EXITED;
+
+        boolean hasProcess() {
+            return this == SPAWNING || this == LISTENING || this == RUNNING || this == ENDED || this == STOPPING;
+        }
+
+        boolean canMoveTo(RankState next) {
+            return switch (this) {
+                case SPAWNING -> next == LISTENING || next == DEAD || next == STOPPING || next == EXITED;
+                case LISTENING -> next == RUNNING || next == DEAD || next == STOPPING || next == EXITED;
+                case RUNNING -> next == ENDED || next == DEAD || next == STOPPING || next == EXITED;
+                case ENDED -> next == DEAD || next == STOPPING || next == EXITED;
+                case STOPPING -> next == DEAD || next == EXITED;
+                case DEAD -> next == SPAWNING;
+                case EXITED -> false;
+            };
+        }
+    }
+
+    /** How an incarnation was struck, and how far it had got. */
+    record Strike(long nanos, String reason, long points, long operations) {}
+
+    /** One rank across its incarnations, as the coordinator sees it. Coordinator thread only. */
+    private static final class Slot {
+        final int rank;
+        final OutputRouter.RankOutput output;
+        int node;
+        int incarnation;
+        RankState state = RankState.DEAD;
+        Link link;
+        long pid;
+        String host;
+        int port;
+        RankOutcome outcome;
+        long lineReached;
+        long restartLine;
+        long catchUpPoints;
+        long catchUpOperations;
+        Strike strike;
+        boolean failed;
+        long detectedNanos;
+        RunReport.FailureRecord recovery;
+
+        Slot(int rank, int node, OutputRouter.RankOutput output) {
+            this.rank = rank;
+            this.node = node;
+            this.output = output;
+        }
+
+        void transition(RankState next) {
+            if (!state.canMoveTo(next)) {
+                throw new IllegalStateException("rank " + rank + "." + incarnation + ": " + state + " -> " + next);
+            }
+            state = next;
+        }
+    }
+
+    /** One node's agent. */
+    private static final class Agent {
+        final int index;
+        final String name;
+        final Process process;
+        Link link;
+        String host;
+        boolean lost;
+
+        Agent(int index, String name, Process process) {
+            this.index = index;
+            this.name = name;
+            this.process = process;
+        }
+    }
+}

@@ -1,0 +1,306 @@
+package io.rewind.launch;
+
+import io.rewind.checkpoint.CheckpointImage;
+import io.rewind.checkpoint.CheckpointStore;
+import io.rewind.engine.Communicator;
+import io.rewind.engine.CommunicatorFactory;
+import io.rewind.engine.FaultTolerance;
+import io.rewind.ft.ControlMessageCodec;
+import io.rewind.ft.EventLogClient;
+import io.rewind.ft.EventLogger;
+import io.rewind.ft.ProtocolServices;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.runtime.CommunicatorRegistry;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.Job;
+import io.rewind.runtime.JobAbortedException;
+import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.RankOutcome;
+import io.rewind.runtime.RankProcessSetup;
+import io.rewind.runtime.RankSupervisor;
+import io.rewind.transport.JobSecret;
+import io.rewind.transport.tcp.TcpTransport;
+import java.io.IOException;
+import java.io.Serializable;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One rank as a process of its own, started by its node's agent: it introduces itself to the
+ * launcher, gets the job and its part of it, listens for its peers on TCP, waits until every peer
+ * can reach it, runs the program, and stays to serve its peers until the job has finished. If the
+ * launcher goes away, the process ends at once: a rank never outlives its job.
+ */
+public final class RankProcess implements RankSupervisor {
+    /** How long a struck rank waits to be killed from outside before it ends itself. */
+    private static final long KILL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** How long a rank waits for its setup and for the start signal. */
+    private static final long SETUP_WAIT_SECONDS = 120;
+
+    private final int rank;
+    private final int incarnation;
+    private final Link link;
+    private final AtomicLong nextRequest = new AtomicLong();
+    private final ConcurrentHashMap<Long, CompletableFuture<Serializable>> requests = new ConcurrentHashMap<>();
+    private final CompletableFuture<Messages.Setup> setup = new CompletableFuture<>();
+    private final CompletableFuture<Void> go = new CompletableFuture<>();
+    private volatile RecoveryLines lines;
+    private volatile TcpTransport transport;
+    private volatile boolean finished;
+    private volatile JobAbortedException aborted;
+
+    private RankProcess(int rank, int incarnation, Link link) {
+        this.rank = rank;
+        this.incarnation = incarnation;
+        this.link = link;
+    }
+
+    /** {@code --head HOST:PORT --rank R --incarnation K --secret-file FILE} */
+    public static void main(String[] args) {
+        Map<String, String> a = Args.parse(args, "--head", "--rank", "--incarnation", "--secret-file");
+        int rank = Integer.parseInt(a.get("--rank"));
+        int incarnation = Integer.parseInt(a.get("--incarnation"));
+        int status;
+        try {
+            JobSecret secret = JobSecret.read(Path.of(a.get("--secret-file")));
+            Link link = Link.connect(Args.address(a.get("--head")), secret, "rank-" + rank + "." + incarnation);
+            status = new RankProcess(rank, incarnation, link).run(secret);
+        } catch (IOException | RuntimeException e) {
+            System.err.println("rewind: rank " + rank + "." + incarnation + " could not run: " + e);
+            status = 1;
+        }
+        System.out.flush();
+        System.err.flush();
+        Runtime.getRuntime().halt(status);
+    }
+
+    private int run(JobSecret secret) throws IOException {
+        link.startReader(this::onMessage, why -> {
+            if (!finished) {
+                // The launcher is gone (or refused us): nobody would ever stop this rank.
+                System.err.println("rewind: rank " + rank + "." + incarnation + ": lost the launcher (" + why + ")");
+                Runtime.getRuntime().halt(1);
+            }
+        });
+        link.send(new Messages.RankHello(
+                rank, incarnation, ProcessHandle.current().pid()));
+        Messages.Setup s = await(setup, "its setup");
+        JobConfig config = s.job().toConfig();
+        lines = new RecoveryLines(config.ranks(), config.keepLines());
+        CheckpointImage image = null;
+        if (s.line() > 0) {
+            image = new CheckpointStore(Path.of(s.job().checkpointDir()), config.keepLines()).load(rank, s.line());
+        }
+        // Listen on the interface that reaches the launcher: the peers reach this one the same way.
+        InetSocketAddress bind = new InetSocketAddress(link.localAddress(), 0);
+        transport = TcpTransport.open(rank, incarnation, config.ranks(), bind, secret, ControlMessageCodec.INSTANCE);
+        InetSocketAddress listening = transport.localAddress();
+        link.send(new Messages.Listening(
+                rank, incarnation, listening.getAddress().getHostAddress(), listening.getPort()));
+        await(go, "the start signal");
+        ProtocolServices services = new ProtocolServices(
+                config.ranks(),
+                config.keepLines(),
+                config.payloadLog(),
+                config.applicationLevelCollectives(),
+                r -> new RemoteEventLog(r),
+                lines);
+        RankOutcome outcome = Job.runRankProcess(
+                config,
+                new RankProcessSetup(rank, incarnation, image, s.catchUpPoints(), s.catchUpOperations(), s.kills()),
+                transport,
+                new RemoteCommunicators(),
+                services,
+                this);
+        finished = true;
+        transport.close();
+        link.close();
+        return outcome.ok() ? 0 : 1;
+    }
+
+    private <T> T await(CompletableFuture<T> f, String what) {
+        try {
+            return f.get(SETUP_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("no " + what + " from the launcher within " + SETUP_WAIT_SECONDS + " s");
+        } catch (ExecutionException | InterruptedException e) {
+            throw new IllegalStateException("waiting for " + what + ": " + e, e);
+        }
+    }
+
+    /** Messages from the launcher, in the link's reader thread. */
+    private void onMessage(Object m) {
+        switch (m) {
+            case Messages.Setup s -> setup.complete(s);
+            case Messages.Peers p -> {
+                TcpTransport t = transport;
+                for (Map.Entry<Integer, Messages.Address> e : p.addresses().entrySet()) {
+                    Messages.Address a = e.getValue();
+                    if (a.host() == null) {
+                        t.peerGone(e.getKey(), a.incarnation());
+                    } else {
+                        t.peer(e.getKey(), a.incarnation(), new InetSocketAddress(a.host(), a.port()));
+                    }
+                }
+                link.send(new Messages.PeersApplied(rank, incarnation, p.epoch()));
+            }
+            case Messages.Go g -> go.complete(null);
+            case Messages.Lines l -> {
+                if (l.frontiers() != null) {
+                    lines.published(l.rank(), l.line(), l.frontiers());
+                } else {
+                    lines.discardAfter(l.rank(), l.line());
+                }
+            }
+            case Messages.Aborted a -> aborted = new JobAbortedException(a.rank(), a.errorCode(), a.reason());
+            case Messages.Finished f -> finished = true;
+            case Messages.Answer a -> {
+                CompletableFuture<Serializable> f = requests.remove(a.id());
+                if (f != null) {
+                    if (a.error() != null) {
+                        f.completeExceptionally(new IllegalStateException(a.error()));
+                    } else {
+                        f.complete(a.value());
+                    }
+                }
+            }
+            default -> System.err.println("rewind: rank " + rank + ": unexpected message " + m);
+        }
+    }
+
+    /** One request to the launcher's services, answered in order of its arrival there. */
+    private CompletableFuture<Serializable> request(Serializable body) {
+        long id = nextRequest.incrementAndGet();
+        CompletableFuture<Serializable> f = new CompletableFuture<>();
+        requests.put(id, f);
+        link.send(new Messages.Request(id, body));
+        return f;
+    }
+
+    private static Serializable join(CompletableFuture<Serializable> f) {
+        try {
+            return f.get();
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the launcher", e);
+        }
+    }
+
+    // --- RankSupervisor ----------------------------------------------------------------------------
+
+    @Override
+    public void restored(long line, long nanos) {
+        link.send(new Messages.Restored(rank, incarnation, line, nanos));
+    }
+
+    @Override
+    public void checkpointed(long line, Map<Long, Long> frontiers, long bytes, long nanos) {
+        link.send(new Messages.Checkpointed(rank, incarnation, line, Map.copyOf(frontiers), bytes, nanos));
+    }
+
+    @Override
+    public void caughtUp() {
+        link.send(new Messages.CaughtUp(rank, incarnation));
+    }
+
+    @Override
+    public void killFired(FailureSchedule.Kill kill) {
+        link.send(new Messages.KillFired(rank, incarnation, kill));
+    }
+
+    @Override
+    public void struck(String reason, long points, long operations) {
+        System.out.flush();
+        link.send(new Messages.Struck(rank, incarnation, reason, points, operations));
+        long deadline = System.nanoTime() + KILL_WAIT_NANOS;
+        while (System.nanoTime() < deadline) {
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
+        }
+        System.err.println("rewind: rank " + rank + "." + incarnation + " was not killed; ending itself");
+        Runtime.getRuntime().halt(137);
+    }
+
+    @Override
+    public void ended(RankOutcome outcome) {
+        link.send(new Messages.Ended(rank, incarnation, outcome.status().name(), outcome.message()));
+    }
+
+    @Override
+    public void abort(int errorCode, String reason) {
+        link.send(new Messages.AbortJob(rank, errorCode, reason));
+    }
+
+    @Override
+    public boolean jobFinished() {
+        return finished;
+    }
+
+    @Override
+    public JobAbortedException jobAbort() {
+        return aborted;
+    }
+
+    /** The event logger, reached through the launcher: a record returns once the launcher holds it. */
+    private final class RemoteEventLog implements EventLogClient {
+        private final int of;
+
+        RemoteEventLog(int of) {
+            this.of = of;
+        }
+
+        @Override
+        public void recordWildcard(long index, FaultTolerance.ForcedMatch match) {
+            join(request(new Messages.RecordWildcard(of, index, match.source(), match.tag(), match.sequence())));
+        }
+
+        @Override
+        public void recordPoll(long index, long[] outcome) {
+            join(request(new Messages.RecordPoll(of, index, outcome.clone())));
+        }
+
+        @Override
+        public Determinants fetch() {
+            return EventLogger.determinants((EventLogger.Records) join(request(new Messages.FetchDeterminants(of))));
+        }
+    }
+
+    /** Communicator creation through the launcher's registry; waits as long as peers take to arrive. */
+    private final class RemoteCommunicators implements CommunicatorFactory {
+        @Override
+        public Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
+            CompletableFuture<Serializable> answer =
+                    request(new Messages.CreateCommunicator(new CommunicatorRegistry.Request(
+                            parent.context(),
+                            parent.worldRankOf(0),
+                            parent.size(),
+                            creationIndex,
+                            parent.rank(),
+                            parent.worldRankOf(parent.rank()),
+                            color,
+                            key,
+                            explicitGroup)));
+            while (true) {
+                try {
+                    return ((Messages.CommunicatorCreated) answer.get(20, TimeUnit.MILLISECONDS)).created();
+                } catch (TimeoutException e) {
+                    parent.engine().checkAlive();
+                } catch (ExecutionException e) {
+                    throw new IllegalArgumentException(e.getCause().getMessage(), e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    parent.engine().checkAlive();
+                }
+            }
+        }
+    }
+}
