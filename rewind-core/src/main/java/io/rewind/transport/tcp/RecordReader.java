@@ -1,0 +1,200 @@
+package io.rewind.transport.tcp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.rewind.engine.ControlCodec;
+import io.rewind.engine.ControlMessage;
+import io.rewind.engine.Frame;
+import java.lang.foreign.MemorySegment;
+import java.util.function.IntFunction;
+
+/**
+ * Reads the records ({@link WireFormat}) of one authenticated inbound connection, each cut out of the
+ * stream by a {@link LengthFieldBasedFrameDecoder} with the length field stripped, and hands frames and
+ * control messages to the {@link InboundDispatcher}. Every length is checked against the record that
+ * carries it before anything is allocated, so a sender can never make this side allocate more than it
+ * has actually sent. A record that breaks the format (an unknown type, a payload length that disagrees
+ * with the record, a negative field, a destination that is not this rank, a source that is not the
+ * authenticated peer, a control message that does not decode) is refused: one logged line, the connection closed, the other
+ * connections untouched. Nothing is thrown out of the pipeline.
+ *
+ * <p>Frames and control messages of an incarnation older than the newest heard of for their rank are
+ * dropped (fenced), logged once per connection.
+ */
+final class RecordReader extends ChannelInboundHandlerAdapter {
+    private final int worldRank;
+    private final PeerIdentity peer;
+    private final ControlCodec codec;
+    private final InboundDispatcher inbound;
+    private final Notices notices;
+    /** Allocates received payloads (tests watch the sizes it is asked for). */
+    private final IntFunction<byte[]> payloads;
+
+    private boolean refused;
+    private boolean fenceLogged;
+
+    RecordReader(
+            int worldRank,
+            PeerIdentity peer,
+            ControlCodec codec,
+            InboundDispatcher inbound,
+            Notices notices,
+            IntFunction<byte[]> payloads) {
+        this.worldRank = worldRank;
+        this.peer = peer;
+        this.codec = codec;
+        this.inbound = inbound;
+        this.notices = notices;
+        this.payloads = payloads;
+    }
+
+    /** Adds the record decoder and {@code reader} at the end of the pipeline. */
+    static void install(ChannelPipeline pipeline, int maxPayloadBytes, RecordReader reader) {
+        int maxRecord = WireFormat.recordBytes(maxPayloadBytes);
+        pipeline.addLast(
+                "records",
+                new LengthFieldBasedFrameDecoder(
+                        WireFormat.LENGTH_BYTES + maxRecord,
+                        0,
+                        WireFormat.LENGTH_BYTES,
+                        0,
+                        WireFormat.LENGTH_BYTES,
+                        true)); // fail fast: refuse an over-long record when its length is read, not after it
+        pipeline.addLast("reader", reader);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf record = (ByteBuf) msg;
+        try {
+            if (!refused) {
+                String refusal = read(record);
+                if (refusal != null) {
+                    refuse(ctx, refusal);
+                }
+            }
+        } finally {
+            record.release();
+        }
+    }
+
+    /** Reads one record; returns why it is refused, or null. */
+    private String read(ByteBuf record) {
+        if (!record.isReadable()) {
+            return "an empty record";
+        }
+        byte type = record.readByte();
+        return switch (type) {
+            case WireFormat.FRAME -> readFrame(record);
+            case WireFormat.CONTROL -> readControl(record);
+            default -> "unknown record type " + type;
+        };
+    }
+
+    private String readFrame(ByteBuf in) {
+        if (in.readableBytes() < WireFormat.FRAME_HEADER_BYTES) {
+            return "a frame record of " + in.readableBytes() + " bytes after its type, shorter than a frame header";
+        }
+        int context = in.readInt();
+        int source = in.readInt();
+        int sourceWorld = in.readInt();
+        int destinationWorld = in.readInt();
+        int tag = in.readInt();
+        long sequence = in.readLong();
+        int incarnation = in.readInt();
+        int patternId = in.readInt();
+        int iterationId = in.readInt();
+        long length = in.readLong();
+        if (length != in.readableBytes()) {
+            return "a payload length of " + length + " in a record that holds " + in.readableBytes()
+                    + " bytes of payload";
+        }
+        if (context < 0
+                || source < 0
+                || sourceWorld < 0
+                || destinationWorld < 0
+                || tag < 0
+                || sequence < 0
+                || incarnation < 0
+                || patternId < 0
+                || iterationId < 0) {
+            return "a negative field in a frame header";
+        }
+        if (sourceWorld != peer.worldRank()) {
+            return "a frame of rank " + sourceWorld + " on the connection of rank " + peer.worldRank();
+        }
+        if (destinationWorld != worldRank) {
+            return "a frame for rank " + destinationWorld + " at rank " + worldRank;
+        }
+        if (!admitted(sourceWorld, incarnation)) {
+            return null;
+        }
+        byte[] payload = payloads.apply((int) length); // length == what this record holds
+        in.readBytes(payload);
+        Frame f = new Frame(
+                context,
+                source,
+                sourceWorld,
+                destinationWorld,
+                tag,
+                sequence,
+                incarnation,
+                MemorySegment.ofArray(payload),
+                0,
+                length,
+                null);
+        f.setPattern(patternId, iterationId);
+        inbound.frame(f);
+        return null;
+    }
+
+    private String readControl(ByteBuf in) {
+        byte[] bytes = payloads.apply(in.readableBytes());
+        in.readBytes(bytes);
+        ControlMessage m;
+        try {
+            m = codec.decode(bytes);
+        } catch (IllegalArgumentException e) {
+            return "a control message that does not decode: " + e.getMessage();
+        }
+        if (m.sourceWorld() != peer.worldRank()) {
+            return "a control message of rank " + m.sourceWorld() + " on the connection of rank " + peer.worldRank();
+        }
+        if (admitted(m.sourceWorld(), m.incarnation())) {
+            inbound.control(m);
+        }
+        return null;
+    }
+
+    /** Whether the incarnation may still send; a fenced one is logged the first time on this connection. */
+    private boolean admitted(int rank, int incarnation) {
+        if (inbound.admit(rank, incarnation)) {
+            return true;
+        }
+        if (!fenceLogged) {
+            fenceLogged = true;
+            notices.note("dropping what incarnation " + incarnation + " of rank " + rank + " sends to rank " + worldRank
+                    + ": incarnation " + inbound.newest(rank) + " is alive");
+        }
+        return false;
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        // The record decoder's refusals (a record longer than the maximum, a negative length) and
+        // anything a sink throws end here: only this connection is closed.
+        refuse(ctx, String.valueOf(cause));
+    }
+
+    private void refuse(ChannelHandlerContext ctx, String reason) {
+        if (refused) {
+            return;
+        }
+        refused = true;
+        notices.refused("a record of rank " + peer.worldRank(), ctx.channel().remoteAddress(), reason);
+        ctx.close();
+    }
+}

@@ -1,0 +1,381 @@
+package io.rewind.transport.tcp;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.util.AttributeKey;
+import io.rewind.engine.ControlCodec;
+import io.rewind.engine.ControlMessage;
+import io.rewind.engine.ErrorClass;
+import io.rewind.engine.Frame;
+import io.rewind.engine.FrameSink;
+import io.rewind.engine.RewindException;
+import io.rewind.engine.Transport;
+import io.rewind.transport.JobSecret;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The transport of one rank incarnation in a process of its own: frames and control messages travel
+ * over TCP (Netty; epoll on Linux, NIO elsewhere) to the other ranks' processes.
+ *
+ * <p>Connections. Each transport listens on one socket, bound by {@link #open}. To send, it connects to
+ * the destination's current address (given by {@link #peer}) the first time it needs to, one connection
+ * per destination: a connection carries records one way only, from the side that connected, so every
+ * pair of ranks talking both ways has two, each written by its sender's threads and read by its
+ * receiver's event loop. Every connection starts with the mutual {@link Handshake}: nothing of a peer
+ * that does not prove the job's secret is ever read as a record.
+ *
+ * <p>Wire format. After the handshake, length-prefixed records ({@link WireFormat}): {@code int length}
+ * of what follows, {@code byte type}; a FRAME then has a 48-byte header (context, source, sourceWorld,
+ * destinationWorld, tag as ints, sequence as a long, incarnation, patternId, iterationId as ints,
+ * payload length as a long) and the payload; a CONTROL has the {@link ControlCodec}'s bytes. A record is
+ * checked before anything is allocated for it, and one that breaks the format closes its connection,
+ * with one line on the log, and nothing else.
+ *
+ * <p>Sending. {@link #send} copies the payload into the record at once ({@link #sharesMemory()} is false,
+ * so the engine completes the send when this returns), and may wait: for the first connection to a
+ * destination, and while the connection holds more than its write buffer's high water mark, until it
+ * drains, closes, or the peer is replaced or gone; never longer than the options' timeouts. A frame to
+ * itself goes straight to the local sink as a private copy. A frame to a rank with no known live
+ * incarnation, or whose connection could not be made or closed while it waited, is dropped, as a crashed
+ * process drops its inbound traffic.
+ *
+ * <p>Receiving. The event loop reads every connection all the time and hands each frame, a private copy,
+ * to the sink, which only enqueues: a receiver never stops reading, so senders waiting for room cannot
+ * deadlock. What arrives before {@link #attach} is queued and handed to the sink, in order, when it is
+ * attached. Fencing: the transport keeps the newest incarnation it has heard of for each rank (from a
+ * handshake, a record or {@link #peer}) and drops what older ones send, logged once per connection.
+ */
+public final class TcpTransport implements Transport {
+    private static final AttributeKey<PeerIdentity> PEER = AttributeKey.valueOf("rewind.tcp.peer");
+
+    private final int worldRank;
+    private final int incarnation;
+    private final int worldSize;
+    private final JobSecret secret;
+    private final ControlCodec codec;
+    private final TcpOptions options;
+    private final Notices notices;
+    private final EventLoops loops;
+    private final InboundDispatcher inbound;
+    private final Destination[] destinations;
+    private final Set<Channel> accepted = ConcurrentHashMap.newKeySet();
+    private final Bootstrap connector;
+    private final Channel listener;
+    /** How long a sender waits for a new connection: connected and authenticated, with a margin. */
+    private final Duration readyTimeout;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private TcpTransport(
+            int worldRank,
+            int incarnation,
+            int worldSize,
+            InetSocketAddress bind,
+            JobSecret secret,
+            ControlCodec codec,
+            TcpOptions options) {
+        this.worldRank = worldRank;
+        this.incarnation = incarnation;
+        this.worldSize = worldSize;
+        this.secret = secret;
+        this.codec = codec;
+        this.options = options;
+        this.notices = new Notices(options.log());
+        this.inbound = new InboundDispatcher(worldSize);
+        this.destinations = new Destination[worldSize];
+        for (int r = 0; r < worldSize; r++) {
+            destinations[r] = new Destination(r);
+        }
+        this.readyTimeout =
+                options.connectTimeout().plus(options.handshakeTimeout()).plusSeconds(1);
+        this.loops = EventLoops.create(worldRank, options.ioThreads());
+        this.connector = new Bootstrap()
+                .group(loops.group())
+                .channel(loops.socketChannel())
+                .option(ChannelOption.TCP_NODELAY, true)
+                .option(
+                        ChannelOption.CONNECT_TIMEOUT_MILLIS,
+                        Math.toIntExact(options.connectTimeout().toMillis()))
+                .option(
+                        ChannelOption.WRITE_BUFFER_WATER_MARK,
+                        new WriteBufferWaterMark(options.writeBufferLowBytes(), options.writeBufferHighBytes()));
+        try {
+            this.listener = new ServerBootstrap()
+                    .group(loops.group())
+                    .channel(loops.serverChannel())
+                    .childOption(ChannelOption.TCP_NODELAY, true)
+                    .childHandler(new ChannelInitializer<Channel>() {
+                        @Override
+                        protected void initChannel(Channel ch) {
+                            ch.pipeline()
+                                    .addLast(
+                                            "handshake",
+                                            new AcceptingHandshake(
+                                                    secret,
+                                                    worldSize,
+                                                    options.handshakeTimeout(),
+                                                    TcpTransport.this::authenticated,
+                                                    notices));
+                        }
+                    })
+                    .bind(bind)
+                    .syncUninterruptibly()
+                    .channel();
+        } catch (RuntimeException e) {
+            loops.group().shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    /**
+     * Binds a listening socket for rank {@code worldRank} of a job of {@code worldSize} ranks,
+     * incarnation {@code incarnation}, with the default {@link TcpOptions}.
+     *
+     * @throws UncheckedIOException if the address cannot be bound
+     */
+    public static TcpTransport open(
+            int worldRank,
+            int incarnation,
+            int worldSize,
+            InetSocketAddress bind,
+            JobSecret secret,
+            ControlCodec codec) {
+        return open(worldRank, incarnation, worldSize, bind, secret, codec, TcpOptions.defaults());
+    }
+
+    /** As {@link #open(int, int, int, InetSocketAddress, JobSecret, ControlCodec)}, with these options. */
+    public static TcpTransport open(
+            int worldRank,
+            int incarnation,
+            int worldSize,
+            InetSocketAddress bind,
+            JobSecret secret,
+            ControlCodec codec,
+            TcpOptions options) {
+        if (worldSize < 1 || worldRank < 0 || worldRank >= worldSize) {
+            throw new IllegalArgumentException("rank " + worldRank + " of a job of " + worldSize + " ranks");
+        }
+        if (incarnation < 0) {
+            throw new IllegalArgumentException("negative incarnation " + incarnation);
+        }
+        Objects.requireNonNull(bind, "bind");
+        Objects.requireNonNull(secret, "secret");
+        Objects.requireNonNull(codec, "codec");
+        Objects.requireNonNull(options, "options");
+        try {
+            return new TcpTransport(worldRank, incarnation, worldSize, bind, secret, codec, options);
+        } catch (RuntimeException e) {
+            // Netty rethrows a failed bind's checked exception as it is.
+            if ((Throwable) e instanceof IOException io) {
+                throw new UncheckedIOException("rewind: tcp: cannot listen on " + bind + ": " + io.getMessage(), io);
+            }
+            throw e;
+        }
+    }
+
+    /** The bound address (with the port the OS chose when the bind port was 0). */
+    public InetSocketAddress localAddress() {
+        return (InetSocketAddress) listener.localAddress();
+    }
+
+    /**
+     * Incarnation {@code incarnation} of rank {@code worldRank} listens at {@code address} now: frames to
+     * that rank go there from now on. The connection to an older incarnation is closed, and what was
+     * queued on it is dropped; so are the connections from older incarnations, which are fenced. News of
+     * an incarnation older than one already heard of, and news of this rank itself, are ignored.
+     */
+    public void peer(int worldRank, int incarnation, InetSocketAddress address) {
+        checkRank(worldRank);
+        Objects.requireNonNull(address, "address");
+        if (incarnation < 0) {
+            throw new IllegalArgumentException("negative incarnation " + incarnation);
+        }
+        if (worldRank == this.worldRank || !inbound.admit(worldRank, incarnation)) {
+            return;
+        }
+        close(destinations[worldRank].give(incarnation, address));
+        for (Channel ch : accepted) {
+            PeerIdentity from = ch.attr(PEER).get();
+            if (from != null && from.worldRank() == worldRank && from.incarnation() < incarnation) {
+                ch.close();
+            }
+        }
+    }
+
+    /**
+     * Incarnation {@code incarnation} of rank {@code worldRank} is dead: frames sent to the rank are
+     * dropped ({@link Frame#releaseSender()}) until a later {@link #peer} call, and its connection is
+     * closed. Ignored if a later incarnation is known already. What it still sends is not fenced by this
+     * (its successor's handshake or {@link #peer} does that).
+     */
+    public void peerGone(int worldRank, int incarnation) {
+        checkRank(worldRank);
+        if (worldRank != this.worldRank) {
+            close(destinations[worldRank].gone(incarnation));
+        }
+    }
+
+    @Override
+    public void send(int destinationWorldRank, Frame frame) {
+        checkRank(destinationWorldRank);
+        if (closed.get()) {
+            frame.releaseSender();
+            return;
+        }
+        if (destinationWorldRank == worldRank) {
+            inbound.frame(frame.copy());
+            return;
+        }
+        if (frame.lengthBytes() > options.maxPayloadBytes()) {
+            throw new RewindException(
+                    ErrorClass.COUNT,
+                    "rewind: tcp: a message of " + frame.lengthBytes() + " bytes is larger than the "
+                            + options.maxPayloadBytes() + " bytes the TCP transport carries (maxPayloadBytes)");
+        }
+        String invalid = WireFormat.invalid(frame);
+        if (invalid != null) {
+            throw new IllegalArgumentException("rewind: tcp: cannot send " + invalid);
+        }
+        OutboundLink link = destinations[destinationWorldRank].link(this::connect);
+        if (link == null) {
+            frame.releaseSender(); // no live incarnation: dropped, as by a crashed process
+            return;
+        }
+        ByteBuf record = WireFormat.encodeFrame(link.alloc(), frame);
+        if (!link.write(record, readyTimeout, options.stallTimeout())) {
+            frame.releaseSender();
+        }
+    }
+
+    @Override
+    public void sendControl(int destinationWorldRank, ControlMessage message) {
+        checkRank(destinationWorldRank);
+        if (closed.get()) {
+            return;
+        }
+        if (destinationWorldRank == worldRank) {
+            inbound.control(message);
+            return;
+        }
+        byte[] bytes = codec.encode(message);
+        if (1 + bytes.length > WireFormat.recordBytes(options.maxPayloadBytes())) {
+            throw new RewindException(
+                    ErrorClass.OTHER, "rewind: tcp: a control message of " + bytes.length + " bytes is too long");
+        }
+        OutboundLink link = destinations[destinationWorldRank].link(this::connect);
+        if (link != null) {
+            link.write(WireFormat.encodeControl(link.alloc(), bytes), readyTimeout, options.stallTimeout());
+        }
+    }
+
+    /**
+     * Makes {@code sink} the local rank's endpoint; what arrived before is handed to it first.
+     *
+     * @throws IllegalArgumentException if {@code worldRank} is not this transport's rank
+     */
+    @Override
+    public void attach(int worldRank, FrameSink sink) {
+        if (worldRank != this.worldRank) {
+            throw new IllegalArgumentException(
+                    "the TCP transport of rank " + this.worldRank + " cannot attach rank " + worldRank);
+        }
+        inbound.attach(Objects.requireNonNull(sink, "sink"));
+    }
+
+    /** Always false: cancelling a send over the wire is not done yet, so a frame once sent stays sent. */
+    @Override
+    public boolean withdraw(int destinationWorldRank, Frame frame) {
+        return false;
+    }
+
+    @Override
+    public boolean sharesMemory() {
+        return false;
+    }
+
+    @Override
+    public String name() {
+        return "tcp";
+    }
+
+    /** Closes every connection and the listening socket, and stops the event loops (waiting a few seconds at most). */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        inbound.close();
+        for (Destination d : destinations) {
+            close(d.close());
+        }
+        listener.close();
+        for (Channel ch : accepted) {
+            ch.close();
+        }
+        loops.group().shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    }
+
+    /** The event loops in use (tests check the native transport and the thread names). */
+    EventLoops loops() {
+        return loops;
+    }
+
+    /** On the event loop: an accepted connection proved the secret; from now on it is read for records. */
+    private void authenticated(ChannelHandlerContext ctx, PeerIdentity peer) {
+        Channel ch = ctx.channel();
+        ch.attr(PEER).set(peer);
+        accepted.add(ch);
+        ch.closeFuture().addListener(f -> accepted.remove(ch));
+        if (closed.get()) {
+            ch.close();
+        }
+        inbound.admit(peer.worldRank(), peer.incarnation()); // heard of: older incarnations are fenced
+        RecordReader.install(
+                ctx.pipeline(),
+                options.maxPayloadBytes(),
+                new RecordReader(worldRank, peer, codec, inbound, notices, byte[]::new));
+    }
+
+    private OutboundLink connect(PeerIdentity target, InetSocketAddress address) {
+        return OutboundLink.open(
+                connector,
+                target,
+                address,
+                secret,
+                new PeerIdentity(worldRank, incarnation),
+                options.handshakeTimeout(),
+                notices);
+    }
+
+    private void checkRank(int rank) {
+        if (rank < 0 || rank >= worldSize) {
+            throw new IllegalArgumentException("rank " + rank + " out of range (the job has " + worldSize + " ranks)");
+        }
+    }
+
+    private static void close(OutboundLink link) {
+        if (link != null) {
+            link.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "TcpTransport[rank " + worldRank + "." + incarnation + " of " + worldSize + " at " + localAddress()
+                + (loops.isEpoll() ? ", epoll" : ", nio") + "]";
+    }
+}

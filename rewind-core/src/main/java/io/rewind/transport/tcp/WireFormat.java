@@ -1,0 +1,113 @@
+package io.rewind.transport.tcp;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.rewind.engine.Frame;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The records that follow the {@link Handshake} on a connection, always from the connecting side to
+ * the accepting one. Big-endian. Every record is {@code int length} (of what follows it, at least 1),
+ * {@code byte type}, then:
+ *
+ * <ul>
+ *   <li>{@link #FRAME}: a {@value #FRAME_HEADER_BYTES}-byte header, context (int), source (int),
+ *       sourceWorld (int), destinationWorld (int), tag (int), sequence (long), incarnation (int),
+ *       patternId (int), iterationId (int), payload length (long), then the payload bytes. No field is
+ *       negative, and the payload length is exactly what the record has left after the header.
+ *   <li>{@link #CONTROL}: the bytes of the job's {@link io.rewind.engine.ControlCodec}, to the end of
+ *       the record.
+ * </ul>
+ *
+ * <p>A record is at most {@link #recordBytes(int) recordBytes(maxPayloadBytes)} long; every process of a
+ * job must use the same maximum.
+ */
+final class WireFormat {
+    static final byte FRAME = 1;
+    static final byte CONTROL = 2;
+    /** The length field in front of every record. */
+    static final int LENGTH_BYTES = Integer.BYTES;
+    /** context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, patternId, iterationId, length. */
+    static final int FRAME_HEADER_BYTES = 5 * Integer.BYTES + Long.BYTES + 3 * Integer.BYTES + Long.BYTES;
+    /** The type byte and the frame header: what a frame record holds besides its payload. */
+    static final int FRAME_OVERHEAD_BYTES = 1 + FRAME_HEADER_BYTES;
+
+    private WireFormat() {}
+
+    /** The longest record (after its length field) that carries a payload of {@code maxPayloadBytes}. */
+    static int recordBytes(int maxPayloadBytes) {
+        return Math.addExact(maxPayloadBytes, FRAME_OVERHEAD_BYTES);
+    }
+
+    /**
+     * Why the frame cannot go on the wire (a negative identity field), or null. The receiver checks the
+     * same, so the sender refuses it rather than have the receiver close the connection.
+     */
+    static String invalid(Frame f) {
+        if (f.context() < 0
+                || f.source() < 0
+                || f.sourceWorld() < 0
+                || f.destinationWorld() < 0
+                || f.tag() < 0
+                || f.sequence() < 0
+                || f.incarnation() < 0
+                || f.patternId() < 0
+                || f.iterationId() < 0
+                || f.lengthBytes() < 0) {
+            return "a negative identity field in " + f + " (pattern " + f.patternId() + "/" + f.iterationId() + ")";
+        }
+        return null;
+    }
+
+    /** The frame as one record, length field included, its payload copied now. */
+    static ByteBuf encodeFrame(ByteBufAllocator alloc, Frame f) {
+        int payload = Math.toIntExact(f.lengthBytes());
+        int record = FRAME_OVERHEAD_BYTES + payload;
+        ByteBuf buf = alloc.directBuffer(LENGTH_BYTES + record);
+        try {
+            buf.writeInt(record)
+                    .writeByte(FRAME)
+                    .writeInt(f.context())
+                    .writeInt(f.source())
+                    .writeInt(f.sourceWorld())
+                    .writeInt(f.destinationWorld())
+                    .writeInt(f.tag())
+                    .writeLong(f.sequence())
+                    .writeInt(f.incarnation())
+                    .writeInt(f.patternId())
+                    .writeInt(f.iterationId())
+                    .writeLong(payload);
+            if (payload > 0) {
+                int at = buf.writerIndex();
+                buf.ensureWritable(payload);
+                MemorySegment.copy(f.data(), f.dataOffset(), window(buf, at, payload), 0, payload);
+                buf.writerIndex(at + payload);
+            }
+            return buf;
+        } catch (RuntimeException e) {
+            buf.release();
+            throw e;
+        }
+    }
+
+    /** A control message's codec bytes as one record, length field included. */
+    static ByteBuf encodeControl(ByteBufAllocator alloc, byte[] message) {
+        int record = 1 + message.length;
+        return alloc.buffer(LENGTH_BYTES + record)
+                .writeInt(record)
+                .writeByte(CONTROL)
+                .writeBytes(message);
+    }
+
+    /** {@code length} bytes of the buffer's memory from {@code index}, as a segment to copy into. */
+    private static MemorySegment window(ByteBuf buf, int index, int length) {
+        if (buf.hasArray()) {
+            return MemorySegment.ofArray(buf.array()).asSlice(buf.arrayOffset() + index, length);
+        }
+        if (buf.nioBufferCount() == 1 && buf.isDirect()) {
+            return MemorySegment.ofBuffer(buf.nioBuffer(index, length));
+        }
+        // A buffer in several pieces would give us a copy of itself, and the payload would be lost.
+        throw new IllegalStateException("a record buffer must be contiguous: " + buf);
+    }
+}
