@@ -48,6 +48,7 @@ public final class NodeAgent {
         List<String> command = List.of(
                 a.get("--java"),
                 "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow",
                 "-cp",
                 a.get("--class-path"),
                 RankProcess.class.getName(),

@@ -308,6 +308,7 @@ public final class ProcessJob {
         List<String> cmd = List.of(
                 java,
                 "--enable-native-access=ALL-UNNAMED",
+                "--sun-misc-unsafe-memory-access=allow",
                 "-cp",
                 System.getProperty("java.class.path"),
                 NodeAgent.class.getName(),
