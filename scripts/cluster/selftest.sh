@@ -11,6 +11,8 @@
 # run also proves that start is idempotent. When the daemons already run before the self-test,
 # it uses them and still stops them at the end unless --keep is given. State folder:
 # $REWIND_CLUSTER_DIR (default <repo>/target/cluster); daemon logs stay there after a failure.
+# (Single-quoted $ in this file is meant for the shell that runs the string.)
+# shellcheck disable=SC2016,SC2001
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -69,10 +71,21 @@ expect() { # expect NAME CONDITION-CMD...: a check on the last $out
 count_lines() { grep -cx -- "$1" <<<"$out" || true; }
 
 check "install.sh" 1200 "$here/install.sh"
+# Say what already ran, so a log shows whether this run started the daemons or found them up.
+for what in sshd slurm; do
+  if "$here/$what.sh" status >/dev/null 2>&1; then
+    echo "selftest: note $what.sh status: already running before the self-test"
+  else
+    echo "selftest: note $what.sh status: not running before the self-test"
+  fi
+done
+say_err() { [[ -z "$err" ]] || sed 's/^/selftest:      | /' <<<"$err"; }
 
 # ---- ssh ----
 check "sshd.sh start" 120 "$here/sshd.sh" start
+say_err
 check "sshd.sh start again (already running)" 60 "$here/sshd.sh" start
+say_err
 check "sshd.sh status" 10 "$here/sshd.sh" status
 eval "$("$here/sshd.sh" env)"
 for v in REWIND_SSH_PORT REWIND_SSH_USER REWIND_SSH_KEY REWIND_SSH_CONFIG REWIND_SSH_HOSTS; do
@@ -103,7 +116,9 @@ expect "all 16 sessions answered" [ "$(grep -cE '^node-[ab]-[0-9]+$' <<<"$out")"
 
 # ---- Slurm ----
 check "slurm.sh start" 300 "$here/slurm.sh" start
+say_err
 check "slurm.sh start again (already running)" 180 "$here/slurm.sh" start
+say_err
 check "slurm.sh status" 30 "$here/slurm.sh" status
 eval "$("$here/slurm.sh" env)"
 for v in SLURM_CONF REWIND_SLURM_NODE REWIND_SLURM_PARTITION REWIND_SLURM_CPUS REWIND_MUNGE_SOCKET; do
@@ -140,6 +155,7 @@ JOB
 check "sbatch --wait" 120 sbatch --wait -D "$jobdir" -o "$jobdir/hello-%j.out" "$jobdir/hello.sbatch"
 jobid="$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<<"$out")"
 out="$(cat "$jobdir/hello-$jobid.out" 2>/dev/null || true)"
+err=""
 expect "sbatch job $jobid wrote the host name twice and its id" \
   eval '[ "$(count_lines "$REWIND_SLURM_NODE")" -eq 2 ] && grep -qx "done $jobid" <<<"$out"'
 check "squeue is empty afterwards" 20 squeue -h

@@ -39,6 +39,8 @@
 # Needs the packages that scripts/cluster/install.sh installs (it is not run from here) and root
 # (SlurmUser=root; slurmd must run as root to start jobs). Logs: $REWIND_CLUSTER_DIR/slurm/log/
 # (slurmctld.log, slurmd.log) and $REWIND_CLUSTER_DIR/munge/log/munged.log.
+# (Single-quoted $ in this file is meant for the shell that runs the string.)
+# shellcheck disable=SC2016
 set -euo pipefail
 # shellcheck source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -93,7 +95,9 @@ start_munged() {
   if ! munged --key-file="$mkey" --socket="$msock" --pid-file="$mpid" \
     --log-file="$mlog" --seed-file="$mseed"; then
     show_log "$mlog"
-    die "munged failed to start"
+    die "munged failed to start (it refuses a key, socket, log or seed whose folder, or any folder" \
+      "above it, is group- or world-writable without the sticky bit: check the modes of" \
+      "$state and its parents, or set REWIND_CLUSTER_DIR elsewhere)"
   fi
   wait_for 15 "munged to answer on $msock" bash -c "munge -S '$msock' -n | unmunge -S '$msock'" ||
     { show_log "$mlog"; exit 1; }
@@ -254,16 +258,17 @@ echo "rewind-sbatch-ok $SLURM_JOB_ID"
 JOB
   out="$(timeout 90 sbatch --wait -D "$jobs" -o "$result" "$script" 2>&1)" ||
     fail_check "sbatch --wait $script" "$out$(printf '\n---- %s ----\n' "$result"; cat "$result" 2>/dev/null)"
-  grep -q '^rewind-sbatch-ok' "$result" 2>/dev/null && [[ "$(grep -cx "$node" "$result")" -eq 2 ]] ||
+  if ! { grep -q '^rewind-sbatch-ok' "$result" 2>/dev/null && [[ "$(grep -cx "$node" "$result")" -eq 2 ]]; }; then
     fail_check "sbatch --wait: $result lacks the expected lines" "$(cat "$result" 2>/dev/null)"
+  fi
 }
 
 start() {
   need_root
-  start_munged
   if ! ctld_running && ! slurmd_running; then
     write_conf
   fi
+  start_munged
   [[ -s "$conf" ]] || die "no $conf while a Slurm daemon of ours runs; run '$0 stop' first"
   start_ctld
   start_slurmd
