@@ -122,6 +122,10 @@ final class Link implements AutoCloseable {
                 out.reset(); // no back-references across messages: each is read on its own
                 out.flush();
             } catch (IOException e) {
+                if (!closed) {
+                    System.err.println("rewind: link " + name + ": cannot send "
+                            + message.getClass().getSimpleName() + ": " + e);
+                }
                 close();
             }
         }
@@ -144,6 +148,9 @@ final class Link implements AutoCloseable {
                 why = "refused a message: " + e.getMessage();
             } catch (IOException | ClassNotFoundException e) {
                 why = closed ? "closed" : e.toString();
+            } catch (RuntimeException e) {
+                why = "a message could not be handled: " + e;
+                e.printStackTrace();
             } finally {
                 close();
                 onClose.accept(why);

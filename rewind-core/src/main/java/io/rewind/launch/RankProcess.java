@@ -94,7 +94,6 @@ public final class RankProcess implements RankSupervisor {
                 rank, incarnation, ProcessHandle.current().pid()));
         Messages.Setup s = await(setup, "its setup");
         JobConfig config = s.job().toConfig();
-        lines = new RecoveryLines(config.ranks(), config.keepLines());
         CheckpointImage image = null;
         if (s.line() > 0) {
             image = new CheckpointStore(Path.of(s.job().checkpointDir()), config.keepLines()).load(rank, s.line());
@@ -139,7 +138,11 @@ public final class RankProcess implements RankSupervisor {
     /** Messages from the launcher, in the link's reader thread. */
     private void onMessage(Object m) {
         switch (m) {
-            case Messages.Setup s -> setup.complete(s);
+            case Messages.Setup s -> {
+                // Before the setup is handed on: the lines the launcher sends right after it land here.
+                lines = new RecoveryLines(s.job().ranks(), s.job().keepLines());
+                setup.complete(s);
+            }
             case Messages.Peers p -> {
                 TcpTransport t = transport;
                 for (Map.Entry<Integer, Messages.Address> e : p.addresses().entrySet()) {
