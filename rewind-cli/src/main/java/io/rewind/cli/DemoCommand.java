@@ -1,5 +1,7 @@
 package io.rewind.cli;
 
+import io.rewind.launch.Launch;
+import io.rewind.launch.ProcessJob;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
@@ -20,7 +22,8 @@ import picocli.CommandLine.Option;
             "Runs the fault-tolerant 2-D stencil twice on the same input: once without failures, once under",
             "the pessimistic protocol with one rank killed at 75% of the run. Only the killed rank restarts",
             "from its checkpoint; the others replay its messages from their logs. Prints both checksums",
-            "(they must be bit-identical) and the recovery timeline."
+            "(they must be bit-identical) and the recovery timeline. With --launch local every rank is a",
+            "process of its own and the victim's process is killed with SIGKILL."
         })
 final class DemoCommand implements Callable<Integer> {
     @Option(
@@ -35,8 +38,24 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--sweeps", defaultValue = "400", description = "Sweeps (default: ${DEFAULT-VALUE}).")
     int sweeps;
 
+    @Option(
+            names = "--launch",
+            defaultValue = "threads",
+            description = "threads (ranks are threads of this JVM, the default) or local (one process per "
+                    + "rank, over TCP; the rank is killed with SIGKILL).")
+    String launch;
+
     @Override
     public Integer call() {
+        Launch processes;
+        switch (launch) {
+            case "threads" -> processes = null;
+            case "local" -> processes = Launch.local(2);
+            default -> {
+                System.err.println("rewind demo: unknown --launch " + launch + " (expected threads or local)");
+                return 2;
+            }
+        }
         if (ranks < 2 || size < ranks || sweeps < 8) {
             System.err.println("rewind demo: needs at least 2 ranks, --size >= ranks and --sweeps >= 8");
             return 2;
@@ -48,26 +67,33 @@ final class DemoCommand implements Callable<Integer> {
         int every = Math.max(1, sweeps / 5); // checkpoints at 20%, 40%, ... of the run
         System.out.printf("== rewind demo: %s %d x %d, %d sweeps, %d ranks%n", "Stencil2D", size, size, sweeps, ranks);
         System.out.println("== 1. failure-free run (protocol none)");
-        JobResult clean = Job.run(JobConfig.builder(main)
-                .ranks(ranks)
-                .args(args)
-                .timeout(Duration.ofMinutes(10))
-                .build());
+        JobResult clean = run(
+                JobConfig.builder(main)
+                        .ranks(ranks)
+                        .args(args)
+                        .timeout(Duration.ofMinutes(10))
+                        .build(),
+                processes);
         if (!clean.ok()) {
             System.err.print(clean.describeFailures());
             return clean.exitCode();
         }
         System.out.printf(
-                "== 2. pessimistic logging, checkpoint every %d sweeps, rank %d killed at sweep %d%n",
-                every, victim, killAt);
-        JobResult faulty = Job.run(JobConfig.builder(main)
-                .ranks(ranks)
-                .args(args)
-                .timeout(Duration.ofMinutes(10))
-                .protocol("pessimistic")
-                .checkpointEvery(every)
-                .failures(FailureSchedule.parse(victim + "@" + killAt, ranks))
-                .build());
+                "== 2. pessimistic logging, checkpoint every %d sweeps, rank %d killed at sweep %d%s%n",
+                every,
+                victim,
+                killAt,
+                processes == null ? "" : " (its process, with SIGKILL)");
+        JobResult faulty = run(
+                JobConfig.builder(main)
+                        .ranks(ranks)
+                        .args(args)
+                        .timeout(Duration.ofMinutes(10))
+                        .protocol("pessimistic")
+                        .checkpointEvery(every)
+                        .failures(FailureSchedule.parse(victim + "@" + killAt, ranks))
+                        .build(),
+                processes);
         if (!faulty.ok()) {
             System.err.print(faulty.describeFailures());
             return faulty.exitCode();
@@ -112,6 +138,10 @@ final class DemoCommand implements Callable<Integer> {
                 clean.wallTime().toNanos() / 1e9,
                 faulty.wallTime().toNanos() / 1e9);
         return same ? 0 : 1;
+    }
+
+    private static JobResult run(JobConfig config, Launch processes) {
+        return processes == null ? Job.run(config) : ProcessJob.run(config, processes);
     }
 
     private static String checksum(JobResult r) {

@@ -66,7 +66,7 @@ final class Messages {
     record Checkpointed(int rank, int incarnation, long line, Map<Long, Long> frontiers, long bytes, long nanos)
             implements Serializable {}
 
-    record CaughtUp(int rank, int incarnation) implements Serializable {}
+    record CaughtUp(int rank, int incarnation, long replayed) implements Serializable {}
 
     /** A kill of the schedule fired in the rank: it is not given to a later incarnation. */
     record KillFired(int rank, int incarnation, FailureSchedule.Kill kill) implements Serializable {}

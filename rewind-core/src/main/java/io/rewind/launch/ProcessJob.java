@@ -304,14 +304,8 @@ public final class ProcessJob {
     // Agents and links
 
     private Agent startAgent(int index) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> cmd = List.of(
-                java,
-                "--enable-native-access=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow",
-                "-cp",
-                System.getProperty("java.class.path"),
-                NodeAgent.class.getName(),
+        List<String> cmd = new ArrayList<>(JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), NodeAgent.class));
+        cmd.addAll(List.of(
                 "--head",
                 InetAddress.getLoopbackAddress().getHostAddress() + ":" + server.getLocalPort(),
                 "--node",
@@ -319,9 +313,9 @@ public final class ProcessJob {
                 "--secret-file",
                 secretFile.toString(),
                 "--java",
-                java,
+                JvmCommand.java(),
                 "--class-path",
-                System.getProperty("java.class.path"));
+                JvmCommand.classPath()));
         try {
             Process p = new ProcessBuilder(cmd)
                     .redirectOutput(ProcessBuilder.Redirect.INHERIT)
@@ -436,6 +430,7 @@ public final class ProcessJob {
                 Slot slot = current(c.rank(), c.incarnation());
                 if (slot != null && slot.recovery != null) {
                     slot.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
+                    slot.recovery.replayed(c.replayed());
                 }
             }
             case Messages.KillFired k -> pendingKills.remove(k.kill());

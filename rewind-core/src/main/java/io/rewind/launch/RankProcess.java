@@ -212,8 +212,8 @@ public final class RankProcess implements RankSupervisor {
     }
 
     @Override
-    public void caughtUp() {
-        link.send(new Messages.CaughtUp(rank, incarnation));
+    public void caughtUp(long replayed) {
+        link.send(new Messages.CaughtUp(rank, incarnation, replayed));
     }
 
     @Override

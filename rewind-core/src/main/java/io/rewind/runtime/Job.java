@@ -963,7 +963,7 @@ public final class Job {
         }
         if (supervisor != null && inc.number > 0 && !inc.caughtUp) {
             inc.caughtUp = true;
-            supervisor.caughtUp();
+            supervisor.caughtUp(inc.protocol.replayedToThisRank());
         }
     }
 

@@ -14,8 +14,8 @@ public interface RankSupervisor {
     /** The rank wrote recovery line {@code line} with these arrival frontiers. */
     void checkpointed(long line, Map<Long, Long> frontiers, long bytes, long nanos);
 
-    /** A restarted rank is back where its predecessor crashed. */
-    void caughtUp();
+    /** A restarted rank is back where its predecessor crashed, having been replayed {@code replayed} frames. */
+    void caughtUp(long replayed);
 
     /** A kill of the rank's schedule fired (it is about to strike). */
     void killFired(FailureSchedule.Kill kill);

@@ -1,0 +1,47 @@
+package io.rewind.launch;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * The command line of the JVMs a job starts (agents and rank processes): this JVM's own {@code java}
+ * and class path, native and Unsafe memory access allowed (the payload log and Netty use them), and a
+ * class-data-sharing archive kept in the temporary folder per class path, created by the first JVM
+ * and mapped by every later one: a rank process then starts in a fraction of the time, which is what
+ * a respawn costs.
+ */
+final class JvmCommand {
+    private JvmCommand() {}
+
+    static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    static String classPath() {
+        return System.getProperty("java.class.path");
+    }
+
+    /** {@code java [options] -cp CLASSPATH MAIN} for {@code main}. */
+    static List<String> of(String java, String classPath, Class<?> main) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java);
+        cmd.add("--enable-native-access=ALL-UNNAMED");
+        cmd.add("--sun-misc-unsafe-memory-access=allow");
+        cmd.add("-XX:+AutoCreateSharedArchive");
+        cmd.add("-XX:SharedArchiveFile=" + archive(java, classPath));
+        cmd.add("-Xlog:cds=off");
+        cmd.add("-Xlog:cds+dynamic=off");
+        cmd.add("-cp");
+        cmd.add(classPath);
+        cmd.add(main.getName());
+        return cmd;
+    }
+
+    private static Path archive(String java, String classPath) {
+        String key = java + "\n" + classPath;
+        String hash = HexFormat.of().toHexDigits(key.hashCode()) + HexFormat.of().toHexDigits(key.length());
+        return Path.of(System.getProperty("java.io.tmpdir"), "rewind-cds-" + hash + ".jsa");
+    }
+}
