@@ -334,6 +334,11 @@ public final class TcpTransport implements Transport {
         return loops;
     }
 
+    /** How much arrived before {@link #attach} and waits for it (tests). */
+    int waitingForAttach() {
+        return inbound.waitingForAttach();
+    }
+
     /** On the event loop: an accepted connection proved the secret; from now on it is read for records. */
     private void authenticated(ChannelHandlerContext ctx, PeerIdentity peer) {
         Channel ch = ctx.channel();
