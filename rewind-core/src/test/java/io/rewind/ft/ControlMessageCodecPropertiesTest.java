@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rewind.engine.ControlMessage;
 import io.rewind.engine.IncarnationNotice;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
@@ -72,7 +73,7 @@ class ControlMessageCodecPropertiesTest {
         byte[] damaged = Arrays.copyOf(bytes, Math.max(0, bytes.length + lengthChange));
         if (damaged.length >= 4) {
             // An int somewhere (a count, a rank, an incarnation) set to anything.
-            java.nio.ByteBuffer.wrap(damaged).putInt(position % (damaged.length - 3), value);
+            ByteBuffer.wrap(damaged).putInt(position % (damaged.length - 3), value);
         }
         decodeOrRefuse(damaged);
     }

@@ -135,8 +135,11 @@ public final class TcpTransport implements Transport {
                     .bind(bind)
                     .syncUninterruptibly()
                     .channel();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Netty rethrows a failed bind's IOException as it is, unchecked
             loops.group().shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("rewind: tcp: cannot listen on " + bind + ": " + io.getMessage(), io);
+            }
             throw e;
         }
     }
@@ -176,15 +179,7 @@ public final class TcpTransport implements Transport {
         Objects.requireNonNull(secret, "secret");
         Objects.requireNonNull(codec, "codec");
         Objects.requireNonNull(options, "options");
-        try {
-            return new TcpTransport(worldRank, incarnation, worldSize, bind, secret, codec, options);
-        } catch (RuntimeException e) {
-            // Netty rethrows a failed bind's checked exception as it is.
-            if ((Throwable) e instanceof IOException io) {
-                throw new UncheckedIOException("rewind: tcp: cannot listen on " + bind + ": " + io.getMessage(), io);
-            }
-            throw e;
-        }
+        return new TcpTransport(worldRank, incarnation, worldSize, bind, secret, codec, options);
     }
 
     /** The bound address (with the port the OS chose when the bind port was 0). */

@@ -1,5 +1,6 @@
 package io.rewind.transport.tcp;
 
+import static io.rewind.transport.TransportConformanceSuite.frame;
 import static io.rewind.transport.TransportConformanceSuite.randomBytes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -8,6 +9,7 @@ import io.rewind.transport.JobSecret;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -78,8 +80,25 @@ class TcpHandshakeTest {
         // Blocking connect against the transport's AcceptingHandshake, then a frame record.
         try (TcpRanks r = TcpRanks.start(2, 2, TcpOptions.defaults());
                 RawPeer p = RawPeer.authenticated(r.transports[1].localAddress(), TcpRanks.SECRET, 0, 0)) {
-            p.writeFrame(io.rewind.transport.TransportConformanceSuite.frame(0, 1, 2, 5, new byte[] {9}));
+            p.writeFrame(frame(0, 1, 2, 5, new byte[] {9}));
             assertEquals(5, r.sink(1).nextFrame().frame().sequence());
+        }
+    }
+
+    @Test
+    void recordsSentRightAfterTheHelloReachTheRecordReader() throws Exception {
+        // A connecting side that does not wait for the proof: the bytes after its hello are buffered by
+        // the accepting handshake and handed to the record reader once it is installed.
+        try (TcpRanks r = TcpRanks.start(2, 2, TcpOptions.defaults());
+                RawPeer p = RawPeer.connect(r.transports[1].localAddress())) {
+            byte[] challenge = p.read(JobSecret.CHALLENGE_BYTES);
+            byte[] hello = Handshake.Hello.of(TcpRanks.SECRET, 0, 0, challenge).bytes();
+            byte[] record = RawPeer.frameRecord(frame(0, 1, 2, 6, new byte[5]));
+            byte[] both = Arrays.copyOf(hello, hello.length + record.length);
+            System.arraycopy(record, 0, both, hello.length, record.length);
+            p.write(both);
+            assertEquals(6, r.sink(1).nextFrame().frame().sequence());
+            assertEquals(JobSecret.PROOF_BYTES, p.read(JobSecret.PROOF_BYTES).length);
         }
     }
 }

@@ -20,6 +20,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Assume;
@@ -27,6 +28,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 
 /**
@@ -189,14 +191,13 @@ class TcpRecordDecoderFuzzTest {
                         .as((i, b, n) -> new RecoveryMessages.ReplayBatch(peer, i, b, n)),
                 Combinators.combine(incarnation, Arbitraries.integers())
                         .as((i, b) -> new RecoveryMessages.ReplayAck(peer, i, b)));
-        return Arbitraries.frequencyOf(
-                        net.jqwik.api.Tuple.of(3, frame), net.jqwik.api.Tuple.of(1, control.map(ControlSpec::new)))
+        return Arbitraries.frequencyOf(Tuple.of(3, frame), Tuple.of(1, control.map(ControlSpec::new)))
                 .list()
                 .ofMaxSize(8)
                 .map(TcpRecordDecoderFuzzTest::neverOlder);
     }
 
-    private static Arbitrary<java.util.Map<Integer, Long>> held() {
+    private static Arbitrary<Map<Integer, Long>> held() {
         return Arbitraries.maps(Arbitraries.integers(), Arbitraries.longs()).ofMaxSize(6);
     }
 

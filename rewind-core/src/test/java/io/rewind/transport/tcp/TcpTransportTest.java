@@ -15,8 +15,10 @@ import io.netty.channel.epoll.Epoll;
 import io.rewind.engine.Frame;
 import io.rewind.engine.IncarnationNotice;
 import io.rewind.engine.RewindException;
+import io.rewind.ft.ControlMessageCodec;
 import io.rewind.transport.Await;
 import io.rewind.transport.RecordingSink;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -317,5 +319,15 @@ class TcpTransportTest {
             r.transport(0).sendControl(1, new IncarnationNotice(0, 0));
         });
         assertEquals(0, r.sink(1).framesWaiting());
+    }
+
+    @Test
+    void anAddressInUseIsAnUncheckedIoError() {
+        TcpTransport first = open(0, 0, 2, options());
+        UncheckedIOException e = assertThrows(
+                UncheckedIOException.class,
+                () -> TcpTransport.open(
+                        1, 0, 2, first.localAddress(), TcpRanks.SECRET, ControlMessageCodec.INSTANCE, options()));
+        assertTrue(e.getMessage().startsWith("rewind: tcp: cannot listen on"), e.getMessage());
     }
 }
