@@ -100,14 +100,6 @@ final class OutboundLink {
         return new OutboundLink(template, target, address, secret, self, handshakeTimeout, notices);
     }
 
-    PeerIdentity target() {
-        return target;
-    }
-
-    InetSocketAddress address() {
-        return address;
-    }
-
     ByteBufAllocator alloc() {
         return channel.alloc();
     }

@@ -224,6 +224,15 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    /**
+     * Copies the frame into a record and writes it to the destination's connection, connecting first
+     * if there is none; see the class comment for when it waits and when the frame is dropped.
+     *
+     * @throws RewindException ({@link ErrorClass#COUNT}) if the payload is larger than the options'
+     *     {@code maxPayloadBytes}; ({@link ErrorClass#OTHER}) if the destination took nothing for the
+     *     stall timeout
+     * @throws IllegalArgumentException for a rank outside the job or a frame with a negative field
+     */
     @Override
     public void send(int destinationWorldRank, Frame frame) {
         checkRank(destinationWorldRank);
@@ -256,6 +265,7 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    /** As {@link #send}, for a control message in the codec's bytes (to itself: handed over as it is). */
     @Override
     public void sendControl(int destinationWorldRank, ControlMessage message) {
         checkRank(destinationWorldRank);
