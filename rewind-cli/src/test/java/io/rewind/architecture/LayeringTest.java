@@ -38,6 +38,7 @@ class LayeringTest {
             "io.rewind.ft.pessimistic.PessimisticRank",
             "io.rewind.runtime.Job",
             "io.rewind.transport.local.InJvmTransport",
+            "io.rewind.transport.tcp.TcpTransport",
             "mpi.Comm",
             "io.rewind.tools.report.HtmlReport",
             "io.rewind.apps.random.RandomSpmd",

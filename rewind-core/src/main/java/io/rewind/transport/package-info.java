@@ -1,6 +1,8 @@
 /**
  * Transport implementations of the engine's transport SPI ({@link io.rewind.engine.Transport}).
- * {@code local} moves frames between ranks of one JVM. A transport depends on the engine's SPI types
- * only, never on the runtime, the fault-tolerance layer or the facade.
+ * {@code local} moves frames between ranks of one JVM; {@code tcp} between rank processes, over TCP
+ * (Netty). {@link io.rewind.transport.JobSecret} is the secret every connection of a job proves. A
+ * transport depends on the engine's SPI types only, never on the runtime, the fault-tolerance layer or
+ * the facade.
  */
 package io.rewind.transport;

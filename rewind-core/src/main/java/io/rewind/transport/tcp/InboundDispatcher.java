@@ -86,6 +86,13 @@ final class InboundDispatcher {
         return newestIncarnation.get(rank);
     }
 
+    /** How many frames and control messages wait for the sink. */
+    int waitingForAttach() {
+        synchronized (lock) {
+            return early.size();
+        }
+    }
+
     /** Nothing more is queued, and what was is let go. */
     void close() {
         synchronized (lock) {

@@ -78,11 +78,11 @@ final class OutboundLink {
                 .connect(address)
                 .addListener(f -> {
                     if (!f.isSuccess()) {
-                        ready.complete(false);
-                    }
-                    if (!f.isSuccess() && !closing) {
-                        notices.note("cannot connect to " + describe() + ": " + f.cause()
-                                + "; frames to it are dropped until it is given again");
+                        if (!closing) {
+                            notices.note("cannot connect to " + describe() + ": " + f.cause()
+                                    + "; frames to it are dropped until it is given again");
+                        }
+                        ready.complete(false); // after the notice: the sender that waits logs nothing itself
                     }
                 })
                 .channel();
@@ -98,14 +98,6 @@ final class OutboundLink {
             Duration handshakeTimeout,
             Notices notices) {
         return new OutboundLink(template, target, address, secret, self, handshakeTimeout, notices);
-    }
-
-    PeerIdentity target() {
-        return target;
-    }
-
-    InetSocketAddress address() {
-        return address;
     }
 
     ByteBufAllocator alloc() {

@@ -5,6 +5,7 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.codec.TooLongFrameException;
 import io.rewind.engine.ControlCodec;
 import io.rewind.engine.ControlMessage;
 import io.rewind.engine.Frame;
@@ -184,9 +185,14 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        // The record decoder's refusals (a record longer than the maximum, a negative length) and
+        // The record decoder's refusals (a record longer than the maximum; the length field is read
+        // unsigned, so a negative one is a very long record) and
         // anything a sink throws end here: only this connection is closed.
-        refuse(ctx, String.valueOf(cause));
+        refuse(
+                ctx,
+                cause instanceof TooLongFrameException
+                        ? "a record longer than the maximum (" + cause.getMessage() + ")"
+                        : String.valueOf(cause));
     }
 
     private void refuse(ChannelHandlerContext ctx, String reason) {

@@ -135,8 +135,11 @@ public final class TcpTransport implements Transport {
                     .bind(bind)
                     .syncUninterruptibly()
                     .channel();
-        } catch (RuntimeException e) {
+        } catch (Exception e) { // Netty rethrows a failed bind's IOException as it is, unchecked
             loops.group().shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("rewind: tcp: cannot listen on " + bind + ": " + io.getMessage(), io);
+            }
             throw e;
         }
     }
@@ -176,15 +179,7 @@ public final class TcpTransport implements Transport {
         Objects.requireNonNull(secret, "secret");
         Objects.requireNonNull(codec, "codec");
         Objects.requireNonNull(options, "options");
-        try {
-            return new TcpTransport(worldRank, incarnation, worldSize, bind, secret, codec, options);
-        } catch (RuntimeException e) {
-            // Netty rethrows a failed bind's checked exception as it is.
-            if ((Throwable) e instanceof IOException io) {
-                throw new UncheckedIOException("rewind: tcp: cannot listen on " + bind + ": " + io.getMessage(), io);
-            }
-            throw e;
-        }
+        return new TcpTransport(worldRank, incarnation, worldSize, bind, secret, codec, options);
     }
 
     /** The bound address (with the port the OS chose when the bind port was 0). */
@@ -229,6 +224,15 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    /**
+     * Copies the frame into a record and writes it to the destination's connection, connecting first
+     * if there is none; see the class comment for when it waits and when the frame is dropped.
+     *
+     * @throws RewindException ({@link ErrorClass#COUNT}) if the payload is larger than the options'
+     *     {@code maxPayloadBytes}; ({@link ErrorClass#OTHER}) if the destination took nothing for the
+     *     stall timeout
+     * @throws IllegalArgumentException for a rank outside the job or a frame with a negative field
+     */
     @Override
     public void send(int destinationWorldRank, Frame frame) {
         checkRank(destinationWorldRank);
@@ -261,6 +265,7 @@ public final class TcpTransport implements Transport {
         }
     }
 
+    /** As {@link #send}, for a control message in the codec's bytes (to itself: handed over as it is). */
     @Override
     public void sendControl(int destinationWorldRank, ControlMessage message) {
         checkRank(destinationWorldRank);
@@ -332,6 +337,11 @@ public final class TcpTransport implements Transport {
     /** The event loops in use (tests check the native transport and the thread names). */
     EventLoops loops() {
         return loops;
+    }
+
+    /** How much arrived before {@link #attach} and waits for it (tests). */
+    int waitingForAttach() {
+        return inbound.waitingForAttach();
     }
 
     /** On the event loop: an accepted connection proved the secret; from now on it is read for records. */

@@ -1,0 +1,220 @@
+package io.rewind.transport;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import io.rewind.engine.ControlMessage;
+import io.rewind.engine.Frame;
+import io.rewind.engine.IncarnationNotice;
+import io.rewind.engine.Transport;
+import io.rewind.ft.RecoveryMessages;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * What every transport must do, run against each by a small subclass (the way Netty's testsuite runs
+ * every transport): deliver each identity field and the payload bit for bit, keep the order of each
+ * channel with several threads sending at once, carry every control message, and drop, without
+ * blocking, what goes to a rank that has no endpoint.
+ */
+public abstract class TransportConformanceSuite {
+    /** The ranks of one job: those below {@code live} have an endpoint (their sink), the others none. */
+    public interface Ranks extends AutoCloseable {
+        /** The transport rank {@code rank} sends with. */
+        Transport transport(int rank);
+
+        RecordingSink sink(int rank);
+
+        @Override
+        void close();
+    }
+
+    /** Starts a job of {@code worldSize} ranks, of which ranks {@code 0..live-1} have an endpoint. */
+    protected abstract Ranks start(int worldSize, int live) throws Exception;
+
+    private Ranks ranks;
+
+    private Ranks ranks(int worldSize, int live) throws Exception {
+        ranks = start(worldSize, live);
+        return ranks;
+    }
+
+    @AfterEach
+    void closeRanks() {
+        if (ranks != null) {
+            ranks.close();
+        }
+    }
+
+    /** A frame with distinct values in every field, its payload at an offset in a larger buffer. */
+    public static Frame frame(int sourceWorld, int destinationWorld, int context, long sequence, byte[] payload) {
+        int offset = 13;
+        byte[] buffer = new byte[offset + payload.length + 7];
+        Arrays.fill(buffer, (byte) 0x5A);
+        System.arraycopy(payload, 0, buffer, offset, payload.length);
+        Frame f = new Frame(
+                context,
+                sourceWorld + 3, // the communicator rank differs from the world rank
+                sourceWorld,
+                destinationWorld,
+                77 + context,
+                sequence,
+                0,
+                MemorySegment.ofArray(buffer),
+                offset,
+                payload.length,
+                null);
+        f.setPattern(5 + context, 9 + (int) sequence);
+        return f;
+    }
+
+    public static byte[] randomBytes(int n, long seed) {
+        byte[] b = new byte[n];
+        new Random(seed).nextBytes(b);
+        return b;
+    }
+
+    public static void assertSameFrame(Frame sent, byte[] sentPayload, RecordingSink.Arrival got) {
+        Frame f = got.frame();
+        assertEquals(sent.context(), f.context(), "context");
+        assertEquals(sent.source(), f.source(), "source");
+        assertEquals(sent.sourceWorld(), f.sourceWorld(), "sourceWorld");
+        assertEquals(sent.destinationWorld(), f.destinationWorld(), "destinationWorld");
+        assertEquals(sent.tag(), f.tag(), "tag");
+        assertEquals(sent.sequence(), f.sequence(), "sequence");
+        assertEquals(sent.incarnation(), f.incarnation(), "incarnation");
+        assertEquals(sent.patternId(), f.patternId(), "patternId");
+        assertEquals(sent.iterationId(), f.iterationId(), "iterationId");
+        assertEquals(sentPayload.length, f.lengthBytes(), "lengthBytes");
+        assertArrayEquals(sentPayload, got.payload(), "payload");
+    }
+
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {0, 1, 1024, 4 << 20})
+    void deliversEveryFieldAndThePayloadBitForBit(int size) throws Exception {
+        Ranks r = ranks(2, 2);
+        byte[] payload = randomBytes(size, size);
+        Frame f = frame(0, 1, 6, 1_234_567_890_123L, payload);
+        r.transport(0).send(1, f);
+        if (!r.transport(0).sharesMemory()) {
+            // The send completed when it returned: the sender may reuse its buffer at once.
+            f.data().fill((byte) 0);
+        }
+        assertSameFrame(f, payload, r.sink(1).nextFrame());
+        assertEquals(0, r.sink(0).framesWaiting(), "nothing arrives at the sender");
+    }
+
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {0, 1024})
+    void deliversToItself(int size) throws Exception {
+        Ranks r = ranks(2, 2);
+        byte[] payload = randomBytes(size, 7);
+        Frame f = frame(1, 1, 4, 1, payload);
+        r.transport(1).send(1, f);
+        if (!r.transport(1).sharesMemory()) {
+            f.data().fill((byte) 0);
+        }
+        assertSameFrame(f, payload, r.sink(1).nextFrame());
+    }
+
+    @Test
+    void keepsTheOrderOfEachChannelWithSeveralThreadsSending() throws Exception {
+        Ranks r = ranks(3, 3);
+        int perThread = 300;
+        int[] senders = {0, 0, 2, 2};
+        int[] contexts = {0, 2, 0, 2}; // one channel (context, source rank) per thread
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(senders.length);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < senders.length; t++) {
+                int source = senders[t];
+                int context = contexts[t];
+                done.add(pool.submit(() -> {
+                    go.await();
+                    for (int seq = 1; seq <= perThread; seq++) {
+                        r.transport(source).send(1, frame(source, 1, context, seq, payloadOf(source, context, seq)));
+                    }
+                    return null;
+                }));
+            }
+            go.countDown();
+            for (Future<?> d : done) {
+                d.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        Map<Long, Long> lastSequence = new HashMap<>();
+        for (int i = 0; i < senders.length * perThread; i++) {
+            Frame f = r.sink(1).nextFrame().frame();
+            long channel = ((long) f.context() << 32) | f.sourceWorld();
+            long expected = lastSequence.getOrDefault(channel, 0L) + 1;
+            assertEquals(expected, f.sequence(), "sequence on context " + f.context() + " from " + f.sourceWorld());
+            lastSequence.put(channel, f.sequence());
+            byte[] got = new byte[(int) f.lengthBytes()];
+            MemorySegment.copy(f.data(), f.dataOffset(), MemorySegment.ofArray(got), 0, got.length);
+            assertArrayEquals(payloadOf(f.sourceWorld(), f.context(), f.sequence()), got);
+        }
+        assertEquals(0, r.sink(1).framesWaiting(), "no frame twice");
+    }
+
+    /** A payload that tells which frame it belongs to, of a size that varies with it. */
+    private static byte[] payloadOf(int source, int context, long seq) {
+        ByteBuffer b = ByteBuffer.allocate(16 + (int) (seq * 37 % 500));
+        b.putInt(source).putInt(context).putLong(seq);
+        return b.array();
+    }
+
+    @Test
+    void carriesControlMessagesOfEveryType() throws Exception {
+        Ranks r = ranks(2, 2);
+        List<ControlMessage> messages = List.of(
+                new IncarnationNotice(0, 0),
+                new RecoveryMessages.RollbackRequest(0, 0, Map.of(0, 5L, 3, Long.MAX_VALUE, -2, -1L)),
+                new RecoveryMessages.LastMessages(0, 0, Map.of()),
+                new RecoveryMessages.LastMessages(0, 0, Map.of(6, 42L)),
+                new RecoveryMessages.ReplayBatch(0, 0, 3, 64),
+                new RecoveryMessages.ReplayAck(0, 0, 3));
+        for (ControlMessage m : messages) {
+            r.transport(0).sendControl(1, m);
+        }
+        for (ControlMessage m : messages) {
+            assertEquals(m, r.sink(1).nextControl());
+        }
+        assertEquals(0, r.sink(1).controlsWaiting());
+    }
+
+    @Test
+    void dropsWithoutBlockingWhatGoesToARankWithoutEndpoint() throws Exception {
+        Ranks r = ranks(3, 2);
+        assertTimeoutPreemptively(Duration.ofSeconds(5), () -> {
+            r.transport(0).send(2, frame(0, 2, 0, 1, randomBytes(100, 1)));
+            r.transport(0).sendControl(2, new IncarnationNotice(0, 0));
+        });
+        // The transport still works, and the dropped frame went nowhere else.
+        byte[] payload = randomBytes(10, 2);
+        Frame f = frame(0, 1, 0, 1, payload);
+        r.transport(0).send(1, f);
+        assertSameFrame(f, payload, r.sink(1).nextFrame());
+        assertEquals(0, r.sink(1).framesWaiting());
+        assertEquals(0, r.sink(0).framesWaiting());
+    }
+}
