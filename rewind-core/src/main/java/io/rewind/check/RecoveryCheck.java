@@ -124,7 +124,14 @@ public final class RecoveryCheck {
      * replaced it.
      */
     public List<FailureSchedule> schedules(long seed, int count) {
-        long[] ops = operations();
+        return schedules(seed, count, operations());
+    }
+
+    /**
+     * The same, drawn from the operation counts {@code ops} of another failure-free run (ranks as
+     * processes count fewer polls than threads, whose sends complete later).
+     */
+    public List<FailureSchedule> schedules(long seed, int count, long[] ops) {
         int n = ops.length;
         Random rnd = new Random(seed);
         List<FailureSchedule> out = new ArrayList<>(count);

@@ -9,7 +9,7 @@ import java.util.List;
  * The command line of the JVMs a job starts (agents and rank processes): this JVM's own {@code java}
  * and class path, native and Unsafe memory access allowed (the payload log and Netty use them), and a
  * class-data-sharing archive kept in the temporary folder per class path, created by the first JVM
- * and mapped by every later one: a rank process then starts in a fraction of the time, which is what
+ * (one for agents, one for rank processes) and mapped by every later one: a rank process then starts in a fraction of the time, which is what
  * a respawn costs.
  */
 final class JvmCommand {
@@ -30,7 +30,7 @@ final class JvmCommand {
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("--sun-misc-unsafe-memory-access=allow");
         cmd.add("-XX:+AutoCreateSharedArchive");
-        cmd.add("-XX:SharedArchiveFile=" + archive(java, classPath));
+        cmd.add("-XX:SharedArchiveFile=" + archive(java, classPath, main));
         cmd.add("-Xlog:cds=off");
         cmd.add("-Xlog:cds+dynamic=off");
         cmd.add("-cp");
@@ -39,9 +39,11 @@ final class JvmCommand {
         return cmd;
     }
 
-    private static Path archive(String java, String classPath) {
-        String key = java + "\n" + classPath;
-        String hash = HexFormat.of().toHexDigits(key.hashCode()) + HexFormat.of().toHexDigits(key.length());
+    /** One archive per kind of process: each holds the classes that kind loads. */
+    private static Path archive(String java, String classPath, Class<?> main) {
+        String key = java + "\n" + classPath + "\n" + main.getName();
+        String hash =
+                HexFormat.of().toHexDigits(key.hashCode()) + HexFormat.of().toHexDigits(key.length());
         return Path.of(System.getProperty("java.io.tmpdir"), "rewind-cds-" + hash + ".jsa");
     }
 }

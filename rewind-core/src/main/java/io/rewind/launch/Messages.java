@@ -75,7 +75,10 @@ final class Messages {
     record Struck(int rank, int incarnation, String reason, long points, long operations) implements Serializable {}
 
     /** The rank's program ended ({@code status}: a {@code RankOutcome.Status} name). */
-    record Ended(int rank, int incarnation, String status, String detail) implements Serializable {}
+    record Ended(int rank, int incarnation, String status, String detail, long operations) implements Serializable {}
+
+    /** A line the runtime of a rank process has to say (not the program's output). */
+    record Diagnostic(int rank, int incarnation, String text) implements Serializable {}
 
     /** The rank asks the launcher to abort the job. */
     record AbortJob(int rank, int errorCode, String reason) implements Serializable {}

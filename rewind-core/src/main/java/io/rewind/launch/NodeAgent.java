@@ -45,7 +45,8 @@ public final class NodeAgent {
         String secretFile = a.get("--secret-file");
         JobSecret secret = JobSecret.read(Path.of(secretFile));
         Link link = Link.connect(Args.address(head), secret, "agent-" + node);
-        List<String> command = new ArrayList<>(JvmCommand.of(a.get("--java"), a.get("--class-path"), RankProcess.class));
+        List<String> command =
+                new ArrayList<>(JvmCommand.of(a.get("--java"), a.get("--class-path"), RankProcess.class));
         command.addAll(List.of("--head", head, "--secret-file", secretFile));
         NodeAgent agent = new NodeAgent(node, link, command);
         agent.run();

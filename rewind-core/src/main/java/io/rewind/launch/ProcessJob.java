@@ -443,6 +443,7 @@ public final class ProcessJob {
             }
             case Messages.Ended e -> onEnded(e);
             case Messages.AbortJob a -> abort(a.rank(), a.errorCode(), a.reason());
+            case Messages.Diagnostic d -> System.err.println("[" + d.rank() + "." + d.incarnation() + "] " + d.text());
             default -> System.err.println("rewind: launcher: unexpected message " + m);
         }
     }
@@ -608,6 +609,7 @@ public final class ProcessJob {
             return;
         }
         s.outcome = new RankOutcome(s.rank, RankOutcome.Status.valueOf(e.status()), e.detail(), null);
+        report.operations(s.rank, e.operations());
         s.transition(RankState.ENDED);
         report.rankTime(s.rank, (System.nanoTime() - startNanos) / 1e9);
         for (Slot o : slots) {

@@ -19,6 +19,7 @@ import io.rewind.runtime.RankOutcome;
 import io.rewind.runtime.RankProcessSetup;
 import io.rewind.runtime.RankSupervisor;
 import io.rewind.transport.JobSecret;
+import io.rewind.transport.tcp.TcpOptions;
 import io.rewind.transport.tcp.TcpTransport;
 import java.io.IOException;
 import java.io.Serializable;
@@ -100,7 +101,11 @@ public final class RankProcess implements RankSupervisor {
         }
         // Listen on the interface that reaches the launcher: the peers reach this one the same way.
         InetSocketAddress bind = new InetSocketAddress(link.localAddress(), 0);
-        transport = TcpTransport.open(rank, incarnation, config.ranks(), bind, secret, ControlMessageCodec.INSTANCE);
+        // What the transport has to say goes to the launcher's log, not into the program's output.
+        TcpOptions options =
+                TcpOptions.defaults().withLog(text -> link.send(new Messages.Diagnostic(rank, incarnation, text)));
+        transport = TcpTransport.open(
+                rank, incarnation, config.ranks(), bind, secret, ControlMessageCodec.INSTANCE, options);
         InetSocketAddress listening = transport.localAddress();
         link.send(new Messages.Listening(
                 rank, incarnation, listening.getAddress().getHostAddress(), listening.getPort()));
@@ -234,8 +239,8 @@ public final class RankProcess implements RankSupervisor {
     }
 
     @Override
-    public void ended(RankOutcome outcome) {
-        link.send(new Messages.Ended(rank, incarnation, outcome.status().name(), outcome.message()));
+    public void ended(RankOutcome outcome, long operations) {
+        link.send(new Messages.Ended(rank, incarnation, outcome.status().name(), outcome.message(), operations));
     }
 
     @Override

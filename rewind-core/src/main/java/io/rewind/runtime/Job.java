@@ -558,7 +558,7 @@ public final class Job {
         inc.transition(IncarnationState.FINISHED, System.nanoTime(), o.status().name());
         if (supervisor != null) {
             s.outcome = o;
-            supervisor.ended(o);
+            supervisor.ended(o, inc.engine.operations());
         }
         coordinatorQueue.add(() -> onEnded(inc, o));
         if (o.ok() && protocol.recovers()) {

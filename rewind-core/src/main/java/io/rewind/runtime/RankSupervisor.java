@@ -26,8 +26,11 @@ public interface RankSupervisor {
      */
     void struck(String reason, long points, long operations);
 
-    /** The rank's program ended (completed or failed); the process stays to serve its peers. */
-    void ended(RankOutcome outcome);
+    /**
+     * The rank's program ended (completed or failed) after {@code operations} communication
+     * operations; the process stays to serve its peers.
+     */
+    void ended(RankOutcome outcome, long operations);
 
     /** The program called abort, or failed: the launcher ends the whole job. */
     void abort(int errorCode, String reason);

@@ -249,6 +249,11 @@ public record RunReport(
             t.addTo(collBytes, collMessages, true, rank);
         }
 
+        /** The communication operations a rank made (a rank process reports them when it ends). */
+        public synchronized void operations(int rank, long count) {
+            operations[rank] = count;
+        }
+
         public synchronized void rankTime(int rank, double seconds) {
             rankSeconds[rank] = seconds;
         }

@@ -62,7 +62,8 @@ class ProcessRecoveryTest {
         for (int r = 0; r < program.ranks(); r++) {
             assertEquals(check.baseline().output(r), failureFree.output(r), "rank " + r + " as a process");
         }
-        for (FailureSchedule kills : check.schedules(program.mainClass().hashCode(), 2)) {
+        long[] ops = failureFree.report().operations();
+        for (FailureSchedule kills : check.schedules(program.mainClass().hashCode(), 2, ops)) {
             RecoveryCheck.Verdict v = check.run(protocol, 4, kills, c -> ProcessJob.run(c, Launch.local(2)));
             assertTrue(v.ok(), v.describe());
             assertTrue(v.struck() > 0, "no kill struck: " + v.describe());
