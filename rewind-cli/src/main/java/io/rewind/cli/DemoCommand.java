@@ -80,10 +80,7 @@ final class DemoCommand implements Callable<Integer> {
         }
         System.out.printf(
                 "== 2. pessimistic logging, checkpoint every %d sweeps, rank %d killed at sweep %d%s%n",
-                every,
-                victim,
-                killAt,
-                processes == null ? "" : " (its process, with SIGKILL)");
+                every, victim, killAt, processes == null ? "" : " (its process, with SIGKILL)");
         JobResult faulty = run(
                 JobConfig.builder(main)
                         .ranks(ranks)

@@ -2,6 +2,7 @@ package io.rewind.cli;
 
 import io.rewind.launch.Launch;
 import io.rewind.launch.ProcessJob;
+import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
@@ -97,6 +98,14 @@ final class RunCommand implements Callable<Integer> {
             description = "With --launch local: how many node agents share the ranks (default: ${DEFAULT-VALUE}).")
     int nodes;
 
+    @Option(
+            names = "--lose-node",
+            paramLabel = "RANK@WHEN",
+            description = "With --launch local and --nodes 2 or more: when this kill (same syntax as --kill) "
+                    + "strikes RANK, its whole node is lost: the node's agent and every rank process on it are "
+                    + "killed with SIGKILL, and its ranks restart on the other nodes.")
+    String loseNode;
+
     @Parameters(index = "0", paramLabel = "MAIN_CLASS", description = "Class whose main method every rank runs.")
     String mainClass;
 
@@ -128,7 +137,9 @@ final class RunCommand implements Callable<Integer> {
         try {
             processes = switch (launch) {
                 case "threads" -> null;
-                case "local" -> Launch.local(nodes);
+                case "local" -> loseNode == null
+                        ? Launch.local(nodes)
+                        : Launch.local(nodes).losingNodes(FailureSchedule.parse(loseNode, ranks));
                 default -> throw new IllegalArgumentException(
                         "unknown --launch " + launch + " (expected threads or local)");
             };
@@ -146,12 +157,15 @@ final class RunCommand implements Callable<Integer> {
                                                                 .pid() + "-" + System.currentTimeMillis() + ".json"));
             }
             config = b.build();
+            if (loseNode != null && processes == null) {
+                throw new IllegalArgumentException("--lose-node needs --launch local");
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("rewind run: " + e.getMessage());
             return 2;
         }
         JobResult result = processes == null ? Job.run(config) : ProcessJob.run(config, processes);
-        if (summary || !config.failures().isEmpty()) {
+        if (summary || !config.failures().isEmpty() || loseNode != null) {
             System.out.println("rewind: " + result.report().summary());
             if (config.recordFile() != null) {
                 System.out.println(

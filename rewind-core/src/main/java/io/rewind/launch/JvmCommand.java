@@ -29,14 +29,26 @@ final class JvmCommand {
         cmd.add(java);
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("--sun-misc-unsafe-memory-access=allow");
-        cmd.add("-XX:+AutoCreateSharedArchive");
-        cmd.add("-XX:SharedArchiveFile=" + archive(java, classPath, main));
-        cmd.add("-Xlog:cds=off");
-        cmd.add("-Xlog:cds+dynamic=off");
+        if (onlyJars(classPath)) {
+            // The JVM archives classes from jar files only (it refuses a class path with a folder).
+            cmd.add("-XX:+AutoCreateSharedArchive");
+            cmd.add("-XX:SharedArchiveFile=" + archive(java, classPath, main));
+            cmd.add("-Xlog:cds=off");
+            cmd.add("-Xlog:cds+dynamic=off");
+        }
         cmd.add("-cp");
         cmd.add(classPath);
         cmd.add(main.getName());
         return cmd;
+    }
+
+    private static boolean onlyJars(String classPath) {
+        for (String entry : classPath.split(java.io.File.pathSeparator)) {
+            if (!entry.endsWith(".jar") || !java.nio.file.Files.isRegularFile(Path.of(entry))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** One archive per kind of process: each holds the classes that kind loads. */

@@ -117,6 +117,7 @@ public final class ProcessJob {
                     r, nodeOf[r], new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
         }
         this.pendingKills = new ArrayList<>(config.failures().kills());
+        pendingKills.addAll(launch.nodeLoss().kills());
     }
 
     /** Runs the job to its end and reports how every rank ended, as {@code Job.run} does for threads. */
@@ -433,12 +434,18 @@ public final class ProcessJob {
                     slot.recovery.replayed(c.replayed());
                 }
             }
-            case Messages.KillFired k -> pendingKills.remove(k.kill());
+            case Messages.KillFired k -> {
+                pendingKills.remove(k.kill());
+                Slot slot = current(k.rank(), k.incarnation());
+                if (slot != null) {
+                    slot.firedKill = k.kill();
+                }
+            }
             case Messages.Struck s -> {
                 Slot slot = current(s.rank(), s.incarnation());
                 if (slot != null && slot.strike == null) {
                     slot.strike = new Strike(System.nanoTime(), s.reason(), s.points(), s.operations());
-                    killProcess(slot);
+                    strike(slot, slot.firedKill);
                 }
             }
             case Messages.Ended e -> onEnded(e);
@@ -454,11 +461,20 @@ public final class ProcessJob {
                 // The node is gone, and with it every rank it ran: they restart on the other nodes.
                 System.err.println("rewind: lost the agent of " + a.name + " (" + why + ")");
                 a.lost = true;
+                // Every rank of the node is down before anything is planned: their logs went together,
+                // so they recover together.
+                boolean any = false;
                 for (Slot s : slots) {
                     if (s.node == a.index && s.state != RankState.EXITED && s.state != RankState.DEAD) {
                         ProcessHandle.of(s.pid).ifPresent(ProcessHandle::destroyForcibly);
-                        onExited(new Messages.Exited(s.rank, s.incarnation, 137));
+                        if (s.strike == null) {
+                            s.strike = new Strike(System.nanoTime(), "its node " + a.name + " was lost", 0, 0);
+                        }
+                        any |= markDown(s, 137);
                     }
+                }
+                if (any) {
+                    afterDeaths();
                 }
             }
         }
@@ -622,21 +638,30 @@ public final class ProcessJob {
 
     private void onExited(Messages.Exited e) {
         Slot s = current(e.rank(), e.incarnation());
-        if (s == null || s.state == RankState.EXITED || s.state == RankState.DEAD) {
-            return;
+        if (s != null && markDown(s, e.status())) {
+            afterDeaths();
+        }
+    }
+
+    /**
+     * Records that a rank's process is gone; true if that calls for a recovery (the job was not
+     * over, and the protocol recovers), which {@link #afterDeaths} then starts.
+     */
+    private boolean markDown(Slot s, int status) {
+        if (s.state == RankState.EXITED || s.state == RankState.DEAD) {
+            return false;
         }
         awaitingPeers.remove(s.rank);
         if (allEnded || abortReason != null) {
             s.transition(RankState.EXITED);
-            return;
+            return false;
         }
         boolean rolledBack = s.state == RankState.STOPPING;
         s.transition(RankState.DEAD);
         s.detectedNanos = System.nanoTime();
         if (s.strike == null) {
-            String how = e.status() == 137
-                    ? "its process was killed (SIGKILL)"
-                    : "its process exited with status " + e.status();
+            String how =
+                    status == 137 ? "its process was killed (SIGKILL)" : "its process exited with status " + status;
             s.strike = new Strike(s.detectedNanos, how, 0, 0);
         }
         s.failed = !rolledBack;
@@ -651,8 +676,12 @@ public final class ProcessJob {
                     1,
                     "rank " + s.rank + " crashed (" + s.strike.reason() + ") and protocol " + protocol.name()
                             + " cannot recover: run with --protocol " + recoveringNames());
-            return;
+            return false;
         }
+        return true;
+    }
+
+    private void afterDeaths() {
         broadcastPeers();
         recover();
     }
@@ -675,8 +704,10 @@ public final class ProcessJob {
      */
     private void recover() {
         for (Slot s : slots) {
-            if (s.state == RankState.STOPPING) {
-                return; // the plan's ranks are still being stopped: their exits call this again
+            if (s.state == RankState.STOPPING || (s.strike != null && s.state.hasProcess())) {
+                // Ranks still being stopped (for the plan, or struck: they fail together with the
+                // others): their exits call this again.
+                return;
             }
         }
         Set<Integer> down = new TreeSet<>();
@@ -751,6 +782,7 @@ public final class ProcessJob {
             }
             s.outcome = null; // a rank that had finished runs again
             s.strike = null;
+            s.firedKill = null;
             s.failed = false;
             s.incarnation++;
             s.restartLine = plan.line();
@@ -813,6 +845,24 @@ public final class ProcessJob {
     // ---------------------------------------------------------------------------------------------
     // Kills at a time, and aborts
 
+    /** Loses a node as a power cut would: its agent and every rank process on it die at once. */
+    private void loseNode(Agent a) {
+        if (a.process.isAlive()) {
+            System.err.println("rewind: losing node " + a.name + " (its agent and rank processes killed with SIGKILL)");
+            a.process.descendants().forEach(ProcessHandle::destroyForcibly);
+            a.process.destroyForcibly();
+        }
+    }
+
+    /** Strikes a rank's process, or its whole node if the kill that struck is a node loss. */
+    private void strike(Slot s, FailureSchedule.Kill kill) {
+        if (kill != null && launch.nodeLoss().kills().contains(kill)) {
+            loseNode(agents.get(s.node));
+        } else {
+            killProcess(s);
+        }
+    }
+
     private void scheduleTimeKills() {
         for (FailureSchedule.Kill k : List.copyOf(pendingKills)) {
             if (k.trigger() == FailureSchedule.Trigger.TIME) {
@@ -846,7 +896,7 @@ public final class ProcessJob {
         }
         pendingKills.remove(k);
         s.strike = new Strike(System.nanoTime(), "killed at " + k.value() + " ms (" + k + ")", 0, 0);
-        killProcess(s);
+        strike(s, k);
     }
 
     private void abort(int rank, int errorCode, String reason) {
@@ -915,6 +965,9 @@ public final class ProcessJob {
         long catchUpPoints;
         long catchUpOperations;
         Strike strike;
+        /** The kill of the schedule that fired in the current incarnation, if any. */
+        FailureSchedule.Kill firedKill;
+
         boolean failed;
         long detectedNanos;
         RunReport.FailureRecord recovery;

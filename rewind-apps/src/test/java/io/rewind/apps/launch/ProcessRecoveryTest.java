@@ -53,6 +53,35 @@ class ProcessRecoveryTest {
                 .build();
     }
 
+    static Stream<ProtocolDescriptor> recovering() {
+        return ProtocolRegistry.recovering().stream();
+    }
+
+    /**
+     * Two agents, each running half the ranks; one is lost with all its ranks (a power cut, not one
+     * process): they restart on the other node, from the checkpoint folder the nodes share.
+     */
+    @ParameterizedTest(name = "under {0}")
+    @MethodSource("recovering")
+    void theRanksOfALostNodeRestartOnTheOther(ProtocolDescriptor protocol) {
+        JobConfig program = program(Stencil2D.class, 4, "32", "16");
+        RecoveryCheck check = RecoveryCheck.of(program);
+        FailureSchedule loss = FailureSchedule.parse("3@o60", 4);
+        RecoveryCheck.Verdict v = check.run(
+                protocol,
+                4,
+                FailureSchedule.NONE,
+                c -> ProcessJob.run(c, Launch.local(2).losingNodes(loss)));
+        assertTrue(v.ok(), v.describe());
+        // Ranks 2 and 3 ran on the lost node: both failed, whatever the protocol rolled back.
+        List<Integer> failed = new ArrayList<>();
+        v.result().report().failures().forEach(f -> failed.add(f.rank()));
+        assertTrue(
+                failed.containsAll(List.of(2, 3)),
+                "failures: " + v.result().report().failures());
+        assertTrue(v.result().report().killsNotStruck().isEmpty(), v.describe());
+    }
+
     @ParameterizedTest(name = "{0} under {1}")
     @MethodSource("cases")
     void killedProcessesRecoverToTheFailureFreeResult(JobConfig program, ProtocolDescriptor protocol) {
