@@ -91,7 +91,12 @@ class ProcessRecoveryTest {
         for (int r = 0; r < program.ranks(); r++) {
             assertEquals(check.baseline().output(r), failureFree.output(r), "rank " + r + " as a process");
         }
+        // Kills in the first 70% of each rank's operations: the count of completion calls that find
+        // nothing depends on timing, so a kill near the end may find its rank already finished.
         long[] ops = failureFree.report().operations();
+        for (int r = 0; r < ops.length; r++) {
+            ops[r] = Math.max(1, ops[r] * 7 / 10);
+        }
         for (FailureSchedule kills : check.schedules(program.mainClass().hashCode(), 2, ops)) {
             RecoveryCheck.Verdict v = check.run(protocol, 4, kills, c -> ProcessJob.run(c, Launch.local(2)));
             assertTrue(v.ok(), v.describe());
