@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.rewind.check.RecoveryCheck;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
+import io.rewind.launch.Launch;
+import io.rewind.launch.ProcessJob;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
@@ -26,6 +28,21 @@ public final class Jobs {
      * RecoveryCheck#schedules} draws; the slow tier ({@code -Drewind.oracle.schedules=N}) runs more.
      */
     private static final int SCHEDULES = Integer.getInteger("rewind.oracle.schedules", 3);
+
+    /**
+     * How the runs under protocols launch their ranks: {@code threads} (default) or {@code local}, one
+     * process per rank over TCP, killed with SIGKILL (the slow tier: {@code
+     * -Drewind.conformance.launch=local}). The failure-free reference always runs as threads.
+     */
+    private static final String LAUNCH = System.getProperty("rewind.conformance.launch", "threads");
+
+    private static JobResult launch(JobConfig c) {
+        return switch (LAUNCH) {
+            case "threads" -> Job.run(c);
+            case "local" -> ProcessJob.run(c, Launch.local(1));
+            default -> throw new IllegalArgumentException("rewind.conformance.launch: threads or local, not " + LAUNCH);
+        };
+    }
 
     private Jobs() {}
 
@@ -59,10 +76,10 @@ public final class Jobs {
         long seed = (what.hashCode() & 0xffffffffL) * 31 + 7;
         List<FailureSchedule> schedules = check.schedules(seed, SCHEDULES);
         for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
-            RecoveryCheck.Verdict clean = check.run(p, 0, FailureSchedule.NONE);
+            RecoveryCheck.Verdict clean = check.run(p, 0, FailureSchedule.NONE, Jobs::launch);
             assertTrue(clean.ok(), () -> what + ": " + clean.describe());
             for (FailureSchedule s : schedules) {
-                RecoveryCheck.Verdict v = check.run(p, 0, s);
+                RecoveryCheck.Verdict v = check.run(p, 0, s, Jobs::launch);
                 assertTrue(v.ok(), () -> what + " (seed " + seed + "): " + v.describe());
             }
         }
