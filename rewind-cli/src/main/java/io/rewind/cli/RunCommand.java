@@ -87,9 +87,25 @@ final class RunCommand implements Callable<Integer> {
             names = "--launch",
             paramLabel = "MODE",
             defaultValue = "threads",
-            description = "How ranks run: threads (threads of this JVM, the default) or local (one process "
-                    + "per rank on this machine, over TCP; a crash is a real process death).")
+            description = "How ranks run: threads (threads of this JVM, the default), local (one process "
+                    + "per rank on this machine, over TCP; a crash is a real process death), ssh (processes on the "
+                    + "hosts of --hostfile, started over ssh) or slurm (processes on the nodes of the Slurm "
+                    + "allocation this runs in, started with srun).")
     String launch;
+
+    @Option(
+            names = "--hostfile",
+            paramLabel = "FILE",
+            description = "With --launch ssh: the hosts, in Open MPI's hostfile syntax (host [slots=N] per line).")
+    Path hostfile;
+
+    @Option(
+            names = "--rsh",
+            paramLabel = "COMMAND",
+            defaultValue = "ssh -o BatchMode=yes",
+            description = "With --launch ssh: the command that runs a command on a host, the host appended "
+                    + "(default: ${DEFAULT-VALUE}), e.g. \"ssh -F cluster.conf\".")
+    String rsh;
 
     @Option(
             names = "--nodes",
@@ -137,11 +153,16 @@ final class RunCommand implements Callable<Integer> {
         try {
             processes = switch (launch) {
                 case "threads" -> null;
-                case "local" -> loseNode == null
-                        ? Launch.local(nodes)
-                        : Launch.local(nodes).losingNodes(FailureSchedule.parse(loseNode, ranks));
+                case "local" -> Launch.local(nodes);
+                case "ssh" -> {
+                    if (hostfile == null) {
+                        throw new IllegalArgumentException("--launch ssh needs --hostfile FILE");
+                    }
+                    yield Launch.ssh(hostfile, List.of(rsh.trim().split("\\s+")));
+                }
+                case "slurm" -> Launch.slurm();
                 default -> throw new IllegalArgumentException(
-                        "unknown --launch " + launch + " (expected threads or local)");
+                        "unknown --launch " + launch + " (expected threads, local, ssh or slurm)");
             };
             ft.applyTo(b, ranks);
             if (!noRecord) {
@@ -157,8 +178,12 @@ final class RunCommand implements Callable<Integer> {
                                                                 .pid() + "-" + System.currentTimeMillis() + ".json"));
             }
             config = b.build();
-            if (loseNode != null && processes == null) {
-                throw new IllegalArgumentException("--lose-node needs --launch local");
+            if (loseNode != null) {
+                if (processes == null) {
+                    throw new IllegalArgumentException(
+                            "--lose-node needs ranks as processes (--launch local, ssh or slurm)");
+                }
+                processes = processes.losingNodes(FailureSchedule.parse(loseNode, ranks));
             }
         } catch (IllegalArgumentException e) {
             System.err.println("rewind run: " + e.getMessage());

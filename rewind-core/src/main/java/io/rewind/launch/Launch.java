@@ -8,15 +8,21 @@ import java.util.List;
  *
  * @param mode      how agents are started
  * @param nodes     the nodes, in placement order (ranks fill each node's slots in turn)
+ * @param remoteShell for {@link Mode#SSH}: the command that runs a command on a node, the node's
+ *                  name appended (such as {@code ssh -F FILE}); empty otherwise
  * @param nodeLoss  nodes to lose during the run, for testing what fails over: when one of these
  *                  kills strikes its rank, the rank's whole node is lost (its agent and every rank
  *                  process on it killed with SIGKILL at once)
  */
-public record Launch(Mode mode, List<Node> nodes, FailureSchedule nodeLoss) {
+public record Launch(Mode mode, List<Node> nodes, List<String> remoteShell, FailureSchedule nodeLoss) {
     /** How node agents are started. */
     public enum Mode {
         /** Agents are processes on this machine (one per pseudo-node). */
-        LOCAL
+        LOCAL,
+        /** One agent per host of a hostfile, started over ssh. */
+        SSH,
+        /** One agent per node of the Slurm allocation the launcher runs in, started by one srun. */
+        SLURM
     }
 
     /** A node: a name, and how many ranks it takes (0: an even share). */
@@ -24,6 +30,7 @@ public record Launch(Mode mode, List<Node> nodes, FailureSchedule nodeLoss) {
 
     public Launch {
         nodes = List.copyOf(nodes);
+        remoteShell = List.copyOf(remoteShell);
         if (!nodeLoss.isEmpty() && nodes.size() < 2) {
             throw new IllegalArgumentException(
                     "losing the only node leaves nowhere to restart the ranks: use --nodes 2 or more");
@@ -42,12 +49,99 @@ public record Launch(Mode mode, List<Node> nodes, FailureSchedule nodeLoss) {
         for (int i = 0; i < count; i++) {
             nodes.add(new Node("node-" + i, 0));
         }
-        return new Launch(Mode.LOCAL, nodes, FailureSchedule.NONE);
+        return new Launch(Mode.LOCAL, nodes, List.of(), FailureSchedule.NONE);
+    }
+
+    /**
+     * One agent per host of an Open MPI hostfile ({@code host [slots=N]} per line, {@code #} comments; a
+     * host named twice adds its slots), started with {@code remoteShell host COMMAND}. Java and
+     * Rewind must be at the same paths on every host, and the checkpoint folder shared.
+     */
+    public static Launch ssh(java.nio.file.Path hostfile, List<String> remoteShell) {
+        List<String> lines;
+        try {
+            lines = java.nio.file.Files.readAllLines(hostfile);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot read the hostfile " + hostfile + ": " + e.getMessage());
+        }
+        java.util.LinkedHashMap<String, Integer> slots = new java.util.LinkedHashMap<>();
+        int number = 0;
+        for (String raw : lines) {
+            number++;
+            String line = raw.replaceFirst("#.*", "").trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            String[] words = line.split("\\s+");
+            int n = 1;
+            for (int i = 1; i < words.length; i++) {
+                String w = words[i];
+                if (w.startsWith("slots=")) {
+                    try {
+                        n = Integer.parseInt(w.substring(6));
+                    } catch (NumberFormatException e) {
+                        n = -1;
+                    }
+                    if (n < 1) {
+                        throw new IllegalArgumentException(
+                                hostfile + " line " + number + ": slots must be a positive " + "number: " + raw);
+                    }
+                } else if (!w.startsWith("max_slots=") && !w.startsWith("max-slots=")) {
+                    throw new IllegalArgumentException(hostfile + " line " + number + ": unknown word '" + w + "'");
+                }
+            }
+            slots.merge(words[0], n, Integer::sum);
+        }
+        if (slots.isEmpty()) {
+            throw new IllegalArgumentException("the hostfile " + hostfile + " names no host");
+        }
+        if (remoteShell.isEmpty()) {
+            throw new IllegalArgumentException("an ssh launch needs a remote shell command");
+        }
+        List<Node> nodes = new java.util.ArrayList<>();
+        slots.forEach((host, n) -> nodes.add(new Node(host, n)));
+        return new Launch(Mode.SSH, nodes, remoteShell, FailureSchedule.NONE);
+    }
+
+    /**
+     * One agent per node of the Slurm allocation this process runs in ({@code SLURM_JOB_NODELIST},
+     * expanded by {@code scontrol show hostnames}), each taking an even share of the ranks.
+     */
+    public static Launch slurm() {
+        String list = System.getenv("SLURM_JOB_NODELIST");
+        if (list == null || list.isBlank()) {
+            throw new IllegalArgumentException(
+                    "--launch slurm runs inside a Slurm allocation (salloc or sbatch): SLURM_JOB_NODELIST is not set");
+        }
+        List<String> hosts;
+        try {
+            Process p = new ProcessBuilder("scontrol", "show", "hostnames", list)
+                    .redirectErrorStream(true)
+                    .start();
+            hosts = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                    .lines()
+                    .map(String::trim)
+                    .filter(h -> !h.isEmpty())
+                    .toList();
+            if (!p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0 || hosts.isEmpty()) {
+                throw new IllegalArgumentException("scontrol show hostnames " + list + " failed: " + hosts);
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot run scontrol to expand " + list + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalArgumentException("interrupted while expanding " + list);
+        }
+        List<Node> nodes = new java.util.ArrayList<>();
+        for (String h : hosts) {
+            nodes.add(new Node(h, 0));
+        }
+        return new Launch(Mode.SLURM, nodes, List.of(), FailureSchedule.NONE);
     }
 
     /** This launch, losing a rank's whole node when one of {@code losses} strikes that rank. */
     public Launch losingNodes(FailureSchedule losses) {
-        return new Launch(mode, nodes, losses);
+        return new Launch(mode, nodes, remoteShell, losses);
     }
 
     /** The node of each rank: filled in order, each node its slots (or an even share when 0). */

@@ -6,7 +6,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +37,32 @@ public final class NodeAgent {
     }
 
     /**
-     * {@code --head HOST:PORT --node NAME --secret-file FILE --java JAVA --class-path CP}; the secret
-     * file is read, never passed on.
+     * {@code --head HOST:PORT --node NAME --secret-file FILE --java JAVA --class-path CP}. The secret
+     * file {@code -} means standard input (an agent started over ssh or by srun): the agent then keeps
+     * the secret in a file of its own, mode 0600, for its rank processes. A node named {@code slurm}
+     * takes the name Slurm gives it ({@code SLURMD_NODENAME}).
      */
     public static void main(String[] args) throws Exception {
         Map<String, String> a = Args.parse(args, "--head", "--node", "--secret-file", "--java", "--class-path");
         String head = a.get("--head");
         String node = a.get("--node");
+        if (node.equals("slurm")) {
+            node = System.getenv("SLURMD_NODENAME");
+            if (node == null) {
+                throw new IllegalStateException("--node slurm outside a Slurm step (no SLURMD_NODENAME)");
+            }
+        }
         String secretFile = a.get("--secret-file");
+        boolean ownSecretFile = secretFile.equals("-");
+        if (ownSecretFile) {
+            byte[] key = System.in.readNBytes(JobSecret.BYTES);
+            Path own = Files.createTempFile(
+                    "rewind-agent-",
+                    ".secret",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.write(own, key);
+            secretFile = own.toString();
+        }
         JobSecret secret = JobSecret.read(Path.of(secretFile));
         Link link = Link.connect(Args.address(head), secret, "agent-" + node);
         List<String> command =
@@ -50,6 +70,9 @@ public final class NodeAgent {
         command.addAll(List.of("--head", head, "--secret-file", secretFile));
         NodeAgent agent = new NodeAgent(node, link, command);
         agent.run();
+        if (ownSecretFile) {
+            Files.deleteIfExists(Path.of(secretFile));
+        }
         Runtime.getRuntime().halt(0);
     }
 

@@ -143,14 +143,15 @@ public final class ProcessJob {
         record = new RunRecordWriter(config, startNanos);
         long deadline = startNanos + config.timeout().toNanos();
         try {
-            server = new ServerSocket(0, 256, InetAddress.getLoopbackAddress());
+            // Agents on other hosts must reach the launcher: all interfaces unless everything is local.
+            server = launch.mode() == Launch.Mode.LOCAL
+                    ? new ServerSocket(0, 256, InetAddress.getLoopbackAddress())
+                    : new ServerSocket(0, 256);
         } catch (IOException e) {
             throw new IllegalStateException("cannot listen for the job's processes: " + e.getMessage(), e);
         }
         Thread.ofPlatform().name("rewind-launcher-accept").daemon(true).start(this::acceptLoop);
-        for (int i = 0; i < launch.nodes().size(); i++) {
-            agents.add(startAgent(i));
-        }
+        startAgents();
         long agentDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AGENT_START_SECONDS);
         while (agents.stream().anyMatch(a -> a.link == null) && abortReason == null) {
             if (!runOneTask(Math.min(deadline, agentDeadline))) {
@@ -304,28 +305,88 @@ public final class ProcessJob {
     // ---------------------------------------------------------------------------------------------
     // Agents and links
 
-    private Agent startAgent(int index) {
-        List<String> cmd = new ArrayList<>(JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), NodeAgent.class));
-        cmd.addAll(List.of(
-                "--head",
-                InetAddress.getLoopbackAddress().getHostAddress() + ":" + server.getLocalPort(),
-                "--node",
-                launch.nodes().get(index).name(),
-                "--secret-file",
-                secretFile.toString(),
-                "--java",
-                JvmCommand.java(),
-                "--class-path",
-                JvmCommand.classPath()));
+    /**
+     * Starts the node agents: as processes of this machine, over ssh (one per host), or with one srun
+     * across the allocation. Remote agents read the job's secret from their standard input, which this
+     * process writes and closes: it never appears on a command line.
+     */
+    private void startAgents() {
+        String head = advertisedHost() + ":" + server.getLocalPort();
+        List<String> agentCommand = JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), NodeAgent.class);
+        List<String> common =
+                List.of("--head", head, "--java", JvmCommand.java(), "--class-path", JvmCommand.classPath());
         try {
-            Process p = new ProcessBuilder(cmd)
-                    .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-                    .redirectError(ProcessBuilder.Redirect.INHERIT)
-                    .start();
-            return new Agent(index, launch.nodes().get(index).name(), p);
+            switch (launch.mode()) {
+                case LOCAL -> {
+                    for (int i = 0; i < launch.nodes().size(); i++) {
+                        List<String> cmd = new ArrayList<>(agentCommand);
+                        cmd.addAll(common);
+                        cmd.addAll(List.of(
+                                "--node", launch.nodes().get(i).name(), "--secret-file", secretFile.toString()));
+                        agents.add(new Agent(i, launch.nodes().get(i).name(), start(cmd, false)));
+                    }
+                }
+                case SSH -> {
+                    for (int i = 0; i < launch.nodes().size(); i++) {
+                        String host = launch.nodes().get(i).name();
+                        List<String> remote = new ArrayList<>(agentCommand);
+                        remote.addAll(common);
+                        remote.addAll(List.of("--node", host, "--secret-file", "-"));
+                        List<String> cmd = new ArrayList<>(launch.remoteShell());
+                        cmd.add(host);
+                        cmd.add(RemoteCommand.quote(remote));
+                        agents.add(new Agent(i, host, start(cmd, true)));
+                    }
+                }
+                case SLURM -> {
+                    int k = launch.nodes().size();
+                    List<String> cmd = new ArrayList<>(List.of(
+                            "srun",
+                            "--nodes=" + k,
+                            "--ntasks=" + k,
+                            "--ntasks-per-node=1",
+                            "--input=all",
+                            "--kill-on-bad-exit=0",
+                            "--job-name=rewind-agents"));
+                    cmd.addAll(agentCommand);
+                    cmd.addAll(common);
+                    cmd.addAll(List.of("--node", "slurm", "--secret-file", "-"));
+                    Process srun = start(cmd, true);
+                    for (int i = 0; i < k; i++) {
+                        agents.add(new Agent(i, launch.nodes().get(i).name(), srun));
+                    }
+                }
+            }
         } catch (IOException e) {
-            throw new IllegalStateException(
-                    "cannot start the agent of " + launch.nodes().get(index).name() + ": " + e);
+            throw new IllegalStateException("cannot start the node agents: " + e.getMessage(), e);
+        }
+    }
+
+    private Process start(List<String> cmd, boolean secretOnStdin) throws IOException {
+        ProcessBuilder b = new ProcessBuilder(cmd)
+                .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        if (!secretOnStdin) {
+            b.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+        }
+        Process p = b.start();
+        if (secretOnStdin) {
+            try (var in = p.getOutputStream()) {
+                in.write(Files.readAllBytes(secretFile));
+            }
+        }
+        return p;
+    }
+
+    /** The name agents and ranks reach this launcher by. */
+    private String advertisedHost() {
+        if (launch.mode() == Launch.Mode.LOCAL) {
+            return InetAddress.getLoopbackAddress().getHostAddress();
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot tell this host's name to the node agents: " + e.getMessage(), e);
         }
     }
 
@@ -388,6 +449,8 @@ public final class ProcessJob {
                     if (a.name.equals(h.node()) && a.link == null) {
                         a.link = link;
                         a.host = h.host();
+                        a.pid = h.pid();
+                        break;
                     }
                 }
             }
@@ -847,10 +910,14 @@ public final class ProcessJob {
 
     /** Loses a node as a power cut would: its agent and every rank process on it die at once. */
     private void loseNode(Agent a) {
-        if (a.process.isAlive()) {
+        // The agent's own process (reported in its hello) and everything it started: on this machine.
+        ProcessHandle agent = ProcessHandle.of(a.pid).orElse(null);
+        if (agent != null && agent.isAlive()) {
             System.err.println("rewind: losing node " + a.name + " (its agent and rank processes killed with SIGKILL)");
-            a.process.descendants().forEach(ProcessHandle::destroyForcibly);
-            a.process.destroyForcibly();
+            agent.descendants().forEach(ProcessHandle::destroyForcibly);
+            agent.destroyForcibly();
+        } else {
+            System.err.println("rewind: cannot lose node " + a.name + ": its agent is not a process of this machine");
         }
     }
 
@@ -993,6 +1060,7 @@ public final class ProcessJob {
         final Process process;
         Link link;
         String host;
+        long pid;
         boolean lost;
 
         Agent(int index, String name, Process process) {

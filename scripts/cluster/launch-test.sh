@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# End-to-end test of `rewind run --launch ssh` and `--launch slurm` against the real programs on this
+# machine: a private sshd (two host names, node-a and node-b, both this machine) and a one-node Slurm
+# cluster, started by the scripts beside this one. For each mode and each protocol that recovers, a
+# 4-rank stencil runs with a rank killed (SIGKILL) at an operation count and must print the checksum
+# of the failure-free run; over ssh, a whole "host" (its agent and ranks) is also lost and its ranks
+# must come back on the other.
+#
+# Usage: scripts/cluster/launch-test.sh [--keep]   (--keep leaves sshd and Slurm running)
+# Needs: root, apt access (scripts/cluster/install.sh), a built ./rewind (it builds on first use).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+keep="${1:-}"
+state="${REWIND_CLUSTER_DIR:-$repo/target/cluster}"
+mkdir -p "$state"
+
+"$here/install.sh"
+"$here/sshd.sh" start >/dev/null
+"$here/slurm.sh" start >/dev/null
+eval "$("$here/sshd.sh" env)"
+eval "$("$here/slurm.sh" env)"
+cleanup() {
+  if [ "$keep" != "--keep" ]; then
+    "$here/slurm.sh" stop >/dev/null 2>&1 || true
+    "$here/sshd.sh" stop >/dev/null 2>&1 || true
+  fi
+}
+trap cleanup EXIT
+
+rewind="$repo/rewind"
+program=(io.rewind.apps.workloads.Stencil2D 32 16)
+passed=0
+failed=0
+
+checksum() { sed -n 's/.*\(checksum=[^ ]*\).*/\1/p' | head -n 1; }
+
+expected="$("$rewind" run -n 4 --no-record "${program[@]}" | checksum)"
+if [ -z "$expected" ]; then
+  echo "launch-test: the failure-free run printed no checksum" >&2
+  exit 1
+fi
+
+check() { # name, then the command line
+  local name="$1"; shift
+  local out got
+  out="$(timeout 300 "$@" 2>&1)" || true
+  got="$(printf '%s\n' "$out" | checksum)"
+  if [ "$got" = "$expected" ] && printf '%s\n' "$out" | grep -q "replaced by process"; then
+    echo "ok   $name"
+    passed=$((passed + 1))
+  else
+    echo "FAIL $name (expected $expected, got '${got}')"
+    printf '%s\n' "$out" | grep -v WARNING | tail -n 30 | sed 's/^/     /'
+    failed=$((failed + 1))
+  fi
+}
+
+hostfile="$state/hostfile"
+printf 'node-a slots=2\nnode-b slots=2\n' > "$hostfile"
+for protocol in global pessimistic; do
+  common=(-n 4 --no-record --timeout 240s --protocol "$protocol" --checkpoint-every 4)
+  check "ssh, $protocol, rank 2 killed" \
+    "$rewind" run "${common[@]}" --launch ssh --hostfile "$hostfile" --rsh "ssh -F $REWIND_SSH_CONFIG" \
+    --kill 2@o60 "${program[@]}"
+  check "ssh, $protocol, host node-b lost" \
+    "$rewind" run "${common[@]}" --launch ssh --hostfile "$hostfile" --rsh "ssh -F $REWIND_SSH_CONFIG" \
+    --lose-node 3@o60 "${program[@]}"
+  check "slurm, $protocol, rank 1 killed" \
+    salloc --quiet -N1 -n1 --time=10 "$rewind" run "${common[@]}" --launch slurm --kill 1@o60 "${program[@]}"
+done
+
+echo "launch-test: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
