@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test. Maven may run on any JDK; the build selects a JDK 25
 # toolchain by discovery (see the parent pom). The report test renders pages in Debian's chromium,
-# which the first step installs when it is missing.
+# which the first step installs when it is missing. Then the launch modes that need real cluster
+# software run against it: a private sshd and a one-node Slurm cluster on this machine, installed
+# and started by scripts/cluster (needs root and apt; REWIND_SKIP_CLUSTER_TESTS=1 skips them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-chromium.sh
-exec mvn -B -ntp verify "$@"
+mvn -B -ntp verify "$@"
+if [ "${REWIND_SKIP_CLUSTER_TESTS:-0}" != "1" ]; then
+  scripts/cluster/launch-test.sh
+fi
