@@ -38,6 +38,7 @@ class LayeringTest {
             "io.rewind.ft.pessimistic.PessimisticRank",
             "io.rewind.runtime.Job",
             "io.rewind.transport.local.InJvmTransport",
+            "io.rewind.launch.ProcessJob",
             "io.rewind.transport.tcp.TcpTransport",
             "mpi.Comm",
             "io.rewind.tools.report.HtmlReport",
@@ -124,6 +125,32 @@ class LayeringTest {
         check(noClasses()
                 .that()
                 .resideInAPackage("io.rewind.runtime..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.rewind.ft.none..",
+                        "io.rewind.ft.global..",
+                        "io.rewind.ft.pessimistic..",
+                        "io.rewind.ft.template.."));
+    }
+
+    @Test
+    void theLauncherSitsAboveTheRuntimeAndNothingBelowUsesIt() {
+        check(noClasses()
+                .that()
+                .resideInAnyPackage(
+                        "io.rewind.engine..",
+                        "io.rewind.ft..",
+                        "io.rewind.runtime..",
+                        "io.rewind.transport..",
+                        "io.rewind.checkpoint..",
+                        "mpi..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.rewind.launch.."));
+        check(noClasses()
+                .that()
+                .resideInAPackage("io.rewind.launch..")
                 .should()
                 .dependOnClassesThat()
                 .resideInAnyPackage(
