@@ -36,7 +36,7 @@ final class Link implements AutoCloseable {
                     + ";maxdepth=16;maxrefs=1000000;maxarray=16777216"
                     + ";io.rewind.launch.*;io.rewind.runtime.CommunicatorRegistry$Request"
                     + ";io.rewind.engine.CommunicatorFactory$Created;io.rewind.runtime.FailureSchedule"
-                    + ";io.rewind.runtime.FailureSchedule$*;io.rewind.ft.EventLogger$Records;io.rewind.ft.log.StorageBackend;java.lang.*;java.util.*;[I;[J;[B;[Ljava.lang.*;!*");
+                    + ";io.rewind.runtime.FailureSchedule$*;io.rewind.ft.EventLogger$Records;io.rewind.ft.log.StorageBackend;io.rewind.runtime.RankSupervisor$LogFigures;java.lang.*;java.util.*;[I;[J;[B;[Ljava.lang.*;!*");
 
     private final Socket socket;
     private final String name;

@@ -3,6 +3,7 @@ package io.rewind.launch;
 import io.rewind.engine.CommunicatorFactory;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.RankSupervisor;
 import java.io.Serializable;
 import java.util.Map;
 
@@ -75,7 +76,9 @@ final class Messages {
     record Struck(int rank, int incarnation, String reason, long points, long operations) implements Serializable {}
 
     /** The rank's program ended ({@code status}: a {@code RankOutcome.Status} name). */
-    record Ended(int rank, int incarnation, String status, String detail, long operations) implements Serializable {}
+    record Ended(
+            int rank, int incarnation, String status, String detail, long operations, RankSupervisor.LogFigures log)
+            implements Serializable {}
 
     /** A line the runtime of a rank process has to say (not the program's output). */
     record Diagnostic(int rank, int incarnation, String text) implements Serializable {}

@@ -689,6 +689,12 @@ public final class ProcessJob {
         }
         s.outcome = new RankOutcome(s.rank, RankOutcome.Status.valueOf(e.status()), e.detail(), null);
         report.operations(s.rank, e.operations());
+        report.finalLog(
+                s.rank,
+                e.log().appendedEntries(),
+                e.log().appendedBytes(),
+                e.log().highWaterBytes());
+        report.collectiveLog(e.log().collectiveEntries(), e.log().collectiveBytes());
         s.transition(RankState.ENDED);
         report.rankTime(s.rank, (System.nanoTime() - startNanos) / 1e9);
         for (Slot o : slots) {

@@ -239,8 +239,8 @@ public final class RankProcess implements RankSupervisor {
     }
 
     @Override
-    public void ended(RankOutcome outcome, long operations) {
-        link.send(new Messages.Ended(rank, incarnation, outcome.status().name(), outcome.message(), operations));
+    public void ended(RankOutcome outcome, long operations, LogFigures log) {
+        link.send(new Messages.Ended(rank, incarnation, outcome.status().name(), outcome.message(), operations, log));
     }
 
     @Override

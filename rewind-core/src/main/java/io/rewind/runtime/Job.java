@@ -558,7 +558,17 @@ public final class Job {
         inc.transition(IncarnationState.FINISHED, System.nanoTime(), o.status().name());
         if (supervisor != null) {
             s.outcome = o;
-            supervisor.ended(o, inc.engine.operations());
+            io.rewind.ft.log.LogStatistics stats = inc.protocol.logStatistics();
+            long[] collectives = inc.protocol.collectiveLogFigures();
+            supervisor.ended(
+                    o,
+                    inc.engine.operations(),
+                    new RankSupervisor.LogFigures(
+                            stats == null ? 0 : stats.appendedEntries(),
+                            stats == null ? 0 : stats.appendedBytes(),
+                            stats == null ? 0 : stats.highWaterPayloadBytes(),
+                            collectives[0],
+                            collectives[1]));
         }
         coordinatorQueue.add(() -> onEnded(inc, o));
         if (o.ok() && protocol.recovers()) {

@@ -28,9 +28,15 @@ public interface RankSupervisor {
 
     /**
      * The rank's program ended (completed or failed) after {@code operations} communication
-     * operations; the process stays to serve its peers.
+     * operations, with its payload log's figures ({@link LogFigures}); the process stays to serve its
+     * peers.
      */
-    void ended(RankOutcome outcome, long operations);
+    void ended(RankOutcome outcome, long operations, LogFigures log);
+
+    /** What a rank logged: appended entries and bytes, the most payload held at once, collective entries and bytes. */
+    record LogFigures(
+            long appendedEntries, long appendedBytes, long highWaterBytes, long collectiveEntries, long collectiveBytes)
+            implements java.io.Serializable {}
 
     /** The program called abort, or failed: the launcher ends the whole job. */
     void abort(int errorCode, String reason);

@@ -271,6 +271,14 @@ public record RunReport(
             checkpointNanos += nanos;
         }
 
+        /** Adds the log figures a rank process reported when it ended. */
+        public synchronized void finalLog(int rank, long appendedEntries, long appendedBytes, long highWaterBytes) {
+            loggedBytes += appendedBytes;
+            loggedEntries += appendedEntries;
+            rankLogged[rank] += appendedBytes;
+            highWater = Math.max(highWater, highWaterBytes);
+        }
+
         /** Adds an incarnation's log figures (called once per incarnation, when it ends). */
         public synchronized void finalLog(int rank, LogStatistics s) {
             if (s == null) {
