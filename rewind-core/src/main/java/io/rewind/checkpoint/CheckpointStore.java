@@ -133,6 +133,35 @@ public final class CheckpointStore {
     }
 
     /**
+     * The newest recovery line, at most {@code atMost}, that every one of {@code ranks} holds a valid
+     * file for (0: none, start over). Walks down from the newest line any of them could share until
+     * every one reads it back intact; each file that cannot be used is reported to {@code unusable}.
+     */
+    public long newestCommonLine(java.util.Collection<Integer> ranks, long atMost, Consumer<String> unusable) {
+        long candidate = atMost;
+        for (int r : ranks) {
+            List<Long> have = lines(r);
+            candidate = Math.min(candidate, have.isEmpty() ? 0 : have.getLast());
+        }
+        for (long line = candidate; line > 0; line--) {
+            boolean allValid = true;
+            for (int r : ranks) {
+                try {
+                    load(r, line);
+                } catch (RuntimeException e) {
+                    unusable.accept("rank " + r + ": cannot use checkpoint line " + line + ": " + e.getMessage());
+                    allValid = false;
+                    break;
+                }
+            }
+            if (allValid) {
+                return line;
+            }
+        }
+        return 0;
+    }
+
+    /**
      * The newest valid line of the rank at or below {@code maxLine}; every newer file that is corrupt is
      * reported to {@code skipped} and passed over. Empty when no valid line exists.
      */

@@ -886,28 +886,7 @@ public final class ProcessJob {
 
         @Override
         public long newestCommonLine(Collection<Integer> ranks, long atMost) {
-            long candidate = atMost;
-            for (int r : ranks) {
-                List<Long> have = store.lines(r);
-                candidate = Math.min(candidate, have.isEmpty() ? 0 : have.getLast());
-            }
-            for (long line = candidate; line > 0; line--) {
-                boolean allValid = true;
-                for (int r : ranks) {
-                    try {
-                        store.load(r, line);
-                    } catch (RuntimeException e) {
-                        System.err.println(
-                                "rewind: rank " + r + ": cannot use checkpoint line " + line + ": " + e.getMessage());
-                        allValid = false;
-                        break;
-                    }
-                }
-                if (allValid) {
-                    return line;
-                }
-            }
-            return 0;
+            return store.newestCommonLine(ranks, atMost, why -> System.err.println("rewind: " + why));
         }
     };
 

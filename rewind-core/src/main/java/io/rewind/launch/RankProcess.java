@@ -286,29 +286,10 @@ public final class RankProcess implements RankSupervisor {
     private final class RemoteCommunicators implements CommunicatorFactory {
         @Override
         public Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
-            CompletableFuture<Serializable> answer =
-                    request(new Messages.CreateCommunicator(new CommunicatorRegistry.Request(
-                            parent.context(),
-                            parent.worldRankOf(0),
-                            parent.size(),
-                            creationIndex,
-                            parent.rank(),
-                            parent.worldRankOf(parent.rank()),
-                            color,
-                            key,
-                            explicitGroup)));
-            while (true) {
-                try {
-                    return ((Messages.CommunicatorCreated) answer.get(20, TimeUnit.MILLISECONDS)).created();
-                } catch (TimeoutException e) {
-                    parent.engine().checkAlive();
-                } catch (ExecutionException e) {
-                    throw new IllegalArgumentException(e.getCause().getMessage(), e.getCause());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    parent.engine().checkAlive();
-                }
-            }
+            CompletableFuture<Serializable> answer = request(new Messages.CreateCommunicator(
+                    CommunicatorRegistry.Request.of(parent, creationIndex, color, key, explicitGroup)));
+            return CommunicatorRegistry.await(
+                    answer.thenApply(a -> ((Messages.CommunicatorCreated) a).created()), parent);
         }
     }
 }

@@ -67,20 +67,32 @@ public final class CommunicatorRegistry implements CommunicatorFactory {
             int color,
             int key,
             int[] explicitGroup)
-            implements Serializable {}
+            implements Serializable {
+        /** The part of {@code parent}'s calling member. */
+        public static Request of(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
+            return new Request(
+                    parent.context(),
+                    parent.worldRankOf(0),
+                    parent.size(),
+                    creationIndex,
+                    parent.rank(),
+                    parent.worldRankOf(parent.rank()),
+                    color,
+                    key,
+                    explicitGroup);
+        }
+    }
 
     @Override
     public Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
-        CompletableFuture<Created> answer = arrive(new Request(
-                parent.context(),
-                parent.worldRankOf(0),
-                parent.size(),
-                creationIndex,
-                parent.rank(),
-                parent.worldRankOf(parent.rank()),
-                color,
-                key,
-                explicitGroup));
+        return await(arrive(Request.of(parent, creationIndex, color, key, explicitGroup)), parent);
+    }
+
+    /**
+     * Waits for a creation's answer, wherever it is computed, while checking that the rank is still
+     * alive (a crash or an abort ends the wait).
+     */
+    public static Created await(CompletableFuture<Created> answer, Communicator parent) {
         while (true) {
             try {
                 return answer.get(20, TimeUnit.MILLISECONDS);

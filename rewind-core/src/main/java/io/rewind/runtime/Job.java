@@ -884,34 +884,9 @@ public final class Job {
         }
     };
 
-    /**
-     * The newest recovery line, at most {@code atMost}, that every one of the ranks holds a valid file
-     * for (0: none, start over).
-     */
+    /** The newest line, at most {@code atMost}, all the ranks hold a valid checkpoint of (0: none). */
     private long newestCommonLine(Collection<Integer> ranks, long atMost) {
-        long candidate = atMost;
-        for (int r : ranks) {
-            List<Long> have = store.lines(r);
-            candidate = Math.min(candidate, have.isEmpty() ? 0 : have.get(have.size() - 1));
-        }
-        // Walk down from the newest line any of them could share until every one reads it back intact.
-        for (long line = candidate; line > 0; line--) {
-            boolean allValid = true;
-            for (int r : ranks) {
-                try {
-                    store.load(r, line);
-                } catch (RuntimeException e) {
-                    System.err.println(
-                            "rewind: rank " + r + ": cannot use checkpoint line " + line + ": " + e.getMessage());
-                    allValid = false;
-                    break;
-                }
-            }
-            if (allValid) {
-                return line;
-            }
-        }
-        return 0;
+        return store.newestCommonLine(ranks, atMost, why -> System.err.println("rewind: " + why));
     }
 
     /** Releases what an incarnation held: endpoint, queues, payload log. */
