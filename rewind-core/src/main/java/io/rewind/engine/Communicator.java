@@ -268,6 +268,9 @@ public final class Communicator {
         // the receiving thread copies it while this one copies it into the log; if not, it waits in the
         // receiver's queue, borrowed, while this thread logs it (see Frame#pull), and the receive that
         // comes meanwhile copies it once, from here. The send completes when both copies are done.
+        // Across processes the payload is copied at send time, and a synchronous send waits for its
+        // receiver's match notice instead.
+        boolean remoteSynchronous = mode == SendMode.SYNCHRONOUS && !transport.sharesMemory();
         boolean pull = logsPayloads
                 && !waitForMatch
                 && transport.sharesMemory()
@@ -294,11 +297,18 @@ public final class Communicator {
                     lengthBytes,
                     waitForMatch || pull ? req : null);
             frame.pull = pull;
-            frame.synchronous = waitForMatch && mode == SendMode.SYNCHRONOUS;
+            frame.synchronous = (waitForMatch && mode == SendMode.SYNCHRONOUS) || remoteSynchronous;
+        }
+        if (remoteSynchronous) {
+            // Registered before the hand-off: the notice may come back before send returns.
+            engine.mailbox().awaitMatch(destWorld, ctx, frame.sequence, req);
         }
         if (!logging) {
             transport.send(destWorld, frame);
         } else if (!ft.send(frame, destWorld, shared, transport)) {
+            if (remoteSynchronous) {
+                engine.mailbox().stopAwaitingMatch(destWorld, ctx, frame.sequence);
+            }
             req.completeSent(); // the destination already has this message
             return req;
         }
@@ -306,7 +316,7 @@ public final class Communicator {
         if (logging) {
             ft.afterSend(frame);
         }
-        if (!waitForMatch && !pull) {
+        if (!waitForMatch && !pull && !remoteSynchronous) {
             req.completeSent();
         }
         return req;

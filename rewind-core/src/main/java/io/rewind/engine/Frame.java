@@ -190,6 +190,14 @@ public final class Frame {
         return pull;
     }
 
+    /**
+     * Marks a frame that arrived from another process as synchronous: its sender waits for a {@link
+     * MatchNotice}, sent when a receive matches it.
+     */
+    public void markSynchronous() {
+        this.synchronous = true;
+    }
+
     /** Whether the sender waits for a receive to match this frame (a synchronous send). */
     public boolean isSynchronous() {
         return synchronous;

@@ -95,12 +95,19 @@ public final class Mailbox implements FrameSink {
         List<RecvRequest> receives = null;
         List<Frame> frames = null;
         SendRequest release = null;
+        boolean acknowledge = false;
         synchronized (lock) {
             if (closed || isFenced(frame)) {
                 return;
             }
             if (arrivals.isDuplicate(frame)) {
-                release = adoptDuplicate(frame);
+                if (frame.sender == null && frame.synchronous) {
+                    // A restarted sender in another process waits for the match of a message this rank
+                    // has: the first copy's match tells it, or, if that copy was matched already, this.
+                    acknowledge = !queuedUnmatched(frame);
+                } else {
+                    release = adoptDuplicate(frame);
+                }
             } else {
                 List<Frame> admitted = arrivals.admit(frame);
                 for (Frame f : admitted) {
@@ -118,6 +125,9 @@ public final class Mailbox implements FrameSink {
         }
         if (release != null) {
             release.completeSent();
+        }
+        if (acknowledge) {
+            matchAcknowledger.accept(frame);
         }
         if (receives != null) {
             for (int i = 0; i < receives.size(); i++) {
@@ -147,6 +157,23 @@ public final class Mailbox implements FrameSink {
         return sender;
     }
 
+    /** Under the lock: whether a copy of the frame waits unmatched in the unexpected queue. */
+    private boolean queuedUnmatched(Frame frame) {
+        for (Frame f : unexpected) {
+            if (f.sequence == frame.sequence && f.context == frame.context && f.sourceWorld == frame.sourceWorld) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Who tells a sender in another process that its synchronous frame was matched. */
+    private java.util.function.Consumer<Frame> matchAcknowledger = f -> {};
+
+    void acknowledgeMatchesWith(java.util.function.Consumer<Frame> acknowledger) {
+        this.matchAcknowledger = acknowledger;
+    }
+
     /** Under the lock: whether the frame comes from an incarnation of its sender known to be dead. */
     private boolean isFenced(Frame frame) {
         int from = frame.sourceWorld;
@@ -169,9 +196,46 @@ public final class Mailbox implements FrameSink {
         }
     }
 
+    /** A synchronous send to another process, waiting for its receiver's match notice. */
+    private record AwaitedMatch(int destinationWorld, int context, long sequence) {}
+
+    private final java.util.concurrent.ConcurrentHashMap<AwaitedMatch, SendRequest> awaitingMatch =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * Registers a synchronous send whose receiver is in another process: it completes when that
+     * receiver's {@link MatchNotice} arrives, or when the receiver restarts (a new incarnation's
+     * notice: the message reaches it again by replay or re-execution, as a crashed receiver's queue
+     * releases its waiting senders).
+     */
+    void awaitMatch(int destinationWorld, int context, long sequence, SendRequest sender) {
+        awaitingMatch.put(new AwaitedMatch(destinationWorld, context, sequence), sender);
+    }
+
+    /** Takes a registration back (the frame was not sent after all). */
+    void stopAwaitingMatch(int destinationWorld, int context, long sequence) {
+        awaitingMatch.remove(new AwaitedMatch(destinationWorld, context, sequence));
+    }
+
     @Override
     public void onControl(ControlMessage message) {
         fence(message.sourceWorld(), message.incarnation());
+        if (message instanceof MatchNotice m) {
+            SendRequest s = awaitingMatch.remove(new AwaitedMatch(m.sourceWorld(), m.context(), m.sequence()));
+            if (s != null) {
+                s.completeSent();
+            }
+            return;
+        }
+        if (message instanceof IncarnationNotice n && n.incarnation() > 0) {
+            awaitingMatch.entrySet().removeIf(e -> {
+                if (e.getKey().destinationWorld() == n.sourceWorld()) {
+                    e.getValue().completeSent();
+                    return true;
+                }
+                return false;
+            });
+        }
         if (closed || message instanceof IncarnationNotice) {
             return; // a notice only fences
         }

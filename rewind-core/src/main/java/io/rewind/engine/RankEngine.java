@@ -78,6 +78,7 @@ public final class RankEngine {
         this.faultTolerance = Objects.requireNonNull(faultTolerance);
         this.interposed = faultTolerance.interposes();
         this.mailbox = new Mailbox(faultTolerance.tracksArrivals(), worldSize);
+        mailbox.acknowledgeMatchesWith(this::acknowledgeMatch);
         this.traffic = new TrafficCounters(worldSize);
         this.waitStrategy = new WaitStrategy(this, config.spinIterations());
         int[] all = new int[worldSize];
@@ -209,6 +210,18 @@ public final class RankEngine {
 
     public Communicator self() {
         return self;
+    }
+
+    /**
+     * A receive matched a synchronous frame of a sender in another process: tells the sender, whose
+     * send completes then. Called without engine locks.
+     */
+    void acknowledgeMatch(Frame frame) {
+        MatchNotice notice = new MatchNotice(worldRank, incarnation, frame.context, frame.sequence);
+        int sender = frame.sourceWorld;
+        // Sent from a thread of its own: the match may happen in a transport's I/O thread (a frame that
+        // arrives for a posted receive), which must never wait on its own writes.
+        Thread.ofVirtual().name("rewind-match-notice").start(() -> transport.sendControl(sender, notice));
     }
 
     public Mailbox mailbox() {

@@ -99,6 +99,8 @@ public final class RecvRequest extends Request {
         complete(frame.source, frame.tag, n, error);
         if (frame.sender != null) {
             frame.sender.completeSent();
+        } else if (frame.synchronous) {
+            engine.acknowledgeMatch(frame); // its sender is in another process and waits for this
         }
     }
 

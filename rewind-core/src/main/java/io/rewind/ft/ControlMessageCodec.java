@@ -3,6 +3,7 @@ package io.rewind.ft;
 import io.rewind.engine.ControlCodec;
 import io.rewind.engine.ControlMessage;
 import io.rewind.engine.IncarnationNotice;
+import io.rewind.engine.MatchNotice;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
@@ -21,6 +22,7 @@ public final class ControlMessageCodec implements ControlCodec {
     private static final byte LAST_MESSAGES = 3;
     private static final byte REPLAY_BATCH = 4;
     private static final byte REPLAY_ACK = 5;
+    private static final byte MATCH_NOTICE = 6;
     /** Bytes of one map entry: an int key and a long value. */
     private static final int ENTRY_BYTES = Integer.BYTES + Long.BYTES;
     /** Type, world rank, incarnation. */
@@ -37,6 +39,10 @@ public final class ControlMessageCodec implements ControlCodec {
             case RecoveryMessages.ReplayBatch m -> header(REPLAY_BATCH, m, 2 * Integer.BYTES)
                     .putInt(m.batch())
                     .putInt(m.frames())
+                    .array();
+            case MatchNotice m -> header(MATCH_NOTICE, m, Integer.BYTES + Long.BYTES)
+                    .putInt(m.context())
+                    .putLong(m.sequence())
                     .array();
             case RecoveryMessages.ReplayAck m -> header(REPLAY_ACK, m, Integer.BYTES)
                     .putInt(m.batch())
@@ -64,6 +70,7 @@ public final class ControlMessageCodec implements ControlCodec {
                         case REPLAY_BATCH -> new RecoveryMessages.ReplayBatch(
                                 source, incarnation, in.getInt(), in.getInt());
                         case REPLAY_ACK -> new RecoveryMessages.ReplayAck(source, incarnation, in.getInt());
+                        case MATCH_NOTICE -> new MatchNotice(source, incarnation, in.getInt(), in.getLong());
                         default -> throw new IllegalArgumentException("unknown control message type " + type);
                     };
             if (in.hasRemaining()) {

@@ -89,13 +89,14 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
         }
         byte type = record.readByte();
         return switch (type) {
-            case WireFormat.FRAME -> readFrame(record);
+            case WireFormat.FRAME -> readFrame(record, false);
+            case WireFormat.SYNCHRONOUS_FRAME -> readFrame(record, true);
             case WireFormat.CONTROL -> readControl(record);
             default -> "unknown record type " + type;
         };
     }
 
-    private String readFrame(ByteBuf in) {
+    private String readFrame(ByteBuf in, boolean synchronous) {
         if (in.readableBytes() < WireFormat.FRAME_HEADER_BYTES) {
             return "a frame record of " + in.readableBytes() + " bytes after its type, shorter than a frame header";
         }
@@ -148,6 +149,9 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
                 length,
                 null);
         f.setPattern(patternId, iterationId);
+        if (synchronous) {
+            f.markSynchronous();
+        }
         inbound.frame(f);
         return null;
     }

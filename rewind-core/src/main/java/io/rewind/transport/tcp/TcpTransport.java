@@ -241,7 +241,11 @@ public final class TcpTransport implements Transport {
             return;
         }
         if (destinationWorldRank == worldRank) {
-            inbound.frame(frame.copy());
+            Frame own = frame.copy();
+            if (frame.isSynchronous()) {
+                own.markSynchronous(); // acknowledged like any other: the send waits for its match
+            }
+            inbound.frame(own);
             return;
         }
         if (frame.lengthBytes() > options.maxPayloadBytes()) {

@@ -25,6 +25,8 @@ import java.lang.foreign.MemorySegment;
 final class WireFormat {
     static final byte FRAME = 1;
     static final byte CONTROL = 2;
+    /** A {@link #FRAME} of a synchronous send: the receiver acknowledges its match ({@link io.rewind.engine.MatchNotice}). */
+    static final byte SYNCHRONOUS_FRAME = 3;
     /** The length field in front of every record. */
     static final int LENGTH_BYTES = Integer.BYTES;
     /** context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, patternId, iterationId, length. */
@@ -66,7 +68,7 @@ final class WireFormat {
         ByteBuf buf = alloc.directBuffer(LENGTH_BYTES + record);
         try {
             buf.writeInt(record)
-                    .writeByte(FRAME)
+                    .writeByte(f.isSynchronous() ? SYNCHRONOUS_FRAME : FRAME)
                     .writeInt(f.context())
                     .writeInt(f.source())
                     .writeInt(f.sourceWorld())
