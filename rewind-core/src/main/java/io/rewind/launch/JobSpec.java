@@ -22,7 +22,6 @@ record JobSpec(
         List<String> args,
         List<String> classPath,
         long eagerLimitBytes,
-        int spinIterations,
         long timeoutMillis,
         long stopGraceMillis,
         String protocol,
@@ -63,7 +62,6 @@ record JobSpec(
                 c.args(),
                 cp,
                 c.engine().eagerLimitBytes(),
-                c.engine().spinIterations(),
                 c.timeout().toMillis(),
                 c.stopGrace().toMillis(),
                 c.protocol().name(),
@@ -88,8 +86,11 @@ record JobSpec(
                         l.hugePages()));
     }
 
-    /** The job as a rank process runs it: output untagged (the launcher tags it), no kills of its own yet. */
-    JobConfig toConfig() {
+    /**
+     * The job as a rank process runs it: output untagged (the launcher tags it), no kills of its own
+     * yet, and a waiting rank spinning {@code spinIterations} times before it parks.
+     */
+    JobConfig toConfig(int spinIterations) {
         List<Path> cp = new ArrayList<>();
         for (String p : classPath) {
             cp.add(Path.of(p));

@@ -43,8 +43,12 @@ final class Messages {
     /** A rank process introduces itself. */
     record RankHello(int rank, int incarnation, long pid) implements Serializable {}
 
-    /** What the rank runs: the job and its own part of it (line 0: from the beginning). */
-    record Setup(JobSpec job, long line, long catchUpPoints, long catchUpOperations, FailureSchedule kills)
+    /**
+     * What the rank runs: the job and its own part of it (line 0: from the beginning), and how many
+     * rank processes share its node.
+     */
+    record Setup(
+            JobSpec job, long line, long catchUpPoints, long catchUpOperations, FailureSchedule kills, int ranksOnNode)
             implements Serializable {}
 
     /** The rank's transport listens at {@code host:port}. */

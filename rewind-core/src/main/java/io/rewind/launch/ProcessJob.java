@@ -605,8 +605,12 @@ public final class ProcessJob {
                 kills.add(k);
             }
         }
+        int ranksOnNode = 0;
+        for (Slot o : slots) {
+            ranksOnNode += o.node == s.node ? 1 : 0;
+        }
         link.send(new Messages.Setup(
-                spec, s.restartLine, s.catchUpPoints, s.catchUpOperations, new FailureSchedule(kills)));
+                spec, s.restartLine, s.catchUpPoints, s.catchUpOperations, new FailureSchedule(kills), ranksOnNode));
         for (int r = 0; r < slots.length; r++) {
             for (RecoveryLines.Line l : lines.lines(r)) {
                 link.send(new Messages.Lines(r, l.number(), l.frontiers()));
