@@ -19,6 +19,7 @@ import io.rewind.runtime.RankOutcome;
 import io.rewind.runtime.RecoveryPhase;
 import io.rewind.runtime.RunRecordWriter;
 import io.rewind.runtime.RunReport;
+import io.rewind.runtime.StoredLinesView;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
@@ -30,7 +31,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -116,6 +116,7 @@ public final class ProcessJob {
             slots[r] = new Slot(
                     r, nodeOf[r], new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
         }
+        this.view = new StoredLinesView(config.ranks(), r -> slots[r].lineReached, store);
         this.pendingKills = new ArrayList<>(config.failures().kills());
         pendingKills.addAll(launch.nodeLoss().kills());
     }
@@ -877,22 +878,7 @@ public final class ProcessJob {
     }
 
     /** What the protocol may look at to plan a recovery. */
-    private final RecoveryView view = new RecoveryView() {
-        @Override
-        public int ranks() {
-            return config.ranks();
-        }
-
-        @Override
-        public long newestLine(int rank) {
-            return slots[rank].lineReached;
-        }
-
-        @Override
-        public long newestCommonLine(Collection<Integer> ranks, long atMost) {
-            return store.newestCommonLine(ranks, atMost, why -> System.err.println("rewind: " + why));
-        }
-    };
+    private final RecoveryView view;
 
     // ---------------------------------------------------------------------------------------------
     // Kills at a time, and aborts

@@ -28,7 +28,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -130,6 +129,7 @@ public final class Job {
             throw new IllegalArgumentException("cannot create the checkpoint folder: " + e.getMessage(), e);
         }
         this.store = new CheckpointStore(checkpointDir, config.keepLines());
+        this.recoveryView = new StoredLinesView(config.ranks(), r -> slots[r].lineReached, store);
         this.injector = new FailureInjector(this, config.failures());
         this.report = new RunReport.Builder(config);
     }
@@ -864,30 +864,7 @@ public final class Job {
     }
 
     /** What the protocol may look at to plan a recovery. */
-    private final RecoveryView recoveryView = new RecoveryView() {
-        @Override
-        public int ranks() {
-            return config.ranks();
-        }
-
-        @Override
-        public long newestLine(int rank) {
-            // Not the newest file: a rank restarted from line L has files of later lines from the
-            // incarnation that died, but until it writes them again it depends on what its peers sent
-            // after L, and a peer restarting later must not restart past L.
-            return slots[rank].lineReached;
-        }
-
-        @Override
-        public long newestCommonLine(Collection<Integer> ranks, long atMost) {
-            return Job.this.newestCommonLine(ranks, atMost);
-        }
-    };
-
-    /** The newest line, at most {@code atMost}, all the ranks hold a valid checkpoint of (0: none). */
-    private long newestCommonLine(Collection<Integer> ranks, long atMost) {
-        return store.newestCommonLine(ranks, atMost, why -> System.err.println("rewind: " + why));
-    }
+    private final RecoveryView recoveryView;
 
     /** Releases what an incarnation held: endpoint, queues, payload log. */
     private void retire(Incarnation inc) {
