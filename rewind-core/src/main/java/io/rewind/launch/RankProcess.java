@@ -129,6 +129,12 @@ public final class RankProcess implements RankSupervisor {
                 new RemoteCommunicators(),
                 services,
                 this);
+        // Whatever the protocol, the process stays until the launcher says the job is over: were it to
+        // exit at once, its exit (reported by its agent over another link) could reach the launcher
+        // before its end did, and pass for a crash.
+        while (!finished && aborted == null) {
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(10));
+        }
         finished = true;
         transport.close();
         link.close();
