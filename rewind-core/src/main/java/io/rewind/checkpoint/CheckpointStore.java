@@ -30,7 +30,7 @@ import java.util.regex.Pattern;
  * lines of that rank remain. Reading tries the newest line first and falls back to older ones when a
  * file is corrupt, reporting each one it skips.
  */
-public final class CheckpointStore {
+public final class CheckpointStore implements CheckpointWriter {
     private static final Pattern LINE_FILE = Pattern.compile("line-(\\d+)\\.ckpt");
 
     private final Path jobDir;
@@ -61,9 +61,17 @@ public final class CheckpointStore {
     }
 
     /** Writes atomically, then deletes lines older than the latest {@code keepLines}. Returns bytes written. */
+    @Override
     public long write(CheckpointImage image) {
-        byte[] bytes = CheckpointFormat.encode(image);
-        Path target = file(image.rank(), image.line());
+        return writeEncoded(image.rank(), image.line(), CheckpointFormat.encode(image));
+    }
+
+    /**
+     * Writes a line already encoded by {@link CheckpointFormat#encode} (a copy received from another
+     * node, say), as {@link #write} does. Returns bytes written.
+     */
+    public long writeEncoded(int rank, long line, byte[] bytes) {
+        Path target = file(rank, line);
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
             Files.createDirectories(target.getParent());
@@ -88,7 +96,7 @@ public final class CheckpointStore {
             }
             throw new CheckpointException("cannot write checkpoint " + target + ": " + e.getMessage(), e);
         }
-        prune(image.rank());
+        prune(rank);
         return bytes.length;
     }
 
@@ -113,18 +121,22 @@ public final class CheckpointStore {
         return lines;
     }
 
-    /** Reads and verifies one line. */
-    public CheckpointImage load(int rank, long line) {
+    /** The bytes of one line's file, as written (not verified: {@link #load} verifies). */
+    public byte[] read(int rank, long line) {
         Path p = file(rank, line);
-        byte[] bytes;
         try {
-            bytes = Files.readAllBytes(p);
+            return Files.readAllBytes(p);
         } catch (NoSuchFileException e) {
             throw new CheckpointException(p + ": missing");
         } catch (IOException e) {
             throw new CheckpointException(p + ": cannot read: " + e.getMessage(), e);
         }
-        CheckpointImage image = CheckpointFormat.decode(bytes, p.toString());
+    }
+
+    /** Reads and verifies one line. */
+    public CheckpointImage load(int rank, long line) {
+        Path p = file(rank, line);
+        CheckpointImage image = CheckpointFormat.decode(read(rank, line), p.toString());
         if (image.rank() != rank || image.line() != line) {
             throw new CheckpointException(p + ": holds rank " + image.rank() + " line " + image.line()
                     + ", expected rank " + rank + " line " + line);
@@ -189,13 +201,17 @@ public final class CheckpointStore {
     public void discardAfter(int rank, long line) {
         for (long l : lines(rank)) {
             if (l > line) {
-                try {
-                    Files.deleteIfExists(file(rank, l));
-                } catch (IOException e) {
-                    throw new CheckpointException(
-                            "cannot delete checkpoint " + file(rank, l) + " after a rollback to " + "line " + line, e);
-                }
+                discard(rank, l);
             }
+        }
+    }
+
+    /** Deletes one line of the rank, if it is there. */
+    public void discard(int rank, long line) {
+        try {
+            Files.deleteIfExists(file(rank, line));
+        } catch (IOException e) {
+            throw new CheckpointException("cannot delete checkpoint " + file(rank, line), e);
         }
     }
 

@@ -27,7 +27,6 @@ record JobSpec(
         String protocol,
         int checkpointEvery,
         int keepLines,
-        String checkpointDir,
         boolean applicationLevelCollectives,
         PayloadLog payloadLog)
         implements Serializable {
@@ -50,7 +49,7 @@ record JobSpec(
             boolean hugePages)
             implements Serializable {}
 
-    static JobSpec of(JobConfig c, Path checkpointDir) {
+    static JobSpec of(JobConfig c) {
         List<String> cp = new ArrayList<>();
         for (Path p : c.classPath()) {
             cp.add(p.toAbsolutePath().toString());
@@ -67,7 +66,6 @@ record JobSpec(
                 c.protocol().name(),
                 c.checkpointEvery(),
                 c.keepLines(),
-                checkpointDir.toAbsolutePath().toString(),
                 c.applicationLevelCollectives(),
                 new PayloadLog(
                         l.backend(),
@@ -122,7 +120,6 @@ record JobSpec(
                 .protocol(protocol)
                 .checkpointEvery(checkpointEvery)
                 .keepLines(keepLines)
-                .checkpointDir(Path.of(checkpointDir))
                 .failures(FailureSchedule.NONE)
                 .payloadLog(log)
                 .applicationLevelCollectives(applicationLevelCollectives)

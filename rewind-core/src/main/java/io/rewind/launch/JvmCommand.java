@@ -1,6 +1,11 @@
 package io.rewind.launch;
 
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -43,19 +48,33 @@ final class JvmCommand {
     }
 
     private static boolean onlyJars(String classPath) {
-        for (String entry : classPath.split(java.io.File.pathSeparator)) {
-            if (!entry.endsWith(".jar") || !java.nio.file.Files.isRegularFile(Path.of(entry))) {
+        for (String entry : classPath.split(File.pathSeparator)) {
+            if (!entry.endsWith(".jar") || !Files.isRegularFile(Path.of(entry))) {
                 return false;
             }
         }
         return true;
     }
 
-    /** One archive per kind of process: each holds the classes that kind loads. */
+    /**
+     * One archive per kind of process: each holds the classes that kind loads. A rebuilt jar gets a new
+     * archive: the JVM may crash mapping an archive made from a jar that has changed since (seen with
+     * JDK 25.0.3), so the key names every jar's size and time of change too.
+     */
     private static Path archive(String java, String classPath, Class<?> main) {
-        String key = java + "\n" + classPath + "\n" + main.getName();
-        String hash =
-                HexFormat.of().toHexDigits(key.hashCode()) + HexFormat.of().toHexDigits(key.length());
+        StringBuilder key = new StringBuilder(java + "\n" + classPath + "\n" + main.getName());
+        for (String entry : classPath.split(File.pathSeparator)) {
+            File jar = new File(entry);
+            key.append('\n').append(jar.length()).append(' ').append(jar.lastModified());
+        }
+        String hash;
+        try {
+            byte[] digest =
+                    MessageDigest.getInstance("SHA-256").digest(key.toString().getBytes(StandardCharsets.UTF_8));
+            hash = HexFormat.of().formatHex(digest, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+        }
         return Path.of(System.getProperty("java.io.tmpdir"), "rewind-cds-" + hash + ".jsa");
     }
 }

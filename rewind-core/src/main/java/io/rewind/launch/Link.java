@@ -27,16 +27,21 @@ import java.util.function.Consumer;
 final class Link implements AutoCloseable {
     private static final int MAGIC = 0x52574C4B; // "RWLK"
     private static final int HANDSHAKE_TIMEOUT_MILLIS = 10_000;
-    /** Upper bound on one message: a checkpoint's frontiers or a rank's determinants fit easily. */
-    private static final long MAX_MESSAGE_BYTES = 64L << 20;
+    /** Upper bound on one control message: a checkpoint's frontiers or a rank's determinants fit easily. */
+    static final long CONTROL_MESSAGE_BYTES = 64L << 20;
+    /** Upper bound on one message of a checkpoint service: a whole encoded checkpoint file. */
+    static final long STORAGE_MESSAGE_BYTES = Integer.MAX_VALUE;
 
-    private static final ObjectInputFilter FILTER = ObjectInputFilter.Config.createFilter(
-            "maxbytes="
-                    + MAX_MESSAGE_BYTES
-                    + ";maxdepth=16;maxrefs=1000000;maxarray=16777216"
-                    + ";io.rewind.launch.*;io.rewind.runtime.CommunicatorRegistry$Request"
-                    + ";io.rewind.engine.CommunicatorFactory$Created;io.rewind.runtime.FailureSchedule"
-                    + ";io.rewind.runtime.FailureSchedule$*;io.rewind.ft.EventLogger$Records;io.rewind.ft.log.StorageBackend;io.rewind.runtime.RankSupervisor$LogFigures;java.lang.*;java.util.*;[I;[J;[B;[Ljava.lang.*;!*");
+    private static final String ADMITTED = "io.rewind.launch.*;io.rewind.runtime.CommunicatorRegistry$Request"
+            + ";io.rewind.engine.CommunicatorFactory$Created;io.rewind.runtime.FailureSchedule"
+            + ";io.rewind.runtime.FailureSchedule$*;io.rewind.ft.EventLogger$Records;io.rewind.ft.log.StorageBackend"
+            + ";io.rewind.runtime.RankSupervisor$LogFigures;java.lang.*;java.util.*;[I;[J;[B;[Ljava.lang.*;!*";
+
+    private static ObjectInputFilter filter(long maxMessageBytes) {
+        long maxArray = Math.min(maxMessageBytes, Integer.MAX_VALUE - 8);
+        return ObjectInputFilter.Config.createFilter(
+                "maxbytes=" + maxMessageBytes + ";maxdepth=16;maxrefs=1000000;maxarray=" + maxArray + ";" + ADMITTED);
+    }
 
     private final Socket socket;
     private final String name;
@@ -44,17 +49,26 @@ final class Link implements AutoCloseable {
     private final ObjectInputStream in;
     private volatile boolean closed;
 
-    private Link(Socket socket, String name) throws IOException {
+    private Link(Socket socket, String name, long maxMessageBytes) throws IOException {
         this.socket = socket;
         this.name = name;
         this.out = new ObjectOutputStream(new BufferedOutputStream(socket.getOutputStream()));
         out.flush();
         this.in = new ObjectInputStream(new BufferedInputStream(socket.getInputStream()));
-        in.setObjectInputFilter(FILTER);
+        in.setObjectInputFilter(filter(maxMessageBytes));
     }
 
     /** Connects to the launcher at {@code address} and proves the secret both ways. */
     static Link connect(InetSocketAddress address, JobSecret secret, String name) throws IOException {
+        return connect(address, secret, name, CONTROL_MESSAGE_BYTES);
+    }
+
+    /**
+     * Connects to the launcher or a node's checkpoint service at {@code address} and proves the secret
+     * both ways; messages read on this link may be up to {@code maxMessageBytes} long.
+     */
+    static Link connect(InetSocketAddress address, JobSecret secret, String name, long maxMessageBytes)
+            throws IOException {
         Socket s = new Socket();
         try {
             s.connect(address, HANDSHAKE_TIMEOUT_MILLIS);
@@ -70,10 +84,10 @@ final class Link implements AutoCloseable {
             dout.flush();
             byte[] proof = din.readNBytes(JobSecret.PROOF_BYTES);
             if (!secret.verify(myChallenge, proof)) {
-                throw new IOException("the launcher at " + address + " did not prove the job's secret");
+                throw new IOException("the peer at " + address + " did not prove the job's secret");
             }
             s.setSoTimeout(0);
-            return new Link(s, name);
+            return new Link(s, name, maxMessageBytes);
         } catch (IOException e) {
             s.close();
             throw e;
@@ -82,6 +96,11 @@ final class Link implements AutoCloseable {
 
     /** The accepting side of {@link #connect}: refuses (and closes) a peer that cannot prove the secret. */
     static Link accept(Socket s, JobSecret secret, String name) throws IOException {
+        return accept(s, secret, name, CONTROL_MESSAGE_BYTES);
+    }
+
+    /** {@link #accept}, reading messages of up to {@code maxMessageBytes}. */
+    static Link accept(Socket s, JobSecret secret, String name, long maxMessageBytes) throws IOException {
         try {
             s.setTcpNoDelay(true);
             s.setSoTimeout(HANDSHAKE_TIMEOUT_MILLIS);
@@ -101,7 +120,7 @@ final class Link implements AutoCloseable {
             dout.write(secret.prove(theirChallenge));
             dout.flush();
             s.setSoTimeout(0);
-            return new Link(s, name);
+            return new Link(s, name, maxMessageBytes);
         } catch (SocketTimeoutException e) {
             s.close();
             throw new IOException("no handshake within " + HANDSHAKE_TIMEOUT_MILLIS + " ms", e);

@@ -5,6 +5,7 @@ import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.RankSupervisor;
 import java.io.Serializable;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -17,8 +18,24 @@ final class Messages {
 
     // --- node agent <-> launcher ------------------------------------------------------------------
 
-    /** A node agent is up on {@code host}. */
-    record AgentHello(String node, String host, long pid) implements Serializable {}
+    /**
+     * A node agent is up on {@code host}; its checkpoint service listens at {@code storageHost:storagePort}
+     * and keeps the node's checkpoints in {@code folder} (on that host).
+     */
+    record AgentHello(String node, String host, long pid, String storageHost, int storagePort, String folder)
+            implements Serializable {}
+
+    /**
+     * The node whose agent keeps copies of this node's checkpoints from now on ({@code node} null: none,
+     * no other node is left or the folder is shared).
+     */
+    record Partner(String node, String host, int port) implements Serializable {}
+
+    /**
+     * Delete the rank's lines past {@code line} written by incarnations before {@code incarnation}, and
+     * refuse lines of those incarnations from now on: they describe an execution being redone.
+     */
+    record Discard(int rank, long line, int incarnation) implements Serializable {}
 
     /** Start incarnation {@code incarnation} of {@code rank} on this node. */
     record Spawn(int rank, int incarnation) implements Serializable {}
@@ -68,8 +85,23 @@ final class Messages {
 
     record Restored(int rank, int incarnation, long line, long nanos) implements Serializable {}
 
-    record Checkpointed(int rank, int incarnation, long line, Map<Long, Long> frontiers, long bytes, long nanos)
+    /**
+     * The rank wrote recovery line {@code line}, and the nodes named in {@code holders} keep it; {@code
+     * output}: the lines it had printed on standard output and error then.
+     */
+    record Checkpointed(
+            int rank,
+            int incarnation,
+            long line,
+            Map<Long, Long> frontiers,
+            long bytes,
+            long nanos,
+            List<String> holders,
+            long[] output)
             implements Serializable {}
+
+    /** A restarted rank could not read the line it was to restart from: it must not be used again. */
+    record Unrestorable(int rank, int incarnation, long line, String reason) implements Serializable {}
 
     record CaughtUp(int rank, int incarnation, long replayed) implements Serializable {}
 
@@ -116,4 +148,18 @@ final class Messages {
     record CreateCommunicator(CommunicatorRegistry.Request request) implements Serializable {}
 
     record CommunicatorCreated(CommunicatorFactory.Created created) implements Serializable {}
+
+    // --- a node's checkpoint service (node agent), reached by its ranks and by other agents --------
+
+    /**
+     * Keep this line ({@code bytes}: the encoded file) of the rank; {@code copy}: it is a partner's copy,
+     * not to be copied on. Answered by {@link Stored}.
+     */
+    record StoreLine(int rank, int incarnation, long line, byte[] bytes, boolean copy) implements Serializable {}
+
+    /** The nodes that keep the line now. */
+    record Stored(List<String> holders) implements Serializable {}
+
+    /** The encoded file of one line of the rank. Answered by its bytes. */
+    record LoadLine(int rank, long line) implements Serializable {}
 }

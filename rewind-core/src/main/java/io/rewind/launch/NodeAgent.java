@@ -20,30 +20,36 @@ import java.util.concurrent.TimeUnit;
  * The small per-node part of a job, as Open MPI's daemons are: started on each node (as a local
  * process, over ssh, or by srun), it starts the rank processes the launcher places on its node,
  * forwards their output line by line, tells the launcher the moment one exits, and kills one with
- * SIGKILL when told to. If the launcher goes away, it kills its ranks and ends: nothing of a job
- * outlives its launcher.
+ * SIGKILL when told to. It also runs the node's checkpoint service ({@link NodeStore}): the node's
+ * ranks write their checkpoints through it, and it copies them to a partner node. If the launcher
+ * goes away, it kills its ranks and ends: nothing of a job outlives its launcher.
  */
 public final class NodeAgent {
     private final String node;
     private final Link link;
     private final List<String> rankCommand;
+    private final NodeStore store;
     private final Map<Long, Process> processes = new ConcurrentHashMap<>();
     private final CountDownLatch done = new CountDownLatch(1);
 
-    private NodeAgent(String node, Link link, List<String> rankCommand) {
+    private NodeAgent(String node, Link link, List<String> rankCommand, NodeStore store) {
         this.node = node;
         this.link = link;
         this.rankCommand = rankCommand;
+        this.store = store;
     }
 
     /**
-     * {@code --head HOST:PORT --node NAME --secret-file FILE --java JAVA --class-path CP}. The secret
+     * {@code --head HOST:PORT --node NAME --secret-file FILE --java JAVA --class-path CP --keep-lines N
+     * [--checkpoint-dir DIR]}: with a checkpoint folder every node shares, the node keeps its ranks'
+     * lines there; without, in a folder of its own on this host, with a copy on a partner node. The secret
      * file {@code -} means standard input (an agent started over ssh or by srun): the agent then keeps
      * the secret in a file of its own, mode 0600, for its rank processes. A node named {@code slurm}
      * takes the name Slurm gives it ({@code SLURMD_NODENAME}).
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> a = Args.parse(args, "--head", "--node", "--secret-file", "--java", "--class-path");
+        Map<String, String> a =
+                Args.parse(args, "--head", "--node", "--secret-file", "--java", "--class-path", "--keep-lines");
         String head = a.get("--head");
         String node = a.get("--node");
         if (node.equals("slurm")) {
@@ -65,11 +71,30 @@ public final class NodeAgent {
         }
         JobSecret secret = JobSecret.read(Path.of(secretFile));
         Link link = Link.connect(Args.address(head), secret, "agent-" + node);
+        String sharedDir = a.get("--checkpoint-dir");
+        NodeStore store = new NodeStore(
+                node,
+                secret,
+                sharedDir != null ? Path.of(sharedDir) : Files.createTempDirectory("rewind-node-" + node + "-"),
+                sharedDir != null,
+                Integer.parseInt(a.get("--keep-lines")),
+                link.localAddress());
         List<String> command =
                 new ArrayList<>(JvmCommand.of(a.get("--java"), a.get("--class-path"), RankProcess.class));
-        command.addAll(List.of("--head", head, "--secret-file", secretFile));
-        NodeAgent agent = new NodeAgent(node, link, command);
-        agent.run();
+        command.addAll(List.of(
+                "--head",
+                head,
+                "--secret-file",
+                secretFile,
+                "--store",
+                store.address().getAddress().getHostAddress() + ":"
+                        + store.address().getPort()));
+        NodeAgent agent = new NodeAgent(node, link, command, store);
+        try {
+            agent.run();
+        } finally {
+            store.close();
+        }
         if (ownSecretFile) {
             Files.deleteIfExists(Path.of(secretFile));
         }
@@ -81,7 +106,10 @@ public final class NodeAgent {
         link.send(new Messages.AgentHello(
                 node,
                 InetAddress.getLocalHost().getHostName(),
-                ProcessHandle.current().pid()));
+                ProcessHandle.current().pid(),
+                store.address().getAddress().getHostAddress(),
+                store.address().getPort(),
+                store.folder().toString()));
         done.await();
         for (Process p : processes.values()) {
             p.destroyForcibly();
@@ -100,6 +128,8 @@ public final class NodeAgent {
                     p.destroyForcibly(); // SIGKILL: the process gets no chance to clean up, as in a crash
                 }
             }
+            case Messages.Partner p -> store.partner(p);
+            case Messages.Discard d -> store.discard(d);
             case Messages.Shutdown s -> {
                 link.close();
                 done.countDown();

@@ -1,6 +1,5 @@
 package io.rewind.launch;
 
-import io.rewind.checkpoint.CheckpointStore;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolDescriptor;
@@ -9,7 +8,6 @@ import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
-import io.rewind.runtime.CheckpointAgent;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
@@ -19,7 +17,6 @@ import io.rewind.runtime.RankOutcome;
 import io.rewind.runtime.RecoveryPhase;
 import io.rewind.runtime.RunRecordWriter;
 import io.rewind.runtime.RunReport;
-import io.rewind.runtime.StoredLinesView;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
@@ -57,6 +54,8 @@ import java.util.stream.Stream;
 public final class ProcessJob {
     private static final long AGENT_START_SECONDS = 60;
     private static final long RETRY_KILL_MILLIS = 5;
+    /** Processes of one rank that may die in a row before listening, before the job is given up. */
+    private static final int MAX_FAILED_STARTS = 3;
 
     private final JobConfig config;
     private final Launch launch;
@@ -69,9 +68,10 @@ public final class ProcessJob {
     private final Path jobDir;
     private final Path secretFile;
     private final JobSecret secret;
-    private final Path checkpointDir;
-    private final boolean ownCheckpointDir;
-    private final CheckpointStore store;
+    /** The checkpoint folder every node shares (null: each node keeps its own, with partner copies). */
+    private final Path sharedCheckpointDir;
+
+    private final HeldLines held;
     private final JobSpec spec;
     private final Slot[] slots;
     private final List<Agent> agents = new ArrayList<>();
@@ -104,19 +104,18 @@ public final class ProcessJob {
         this.jobDir = Files.createTempDirectory("rewind-job-");
         this.secretFile = jobDir.resolve("secret");
         this.secret = JobSecret.create(secretFile);
-        this.ownCheckpointDir = config.checkpointDir() == null;
-        this.checkpointDir = ownCheckpointDir
-                ? Files.createDirectories(jobDir.resolve("checkpoints"))
-                : Files.createDirectories(config.checkpointDir());
-        this.store = new CheckpointStore(checkpointDir, config.keepLines());
-        this.spec = JobSpec.of(config, checkpointDir);
+        this.sharedCheckpointDir = config.checkpointDir() == null
+                ? null
+                : Files.createDirectories(config.checkpointDir()).toAbsolutePath();
+        this.held = new HeldLines(config.ranks(), config.keepLines(), sharedCheckpointDir != null);
+        this.spec = JobSpec.of(config);
         this.slots = new Slot[config.ranks()];
         int[] nodeOf = launch.place(config.ranks());
         for (int r = 0; r < slots.length; r++) {
             slots[r] = new Slot(
                     r, nodeOf[r], new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
         }
-        this.view = new StoredLinesView(config.ranks(), r -> slots[r].lineReached, store);
+        this.view = new HeldLinesView();
         this.pendingKills = new ArrayList<>(config.failures().kills());
         pendingKills.addAll(launch.nodeLoss().kills());
     }
@@ -160,6 +159,7 @@ public final class ProcessJob {
             }
         }
         if (abortReason == null) {
+            assignPartners();
             for (Slot s : slots) {
                 spawn(s);
             }
@@ -279,15 +279,34 @@ public final class ProcessJob {
                 a.process.destroyForcibly();
             }
         }
-        Path keep = ownCheckpointDir ? null : checkpointDir;
-        try (Stream<Path> files = Files.walk(jobDir)) {
+        removeFolder(jobDir);
+        for (Agent a : agents) {
+            if (a.lost) {
+                removeLostFolder(a);
+            }
+        }
+    }
+
+    private static void removeFolder(Path folder) {
+        try (Stream<Path> files = Files.walk(folder)) {
             for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                if (keep == null || !p.startsWith(keep)) {
-                    Files.deleteIfExists(p);
-                }
+                Files.deleteIfExists(p);
             }
         } catch (IOException e) {
-            System.err.println("rewind: could not remove " + jobDir + ": " + e.getMessage());
+            System.err.println("rewind: could not remove " + folder + ": " + e.getMessage());
+        }
+    }
+
+    /**
+     * A lost node's folder goes with it: on this machine (agents as local processes) it is removed, as
+     * the disk of a dead node would be out of reach; elsewhere it stays on that host.
+     */
+    private void removeLostFolder(Agent a) {
+        if (launch.mode() == Launch.Mode.LOCAL && sharedCheckpointDir == null && a.folder != null) {
+            Path folder = Path.of(a.folder);
+            if (Files.exists(folder)) {
+                removeFolder(folder);
+            }
         }
     }
 
@@ -314,8 +333,18 @@ public final class ProcessJob {
     private void startAgents() {
         String head = advertisedHost() + ":" + server.getLocalPort();
         List<String> agentCommand = JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), NodeAgent.class);
-        List<String> common =
-                List.of("--head", head, "--java", JvmCommand.java(), "--class-path", JvmCommand.classPath());
+        List<String> common = new ArrayList<>(List.of(
+                "--head",
+                head,
+                "--java",
+                JvmCommand.java(),
+                "--class-path",
+                JvmCommand.classPath(),
+                "--keep-lines",
+                Integer.toString(config.keepLines())));
+        if (sharedCheckpointDir != null) {
+            common.addAll(List.of("--checkpoint-dir", sharedCheckpointDir.toString()));
+        }
         try {
             switch (launch.mode()) {
                 case LOCAL -> {
@@ -451,6 +480,9 @@ public final class ProcessJob {
                         a.link = link;
                         a.host = h.host();
                         a.pid = h.pid();
+                        a.storageHost = h.storageHost();
+                        a.storagePort = h.storagePort();
+                        a.folder = h.folder();
                         break;
                     }
                 }
@@ -491,6 +523,11 @@ public final class ProcessJob {
                 }
             }
             case Messages.Checkpointed c -> onCheckpointed(c);
+            case Messages.Unrestorable u -> {
+                System.err.println("rewind: rank " + u.rank() + "." + u.incarnation() + " cannot restart from line "
+                        + u.line() + " (" + u.reason() + "): that line is not used again");
+                held.unusable(u.rank(), u.line());
+            }
             case Messages.CaughtUp c -> {
                 Slot slot = current(c.rank(), c.incarnation());
                 if (slot != null && slot.recovery != null) {
@@ -525,6 +562,9 @@ public final class ProcessJob {
                 // The node is gone, and with it every rank it ran: they restart on the other nodes.
                 System.err.println("rewind: lost the agent of " + a.name + " (" + why + ")");
                 a.lost = true;
+                held.nodeLost(a.name);
+                removeLostFolder(a);
+                assignPartners();
                 // Every rank of the node is down before anything is planned: their logs went together,
                 // so they recover together.
                 boolean any = false;
@@ -560,23 +600,41 @@ public final class ProcessJob {
     // ---------------------------------------------------------------------------------------------
     // Rank life cycle
 
+    /**
+     * Starts the rank's current incarnation: on its node, unless that node is lost or does not hold the
+     * line it restarts from; then on a live node that holds it. Before that, the lines of the rank's
+     * dead incarnations past that line are discarded by the nodes' checkpoint services.
+     */
     private void spawn(Slot s) {
         Agent a = agents.get(s.node);
-        if (a.lost) {
-            a = liveAgent();
+        if (a.lost || !held.canRestore(s.rank, s.restartLine, a.name)) {
+            a = agentFor(s.rank, s.restartLine);
             s.node = a.index;
+        }
+        if (s.incarnation > 0) {
+            held.discardAfter(s.rank, s.restartLine);
+            Messages.Discard discard = new Messages.Discard(s.rank, s.restartLine, s.incarnation);
+            if (sharedCheckpointDir != null) {
+                a.link.send(discard); // one folder: its writer from now on discards, before the spawn
+            } else {
+                for (Agent o : agents) {
+                    if (!o.lost && o.link != null) {
+                        o.link.send(discard);
+                    }
+                }
+            }
         }
         s.transition(RankState.SPAWNING);
         s.link = null;
         a.link.send(new Messages.Spawn(s.rank, s.incarnation));
     }
 
-    private Agent liveAgent() {
-        // The ranks of a lost node go to the live node with the fewest ranks.
+    /** The live node with the fewest ranks among those that can restart {@code rank} from {@code line}. */
+    private Agent agentFor(int rank, long line) {
         Agent best = null;
         int bestCount = Integer.MAX_VALUE;
         for (Agent a : agents) {
-            if (!a.lost && a.link != null) {
+            if (!a.lost && a.link != null && held.canRestore(rank, line, a.name)) {
                 int count = 0;
                 for (Slot s : slots) {
                     count += s.node == a.index ? 1 : 0;
@@ -588,9 +646,37 @@ public final class ProcessJob {
             }
         }
         if (best == null) {
-            throw new IllegalStateException("every node of the job is lost");
+            throw new IllegalStateException("no live node holds line " + line + " of rank " + rank);
         }
         return best;
+    }
+
+    /**
+     * Gives every live node a partner for its checkpoint copies: the next live node in the nodes'
+     * order, so a node's lines and their copies are never lost together with one node. With a shared
+     * folder, or one node left, there is none.
+     */
+    private void assignPartners() {
+        List<Agent> live = new ArrayList<>();
+        for (Agent a : agents) {
+            if (!a.lost && a.link != null) {
+                live.add(a);
+            }
+        }
+        boolean copies = sharedCheckpointDir == null && live.size() > 1;
+        for (int i = 0; i < live.size(); i++) {
+            Agent partner = live.get((i + 1) % live.size());
+            live.get(i)
+                    .link
+                    .send(
+                            copies
+                                    ? new Messages.Partner(partner.name, partner.storageHost, partner.storagePort)
+                                    : new Messages.Partner(null, null, 0));
+        }
+        if (!copies && sharedCheckpointDir == null && agents.size() > 1 && live.size() == 1) {
+            System.err.println("rewind: one node left (" + live.getFirst().name
+                    + "): its checkpoints have no copy on another node from now on");
+        }
     }
 
     private void onRankHello(Link link, Messages.RankHello h) {
@@ -626,6 +712,7 @@ public final class ProcessJob {
         }
         s.host = l.host();
         s.port = l.port();
+        s.failedStarts = 0;
         s.transition(RankState.LISTENING);
         for (Slot o : slots) {
             if (o.state == RankState.SPAWNING) {
@@ -681,6 +768,7 @@ public final class ProcessJob {
             return;
         }
         s.lineReached = c.line();
+        held.written(c.rank(), c.line(), c.holders(), c.output());
         lines.published(c.rank(), c.line(), c.frontiers());
         protocol.onCheckpoint(c.rank(), c.line(), c.frontiers());
         report.checkpoint(c.rank(), c.bytes(), c.nanos());
@@ -731,7 +819,23 @@ public final class ProcessJob {
             return false;
         }
         boolean rolledBack = s.state == RankState.STOPPING;
+        boolean neverStarted = s.state == RankState.SPAWNING;
         s.transition(RankState.DEAD);
+        if (neverStarted && ++s.failedStarts >= MAX_FAILED_STARTS) {
+            // A process that cannot even start (a broken JVM, class path or checkpoint) would be
+            // restarted for ever: give up, with what its last attempt printed above.
+            s.outcome = new RankOutcome(
+                    s.rank,
+                    RankOutcome.Status.FAILED,
+                    "its process died before starting, " + s.failedStarts + " times in a row",
+                    null);
+            abort(
+                    s.rank,
+                    1,
+                    "rank " + s.rank + ": its process died before starting " + s.failedStarts
+                            + " times in a row (last exit status " + status + "); see its output above");
+            return false;
+        }
         s.detectedNanos = System.nanoTime();
         if (s.strike == null) {
             String how =
@@ -826,7 +930,7 @@ public final class ProcessJob {
     private void restart(RecoveryPlan plan, int first) {
         for (int r : plan.rollback()) {
             if (plan.discardNewerLines()) {
-                store.discardAfter(r, plan.line());
+                held.discardAfter(r, plan.line());
                 lines.discardAfter(r, plan.line());
                 broadcast(new Messages.Lines(r, plan.line(), null));
             }
@@ -861,8 +965,7 @@ public final class ProcessJob {
             s.incarnation++;
             s.restartLine = plan.line();
             s.lineReached = plan.line();
-            s.output.rewindTo(
-                    plan.line() > 0 ? CheckpointAgent.outputPosition(store.load(r, plan.line())) : new long[2]);
+            s.output.rewindTo(held.output(r, plan.line()));
             spawn(s);
         }
         allEnded = false;
@@ -879,6 +982,24 @@ public final class ProcessJob {
 
     /** What the protocol may look at to plan a recovery. */
     private final RecoveryView view;
+
+    /** The lines each rank's current incarnation reached, and the lines live nodes hold. */
+    private final class HeldLinesView implements RecoveryView {
+        @Override
+        public int ranks() {
+            return slots.length;
+        }
+
+        @Override
+        public long newestLine(int rank) {
+            return slots[rank].lineReached;
+        }
+
+        @Override
+        public long newestCommonLine(java.util.Collection<Integer> ranks, long atMost) {
+            return held.newestCommonLine(ranks, atMost);
+        }
+    }
 
     // ---------------------------------------------------------------------------------------------
     // Kills at a time, and aborts
@@ -1006,6 +1127,9 @@ public final class ProcessJob {
         long restartLine;
         long catchUpPoints;
         long catchUpOperations;
+        /** Processes of this rank that died in a row before listening. */
+        int failedStarts;
+
         Strike strike;
         /** The kill of the schedule that fired in the current incarnation, if any. */
         FailureSchedule.Kill firedKill;
@@ -1036,6 +1160,11 @@ public final class ProcessJob {
         Link link;
         String host;
         long pid;
+        String storageHost;
+        int storagePort;
+        /** The node's checkpoint folder, on its host. */
+        String folder;
+
         boolean lost;
 
         Agent(int index, String name, Process process) {

@@ -1,7 +1,7 @@
 package io.rewind.launch;
 
+import io.rewind.checkpoint.CheckpointException;
 import io.rewind.checkpoint.CheckpointImage;
-import io.rewind.checkpoint.CheckpointStore;
 import io.rewind.engine.Communicator;
 import io.rewind.engine.CommunicatorFactory;
 import io.rewind.engine.EngineConfig;
@@ -28,11 +28,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -50,12 +48,12 @@ public final class RankProcess implements RankSupervisor {
     private final int rank;
     private final int incarnation;
     private final Link link;
-    private final AtomicLong nextRequest = new AtomicLong();
-    private final ConcurrentHashMap<Long, CompletableFuture<Serializable>> requests = new ConcurrentHashMap<>();
+    private final Requests requests;
     private final CompletableFuture<Messages.Setup> setup = new CompletableFuture<>();
     private final CompletableFuture<Void> go = new CompletableFuture<>();
     private volatile RecoveryLines lines;
     private volatile TcpTransport transport;
+    private volatile NodeStorageClient storage;
     private volatile boolean finished;
     private volatile JobAbortedException aborted;
 
@@ -63,18 +61,22 @@ public final class RankProcess implements RankSupervisor {
         this.rank = rank;
         this.incarnation = incarnation;
         this.link = link;
+        this.requests = new Requests(link);
     }
 
-    /** {@code --head HOST:PORT --rank R --incarnation K --secret-file FILE} */
+    /**
+     * {@code --head HOST:PORT --rank R --incarnation K --secret-file FILE --store HOST:PORT}: the launcher,
+     * and the checkpoint service of this node's agent.
+     */
     public static void main(String[] args) {
-        Map<String, String> a = Args.parse(args, "--head", "--rank", "--incarnation", "--secret-file");
+        Map<String, String> a = Args.parse(args, "--head", "--rank", "--incarnation", "--secret-file", "--store");
         int rank = Integer.parseInt(a.get("--rank"));
         int incarnation = Integer.parseInt(a.get("--incarnation"));
         int status;
         try {
             JobSecret secret = JobSecret.read(Path.of(a.get("--secret-file")));
             Link link = Link.connect(Args.address(a.get("--head")), secret, "rank-" + rank + "." + incarnation);
-            status = new RankProcess(rank, incarnation, link).run(secret);
+            status = new RankProcess(rank, incarnation, link).run(secret, Args.address(a.get("--store")));
         } catch (IOException | RuntimeException e) {
             System.err.println("rewind: rank " + rank + "." + incarnation + " could not run: " + e);
             status = 1;
@@ -84,7 +86,7 @@ public final class RankProcess implements RankSupervisor {
         Runtime.getRuntime().halt(status);
     }
 
-    private int run(JobSecret secret) throws IOException {
+    private int run(JobSecret secret, InetSocketAddress store) throws IOException {
         link.startReader(this::onMessage, why -> {
             if (!finished) {
                 // The launcher is gone (or refused us): nobody would ever stop this rank.
@@ -100,9 +102,16 @@ public final class RankProcess implements RankSupervisor {
         // the I/O thread needs to bring in what the rank waits for: 130 us against 40 us at 1 byte).
         JobConfig config =
                 s.job().toConfig(EngineConfig.forRanks(2 * s.ranksOnNode()).spinIterations());
+        storage = NodeStorageClient.connect(store, secret, rank, incarnation);
         CheckpointImage image = null;
         if (s.line() > 0) {
-            image = new CheckpointStore(Path.of(s.job().checkpointDir()), config.keepLines()).load(rank, s.line());
+            try {
+                image = storage.load(s.line());
+            } catch (CheckpointException e) {
+                // The launcher must not send this rank (or any other) back to that line again.
+                link.send(new Messages.Unrestorable(rank, incarnation, s.line(), e.getMessage()));
+                throw e;
+            }
         }
         // Listen on the interface that reaches the launcher: the peers reach this one the same way.
         InetSocketAddress bind = new InetSocketAddress(link.localAddress(), 0);
@@ -124,7 +133,8 @@ public final class RankProcess implements RankSupervisor {
                 lines);
         RankOutcome outcome = Job.runRankProcess(
                 config,
-                new RankProcessSetup(rank, incarnation, image, s.catchUpPoints(), s.catchUpOperations(), s.kills()),
+                new RankProcessSetup(
+                        rank, incarnation, image, s.catchUpPoints(), s.catchUpOperations(), s.kills(), storage),
                 transport,
                 new RemoteCommunicators(),
                 services,
@@ -137,6 +147,7 @@ public final class RankProcess implements RankSupervisor {
         }
         finished = true;
         transport.close();
+        storage.close();
         link.close();
         return outcome.ok() ? 0 : 1;
     }
@@ -181,27 +192,9 @@ public final class RankProcess implements RankSupervisor {
             }
             case Messages.Aborted a -> aborted = new JobAbortedException(a.rank(), a.errorCode(), a.reason());
             case Messages.Finished f -> finished = true;
-            case Messages.Answer a -> {
-                CompletableFuture<Serializable> f = requests.remove(a.id());
-                if (f != null) {
-                    if (a.error() != null) {
-                        f.completeExceptionally(new IllegalStateException(a.error()));
-                    } else {
-                        f.complete(a.value());
-                    }
-                }
-            }
+            case Messages.Answer a -> requests.answered(a);
             default -> System.err.println("rewind: rank " + rank + ": unexpected message " + m);
         }
-    }
-
-    /** One request to the launcher's services, answered in order of its arrival there. */
-    private CompletableFuture<Serializable> request(Serializable body) {
-        long id = nextRequest.incrementAndGet();
-        CompletableFuture<Serializable> f = new CompletableFuture<>();
-        requests.put(id, f);
-        link.send(new Messages.Request(id, body));
-        return f;
     }
 
     private static Serializable join(CompletableFuture<Serializable> f) {
@@ -224,7 +217,9 @@ public final class RankProcess implements RankSupervisor {
 
     @Override
     public void checkpointed(long line, Map<Long, Long> frontiers, long bytes, long nanos) {
-        link.send(new Messages.Checkpointed(rank, incarnation, line, Map.copyOf(frontiers), bytes, nanos));
+        NodeStorageClient.Written w = storage.written(line);
+        link.send(new Messages.Checkpointed(
+                rank, incarnation, line, Map.copyOf(frontiers), bytes, nanos, w.holders(), w.output()));
     }
 
     @Override
@@ -279,17 +274,18 @@ public final class RankProcess implements RankSupervisor {
 
         @Override
         public void recordWildcard(long index, FaultTolerance.ForcedMatch match) {
-            join(request(new Messages.RecordWildcard(of, index, match.source(), match.tag(), match.sequence())));
+            join(requests.send(new Messages.RecordWildcard(of, index, match.source(), match.tag(), match.sequence())));
         }
 
         @Override
         public void recordPoll(long index, long[] outcome) {
-            join(request(new Messages.RecordPoll(of, index, outcome.clone())));
+            join(requests.send(new Messages.RecordPoll(of, index, outcome.clone())));
         }
 
         @Override
         public Determinants fetch() {
-            return EventLogger.determinants((EventLogger.Records) join(request(new Messages.FetchDeterminants(of))));
+            return EventLogger.determinants(
+                    (EventLogger.Records) join(requests.send(new Messages.FetchDeterminants(of))));
         }
     }
 
@@ -297,7 +293,7 @@ public final class RankProcess implements RankSupervisor {
     private final class RemoteCommunicators implements CommunicatorFactory {
         @Override
         public Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
-            CompletableFuture<Serializable> answer = request(new Messages.CreateCommunicator(
+            CompletableFuture<Serializable> answer = requests.send(new Messages.CreateCommunicator(
                     CommunicatorRegistry.Request.of(parent, creationIndex, color, key, explicitGroup)));
             return CommunicatorRegistry.await(
                     answer.thenApply(a -> ((Messages.CommunicatorCreated) a).created()), parent);

@@ -160,7 +160,7 @@ public final class CheckpointAgent {
                         .array());
         CheckpointImage image = new CheckpointImage(incarnation.rank, line, data);
         job.injector().duringCheckpoint(incarnation, line, image, job.store());
-        long bytes = job.store().write(image);
+        long bytes = job.checkpoints().write(image);
         job.onCheckpoint(incarnation, line, mailbox.frontiers(), bytes, System.nanoTime() - t0);
     }
 }

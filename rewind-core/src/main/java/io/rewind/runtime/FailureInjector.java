@@ -108,7 +108,11 @@ final class FailureInjector implements AutoCloseable {
         return false;
     }
 
-    /** Called before a checkpoint file is written: a kill here leaves a torn temporary file. */
+    /**
+     * Called before a checkpoint file is written: a kill here leaves a torn temporary file in the
+     * job's folder ({@code store}; null when the rank writes through its node's agent, which never
+     * sees the line).
+     */
     void duringCheckpoint(Job.Incarnation inc, long line, CheckpointImage image, CheckpointStore store) {
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
@@ -116,19 +120,24 @@ final class FailureInjector implements AutoCloseable {
                     && k.trigger() == FailureSchedule.Trigger.CHECKPOINT
                     && k.value() == line
                     && claim(i)) {
-                byte[] bytes = CheckpointFormat.encode(image);
-                Path torn = store.jobDir()
-                        .resolve(String.format("rank-%05d", inc.rank))
-                        .resolve(String.format("line-%012d.ckpt.tmp", line));
-                try {
-                    Files.createDirectories(torn.getParent());
-                    Files.write(torn, Arrays.copyOf(bytes, bytes.length / 2));
-                } catch (IOException e) {
-                    // the crash happens anyway; the torn file is only there to be ignored
+                if (store != null) {
+                    tear(store, inc.rank, line, CheckpointFormat.encode(image));
                 }
                 job.markKilled(inc, "killed while writing checkpoint " + line + " (" + k + ")");
                 throw new RankKilledError(inc.rank, inc.number, "while writing checkpoint " + line);
             }
+        }
+    }
+
+    private static void tear(CheckpointStore store, int rank, long line, byte[] bytes) {
+        Path torn = store.jobDir()
+                .resolve(String.format("rank-%05d", rank))
+                .resolve(String.format("line-%012d.ckpt.tmp", line));
+        try {
+            Files.createDirectories(torn.getParent());
+            Files.write(torn, Arrays.copyOf(bytes, bytes.length / 2));
+        } catch (IOException e) {
+            // the crash happens anyway; the torn file is only there to be ignored
         }
     }
 

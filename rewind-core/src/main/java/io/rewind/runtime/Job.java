@@ -2,6 +2,7 @@ package io.rewind.runtime;
 
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
+import io.rewind.checkpoint.CheckpointWriter;
 import io.rewind.engine.CommunicatorFactory;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
@@ -74,7 +75,11 @@ public final class Job {
     /** What every rank's kept recovery lines hold, published as ranks checkpoint. */
     private final RecoveryLines lines;
 
+    /** This machine's checkpoint folder (null in a rank process whose checkpoints go to its node's agent). */
     private final CheckpointStore store;
+    /** Where checkpoints are written: {@link #store}, or the node's agent of a rank process. */
+    private final CheckpointWriter checkpoints;
+
     private final Path checkpointDir;
     private final boolean ownCheckpointDir;
     private final FailureInjector injector;
@@ -89,19 +94,21 @@ public final class Job {
     private long startNanos;
 
     private Job(JobConfig config) {
-        this(config, new InJvmTransport(config.ranks()), new CommunicatorRegistry(), null, null);
+        this(config, new InJvmTransport(config.ranks()), new CommunicatorRegistry(), null, null, null);
     }
 
     /**
      * @param services  the job-level services as a rank process reaches them (null: this JVM holds them)
      * @param supervisor the launcher of a rank process (null: every rank is a thread of this job)
+     * @param checkpoints where a rank process writes its checkpoints (null: the job's checkpoint folder)
      */
     private Job(
             JobConfig config,
             Transport transport,
             CommunicatorFactory communicators,
             ProtocolServices services,
-            RankSupervisor supervisor) {
+            RankSupervisor supervisor,
+            CheckpointWriter checkpoints) {
         this.config = config;
         this.transport = transport;
         this.communicators = communicators;
@@ -120,15 +127,23 @@ public final class Job {
                                 config.applicationLevelCollectives(),
                                 events::clientFor,
                                 lines));
-        try {
-            this.ownCheckpointDir = config.checkpointDir() == null;
-            this.checkpointDir = ownCheckpointDir
-                    ? Files.createTempDirectory("rewind-checkpoints-")
-                    : Files.createDirectories(config.checkpointDir());
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot create the checkpoint folder: " + e.getMessage(), e);
+        if (checkpoints != null) {
+            this.ownCheckpointDir = false;
+            this.checkpointDir = null;
+            this.store = null;
+            this.checkpoints = checkpoints;
+        } else {
+            try {
+                this.ownCheckpointDir = config.checkpointDir() == null;
+                this.checkpointDir = ownCheckpointDir
+                        ? Files.createTempDirectory("rewind-checkpoints-")
+                        : Files.createDirectories(config.checkpointDir());
+            } catch (IOException e) {
+                throw new IllegalArgumentException("cannot create the checkpoint folder: " + e.getMessage(), e);
+            }
+            this.store = new CheckpointStore(checkpointDir, config.keepLines());
+            this.checkpoints = store;
         }
-        this.store = new CheckpointStore(checkpointDir, config.keepLines());
         this.recoveryView = new StoredLinesView(config.ranks(), r -> slots[r].lineReached, store);
         this.injector = new FailureInjector(this, config.failures());
         this.report = new RunReport.Builder(config);
@@ -203,7 +218,13 @@ public final class Job {
             CommunicatorFactory communicators,
             ProtocolServices services,
             RankSupervisor supervisor) {
-        Job job = new Job(config.withFailures(setup.kills()), transport, communicators, services, supervisor);
+        Job job = new Job(
+                config.withFailures(setup.kills()),
+                transport,
+                communicators,
+                services,
+                supervisor,
+                setup.checkpoints());
         OutputRouter.install();
         job.startNanos = System.nanoTime();
         job.parentLoader = Job.class.getClassLoader();
@@ -231,8 +252,13 @@ public final class Job {
         return config;
     }
 
+    /** This machine's checkpoint folder; null in a rank process that writes through its node's agent. */
     CheckpointStore store() {
         return store;
+    }
+
+    CheckpointWriter checkpoints() {
+        return checkpoints;
     }
 
     FailureInjector injector() {

@@ -118,6 +118,30 @@ public record JobConfig(
                 recordFile);
     }
 
+    /** This job with its checkpoints in {@code dir} (null: a temporary folder, or each node's own). */
+    public JobConfig withCheckpointDir(Path dir) {
+        return new JobConfig(
+                ranks,
+                mainClass,
+                args,
+                classPath,
+                engine,
+                timeout,
+                stopGrace,
+                tagOutput,
+                out,
+                err,
+                protocol,
+                checkpointEvery,
+                keepLines,
+                dir,
+                failures,
+                payloadLog,
+                applicationLevelCollectives,
+                pointListener,
+                recordFile);
+    }
+
     /** This job with another failure schedule (a rank process gets the kills still due for it). */
     public JobConfig withFailures(FailureSchedule f) {
         return withFaultTolerance(protocol, checkpointEvery, f);

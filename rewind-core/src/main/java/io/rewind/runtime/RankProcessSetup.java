@@ -1,6 +1,7 @@
 package io.rewind.runtime;
 
 import io.rewind.checkpoint.CheckpointImage;
+import io.rewind.checkpoint.CheckpointWriter;
 
 /**
  * What one rank process runs: which rank and incarnation, the image it restarts from (null: from the
@@ -9,6 +10,7 @@ import io.rewind.checkpoint.CheckpointImage;
  *
  * @param catchUpPoints     checkpoint points at which it is back where its predecessor crashed
  * @param catchUpOperations for a restart from the beginning, the same in communication operations
+ * @param checkpoints       where the rank writes its checkpoints (its node's agent)
  */
 public record RankProcessSetup(
         int rank,
@@ -16,4 +18,5 @@ public record RankProcessSetup(
         CheckpointImage image,
         long catchUpPoints,
         long catchUpOperations,
-        FailureSchedule kills) {}
+        FailureSchedule kills,
+        CheckpointWriter checkpoints) {}

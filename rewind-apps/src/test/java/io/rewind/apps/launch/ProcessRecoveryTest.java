@@ -14,10 +14,13 @@ import io.rewind.launch.ProcessJob;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -57,13 +60,23 @@ class ProcessRecoveryTest {
         return ProtocolRegistry.recovering().stream();
     }
 
+    static Stream<Arguments> storages() {
+        List<Arguments> out = new ArrayList<>();
+        for (ProtocolDescriptor d : ProtocolRegistry.recovering()) {
+            out.add(Arguments.of(d, false));
+            out.add(Arguments.of(d, true));
+        }
+        return out.stream();
+    }
+
     /**
-     * Two agents, each running half the ranks; one is lost with all its ranks (a power cut, not one
-     * process): they restart on the other node, from the checkpoint folder the nodes share.
+     * Two agents, each running half the ranks with a checkpoint folder of its own; one is lost with all
+     * its ranks and its folder (a power cut, not one process): they restart on the other node from the
+     * copies it kept of their lines. With a folder both nodes share, from that folder.
      */
-    @ParameterizedTest(name = "under {0}")
-    @MethodSource("recovering")
-    void theRanksOfALostNodeRestartOnTheOther(ProtocolDescriptor protocol) {
+    @ParameterizedTest(name = "under {0}, shared folder {1}")
+    @MethodSource("storages")
+    void theRanksOfALostNodeRestartOnTheOther(ProtocolDescriptor protocol, boolean sharedFolder, @TempDir Path dir) {
         JobConfig program = program(Stencil2D.class, 4, "32", "16");
         RecoveryCheck check = RecoveryCheck.of(program);
         FailureSchedule loss = FailureSchedule.parse("3@o60", 4);
@@ -71,15 +84,26 @@ class ProcessRecoveryTest {
                 protocol,
                 4,
                 FailureSchedule.NONE,
-                c -> ProcessJob.run(c, Launch.local(2).losingNodes(loss)));
+                c -> ProcessJob.run(
+                        sharedFolder ? c.withCheckpointDir(dir) : c,
+                        Launch.local(2).losingNodes(loss)));
         assertTrue(v.ok(), v.describe());
-        // Ranks 2 and 3 ran on the lost node: both failed, whatever the protocol rolled back.
+        // Ranks 2 and 3 ran on the lost node: both failed, whatever the protocol rolled back, and came
+        // back from a checkpoint (their node's own folder was gone with it).
         List<Integer> failed = new ArrayList<>();
-        v.result().report().failures().forEach(f -> failed.add(f.rank()));
+        v.result().report().failures().forEach(f -> {
+            failed.add(f.rank());
+            assertTrue(
+                    f.line() > 0,
+                    "restarted from the beginning: " + v.result().report().failures());
+        });
         assertTrue(
                 failed.containsAll(List.of(2, 3)),
                 "failures: " + v.result().report().failures());
         assertTrue(v.result().report().killsNotStruck().isEmpty(), v.describe());
+        if (sharedFolder) {
+            assertTrue(Files.isDirectory(dir.resolve("rank-00003")), "nothing in the shared folder " + dir);
+        }
     }
 
     @ParameterizedTest(name = "{0} under {1}")
