@@ -122,6 +122,24 @@ final class RunCommand implements Callable<Integer> {
                     + "killed with SIGKILL, and its ranks restart on the other nodes.")
     String loseNode;
 
+    @Option(
+            names = "--freeze-node",
+            paramLabel = "RANK@WHEN",
+            description = "With --launch local and --nodes 2 or more: when this kill (same syntax as --kill) "
+                    + "strikes RANK, its whole node stops answering: the node's agent and every rank process on "
+                    + "it are stopped with SIGSTOP. Only the heartbeats find it; then its ranks restart on the "
+                    + "other nodes.")
+    String freezeNode;
+
+    @Option(
+            names = "--heartbeat-timeout",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description = "With ranks as processes: how long a node agent may stay silent before its node is "
+                    + "taken for lost (and how long an agent waits for a silent launcher before it ends its "
+                    + "ranks); e.g. 10s (the default), 1500ms.")
+    Duration heartbeatTimeout;
+
     @Parameters(index = "0", paramLabel = "MAIN_CLASS", description = "Class whose main method every rank runs.")
     String mainClass;
 
@@ -185,12 +203,26 @@ final class RunCommand implements Callable<Integer> {
                 }
                 processes = processes.losingNodes(FailureSchedule.parse(loseNode, ranks));
             }
+            if (freezeNode != null) {
+                if (processes == null) {
+                    throw new IllegalArgumentException(
+                            "--freeze-node needs ranks as processes (--launch local, ssh or slurm)");
+                }
+                processes = processes.freezingNodes(FailureSchedule.parse(freezeNode, ranks));
+            }
+            if (heartbeatTimeout != null) {
+                if (processes == null) {
+                    throw new IllegalArgumentException(
+                            "--heartbeat-timeout needs ranks as processes (--launch local, ssh or slurm)");
+                }
+                processes = processes.withHeartbeatTimeout(heartbeatTimeout);
+            }
         } catch (IllegalArgumentException e) {
             System.err.println("rewind run: " + e.getMessage());
             return 2;
         }
         JobResult result = processes == null ? Job.run(config) : ProcessJob.run(config, processes);
-        if (summary || !config.failures().isEmpty() || loseNode != null) {
+        if (summary || !config.failures().isEmpty() || loseNode != null || freezeNode != null) {
             System.out.println("rewind: " + result.report().summary());
             if (config.recordFile() != null) {
                 System.out.println(

@@ -1,6 +1,7 @@
 package io.rewind.launch;
 
 import io.rewind.runtime.FailureSchedule;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -13,8 +14,24 @@ import java.util.List;
  * @param nodeLoss  nodes to lose during the run, for testing what fails over: when one of these
  *                  kills strikes its rank, the rank's whole node is lost (its agent and every rank
  *                  process on it killed with SIGKILL at once)
+ * @param nodeFreeze nodes to silence during the run, for testing what fails over: when one of these
+ *                  kills strikes its rank, the rank's node stops answering (its agent and every rank
+ *                  process on it stopped with SIGSTOP), which only heartbeats can tell
+ * @param heartbeatTimeout how long a node agent (or the launcher, as an agent sees it) may stay silent
+ *                  before it is taken for lost; heartbeats go both ways five times in that time
  */
-public record Launch(Mode mode, List<Node> nodes, List<String> remoteShell, FailureSchedule nodeLoss) {
+public record Launch(
+        Mode mode,
+        List<Node> nodes,
+        List<String> remoteShell,
+        FailureSchedule nodeLoss,
+        FailureSchedule nodeFreeze,
+        Duration heartbeatTimeout) {
+    /** The default {@link #heartbeatTimeout}. */
+    public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
+
+    private static final Duration SHORTEST_HEARTBEAT_TIMEOUT = Duration.ofMillis(100);
+
     /** How node agents are started. */
     public enum Mode {
         /** Agents are processes on this machine (one per pseudo-node). */
@@ -31,9 +48,13 @@ public record Launch(Mode mode, List<Node> nodes, List<String> remoteShell, Fail
     public Launch {
         nodes = List.copyOf(nodes);
         remoteShell = List.copyOf(remoteShell);
-        if (!nodeLoss.isEmpty() && nodes.size() < 2) {
+        if ((!nodeLoss.isEmpty() || !nodeFreeze.isEmpty()) && nodes.size() < 2) {
             throw new IllegalArgumentException(
                     "losing the only node leaves nowhere to restart the ranks: use --nodes 2 or more");
+        }
+        if (heartbeatTimeout.compareTo(SHORTEST_HEARTBEAT_TIMEOUT) < 0) {
+            throw new IllegalArgumentException("the heartbeat timeout must be at least "
+                    + SHORTEST_HEARTBEAT_TIMEOUT.toMillis() + " ms, was " + heartbeatTimeout.toMillis() + " ms");
         }
         if (nodes.isEmpty()) {
             throw new IllegalArgumentException("a launch needs at least one node");
@@ -49,7 +70,8 @@ public record Launch(Mode mode, List<Node> nodes, List<String> remoteShell, Fail
         for (int i = 0; i < count; i++) {
             nodes.add(new Node("node-" + i, 0));
         }
-        return new Launch(Mode.LOCAL, nodes, List.of(), FailureSchedule.NONE);
+        return new Launch(
+                Mode.LOCAL, nodes, List.of(), FailureSchedule.NONE, FailureSchedule.NONE, DEFAULT_HEARTBEAT_TIMEOUT);
     }
 
     /**
@@ -100,7 +122,8 @@ public record Launch(Mode mode, List<Node> nodes, List<String> remoteShell, Fail
         }
         List<Node> nodes = new java.util.ArrayList<>();
         slots.forEach((host, n) -> nodes.add(new Node(host, n)));
-        return new Launch(Mode.SSH, nodes, remoteShell, FailureSchedule.NONE);
+        return new Launch(
+                Mode.SSH, nodes, remoteShell, FailureSchedule.NONE, FailureSchedule.NONE, DEFAULT_HEARTBEAT_TIMEOUT);
     }
 
     /**
@@ -136,12 +159,28 @@ public record Launch(Mode mode, List<Node> nodes, List<String> remoteShell, Fail
         for (String h : hosts) {
             nodes.add(new Node(h, 0));
         }
-        return new Launch(Mode.SLURM, nodes, List.of(), FailureSchedule.NONE);
+        return new Launch(
+                Mode.SLURM, nodes, List.of(), FailureSchedule.NONE, FailureSchedule.NONE, DEFAULT_HEARTBEAT_TIMEOUT);
     }
 
     /** This launch, losing a rank's whole node when one of {@code losses} strikes that rank. */
     public Launch losingNodes(FailureSchedule losses) {
-        return new Launch(mode, nodes, remoteShell, losses);
+        return new Launch(mode, nodes, remoteShell, losses, nodeFreeze, heartbeatTimeout);
+    }
+
+    /** This launch, silencing a rank's whole node when one of {@code freezes} strikes that rank. */
+    public Launch freezingNodes(FailureSchedule freezes) {
+        return new Launch(mode, nodes, remoteShell, nodeLoss, freezes, heartbeatTimeout);
+    }
+
+    /** This launch with another heartbeat timeout. */
+    public Launch withHeartbeatTimeout(Duration timeout) {
+        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, timeout);
+    }
+
+    /** How often heartbeats go out: five in every timeout. */
+    Duration heartbeatInterval() {
+        return heartbeatTimeout.dividedBy(5);
     }
 
     /** The node of each rank: filled in order, each node its slots (or an even share when 0). */

@@ -48,6 +48,8 @@ final class Link implements AutoCloseable {
     private final ObjectOutputStream out;
     private final ObjectInputStream in;
     private volatile boolean closed;
+    /** When the reader last took a message (or the link opened): how long the other end has been silent. */
+    private volatile long lastHeardNanos = System.nanoTime();
 
     private Link(Socket socket, String name, long maxMessageBytes) throws IOException {
         this.socket = socket;
@@ -159,7 +161,9 @@ final class Link implements AutoCloseable {
             String why = "closed";
             try {
                 while (true) {
-                    onMessage.accept(in.readObject());
+                    Object m = in.readObject();
+                    lastHeardNanos = System.nanoTime();
+                    onMessage.accept(m);
                 }
             } catch (EOFException e) {
                 why = "closed by the peer";
@@ -185,6 +189,11 @@ final class Link implements AutoCloseable {
 
     String name() {
         return name;
+    }
+
+    /** How long since the other end last sent anything, in nanoseconds. */
+    long silentNanos() {
+        return System.nanoTime() - lastHeardNanos;
     }
 
     @Override

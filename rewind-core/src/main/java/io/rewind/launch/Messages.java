@@ -52,6 +52,9 @@ final class Messages {
     /** A whole line the rank printed ({@code err}: on standard error). */
     record Output(int rank, int incarnation, boolean err, String line) implements Serializable {}
 
+    /** I am still here: goes both ways between the launcher and each agent, a few times a timeout. */
+    record Heartbeat() implements Serializable {}
+
     /** The job is over: kill what is left and exit. */
     record Shutdown() implements Serializable {}
 

@@ -29,27 +29,37 @@ public final class NodeAgent {
     private final Link link;
     private final List<String> rankCommand;
     private final NodeStore store;
+    private final long heartbeatTimeoutNanos;
     private final Map<Long, Process> processes = new ConcurrentHashMap<>();
     private final CountDownLatch done = new CountDownLatch(1);
 
-    private NodeAgent(String node, Link link, List<String> rankCommand, NodeStore store) {
+    private NodeAgent(String node, Link link, List<String> rankCommand, NodeStore store, long heartbeatMillis) {
         this.node = node;
         this.link = link;
         this.rankCommand = rankCommand;
         this.store = store;
+        this.heartbeatTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(heartbeatMillis);
     }
 
     /**
      * {@code --head HOST:PORT --node NAME --secret-file FILE --java JAVA --class-path CP --keep-lines N
-     * [--checkpoint-dir DIR]}: with a checkpoint folder every node shares, the node keeps its ranks'
+     * --heartbeat-millis T [--checkpoint-dir DIR]}: a launcher silent for longer than T is taken for
+     * gone; with a checkpoint folder every node shares, the node keeps its ranks'
      * lines there; without, in a folder of its own on this host, with a copy on a partner node. The secret
      * file {@code -} means standard input (an agent started over ssh or by srun): the agent then keeps
      * the secret in a file of its own, mode 0600, for its rank processes. A node named {@code slurm}
      * takes the name Slurm gives it ({@code SLURMD_NODENAME}).
      */
     public static void main(String[] args) throws Exception {
-        Map<String, String> a =
-                Args.parse(args, "--head", "--node", "--secret-file", "--java", "--class-path", "--keep-lines");
+        Map<String, String> a = Args.parse(
+                args,
+                "--head",
+                "--node",
+                "--secret-file",
+                "--java",
+                "--class-path",
+                "--keep-lines",
+                "--heartbeat-millis");
         String head = a.get("--head");
         String node = a.get("--node");
         if (node.equals("slurm")) {
@@ -89,7 +99,7 @@ public final class NodeAgent {
                 "--store",
                 store.address().getAddress().getHostAddress() + ":"
                         + store.address().getPort()));
-        NodeAgent agent = new NodeAgent(node, link, command, store);
+        NodeAgent agent = new NodeAgent(node, link, command, store, Long.parseLong(a.get("--heartbeat-millis")));
         try {
             agent.run();
         } finally {
@@ -103,6 +113,7 @@ public final class NodeAgent {
 
     private void run() throws InterruptedException, IOException {
         link.startReader(this::onMessage, why -> done.countDown());
+        Thread.ofPlatform().name("rewind-agent-heartbeat-" + node).daemon(true).start(this::heartbeats);
         link.send(new Messages.AgentHello(
                 node,
                 InetAddress.getLocalHost().getHostName(),
@@ -119,8 +130,31 @@ public final class NodeAgent {
         }
     }
 
+    /**
+     * Tells the launcher this node is alive, a few times a timeout; a launcher silent for longer than
+     * the timeout (its host hung, or cut off) is taken for gone, and the node's ranks end with it.
+     */
+    private void heartbeats() {
+        long every = heartbeatTimeoutNanos / 5;
+        while (done.getCount() > 0) {
+            java.util.concurrent.locks.LockSupport.parkNanos(every);
+            long silent = link.silentNanos();
+            if (silent > heartbeatTimeoutNanos) {
+                System.err.println("rewind: agent " + node + ": the launcher has been silent for "
+                        + TimeUnit.NANOSECONDS.toMillis(silent) + " ms: ending this node's ranks");
+                link.close();
+                done.countDown();
+                return;
+            }
+            link.send(new Messages.Heartbeat());
+        }
+    }
+
     private void onMessage(Object m) {
         switch (m) {
+            case Messages.Heartbeat h -> {
+                // the link noted the time: nothing else to do
+            }
             case Messages.Spawn s -> spawn(s.rank(), s.incarnation());
             case Messages.Kill k -> {
                 Process p = processes.get(key(k.rank(), k.incarnation()));

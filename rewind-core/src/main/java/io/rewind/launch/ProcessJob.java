@@ -118,6 +118,7 @@ public final class ProcessJob {
         this.view = new HeldLinesView();
         this.pendingKills = new ArrayList<>(config.failures().kills());
         pendingKills.addAll(launch.nodeLoss().kills());
+        pendingKills.addAll(launch.nodeFreeze().kills());
     }
 
     /** Runs the job to its end and reports how every rank ended, as {@code Job.run} does for threads. */
@@ -151,6 +152,13 @@ public final class ProcessJob {
             throw new IllegalStateException("cannot listen for the job's processes: " + e.getMessage(), e);
         }
         Thread.ofPlatform().name("rewind-launcher-accept").daemon(true).start(this::acceptLoop);
+        Thread.ofPlatform().name("rewind-launcher-heartbeat").daemon(true).start(() -> {
+            long every = launch.heartbeatInterval().toNanos();
+            while (!server.isClosed()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(every);
+                tasks.add(this::heartbeat);
+            }
+        });
         startAgents();
         long agentDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AGENT_START_SECONDS);
         while (agents.stream().anyMatch(a -> a.link == null) && abortReason == null) {
@@ -341,7 +349,9 @@ public final class ProcessJob {
                 "--class-path",
                 JvmCommand.classPath(),
                 "--keep-lines",
-                Integer.toString(config.keepLines())));
+                Integer.toString(config.keepLines()),
+                "--heartbeat-millis",
+                Long.toString(launch.heartbeatTimeout().toMillis())));
         if (sharedCheckpointDir != null) {
             common.addAll(List.of("--checkpoint-dir", sharedCheckpointDir.toString()));
         }
@@ -443,6 +453,9 @@ public final class ProcessJob {
 
     /** In a link's reader: service requests are answered here, everything else goes to the coordinator. */
     private void onLinkMessage(Link link, Object m) {
+        if (m instanceof Messages.Heartbeat) {
+            return; // the link noted when it heard from the other end: that is all a heartbeat says
+        }
         if (m instanceof Messages.Request r) {
             serve(link, r);
         } else {
@@ -553,6 +566,37 @@ public final class ProcessJob {
             case Messages.AbortJob a -> abort(a.rank(), a.errorCode(), a.reason());
             case Messages.Diagnostic d -> System.err.println("[" + d.rank() + "." + d.incarnation() + "] " + d.text());
             default -> System.err.println("rewind: launcher: unexpected message " + m);
+        }
+    }
+
+    /**
+     * Coordinator, a few times a heartbeat timeout: tells every live agent the launcher is here, and
+     * takes an agent that has said nothing for longer than the timeout for lost with its node (a host
+     * that hangs, or that the network cut off, says nothing; only its silence tells).
+     */
+    private void heartbeat() {
+        long timeout = launch.heartbeatTimeout().toNanos();
+        for (Agent a : agents) {
+            if (a.link == null || a.lost) {
+                continue;
+            }
+            long silent = a.link.silentNanos();
+            if (silent <= timeout) {
+                a.link.send(new Messages.Heartbeat());
+                continue;
+            }
+            System.err.println("rewind: node " + a.name + " has been silent for "
+                    + TimeUnit.NANOSECONDS.toMillis(silent) + " ms (heartbeat timeout "
+                    + launch.heartbeatTimeout().toMillis() + " ms): taken for lost");
+            if (launch.mode() == Launch.Mode.LOCAL) {
+                // On this machine its processes can still be ended; on another host the agent ends
+                // its ranks itself once it finds the launcher silent or gone.
+                ProcessHandle.of(a.pid).ifPresent(agent -> {
+                    agent.descendants().forEach(ProcessHandle::destroyForcibly);
+                    agent.destroyForcibly();
+                });
+            }
+            a.link.close(); // its reader reports the close, which loses the node (onLinkClosed)
         }
     }
 
@@ -1017,10 +1061,38 @@ public final class ProcessJob {
         }
     }
 
-    /** Strikes a rank's process, or its whole node if the kill that struck is a node loss. */
+    /**
+     * Silences a node as a hung host would be: its agent and every rank process on it stopped with
+     * SIGSTOP, their connections open but answering nothing.
+     */
+    private void freezeNode(Agent a) {
+        ProcessHandle agent = ProcessHandle.of(a.pid).orElse(null);
+        if (agent == null || !agent.isAlive()) {
+            System.err.println("rewind: cannot freeze node " + a.name + ": its agent is not a process of this machine");
+            return;
+        }
+        System.err.println("rewind: freezing node " + a.name + " (its agent and rank processes stopped with SIGSTOP)");
+        List<String> cmd = new ArrayList<>(List.of("kill", "-STOP"));
+        agent.descendants().forEach(p -> cmd.add(Long.toString(p.pid())));
+        cmd.add(Long.toString(agent.pid()));
+        try {
+            Process kill = new ProcessBuilder(cmd).inheritIO().start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                System.err.println("rewind: kill -STOP of node " + a.name + " failed");
+            }
+        } catch (IOException e) {
+            System.err.println("rewind: cannot run kill -STOP: " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Strikes a rank's process, or its whole node if the kill that struck is a node loss or freeze. */
     private void strike(Slot s, FailureSchedule.Kill kill) {
         if (kill != null && launch.nodeLoss().kills().contains(kill)) {
             loseNode(agents.get(s.node));
+        } else if (kill != null && launch.nodeFreeze().kills().contains(kill)) {
+            freezeNode(agents.get(s.node));
         } else {
             killProcess(s);
         }

@@ -106,6 +106,27 @@ class ProcessRecoveryTest {
         }
     }
 
+    /**
+     * A node that stops answering (its agent and ranks stopped with SIGSTOP, connections open) is found
+     * by the heartbeats alone, taken for lost, and its ranks restart on the other node.
+     */
+    @ParameterizedTest(name = "under {0}")
+    @MethodSource("recovering")
+    void aSilentNodeIsFoundByItsHeartbeatsAndItsRanksRestartOnTheOther(ProtocolDescriptor protocol) {
+        JobConfig program = program(Stencil2D.class, 4, "32", "16");
+        RecoveryCheck check = RecoveryCheck.of(program);
+        Launch freezing = Launch.local(2)
+                .freezingNodes(FailureSchedule.parse("3@o60", 4))
+                .withHeartbeatTimeout(Duration.ofSeconds(2));
+        RecoveryCheck.Verdict v = check.run(protocol, 4, FailureSchedule.NONE, c -> ProcessJob.run(c, freezing));
+        assertTrue(v.ok(), v.describe());
+        List<Integer> failed = new ArrayList<>();
+        v.result().report().failures().forEach(f -> failed.add(f.rank()));
+        assertTrue(
+                failed.containsAll(List.of(2, 3)),
+                "failures: " + v.result().report().failures());
+    }
+
     @ParameterizedTest(name = "{0} under {1}")
     @MethodSource("cases")
     void killedProcessesRecoverToTheFailureFreeResult(JobConfig program, ProtocolDescriptor protocol) {
