@@ -40,8 +40,19 @@ final class FaultToleranceOptions {
     @Option(
             names = "--checkpoint-dir",
             paramLabel = "DIR",
-            description = "Where checkpoints go (default: a temporary folder removed after the job).")
+            description = "Where checkpoints go: one folder every rank sees (with ranks as processes on several "
+                    + "hosts, a shared folder). A new run removes the checkpoints an earlier run left there; "
+                    + "--resume continues that run instead. Default: a temporary folder removed after the job "
+                    + "(with ranks as processes: a folder of each node's own, every line copied to a partner "
+                    + "node).")
     Path checkpointDir;
+
+    @Option(
+            names = "--resume",
+            description = "Continue a job that died whole (its launcher, or every process) from the newest "
+                    + "recovery line all its ranks hold in --checkpoint-dir; the same program, arguments and "
+                    + "number of ranks are required.")
+    boolean resume;
 
     @Option(
             names = "--kill",
@@ -109,7 +120,8 @@ final class FaultToleranceOptions {
         b.protocol(ProtocolRegistry.get(protocol))
                 .checkpointEvery(checkpointEvery)
                 .keepLines(keepLines)
-                .checkpointDir(checkpointDir);
+                .checkpointDir(checkpointDir)
+                .resume(resume);
         if (kill != null && chaos != null) {
             throw new IllegalArgumentException("--kill and --chaos cannot be combined");
         }

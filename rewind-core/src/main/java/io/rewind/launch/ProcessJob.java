@@ -1,5 +1,7 @@
 package io.rewind.launch;
 
+import io.rewind.checkpoint.CheckpointImage;
+import io.rewind.checkpoint.CheckpointStore;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolDescriptor;
@@ -8,6 +10,7 @@ import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
+import io.rewind.runtime.CheckpointAgent;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
@@ -15,6 +18,7 @@ import io.rewind.runtime.JobResult;
 import io.rewind.runtime.OutputRouter;
 import io.rewind.runtime.RankOutcome;
 import io.rewind.runtime.RecoveryPhase;
+import io.rewind.runtime.ResumePoint;
 import io.rewind.runtime.RunRecordWriter;
 import io.rewind.runtime.RunReport;
 import io.rewind.transport.JobSecret;
@@ -116,9 +120,34 @@ public final class ProcessJob {
                     r, nodeOf[r], new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
         }
         this.view = new HeldLinesView();
+        if (sharedCheckpointDir != null) {
+            resumeFrom(new CheckpointStore(sharedCheckpointDir, config.keepLines()));
+        }
         this.pendingKills = new ArrayList<>(config.failures().kills());
         pendingKills.addAll(launch.nodeLoss().kills());
         pendingKills.addAll(launch.nodeFreeze().kills());
+    }
+
+    /**
+     * A job given a shared folder: starts afresh there, or, resuming a run that died whole, has every
+     * rank start from the newest line all of them hold, as if each had just written it.
+     */
+    private void resumeFrom(CheckpointStore store) {
+        long line = ResumePoint.prepare(config, store);
+        if (line == 0) {
+            return;
+        }
+        for (Slot s : slots) {
+            CheckpointImage image = store.load(s.rank, line);
+            Map<Long, Long> frontiers = ResumePoint.frontiers(image);
+            long[] output = CheckpointAgent.outputPosition(image);
+            held.written(s.rank, line, List.of(), output);
+            lines.published(s.rank, line, frontiers);
+            protocol.onCheckpoint(s.rank, line, frontiers);
+            s.restartLine = line;
+            s.lineReached = line;
+            s.output.rewindTo(output);
+        }
     }
 
     /** Runs the job to its end and reports how every rank ended, as {@code Job.run} does for threads. */

@@ -285,10 +285,15 @@ public final class Job {
         for (int r = 0; r < n; r++) {
             slots[r] = new RankSlot(r, new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
         }
+        long resumeLine = ownCheckpointDir ? 0 : ResumePoint.prepare(config, store);
         // Every endpoint exists before any rank runs, so no early message is dropped.
         List<Incarnation> first = new ArrayList<>();
         for (RankSlot s : slots) {
-            first.add(prepare(s, 0, null));
+            if (resumeLine > 0) {
+                first.add(resume(s, resumeLine));
+            } else {
+                first.add(prepare(s, 0, null));
+            }
         }
         running = n;
         for (Incarnation inc : first) {
@@ -497,6 +502,18 @@ public final class Job {
      * Creates an incarnation of a rank, with its queues restored from {@code image} if given, and makes
      * it reachable; its thread is created but not started.
      */
+    /**
+     * The first incarnation of a rank of a resumed job: from {@code line}, which every rank holds, as
+     * if it had just written it (its output up to there was printed by the run that died).
+     */
+    private Incarnation resume(RankSlot slot, long line) {
+        Incarnation inc = prepare(slot, 0, store.load(slot.rank, line));
+        slot.lineReached = line;
+        lines.published(slot.rank, line, inc.restoredFrontiers);
+        protocol.onCheckpoint(slot.rank, line, inc.restoredFrontiers);
+        return inc;
+    }
+
     private Incarnation prepare(RankSlot slot, int number, CheckpointImage image) {
         int r = slot.rank;
         int n = config.ranks();
@@ -511,8 +528,9 @@ public final class Job {
         ctx.bind(inc.engine);
         inc.agent = new CheckpointAgent(this, inc, image);
         ctx.bind(inc.agent);
-        if (number > 0) {
-            // What the rank printed after its restart point it prints again: shown once only.
+        if (number > 0 || image != null) {
+            // What the rank printed after its restart point it prints again: shown once only (a
+            // resumed job's first incarnation counts on from what the run that died printed).
             slot.output.rewindTo(image == null ? new long[2] : CheckpointAgent.outputPosition(image));
         }
         if (image != null) {

@@ -39,6 +39,8 @@ import java.util.Objects;
  *                  (default); false logs every message of the tree algorithms (for comparison)
  * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
  * @param recordFile where the JSON run record goes at the end (null: not written)
+ * @param resume    start every rank from the newest recovery line all of them hold in {@code
+ *                  checkpointDir}, left by an earlier run of the same job that died whole
  */
 public record JobConfig(
         int ranks,
@@ -59,7 +61,8 @@ public record JobConfig(
         PayloadLogConfig payloadLog,
         boolean applicationLevelCollectives,
         PointListener pointListener,
-        Path recordFile) {
+        Path recordFile,
+        boolean resume) {
 
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
@@ -115,7 +118,8 @@ public record JobConfig(
                 payloadLog,
                 applicationLevelCollectives,
                 pointListener,
-                recordFile);
+                recordFile,
+                resume);
     }
 
     /** This job with its checkpoints in {@code dir} (null: a temporary folder, or each node's own). */
@@ -139,7 +143,8 @@ public record JobConfig(
                 payloadLog,
                 applicationLevelCollectives,
                 pointListener,
-                recordFile);
+                recordFile,
+                resume);
     }
 
     /** This job with another failure schedule (a rank process gets the kills still due for it). */
@@ -185,6 +190,7 @@ public record JobConfig(
         private boolean applicationLevelCollectives = true;
         private PointListener pointListener = PointListener.NONE;
         private Path recordFile;
+        private boolean resume;
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -292,6 +298,15 @@ public record JobConfig(
             return this;
         }
 
+        /**
+         * Resume a job that died whole from the newest recovery line all its ranks hold in the
+         * checkpoint folder (which must be given).
+         */
+        public Builder resume(boolean resume) {
+            this.resume = resume;
+            return this;
+        }
+
         /** Write the JSON run record to {@code file} when the job ends (null: none). */
         public Builder recordFile(Path file) {
             this.recordFile = file;
@@ -327,6 +342,10 @@ public record JobConfig(
             }
             if (failures == null) {
                 throw new IllegalArgumentException("failures must not be null (use FailureSchedule.NONE)");
+            }
+            if (resume && checkpointDir == null) {
+                throw new IllegalArgumentException(
+                        "resuming needs the checkpoint folder of the run that died (--checkpoint-dir DIR)");
             }
             for (FailureSchedule.Kill k : failures.kills()) {
                 if (k.rank() >= ranks) {
@@ -367,7 +386,8 @@ public record JobConfig(
                     log,
                     applicationLevelCollectives,
                     pointListener,
-                    recordFile);
+                    recordFile,
+                    resume);
         }
     }
 }
