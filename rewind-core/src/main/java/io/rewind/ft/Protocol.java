@@ -34,6 +34,14 @@ public interface Protocol extends AutoCloseable {
         return false;
     }
 
+    /**
+     * Whether ranks record the outcomes of their non-deterministic events at the job's event logger
+     * (which then has to run).
+     */
+    default boolean logsDeterminants() {
+        return false;
+    }
+
     /** Called once, before any rank starts, with what the job offers. */
     void start(ProtocolServices services);
 

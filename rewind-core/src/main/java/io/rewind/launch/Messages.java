@@ -64,11 +64,17 @@ final class Messages {
     record RankHello(int rank, int incarnation, long pid) implements Serializable {}
 
     /**
-     * What the rank runs: the job and its own part of it (line 0: from the beginning), and how many
-     * rank processes share its node.
+     * What the rank runs: the job and its own part of it (line 0: from the beginning), how many rank
+     * processes share its node, and where the event logger listens (null: the protocol needs none).
      */
     record Setup(
-            JobSpec job, long line, long catchUpPoints, long catchUpOperations, FailureSchedule kills, int ranksOnNode)
+            JobSpec job,
+            long line,
+            long catchUpPoints,
+            long catchUpOperations,
+            FailureSchedule kills,
+            int ranksOnNode,
+            EventLoggerAt eventLogger)
             implements Serializable {}
 
     /** The rank's transport listens at {@code host:port}. */
@@ -147,6 +153,20 @@ final class Messages {
     record RecordPoll(int rank, long index, long[] outcome) implements Serializable {}
 
     record FetchDeterminants(int rank) implements Serializable {}
+
+    /** The launcher asks the event logger for its entries and bytes so far (for the run's report). */
+    record EventLogFigures() implements Serializable {}
+
+    // --- event logger process <-> launcher, ranks -------------------------------------------------
+
+    /**
+     * The event logger process listens at {@code host:port}; it read {@code recovered} entries back
+     * from its journal.
+     */
+    record EventLoggerHello(String host, int port, long pid, long recovered) implements Serializable {}
+
+    /** The event logger now listens here (a new process took over the journal). */
+    record EventLoggerAt(String host, int port) implements Serializable {}
 
     record CreateCommunicator(CommunicatorRegistry.Request request) implements Serializable {}
 

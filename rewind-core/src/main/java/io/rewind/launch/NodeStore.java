@@ -8,8 +8,6 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +42,7 @@ final class NodeStore implements AutoCloseable {
     private final Path folder;
     private final boolean shared;
     private final CheckpointStore files;
-    private final ServerSocket server;
+    private final LinkServer server;
     /** Per rank: the oldest incarnation whose lines are still taken. */
     private final Map<Integer, Integer> oldestTaken = new HashMap<>();
     /** Per rank: which incarnation wrote each line this node keeps. */
@@ -66,40 +64,16 @@ final class NodeStore implements AutoCloseable {
         this.folder = Files.createDirectories(folder);
         this.shared = shared;
         this.files = new CheckpointStore(this.folder, keepLines);
-        this.server = new ServerSocket(0, 256, bind);
-        Thread.ofPlatform().name("rewind-store-accept-" + node).daemon(true).start(this::acceptLoop);
+        this.server = LinkServer.start(
+                "store-" + node, bind, secret, Link.STORAGE_MESSAGE_BYTES, LinkServer.readingWith(this::serve));
     }
 
     InetSocketAddress address() {
-        return new InetSocketAddress(server.getInetAddress(), server.getLocalPort());
+        return server.address();
     }
 
     Path folder() {
         return folder;
-    }
-
-    private void acceptLoop() {
-        while (!server.isClosed()) {
-            Socket s;
-            try {
-                s = server.accept();
-            } catch (IOException e) {
-                return; // closed: the node is shutting down
-            }
-            Thread.ofPlatform()
-                    .name("rewind-store-handshake-" + node)
-                    .daemon(true)
-                    .start(() -> {
-                        try {
-                            Link link = Link.accept(
-                                    s, secret, "store-" + node + "-" + s.getPort(), Link.STORAGE_MESSAGE_BYTES);
-                            link.startReader(m -> serve(link, m), why -> {});
-                        } catch (IOException e) {
-                            System.err.println("rewind: checkpoint service of " + node + ": refused a connection from "
-                                    + s.getRemoteSocketAddress() + ": " + e.getMessage());
-                        }
-                    });
-        }
     }
 
     /** In a connection's reader: one request of a rank of this node or of another node's service. */
@@ -248,11 +222,7 @@ final class NodeStore implements AutoCloseable {
 
     @Override
     public void close() {
-        try {
-            server.close();
-        } catch (IOException e) {
-            // closing
-        }
+        server.close();
         synchronized (partnerLock) {
             if (partnerLink != null) {
                 partnerLink.close();

@@ -25,8 +25,6 @@ import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
 import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,11 +58,19 @@ public final class ProcessJob {
     private static final long RETRY_KILL_MILLIS = 5;
     /** Processes of one rank that may die in a row before listening, before the job is given up. */
     private static final int MAX_FAILED_STARTS = 3;
+    /** Times the event logger process may die before the job is given up. */
+    private static final int MAX_EVENT_LOGGER_RESTARTS = 5;
 
     private final JobConfig config;
     private final Launch launch;
     private final Protocol protocol;
-    private final EventLogger events;
+    /** The event logger process (null: the protocol records no determinants), and its address. */
+    private Process eventLogger;
+
+    private Messages.EventLoggerAt eventLoggerAt;
+    private int eventLoggerRestarts;
+    private volatile Requests eventLoggerRequests;
+    private long[] eventLoggerFigures;
     private final RecoveryLines lines;
     private final CommunicatorRegistry communicators = new CommunicatorRegistry();
     private final RunReport.Builder report;
@@ -80,7 +86,7 @@ public final class ProcessJob {
     private final Slot[] slots;
     private final List<Agent> agents = new ArrayList<>();
     private final List<FailureSchedule.Kill> pendingKills;
-    private ServerSocket server;
+    private LinkServer server;
     private long startNanos;
     private RunRecordWriter record;
     private int peersEpoch;
@@ -95,14 +101,14 @@ public final class ProcessJob {
         this.config = config;
         this.launch = launch;
         this.protocol = config.protocol().create();
-        this.events = new EventLogger(config.ranks());
         this.lines = new RecoveryLines(config.ranks(), config.keepLines());
         protocol.start(new ProtocolServices(
                 config.ranks(),
                 config.keepLines(),
                 config.payloadLog(),
                 config.applicationLevelCollectives(),
-                events::clientFor,
+                // The protocol's ranks reach the event logger process; the launcher records nothing.
+                new EventLogger(config.ranks())::clientFor,
                 lines));
         this.report = new RunReport.Builder(config);
         this.jobDir = Files.createTempDirectory("rewind-job-");
@@ -150,6 +156,80 @@ public final class ProcessJob {
         }
     }
 
+    // ---------------------------------------------------------------------------------------------
+    // The event logger process
+
+    /** Starts (or, after it died, starts again on the same journal) the job's event logger process. */
+    private void startEventLogger() {
+        List<String> cmd =
+                new ArrayList<>(JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), EventLoggerProcess.class));
+        cmd.addAll(List.of(
+                "--head",
+                advertisedHost() + ":" + server.port(),
+                "--secret-file",
+                secretFile.toString(),
+                "--ranks",
+                Integer.toString(config.ranks()),
+                "--journal",
+                jobDir.resolve("events.journal").toString()));
+        try {
+            Process p = start(cmd, false);
+            eventLogger = p;
+            eventLoggerAt = null;
+            p.onExit().thenRun(() -> tasks.add(() -> onEventLoggerExit(p)));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start the event logger: " + e.getMessage(), e);
+        }
+    }
+
+    private void onEventLoggerHello(Link link, Messages.EventLoggerHello h) {
+        if (eventLogger == null || eventLogger.pid() != h.pid()) {
+            link.close(); // not the process this launcher started last
+            return;
+        }
+        boolean restarted = eventLoggerAt == null && eventLoggerRestarts > 0;
+        eventLoggerRequests = new Requests(link);
+        eventLoggerAt = new Messages.EventLoggerAt(h.host(), h.port());
+        if (restarted) {
+            System.err.println("rewind: event logger restarted as process " + h.pid() + " (read back " + h.recovered()
+                    + " entries from its journal)");
+            broadcast(eventLoggerAt);
+        }
+    }
+
+    /** The event logger died: another takes over its journal, and the ranks send it what waited. */
+    private void onEventLoggerExit(Process p) {
+        if (p != eventLogger || abortReason != null || allEnded) {
+            return;
+        }
+        if (++eventLoggerRestarts > MAX_EVENT_LOGGER_RESTARTS) {
+            abort(-1, 1, "the event logger died " + eventLoggerRestarts + " times");
+            return;
+        }
+        System.err.println("rewind: the event logger (process " + p.pid() + ") died with status " + p.exitValue()
+                + "; starting another on its journal");
+        eventLoggerRequests = null;
+        startEventLogger();
+    }
+
+    /** The event logger's entries and bytes, for the report (zeros without one, or if it cannot say). */
+    private long[] eventLogFigures() {
+        if (eventLoggerFigures != null) {
+            return eventLoggerFigures;
+        }
+        long[] figures = new long[2];
+        Requests r = eventLoggerRequests;
+        if (r != null && eventLogger != null && eventLogger.isAlive()) {
+            try {
+                figures = (long[]) r.send(new Messages.EventLogFigures()).get(10, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                System.err.println("rewind: the event logger did not report its figures: " + e);
+            }
+        }
+        eventLoggerFigures = figures;
+        return figures;
+    }
+
     /** Runs the job to its end and reports how every rank ended, as {@code Job.run} does for threads. */
     public static JobResult run(JobConfig config, Launch launch) {
         ProcessJob job;
@@ -174,13 +254,16 @@ public final class ProcessJob {
         long deadline = startNanos + config.timeout().toNanos();
         try {
             // Agents on other hosts must reach the launcher: all interfaces unless everything is local.
-            server = launch.mode() == Launch.Mode.LOCAL
-                    ? new ServerSocket(0, 256, InetAddress.getLoopbackAddress())
-                    : new ServerSocket(0, 256);
+            server = LinkServer.start(
+                    "launcher",
+                    launch.mode() == Launch.Mode.LOCAL ? InetAddress.getLoopbackAddress() : null,
+                    secret,
+                    Link.CONTROL_MESSAGE_BYTES,
+                    LinkServer.readingWith(
+                            this::onLinkMessage, (link, why) -> tasks.add(() -> onLinkClosed(link, why))));
         } catch (IOException e) {
             throw new IllegalStateException("cannot listen for the job's processes: " + e.getMessage(), e);
         }
-        Thread.ofPlatform().name("rewind-launcher-accept").daemon(true).start(this::acceptLoop);
         Thread.ofPlatform().name("rewind-launcher-heartbeat").daemon(true).start(() -> {
             long every = launch.heartbeatInterval().toNanos();
             while (!server.isClosed()) {
@@ -189,10 +272,17 @@ public final class ProcessJob {
             }
         });
         startAgents();
+        if (protocol.logsDeterminants()) {
+            startEventLogger();
+        }
         long agentDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AGENT_START_SECONDS);
-        while (agents.stream().anyMatch(a -> a.link == null) && abortReason == null) {
+        while ((agents.stream().anyMatch(a -> a.link == null) || (eventLogger != null && eventLoggerAt == null))
+                && abortReason == null) {
             if (!runOneTask(Math.min(deadline, agentDeadline))) {
-                abort(-1, 1, "the node agents did not all start within " + AGENT_START_SECONDS + " s");
+                abort(
+                        -1,
+                        1,
+                        "the node agents and the event logger did not all start within " + AGENT_START_SECONDS + " s");
             }
         }
         if (abortReason == null) {
@@ -262,7 +352,7 @@ public final class ProcessJob {
             waitForExit(a.process, config.stopGrace());
         }
         report.killsNotStruck(pendingKills);
-        report.events(events.events(), events.bytes());
+        report.events(eventLogFigures()[0], eventLogFigures()[1]);
         List<RankOutcome> outcomes = new ArrayList<>();
         List<List<String>> output = new ArrayList<>();
         int exit = 0;
@@ -304,12 +394,11 @@ public final class ProcessJob {
     }
 
     private void cleanUp() {
-        try {
-            if (server != null) {
-                server.close();
-            }
-        } catch (IOException e) {
-            // closing
+        if (server != null) {
+            server.close();
+        }
+        if (eventLogger != null) {
+            eventLogger.destroyForcibly();
         }
         for (Agent a : agents) {
             if (a.process.isAlive()) {
@@ -368,7 +457,7 @@ public final class ProcessJob {
      * process writes and closes: it never appears on a command line.
      */
     private void startAgents() {
-        String head = advertisedHost() + ":" + server.getLocalPort();
+        String head = advertisedHost() + ":" + server.port();
         List<String> agentCommand = JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), NodeAgent.class);
         List<String> common = new ArrayList<>(List.of(
                 "--head",
@@ -459,31 +548,17 @@ public final class ProcessJob {
         }
     }
 
-    private void acceptLoop() {
-        while (!server.isClosed()) {
-            Socket s;
-            try {
-                s = server.accept();
-            } catch (IOException e) {
-                return; // closed: the job is over
-            }
-            // The handshake runs apart, so a peer that never answers cannot hold up the others.
-            Thread.ofPlatform().name("rewind-launcher-handshake").daemon(true).start(() -> {
-                try {
-                    Link link = Link.accept(s, secret, "launcher-" + s.getPort());
-                    link.startReader(m -> onLinkMessage(link, m), why -> tasks.add(() -> onLinkClosed(link, why)));
-                } catch (IOException e) {
-                    System.err.println(
-                            "rewind: refused a connection from " + s.getRemoteSocketAddress() + ": " + e.getMessage());
-                }
-            });
-        }
-    }
-
     /** In a link's reader: service requests are answered here, everything else goes to the coordinator. */
     private void onLinkMessage(Link link, Object m) {
         if (m instanceof Messages.Heartbeat) {
             return; // the link noted when it heard from the other end: that is all a heartbeat says
+        }
+        if (m instanceof Messages.Answer a) {
+            Requests r = eventLoggerRequests; // the only service this launcher asks anything of
+            if (r != null) {
+                r.answered(a);
+            }
+            return;
         }
         if (m instanceof Messages.Request r) {
             serve(link, r);
@@ -494,15 +569,6 @@ public final class ProcessJob {
 
     private void serve(Link link, Messages.Request r) {
         switch (r.body()) {
-            case Messages.RecordWildcard w -> {
-                events.recordWildcard(w.rank(), w.index(), w.source(), w.tag(), w.sequence());
-                link.send(new Messages.Answer(r.id(), null, null));
-            }
-            case Messages.RecordPoll p -> {
-                events.recordPoll(p.rank(), p.index(), p.outcome());
-                link.send(new Messages.Answer(r.id(), null, null));
-            }
-            case Messages.FetchDeterminants f -> link.send(new Messages.Answer(r.id(), events.records(f.rank()), null));
             case Messages.CreateCommunicator c -> communicators
                     .arrive(c.request())
                     .whenComplete((created, error) -> link.send(new Messages.Answer(
@@ -516,6 +582,7 @@ public final class ProcessJob {
     /** Coordinator: one message from an agent or a rank. */
     private void handle(Link link, Object m) {
         switch (m) {
+            case Messages.EventLoggerHello h -> onEventLoggerHello(link, h);
             case Messages.AgentHello h -> {
                 for (Agent a : agents) {
                     if (a.name.equals(h.node()) && a.link == null) {
@@ -770,7 +837,13 @@ public final class ProcessJob {
             ranksOnNode += o.node == s.node ? 1 : 0;
         }
         link.send(new Messages.Setup(
-                spec, s.restartLine, s.catchUpPoints, s.catchUpOperations, new FailureSchedule(kills), ranksOnNode));
+                spec,
+                s.restartLine,
+                s.catchUpPoints,
+                s.catchUpOperations,
+                new FailureSchedule(kills),
+                ranksOnNode,
+                eventLoggerAt));
         for (int r = 0; r < slots.length; r++) {
             for (RecoveryLines.Line l : lines.lines(r)) {
                 link.send(new Messages.Lines(r, l.number(), l.frontiers()));

@@ -54,6 +54,7 @@ public final class RankProcess implements RankSupervisor {
     private volatile RecoveryLines lines;
     private volatile TcpTransport transport;
     private volatile NodeStorageClient storage;
+    private volatile EventLoggerConnection eventLogger;
     private volatile boolean finished;
     private volatile JobAbortedException aborted;
 
@@ -87,6 +88,7 @@ public final class RankProcess implements RankSupervisor {
     }
 
     private int run(JobSecret secret, InetSocketAddress store) throws IOException {
+        eventLogger = new EventLoggerConnection("rank-" + rank + "." + incarnation + "-events", secret);
         link.startReader(this::onMessage, why -> {
             if (!finished) {
                 // The launcher is gone (or refused us): nobody would ever stop this rank.
@@ -148,6 +150,7 @@ public final class RankProcess implements RankSupervisor {
         finished = true;
         transport.close();
         storage.close();
+        eventLogger.close();
         link.close();
         return outcome.ok() ? 0 : 1;
     }
@@ -168,6 +171,9 @@ public final class RankProcess implements RankSupervisor {
             case Messages.Setup s -> {
                 // Before the setup is handed on: the lines the launcher sends right after it land here.
                 lines = new RecoveryLines(s.job().ranks(), s.job().keepLines());
+                if (s.eventLogger() != null) {
+                    eventLogger.moveTo(s.eventLogger());
+                }
                 setup.complete(s);
             }
             case Messages.Peers p -> {
@@ -183,6 +189,7 @@ public final class RankProcess implements RankSupervisor {
                 link.send(new Messages.PeersApplied(rank, incarnation, p.epoch()));
             }
             case Messages.Go g -> go.complete(null);
+            case Messages.EventLoggerAt at -> eventLogger.moveTo(at);
             case Messages.Lines l -> {
                 if (l.frontiers() != null) {
                     lines.published(l.rank(), l.line(), l.frontiers());
@@ -194,17 +201,6 @@ public final class RankProcess implements RankSupervisor {
             case Messages.Finished f -> finished = true;
             case Messages.Answer a -> requests.answered(a);
             default -> System.err.println("rewind: rank " + rank + ": unexpected message " + m);
-        }
-    }
-
-    private static Serializable join(CompletableFuture<Serializable> f) {
-        try {
-            return f.get();
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while waiting for the launcher", e);
         }
     }
 
@@ -264,7 +260,7 @@ public final class RankProcess implements RankSupervisor {
         return aborted;
     }
 
-    /** The event logger, reached through the launcher: a record returns once the launcher holds it. */
+    /** The event logger process: a record returns once it holds it in its journal. */
     private final class RemoteEventLog implements EventLogClient {
         private final int of;
 
@@ -274,18 +270,17 @@ public final class RankProcess implements RankSupervisor {
 
         @Override
         public void recordWildcard(long index, FaultTolerance.ForcedMatch match) {
-            join(requests.send(new Messages.RecordWildcard(of, index, match.source(), match.tag(), match.sequence())));
+            eventLogger.call(new Messages.RecordWildcard(of, index, match.source(), match.tag(), match.sequence()));
         }
 
         @Override
         public void recordPoll(long index, long[] outcome) {
-            join(requests.send(new Messages.RecordPoll(of, index, outcome.clone())));
+            eventLogger.call(new Messages.RecordPoll(of, index, outcome.clone()));
         }
 
         @Override
         public Determinants fetch() {
-            return EventLogger.determinants(
-                    (EventLogger.Records) join(requests.send(new Messages.FetchDeterminants(of))));
+            return EventLogger.determinants((EventLogger.Records) eventLogger.call(new Messages.FetchDeterminants(of)));
         }
     }
 

@@ -14,6 +14,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * waiting fails ({@link #closed}), so nobody waits for an answer that cannot come.
  */
 final class Requests {
+    /** A request that failed because its link closed before the answer came: it may be sent again elsewhere. */
+    static final class LinkClosedException extends IllegalStateException {
+        LinkClosedException(String message) {
+            super(message);
+        }
+    }
+
     private final Link link;
     private final AtomicLong nextId = new AtomicLong();
     private final ConcurrentHashMap<Long, CompletableFuture<Serializable>> waiting = new ConcurrentHashMap<>();
@@ -42,6 +49,9 @@ final class Requests {
         try {
             return f.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
+            if (e.getCause() instanceof LinkClosedException closed) {
+                throw new LinkClosedException(closed.getMessage());
+            }
             throw new IllegalStateException(e.getCause().getMessage(), e.getCause());
         } catch (TimeoutException e) {
             f.cancel(false);
@@ -76,7 +86,7 @@ final class Requests {
     private void fail(long id, String why) {
         CompletableFuture<Serializable> f = waiting.remove(id);
         if (f != null) {
-            f.completeExceptionally(new IllegalStateException(why));
+            f.completeExceptionally(new LinkClosedException(why));
         }
     }
 }

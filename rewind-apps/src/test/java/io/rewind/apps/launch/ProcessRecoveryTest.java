@@ -127,6 +127,56 @@ class ProcessRecoveryTest {
                 "failures: " + v.result().report().failures());
     }
 
+    /**
+     * The event logger process is killed with SIGKILL once its journal holds outcomes, while the job
+     * runs; another takes over its journal, the ranks send it what waited for an answer, and a worker
+     * killed later is driven down the same path by what both of them hold.
+     */
+    @org.junit.jupiter.api.Test
+    void anotherEventLoggerTakesOverTheJournalOfOneThatDied() throws Exception {
+        JobConfig program = program(MasterWorker.class, 3, "12", "20");
+        RecoveryCheck check = RecoveryCheck.of(program);
+        JobResult failureFree = ProcessJob.run(program, Launch.local(2));
+        assertTrue(failureFree.ok(), failureFree.describeFailures());
+        long late = Math.max(1, failureFree.report().operations()[1] * 8 / 10);
+        FailureSchedule kill = FailureSchedule.parse("1@o" + late, 3);
+        java.util.concurrent.atomic.AtomicLong killedPid = new java.util.concurrent.atomic.AtomicLong();
+        Thread killer = Thread.ofPlatform()
+                .name("test-event-logger-killer")
+                .start(() -> killedPid.set(killEventLoggerOnceItHolds(200)));
+        RecoveryCheck.Verdict v =
+                check.run(ProtocolRegistry.get("pessimistic"), 4, kill, c -> ProcessJob.run(c, Launch.local(2)));
+        killer.join();
+        assertTrue(killedPid.get() > 0, "the event logger was not found and killed");
+        assertTrue(v.ok(), v.describe());
+        assertTrue(v.struck() > 0, "the worker's kill did not strike: " + v.describe());
+    }
+
+    /** Finds this JVM's event logger process, waits until its journal holds {@code bytes}, SIGKILLs it. */
+    private static long killEventLoggerOnceItHolds(long bytes) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(120);
+        while (System.nanoTime() < deadline) {
+            for (ProcessHandle p : ProcessHandle.current().descendants().toList()) {
+                String[] args = p.info().arguments().orElse(new String[0]);
+                List<String> words = List.of(args);
+                int at = words.indexOf("--journal");
+                if (words.contains("io.rewind.launch.EventLoggerProcess") && at >= 0) {
+                    Path journal = Path.of(words.get(at + 1));
+                    try {
+                        if (Files.exists(journal) && Files.size(journal) >= bytes) {
+                            p.destroyForcibly();
+                            return p.pid();
+                        }
+                    } catch (java.io.IOException e) {
+                        // not there yet
+                    }
+                }
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(10));
+        }
+        return 0;
+    }
+
     @ParameterizedTest(name = "{0} under {1}")
     @MethodSource("cases")
     void killedProcessesRecoverToTheFailureFreeResult(JobConfig program, ProtocolDescriptor protocol) {

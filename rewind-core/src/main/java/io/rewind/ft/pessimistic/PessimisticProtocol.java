@@ -36,6 +36,11 @@ public final class PessimisticProtocol implements Protocol {
     }
 
     @Override
+    public boolean logsDeterminants() {
+        return true;
+    }
+
+    @Override
     public void start(ProtocolServices s) {
         this.services = s;
         this.lines = s.lines();

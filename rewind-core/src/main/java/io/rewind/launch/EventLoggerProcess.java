@@ -1,0 +1,89 @@
+package io.rewind.launch;
+
+import io.rewind.ft.EventLogger;
+import io.rewind.transport.JobSecret;
+import java.io.IOException;
+import java.io.Serializable;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The event logger of a job whose ranks are processes, as a process of its own, started by the
+ * launcher on its host: the rank processes send it the outcomes of their non-deterministic events
+ * (wildcard matches, polls) and a restarted rank fetches its own from it. Every outcome is written to
+ * an append-only file ({@link EventJournal}) before it is acknowledged; if this process dies, the
+ * launcher starts another on the same file, which reads back everything acknowledged, and the ranks
+ * send it again whatever was waiting for an answer. It ends with its launcher.
+ */
+public final class EventLoggerProcess {
+    private final EventLogger events;
+    private final EventJournal journal;
+
+    private EventLoggerProcess(EventLogger events, EventJournal journal) {
+        this.events = events;
+        this.journal = journal;
+    }
+
+    /** {@code --head HOST:PORT --secret-file FILE --ranks N --journal FILE} */
+    public static void main(String[] args) {
+        Map<String, String> a = Args.parse(args, "--head", "--secret-file", "--ranks", "--journal");
+        int status = 0;
+        try {
+            JobSecret secret = JobSecret.read(Path.of(a.get("--secret-file")));
+            EventLogger events = new EventLogger(Integer.parseInt(a.get("--ranks")));
+            EventJournal journal = EventJournal.open(Path.of(a.get("--journal")), events);
+            Link launcher = Link.connect(Args.address(a.get("--head")), secret, "event-logger");
+            EventLoggerProcess logger = new EventLoggerProcess(events, journal);
+            try (LinkServer server = LinkServer.start(
+                    "event-logger",
+                    launcher.localAddress(),
+                    secret,
+                    Link.CONTROL_MESSAGE_BYTES,
+                    LinkServer.readingWith(logger::serve))) {
+                CountDownLatch gone = new CountDownLatch(1);
+                launcher.startReader(m -> logger.serve(launcher, m), why -> gone.countDown());
+                launcher.send(new Messages.EventLoggerHello(
+                        server.address().getAddress().getHostAddress(),
+                        server.port(),
+                        ProcessHandle.current().pid(),
+                        events.events()));
+                gone.await();
+            }
+            journal.close();
+        } catch (IOException | RuntimeException e) {
+            System.err.println("rewind: the event logger could not run: " + e);
+            status = 1;
+        } catch (InterruptedException e) {
+            status = 1;
+        }
+        Runtime.getRuntime().halt(status);
+    }
+
+    /** In a connection's reader: one request of a rank, or of the launcher. */
+    private void serve(Link link, Object m) {
+        if (!(m instanceof Messages.Request r)) {
+            return;
+        }
+        Serializable value = null;
+        String error = null;
+        try {
+            switch (r.body()) {
+                case Messages.RecordWildcard w -> {
+                    journal.wildcard(w.rank(), w.index(), w.source(), w.tag(), w.sequence());
+                    events.recordWildcard(w.rank(), w.index(), w.source(), w.tag(), w.sequence());
+                }
+                case Messages.RecordPoll p -> {
+                    journal.poll(p.rank(), p.index(), p.outcome());
+                    events.recordPoll(p.rank(), p.index(), p.outcome());
+                }
+                case Messages.FetchDeterminants f -> value = events.records(f.rank());
+                case Messages.EventLogFigures f -> value = new long[] {events.events(), events.bytes()};
+                default -> error = "unknown request " + r.body();
+            }
+        } catch (IOException e) {
+            error = "the event journal cannot be written: " + e.getMessage();
+        }
+        link.send(new Messages.Answer(r.id(), value, error));
+    }
+}
