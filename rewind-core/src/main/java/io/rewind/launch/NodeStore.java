@@ -12,10 +12,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -29,9 +31,9 @@ import java.util.stream.Stream;
  * a rank's incarnation that a rollback discarded are deleted and refused from then on ({@link
  * #discard}): a late copy from a dead incarnation must not come back as a line to restart from.
  *
- * <p>Requests arrive on the readers of the connections of the node's ranks and of other agents; the
- * folder and its bookkeeping are guarded by this object's lock, copies to the partner are made
- * outside it.
+ * <p>Requests arrive on the readers of the connections of the node's ranks and of other agents; each
+ * rank's files and bookkeeping are guarded by a lock of that rank's, and the copy to the partner is
+ * made while the node writes its own.
  */
 final class NodeStore implements AutoCloseable {
     /** How long a copy to the partner may take before the line is kept on this node alone. */
@@ -43,10 +45,18 @@ final class NodeStore implements AutoCloseable {
     private final boolean shared;
     private final CheckpointStore files;
     private final LinkServer server;
-    /** Per rank: the oldest incarnation whose lines are still taken. */
-    private final Map<Integer, Integer> oldestTaken = new HashMap<>();
-    /** Per rank: which incarnation wrote each line this node keeps. */
-    private final Map<Integer, TreeMap<Long, Integer>> writers = new HashMap<>();
+    /** Copies to the partner, one virtual thread each (they wait on the network, not a core). */
+    private static final Executor COPIERS = Executors.newThreadPerTaskExecutor(
+            Thread.ofVirtual().name("rewind-store-copy-", 0).factory());
+
+    /** What this node keeps of each rank; a rank's writes and discards are ordered by its lock. */
+    private final ConcurrentHashMap<Integer, RankFiles> ranks = new ConcurrentHashMap<>();
+
+    /** One rank's files here: the oldest incarnation still taken, and which one wrote each line. */
+    private static final class RankFiles {
+        int oldestTaken;
+        final TreeMap<Long, Integer> writers = new TreeMap<>();
+    }
 
     private final Object partnerLock = new Object();
     private Messages.Partner partner;
@@ -103,23 +113,24 @@ final class NodeStore implements AutoCloseable {
             throw new IllegalArgumentException("the file of rank " + s.rank() + " line " + s.line() + " holds rank "
                     + image.rank() + " line " + image.line());
         }
-        synchronized (this) {
-            int oldest = oldestTaken.getOrDefault(s.rank(), 0);
-            if (s.incarnation() < oldest) {
+        // The copy travels to the partner while this node writes its own: both take a disk flush.
+        CompletableFuture<String> copy = !s.copy() && !shared
+                ? CompletableFuture.supplyAsync(() -> copyToPartner(s), COPIERS)
+                : CompletableFuture.completedFuture(null);
+        RankFiles rank = rankFiles(s.rank());
+        synchronized (rank) {
+            if (s.incarnation() < rank.oldestTaken) {
                 throw new IllegalStateException("line " + s.line() + " of rank " + s.rank() + "." + s.incarnation()
                         + " refused: that incarnation's execution was rolled back");
             }
             files.writeEncoded(s.rank(), s.line(), s.bytes());
-            TreeMap<Long, Integer> written = writers.computeIfAbsent(s.rank(), r -> new TreeMap<>());
-            written.put(s.line(), s.incarnation());
-            written.headMap(files.lines(s.rank()).getFirst()).clear();
+            rank.writers.put(s.line(), s.incarnation());
+            rank.writers.headMap(files.lines(s.rank()).getFirst()).clear();
         }
         List<String> holders = new ArrayList<>(List.of(node));
-        if (!s.copy() && !shared) {
-            String copiedTo = copyToPartner(s);
-            if (copiedTo != null) {
-                holders.add(copiedTo);
-            }
+        String copiedTo = copy.join();
+        if (copiedTo != null) {
+            holders.add(copiedTo);
         }
         return new Messages.Stored(List.copyOf(holders));
     }
@@ -199,23 +210,29 @@ final class NodeStore implements AutoCloseable {
         }
     }
 
+    private RankFiles rankFiles(int rank) {
+        return ranks.computeIfAbsent(rank, r -> new RankFiles());
+    }
+
     /** The encoded file of one line, verified. */
-    synchronized byte[] load(int rank, long line) {
+    byte[] load(int rank, long line) {
         byte[] bytes = files.read(rank, line);
         CheckpointFormat.decode(bytes, folder + ": rank " + rank + " line " + line);
         return bytes;
     }
 
     /** From the launcher, before the rank's next incarnation starts: see {@link Messages.Discard}. */
-    synchronized void discard(Messages.Discard d) {
-        oldestTaken.merge(d.rank(), d.incarnation(), Math::max);
-        TreeMap<Long, Integer> written = writers.getOrDefault(d.rank(), new TreeMap<>());
-        for (long line : files.lines(d.rank())) {
-            Integer by = written.get(line);
-            // A file this service did not write (shared folder, written by another node) counts as old.
-            if (line > d.line() && (by == null || by < d.incarnation())) {
-                files.discard(d.rank(), line);
-                written.remove(line);
+    void discard(Messages.Discard d) {
+        RankFiles rank = rankFiles(d.rank());
+        synchronized (rank) {
+            rank.oldestTaken = Math.max(rank.oldestTaken, d.incarnation());
+            for (long line : files.lines(d.rank())) {
+                Integer by = rank.writers.get(line);
+                // A file this service did not write (shared folder, written by another node) counts as old.
+                if (line > d.line() && (by == null || by < d.incarnation())) {
+                    files.discard(d.rank(), line);
+                    rank.writers.remove(line);
+                }
             }
         }
     }
