@@ -34,8 +34,14 @@ final class HeldLines {
         this.shared = shared;
     }
 
-    /** The rank wrote {@code line}, held by {@code nodes}; older lines beyond the kept number go, as on disk. */
+    /**
+     * The rank wrote {@code line}, held by {@code nodes} (none: every one of them was lost since, and
+     * the line with them); older lines beyond the kept number go, as on disk.
+     */
     void written(int rank, long line, Collection<String> nodes, long[] output) {
+        if (nodes.isEmpty() && !shared) {
+            return;
+        }
         TreeMap<Long, Held> lines = byRank.get(rank);
         lines.put(line, new Held(new HashSet<>(nodes), output.clone()));
         while (lines.size() > keepLines) {

@@ -914,7 +914,14 @@ public final class ProcessJob {
             return;
         }
         s.lineReached = c.line();
-        held.written(c.rank(), c.line(), c.holders(), c.output());
+        // A holder lost since it acknowledged the line holds nothing any more.
+        List<String> live = new ArrayList<>();
+        for (String holder : c.holders()) {
+            if (agents.stream().anyMatch(a -> a.name.equals(holder) && !a.lost)) {
+                live.add(holder);
+            }
+        }
+        held.written(c.rank(), c.line(), live, c.output());
         lines.published(c.rank(), c.line(), c.frontiers());
         protocol.onCheckpoint(c.rank(), c.line(), c.frontiers());
         report.checkpoint(c.rank(), c.bytes(), c.nanos());

@@ -29,6 +29,14 @@ class HeldLinesTest {
     }
 
     @Test
+    void aLineWhoseHoldersWereAllLostSinceCountsForNothing() {
+        HeldLines held = new HeldLines(1, 2, false);
+        held.written(0, 1, List.of("a"), new long[2]);
+        held.written(0, 2, List.of(), new long[2]);
+        assertEquals(1, held.newestCommonLine(List.of(0), Long.MAX_VALUE));
+    }
+
+    @Test
     void aSharedFolderKeepsEveryLineWhateverTheNodes() {
         HeldLines held = new HeldLines(1, 2, true);
         held.written(0, 1, List.of("a"), new long[2]);
