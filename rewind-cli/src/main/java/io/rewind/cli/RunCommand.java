@@ -140,6 +140,14 @@ final class RunCommand implements Callable<Integer> {
                     + "ranks); e.g. 10s (the default), 1500ms.")
     Duration heartbeatTimeout;
 
+    @Option(
+            names = "--node-checkpoint-root",
+            paramLabel = "DIR",
+            description = "With ranks as processes and no --checkpoint-dir: where each node makes its own "
+                    + "checkpoint folder (a path valid on every host, e.g. a local disk; default: the host's "
+                    + "temporary folder). The folder is removed when the job ends.")
+    String nodeCheckpointRoot;
+
     @Parameters(index = "0", paramLabel = "MAIN_CLASS", description = "Class whose main method every rank runs.")
     String mainClass;
 
@@ -209,6 +217,18 @@ final class RunCommand implements Callable<Integer> {
                             "--freeze-node needs ranks as processes (--launch local, ssh or slurm)");
                 }
                 processes = processes.freezingNodes(FailureSchedule.parse(freezeNode, ranks));
+            }
+            if (nodeCheckpointRoot != null) {
+                if (processes == null) {
+                    throw new IllegalArgumentException(
+                            "--node-checkpoint-root needs ranks as processes (--launch local, ssh or slurm)");
+                }
+                if (config.checkpointDir() != null) {
+                    throw new IllegalArgumentException(
+                            "--node-checkpoint-root and --checkpoint-dir exclude each other: a shared folder "
+                                    + "needs no node folders");
+                }
+                processes = processes.withNodeCheckpointRoot(nodeCheckpointRoot);
             }
             if (heartbeatTimeout != null) {
                 if (processes == null) {

@@ -19,6 +19,9 @@ import java.util.List;
  *                  process on it stopped with SIGSTOP), which only heartbeats can tell
  * @param heartbeatTimeout how long a node agent (or the launcher, as an agent sees it) may stay silent
  *                  before it is taken for lost; heartbeats go both ways five times in that time
+ * @param nodeCheckpointRoot where on each node its own checkpoint folder is made (a path valid on every
+ *                  host, such as a local disk's; null: the host's temporary folder); unused with a
+ *                  shared checkpoint folder
  */
 public record Launch(
         Mode mode,
@@ -26,7 +29,8 @@ public record Launch(
         List<String> remoteShell,
         FailureSchedule nodeLoss,
         FailureSchedule nodeFreeze,
-        Duration heartbeatTimeout) {
+        Duration heartbeatTimeout,
+        String nodeCheckpointRoot) {
     /** The default {@link #heartbeatTimeout}. */
     public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -71,7 +75,13 @@ public record Launch(
             nodes.add(new Node("node-" + i, 0));
         }
         return new Launch(
-                Mode.LOCAL, nodes, List.of(), FailureSchedule.NONE, FailureSchedule.NONE, DEFAULT_HEARTBEAT_TIMEOUT);
+                Mode.LOCAL,
+                nodes,
+                List.of(),
+                FailureSchedule.NONE,
+                FailureSchedule.NONE,
+                DEFAULT_HEARTBEAT_TIMEOUT,
+                null);
     }
 
     /**
@@ -123,7 +133,13 @@ public record Launch(
         List<Node> nodes = new java.util.ArrayList<>();
         slots.forEach((host, n) -> nodes.add(new Node(host, n)));
         return new Launch(
-                Mode.SSH, nodes, remoteShell, FailureSchedule.NONE, FailureSchedule.NONE, DEFAULT_HEARTBEAT_TIMEOUT);
+                Mode.SSH,
+                nodes,
+                remoteShell,
+                FailureSchedule.NONE,
+                FailureSchedule.NONE,
+                DEFAULT_HEARTBEAT_TIMEOUT,
+                null);
     }
 
     /**
@@ -160,22 +176,33 @@ public record Launch(
             nodes.add(new Node(h, 0));
         }
         return new Launch(
-                Mode.SLURM, nodes, List.of(), FailureSchedule.NONE, FailureSchedule.NONE, DEFAULT_HEARTBEAT_TIMEOUT);
+                Mode.SLURM,
+                nodes,
+                List.of(),
+                FailureSchedule.NONE,
+                FailureSchedule.NONE,
+                DEFAULT_HEARTBEAT_TIMEOUT,
+                null);
     }
 
     /** This launch, losing a rank's whole node when one of {@code losses} strikes that rank. */
     public Launch losingNodes(FailureSchedule losses) {
-        return new Launch(mode, nodes, remoteShell, losses, nodeFreeze, heartbeatTimeout);
+        return new Launch(mode, nodes, remoteShell, losses, nodeFreeze, heartbeatTimeout, nodeCheckpointRoot);
     }
 
     /** This launch, silencing a rank's whole node when one of {@code freezes} strikes that rank. */
     public Launch freezingNodes(FailureSchedule freezes) {
-        return new Launch(mode, nodes, remoteShell, nodeLoss, freezes, heartbeatTimeout);
+        return new Launch(mode, nodes, remoteShell, nodeLoss, freezes, heartbeatTimeout, nodeCheckpointRoot);
     }
 
     /** This launch with another heartbeat timeout. */
     public Launch withHeartbeatTimeout(Duration timeout) {
-        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, timeout);
+        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, timeout, nodeCheckpointRoot);
+    }
+
+    /** This launch with each node's checkpoint folder made under {@code root} on its host. */
+    public Launch withNodeCheckpointRoot(String root) {
+        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, heartbeatTimeout, root);
     }
 
     /** How often heartbeats go out: five in every timeout. */

@@ -43,8 +43,8 @@ public final class NodeAgent {
 
     /**
      * {@code --head HOST:PORT --node NAME --secret-file FILE --java JAVA --class-path CP --keep-lines N
-     * --heartbeat-millis T [--checkpoint-dir DIR]}: a launcher silent for longer than T is taken for
-     * gone; with a checkpoint folder every node shares, the node keeps its ranks'
+     * --heartbeat-millis T [--checkpoint-dir DIR | --node-checkpoint-root ROOT]}: a launcher silent for
+     * longer than T is taken for gone; with a checkpoint folder every node shares, the node keeps its ranks'
      * lines there; without, in a folder of its own on this host, with a copy on a partner node. The secret
      * file {@code -} means standard input (an agent started over ssh or by srun): the agent then keeps
      * the secret in a file of its own, mode 0600, for its rank processes. A node named {@code slurm}
@@ -85,7 +85,7 @@ public final class NodeAgent {
         NodeStore store = new NodeStore(
                 node,
                 secret,
-                sharedDir != null ? Path.of(sharedDir) : Files.createTempDirectory("rewind-node-" + node + "-"),
+                sharedDir != null ? Path.of(sharedDir) : ownFolder(node, a.get("--node-checkpoint-root")),
                 sharedDir != null,
                 Integer.parseInt(a.get("--keep-lines")),
                 link.localAddress());
@@ -109,6 +109,14 @@ public final class NodeAgent {
             Files.deleteIfExists(Path.of(secretFile));
         }
         Runtime.getRuntime().halt(0);
+    }
+
+    /** The node's own checkpoint folder: new, under {@code root} (null: the temporary folder). */
+    private static Path ownFolder(String node, String root) throws IOException {
+        String prefix = "rewind-node-" + node + "-";
+        return root == null
+                ? Files.createTempDirectory(prefix)
+                : Files.createTempDirectory(Files.createDirectories(Path.of(root)), prefix);
     }
 
     private void run() throws InterruptedException, IOException {

@@ -472,6 +472,8 @@ public final class ProcessJob {
                 Long.toString(launch.heartbeatTimeout().toMillis())));
         if (sharedCheckpointDir != null) {
             common.addAll(List.of("--checkpoint-dir", sharedCheckpointDir.toString()));
+        } else if (launch.nodeCheckpointRoot() != null) {
+            common.addAll(List.of("--node-checkpoint-root", launch.nodeCheckpointRoot()));
         }
         try {
             switch (launch.mode()) {
