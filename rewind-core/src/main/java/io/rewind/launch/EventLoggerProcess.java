@@ -25,9 +25,13 @@ public final class EventLoggerProcess {
         this.journal = journal;
     }
 
-    /** {@code --head HOST:PORT --secret-file FILE --ranks N --journal FILE} */
+    /**
+     * {@code --head HOST:PORT --secret-file FILE --ranks N --journal FILE --bind local|all}: listens on
+     * the interface that reaches the launcher ({@code local}: every process of the job is on this
+     * host) or on every interface (ranks on other hosts reach it by the launcher's host name).
+     */
     public static void main(String[] args) {
-        Map<String, String> a = Args.parse(args, "--head", "--secret-file", "--ranks", "--journal");
+        Map<String, String> a = Args.parse(args, "--head", "--secret-file", "--ranks", "--journal", "--bind");
         int status = 0;
         try {
             JobSecret secret = JobSecret.read(Path.of(a.get("--secret-file")));
@@ -37,7 +41,7 @@ public final class EventLoggerProcess {
             EventLoggerProcess logger = new EventLoggerProcess(events, journal);
             try (LinkServer server = LinkServer.start(
                     "event-logger",
-                    launcher.localAddress(),
+                    a.get("--bind").equals("all") ? null : launcher.localAddress(),
                     secret,
                     Link.CONTROL_MESSAGE_BYTES,
                     LinkServer.readingWith(logger::serve))) {

@@ -171,7 +171,9 @@ public final class ProcessJob {
                 "--ranks",
                 Integer.toString(config.ranks()),
                 "--journal",
-                jobDir.resolve("events.journal").toString()));
+                jobDir.resolve("events.journal").toString(),
+                "--bind",
+                launch.mode() == Launch.Mode.LOCAL ? "local" : "all"));
         try {
             Process p = start(cmd, false);
             eventLogger = p;
@@ -189,7 +191,9 @@ public final class ProcessJob {
         }
         boolean restarted = eventLoggerAt == null && eventLoggerRestarts > 0;
         eventLoggerRequests = new Requests(link);
-        eventLoggerAt = new Messages.EventLoggerAt(h.host(), h.port());
+        // Ranks reach it as they reach this launcher: on this host, by the name they were given.
+        eventLoggerAt =
+                new Messages.EventLoggerAt(launch.mode() == Launch.Mode.LOCAL ? h.host() : advertisedHost(), h.port());
         if (restarted) {
             System.err.println("rewind: event logger restarted as process " + h.pid() + " (read back " + h.recovered()
                     + " entries from its journal)");
