@@ -40,7 +40,16 @@ final class InboundStream {
      */
     void preload(ByteBuffer bytes) {
         records.append(bytes);
-        refuseIf(records.drain());
+        refuseIf(drain());
+    }
+
+    /** Hands complete records on; what the reader or the sink throws refuses this connection only. */
+    private String drain() {
+        try {
+            return records.drain();
+        } catch (RuntimeException e) {
+            return String.valueOf(e);
+        }
     }
 
     /**
@@ -66,7 +75,7 @@ final class InboundStream {
                     return any;
                 }
                 any = true;
-                if (refuseIf(records.drain())) {
+                if (refuseIf(drain())) {
                     return true;
                 }
                 if (n < room) {

@@ -142,8 +142,8 @@ final class IoPoller implements Runnable {
     @Override
     public void run() {
         long seen = callerPolls;
-        try {
-            while (!closed) {
+        while (!closed) {
+            try {
                 register();
                 long polls = callerPolls;
                 if (polls != seen && !callerPaused) {
@@ -174,10 +174,13 @@ final class IoPoller implements Runnable {
                 flushWaiting();
                 readAll();
                 inbound.removeIf(InboundStream::isClosed);
-            }
-        } catch (IOException | RuntimeException e) {
-            if (!closed) {
-                throw new IllegalStateException("rewind: tcp: the I/O poller failed", e);
+            } catch (IOException | RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                // Never let the sockets go unread: report, pause a little, go on.
+                System.err.println("rewind: tcp: the I/O poller of " + thread.getName() + " failed and goes on: " + e);
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(DEFER_MILLIS));
             }
         }
     }
