@@ -173,6 +173,15 @@ public final class Frame {
     }
 
     /**
+     * Copies the whole payload to {@code target}, through the sender's log tee if the frame has one: a
+     * transport that copies the payload at send time (into a socket's record) calls this, so the log
+     * copy rides on that copy while the data is in cache.
+     */
+    public void copyPayloadTo(MemorySegment target, long targetOffset) {
+        copyPayload(target, targetOffset, lengthBytes);
+    }
+
+    /**
      * The frame will never be matched (its receiver is gone): a sender waiting for the match is let go.
      * Under a logging protocol the message reaches the receiver's next incarnation by replay.
      */

@@ -26,6 +26,24 @@ public interface Transport extends AutoCloseable {
     /** Tries to take back a frame its receiver has not matched yet (send cancellation). */
     boolean withdraw(int destinationWorldRank, Frame frame);
 
+    /**
+     * Lets the calling thread, a rank busy-polling while it waits, do the transport's I/O itself: read
+     * what arrived and hand it to the sink, write what waits for room. Never blocks, and never calls
+     * the sink while holding a lock the sink takes. Transports with nothing to poll (in-JVM delivery
+     * happens in the sending thread) return false at once.
+     *
+     * @return whether anything arrived
+     */
+    default boolean poll() {
+        return false;
+    }
+
+    /**
+     * The thread that polled stops polling (it is about to park): the transport's own threads take its
+     * I/O over at once, so that what arrives wakes it.
+     */
+    default void pollingPaused() {}
+
     /** A short name for logs and run records, such as {@code jvm} or {@code tcp}. */
     String name();
 

@@ -4,7 +4,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * How a rank thread waits for a completion: spin briefly (only worth it when every rank has a core of
- * its own), then park. Parking is bounded so that a job-wide abort or the kill of this rank is noticed
+ * its own), polling the transport meanwhile (a transport over sockets then reads them in this thread,
+ * and no other thread wakes for what arrives), then park. Parking is bounded so that a job-wide abort or the kill of this rank is noticed
  * even if nobody unparks the thread.
  */
 public final class WaitStrategy {
@@ -27,11 +28,17 @@ public final class WaitStrategy {
             return;
         }
         engine.faultTolerance().whileWaiting();
+        Transport transport = engine.transport();
         for (int i = 0; i < spinIterations; i++) {
             if (request.isComplete()) {
                 return;
             }
-            Thread.onSpinWait();
+            if (!transport.poll()) {
+                Thread.onSpinWait();
+            }
+        }
+        if (spinIterations > 0) {
+            transport.pollingPaused();
         }
         request.beforePark();
         Thread me = Thread.currentThread();
@@ -55,11 +62,17 @@ public final class WaitStrategy {
             return;
         }
         engine.faultTolerance().whileWaiting();
+        Transport transport = engine.transport();
         for (int i = 0; i < spinIterations; i++) {
             if (anyComplete(requests)) {
                 return;
             }
-            Thread.onSpinWait();
+            if (!transport.poll()) {
+                Thread.onSpinWait();
+            }
+        }
+        if (spinIterations > 0) {
+            transport.pollingPaused();
         }
         Thread me = Thread.currentThread();
         for (Request r : requests) {
@@ -98,7 +111,7 @@ public final class WaitStrategy {
     void onUnsuccessfulPoll() {
         if (spinIterations == 0) {
             Thread.yield();
-        } else {
+        } else if (!engine.transport().poll()) {
             Thread.onSpinWait();
         }
     }

@@ -65,7 +65,7 @@ final class Messages {
 
     /**
      * What the rank runs: the job and its own part of it (line 0: from the beginning), how many rank
-     * processes share its node, and where the event logger listens (null: the protocol needs none).
+     * processes share its host (and its cores), and where the event logger listens (null: the protocol needs none).
      */
     record Setup(
             JobSpec job,
@@ -73,7 +73,7 @@ final class Messages {
             long catchUpPoints,
             long catchUpOperations,
             FailureSchedule kills,
-            int ranksOnNode,
+            int ranksOnHost,
             EventLoggerAt eventLogger)
             implements Serializable {}
 

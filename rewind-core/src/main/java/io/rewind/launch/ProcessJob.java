@@ -838,9 +838,12 @@ public final class ProcessJob {
                 kills.add(k);
             }
         }
-        int ranksOnNode = 0;
+        // Ranks that share this rank's cores: those of every node agent on the same host (several
+        // agents run on one host with --launch local, or a hostfile naming one host twice).
+        String host = agents.get(s.node).host;
+        int ranksOnHost = 0;
         for (Slot o : slots) {
-            ranksOnNode += o.node == s.node ? 1 : 0;
+            ranksOnHost += java.util.Objects.equals(agents.get(o.node).host, host) ? 1 : 0;
         }
         link.send(new Messages.Setup(
                 spec,
@@ -848,7 +851,7 @@ public final class ProcessJob {
                 s.catchUpPoints,
                 s.catchUpOperations,
                 new FailureSchedule(kills),
-                ranksOnNode,
+                ranksOnHost,
                 eventLoggerAt));
         for (int r = 0; r < slots.length; r++) {
             for (RecoveryLines.Line l : lines.lines(r)) {

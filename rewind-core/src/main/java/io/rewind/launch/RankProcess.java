@@ -99,11 +99,10 @@ public final class RankProcess implements RankSupervisor {
         link.send(new Messages.RankHello(
                 rank, incarnation, ProcessHandle.current().pid()));
         Messages.Setup s = await(setup, "its setup");
-        // Each rank process runs its rank thread and a transport I/O thread: a waiting rank spins only
-        // if both threads of every rank of the node can have a core (spinning otherwise steals the core
-        // the I/O thread needs to bring in what the rank waits for: 130 us against 40 us at 1 byte).
+        // A waiting rank spins only if every rank of the host can have a core. While it spins it reads
+        // and writes its sockets itself (the transport's poll), so its I/O thread needs no core then.
         JobConfig config =
-                s.job().toConfig(EngineConfig.forRanks(2 * s.ranksOnNode()).spinIterations());
+                s.job().toConfig(EngineConfig.forRanks(s.ranksOnHost()).spinIterations());
         storage = NodeStorageClient.connect(store, secret, rank, incarnation);
         CheckpointImage image = null;
         if (s.line() > 0) {

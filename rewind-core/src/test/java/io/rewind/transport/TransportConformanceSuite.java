@@ -23,6 +23,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,7 +33,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * What every transport must do, run against each by a small subclass (the way Netty's testsuite runs
  * every transport): deliver each identity field and the payload bit for bit, keep the order of each
  * channel with several threads sending at once, carry every control message, and drop, without
- * blocking, what goes to a rank that has no endpoint.
+ * blocking, what goes to a rank that has no endpoint; deliver alike whether the receiving rank's thread
+ * polls the transport (a rank spinning in a wait) or not, and exchange long messages both ways at once
+ * (sockets that fill, partial writes) without either side waiting for ever.
  */
 public abstract class TransportConformanceSuite {
     /** The ranks of one job: those below {@code live} have an endpoint (their sink), the others none. */
@@ -181,6 +184,92 @@ public abstract class TransportConformanceSuite {
         ByteBuffer b = ByteBuffer.allocate(16 + (int) (seq * 37 % 500));
         b.putInt(source).putInt(context).putLong(seq);
         return b.array();
+    }
+
+    @Test
+    void deliversAlikeWhetherTheReceiverPollsOrNot() throws Exception {
+        Ranks r = ranks(2, 2);
+        AtomicBoolean stop = new AtomicBoolean();
+        // The receiving rank's thread busy-polls, as a rank spinning in a wait does, then parks.
+        Thread receiver = new Thread(() -> {
+            while (!stop.get()) {
+                r.transport(1).poll();
+            }
+            r.transport(1).pollingPaused();
+        });
+        receiver.start();
+        long seq = 0;
+        try {
+            for (int i = 0; i < 100; i++) {
+                seq++;
+                pingOnce(r, seq, i % 9 == 0 ? 300_000 + i : 1 + 17 * i);
+            }
+        } finally {
+            stop.set(true);
+            receiver.join(10_000);
+        }
+        for (int i = 0; i < 20; i++) { // nobody polls now: the transport's own threads deliver
+            seq++;
+            pingOnce(r, seq, i % 5 == 0 ? 200_000 : 3 + i);
+        }
+        // A thread that polls and then goes away without a word: delivery goes on all the same.
+        r.transport(1).poll();
+        seq++;
+        pingOnce(r, seq, 1000);
+    }
+
+    private static void pingOnce(Ranks r, long seq, int size) throws InterruptedException {
+        byte[] payload = randomBytes(size, seq);
+        Frame f = frame(0, 1, 0, seq, payload);
+        r.transport(0).send(1, f);
+        if (!r.transport(0).sharesMemory()) {
+            f.data().fill((byte) 0);
+        }
+        assertSameFrame(f, payload, r.sink(1).nextFrame());
+    }
+
+    @Test
+    void exchangesLongMessagesBothWaysAtOnce() throws Exception {
+        Ranks r = ranks(2, 2);
+        int count = 24;
+        int size = 1 << 20; // far more both ways than the sockets hold: writes are partial, and would block
+        CountDownLatch go = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int rank = 0; rank < 2; rank++) {
+                int self = rank;
+                int peer = 1 - rank;
+                done.add(pool.submit(() -> {
+                    go.await();
+                    for (int seq = 1; seq <= count; seq++) {
+                        r.transport(self).send(peer, frame(self, peer, 0, seq, exchanged(self, seq, size)));
+                        r.transport(self).poll(); // as a rank does between its sends when it waits
+                    }
+                    r.transport(self).pollingPaused();
+                    return null;
+                }));
+            }
+            go.countDown();
+            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+                for (Future<?> d : done) {
+                    d.get();
+                }
+            });
+        } finally {
+            pool.shutdownNow();
+        }
+        for (int rank = 0; rank < 2; rank++) {
+            for (int seq = 1; seq <= count; seq++) {
+                RecordingSink.Arrival a = r.sink(rank).nextFrame();
+                assertEquals(seq, a.frame().sequence());
+                assertArrayEquals(exchanged(1 - rank, seq, size), a.payload(), "payload " + seq + " to " + rank);
+            }
+        }
+    }
+
+    private static byte[] exchanged(int source, long seq, int size) {
+        return randomBytes(size, source * 1000L + seq);
     }
 
     @Test

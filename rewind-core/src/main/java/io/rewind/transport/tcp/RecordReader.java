@@ -14,7 +14,8 @@ import java.util.function.IntFunction;
 
 /**
  * Reads the records ({@link WireFormat}) of one authenticated inbound connection, each cut out of the
- * stream by a {@link LengthFieldBasedFrameDecoder} with the length field stripped, and hands frames and
+ * stream with the length field stripped (by a {@link RecordStream} for a connection taken over from
+ * Netty, or by a {@link LengthFieldBasedFrameDecoder} in a Netty pipeline), and hands frames and
  * control messages to the {@link InboundDispatcher}. Every length is checked against the record that
  * carries it before anything is allocated, so a sender can never make this side allocate more than it
  * has actually sent. A record that breaks the format (an unknown type, a payload length that disagrees
@@ -52,6 +53,10 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
         this.payloads = payloads;
     }
 
+    PeerIdentity peer() {
+        return peer;
+    }
+
     /** Adds the record decoder and {@code reader} at the end of the pipeline. */
     static void install(ChannelPipeline pipeline, int maxPayloadBytes, RecordReader reader) {
         int maxRecord = WireFormat.recordBytes(maxPayloadBytes);
@@ -82,8 +87,8 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
         }
     }
 
-    /** Reads one record; returns why it is refused, or null. */
-    private String read(ByteBuf record) {
+    /** Reads one record (its length field stripped); returns why it is refused, or null. */
+    String read(ByteBuf record) {
         if (!record.isReadable()) {
             return "an empty record";
         }

@@ -3,11 +3,13 @@ package io.rewind.transport.tcp;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
-import io.netty.channel.WriteBufferWaterMark;
 import io.netty.util.AttributeKey;
 import io.rewind.engine.ControlCodec;
 import io.rewind.engine.ControlMessage;
@@ -29,7 +31,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The transport of one rank incarnation in a process of its own: frames and control messages travel
- * over TCP (Netty; epoll on Linux, NIO elsewhere) to the other ranks' processes.
+ * over TCP to the other ranks' processes (Netty connects and authenticates; the rank's threads and a
+ * poller thread then read and write the sockets directly).
  *
  * <p>Connections. Each transport listens on one socket, bound by {@link #open}. To send, it connects to
  * the destination's current address (given by {@link #peer}) the first time it needs to, one connection
@@ -45,19 +48,25 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * checked before anything is allocated for it, and one that breaks the format closes its connection,
  * with one line on the log, and nothing else.
  *
- * <p>Sending. {@link #send} copies the payload into the record at once ({@link #sharesMemory()} is false,
- * so the engine completes the send when this returns), and may wait: for the first connection to a
+ * <p>Sending. {@link #send} copies the payload into a record at once ({@link #sharesMemory()} is false,
+ * so the engine completes the send when this returns; under a logging protocol the log copy rides on
+ * this copy when the frame carries a tee) and writes the record to the socket itself, in the sending
+ * thread: no other thread is woken on the common path. What a full socket does not take waits on the
+ * connection and is written by the next poll. A send may wait: for the first connection to a
  * destination, and while the connection holds more than its write buffer's high water mark, until it
- * drains, closes, or the peer is replaced or gone; never longer than the options' timeouts. A frame to
- * itself goes straight to the local sink as a private copy. A frame to a rank with no known live
- * incarnation, or whose connection could not be made or closed while it waited, is dropped, as a crashed
- * process drops its inbound traffic.
+ * drains, closes, or the peer is replaced or gone; never longer than the options' timeouts, and never
+ * holding a lock another thread needs. A frame to itself goes straight to the local sink as a private
+ * copy. A frame to a rank with no known live incarnation, or whose connection could not be made or
+ * closed while it waited, is dropped, as a crashed process drops its inbound traffic.
  *
- * <p>Receiving. The event loop reads every connection all the time and hands each frame, a private copy,
- * to the sink, which only enqueues: a receiver never stops reading, so senders waiting for room cannot
- * deadlock. What arrives before {@link #attach} is queued and handed to the sink, in order, when it is
- * attached. Fencing: the transport keeps the newest incarnation it has heard of for each rank (from a
- * handshake, a record or {@link #peer}) and drops what older ones send, logged once per connection.
+ * <p>Receiving. The inbound connections are read all the time, by whoever is there: the rank's thread
+ * while it busy-polls in a wait ({@link #poll}), so that what arrives for a spinning rank wakes no other
+ * thread, and the poller thread otherwise ({@link IoPoller}). Each frame, a private copy, goes to the
+ * sink, which only enqueues (or copies into a posted receive): a receiver never stops reading, so
+ * senders waiting for room cannot deadlock. What arrives before {@link #attach} is queued and handed to
+ * the sink, in order, when it is attached. Fencing: the transport keeps the newest incarnation it has
+ * heard of for each rank (from a handshake, a record or {@link #peer}) and drops what older ones send,
+ * logged once per connection.
  */
 public final class TcpTransport implements Transport {
     private static final AttributeKey<PeerIdentity> PEER = AttributeKey.valueOf("rewind.tcp.peer");
@@ -72,7 +81,10 @@ public final class TcpTransport implements Transport {
     private final EventLoops loops;
     private final InboundDispatcher inbound;
     private final Destination[] destinations;
+    /** Accepted connections until they are authenticated and taken over by the poller. */
     private final Set<Channel> accepted = ConcurrentHashMap.newKeySet();
+
+    private final IoPoller poller;
     private final Bootstrap connector;
     private final Channel listener;
     /** How long a sender waits for a new connection: connected and authenticated, with a margin. */
@@ -103,24 +115,24 @@ public final class TcpTransport implements Transport {
         this.readyTimeout =
                 options.connectTimeout().plus(options.handshakeTimeout()).plusSeconds(1);
         this.loops = EventLoops.create(worldRank, options.ioThreads());
+        this.poller = new IoPoller(worldRank);
         this.connector = new Bootstrap()
                 .group(loops.group())
-                .channel(loops.socketChannel())
+                .channelFactory(DataChannels.Socket::new)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(
                         ChannelOption.CONNECT_TIMEOUT_MILLIS,
-                        Math.toIntExact(options.connectTimeout().toMillis()))
-                .option(
-                        ChannelOption.WRITE_BUFFER_WATER_MARK,
-                        new WriteBufferWaterMark(options.writeBufferLowBytes(), options.writeBufferHighBytes()));
+                        Math.toIntExact(options.connectTimeout().toMillis()));
         try {
             this.listener = new ServerBootstrap()
                     .group(loops.group())
-                    .channel(loops.serverChannel())
+                    .channelFactory(DataChannels.Server::new)
                     .childOption(ChannelOption.TCP_NODELAY, true)
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
+                            accepted.add(ch);
+                            ch.closeFuture().addListener(f -> accepted.remove(ch));
                             ch.pipeline()
                                     .addLast(
                                             "handshake",
@@ -135,8 +147,10 @@ public final class TcpTransport implements Transport {
                     .bind(bind)
                     .syncUninterruptibly()
                     .channel();
+            poller.start();
         } catch (Exception e) { // Netty rethrows a failed bind's IOException as it is, unchecked
             loops.group().shutdownGracefully(0, 1, TimeUnit.SECONDS);
+            poller.close();
             if (e instanceof IOException io) {
                 throw new UncheckedIOException("rewind: tcp: cannot listen on " + bind + ": " + io.getMessage(), io);
             }
@@ -207,6 +221,12 @@ public final class TcpTransport implements Transport {
             PeerIdentity from = ch.attr(PEER).get();
             if (from != null && from.worldRank() == worldRank && from.incarnation() < incarnation) {
                 ch.close();
+            }
+        }
+        for (InboundStream s : poller.inbound()) {
+            PeerIdentity from = s.peer();
+            if (from.worldRank() == worldRank && from.incarnation() < incarnation) {
+                s.close();
             }
         }
     }
@@ -305,6 +325,22 @@ public final class TcpTransport implements Transport {
         inbound.attach(Objects.requireNonNull(sink, "sink"));
     }
 
+    /**
+     * In a rank's thread that busy-polls while it waits: writes what waits for room on the outbound
+     * connections and reads what arrived on the inbound ones, handing it to the sink, without blocking.
+     * While the rank polls, the poller's thread stays off the sockets, so nothing else wakes up.
+     */
+    @Override
+    public boolean poll() {
+        return poller.poll();
+    }
+
+    /** The rank stops polling (it parks): the poller's thread reads the sockets from now on. */
+    @Override
+    public void pollingPaused() {
+        poller.pollingPaused();
+    }
+
     /** Always false: cancelling a send over the wire is not done yet, so a frame once sent stays sent. */
     @Override
     public boolean withdraw(int destinationWorldRank, Frame frame) {
@@ -335,6 +371,7 @@ public final class TcpTransport implements Transport {
         for (Channel ch : accepted) {
             ch.close();
         }
+        poller.close();
         loops.group().shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
 
@@ -348,20 +385,73 @@ public final class TcpTransport implements Transport {
         return inbound.waitingForAttach();
     }
 
-    /** On the event loop: an accepted connection proved the secret; from now on it is read for records. */
+    /**
+     * On the event loop: an accepted connection proved the secret. Once the handshake has answered, it
+     * leaves the event loop, and the poller (or the rank, while it busy-polls) reads it for records,
+     * starting with what the handshake decoder had read beyond the hello.
+     */
     private void authenticated(ChannelHandlerContext ctx, PeerIdentity peer) {
         Channel ch = ctx.channel();
         ch.attr(PEER).set(peer);
-        accepted.add(ch);
-        ch.closeFuture().addListener(f -> accepted.remove(ch));
         if (closed.get()) {
             ch.close();
         }
         inbound.admit(peer.worldRank(), peer.incarnation()); // heard of: older incarnations are fenced
-        RecordReader.install(
-                ctx.pipeline(),
-                options.maxPayloadBytes(),
-                new RecordReader(worldRank, peer, codec, inbound, notices, byte[]::new));
+        ch.config().setAutoRead(false);
+        Leftover leftover = new Leftover();
+        ctx.pipeline().addLast("leftover", leftover);
+        // After the handshake's answer is written and its decoder removed (this runs inside its decode).
+        ctx.executor().execute(() -> takeOver(ch, peer, leftover));
+    }
+
+    /** On the event loop: the authenticated connection leaves it, for the poller. */
+    private void takeOver(Channel ch, PeerIdentity peer, Leftover leftover) {
+        if (!ch.isActive()) {
+            leftover.release();
+            return;
+        }
+        if (ch.unsafe().outboundBuffer() != null
+                && !ch.unsafe().outboundBuffer().isEmpty()) {
+            ch.eventLoop().execute(() -> takeOver(ch, peer, leftover)); // the answer is still being written
+            return;
+        }
+        ch.deregister().addListener(f -> {
+            accepted.remove(ch);
+            if (!f.isSuccess() || closed.get()) {
+                leftover.release();
+                ch.close();
+                return;
+            }
+            RecordReader reader = new RecordReader(worldRank, peer, codec, inbound, notices, byte[]::new);
+            InboundStream stream = new InboundStream(
+                    ((DataChannels.Socket) ch).socket(),
+                    new RecordStream(options.maxPayloadBytes(), reader),
+                    notices,
+                    ch.remoteAddress());
+            stream.preload(leftover.take()); // a fenced incarnation's records are dropped by the reader
+            poller.add(stream);
+        });
+    }
+
+    /** Collects what the handshake decoder read beyond the hello, until the connection leaves the loop. */
+    private static final class Leftover extends ChannelInboundHandlerAdapter {
+        private final CompositeByteBuf bytes = Unpooled.compositeBuffer();
+
+        @Override
+        public void channelRead(ChannelHandlerContext ctx, Object msg) {
+            bytes.addComponent(true, (ByteBuf) msg);
+        }
+
+        java.nio.ByteBuffer take() {
+            java.nio.ByteBuffer copy = java.nio.ByteBuffer.allocate(bytes.readableBytes());
+            bytes.readBytes(copy);
+            bytes.release();
+            return copy.flip();
+        }
+
+        void release() {
+            bytes.release();
+        }
     }
 
     private OutboundLink connect(PeerIdentity target, InetSocketAddress address) {
@@ -372,7 +462,10 @@ public final class TcpTransport implements Transport {
                 secret,
                 new PeerIdentity(worldRank, incarnation),
                 options.handshakeTimeout(),
-                notices);
+                notices,
+                poller,
+                options.writeBufferLowBytes(),
+                options.writeBufferHighBytes());
     }
 
     private void checkRank(int rank) {
@@ -390,6 +483,6 @@ public final class TcpTransport implements Transport {
     @Override
     public String toString() {
         return "TcpTransport[rank " + worldRank + "." + incarnation + " of " + worldSize + " at " + localAddress()
-                + (loops.isEpoll() ? ", epoll" : ", nio") + "]";
+                + "]";
     }
 }

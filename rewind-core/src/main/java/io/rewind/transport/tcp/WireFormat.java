@@ -82,7 +82,7 @@ final class WireFormat {
             if (payload > 0) {
                 int at = buf.writerIndex();
                 buf.ensureWritable(payload);
-                MemorySegment.copy(f.data(), f.dataOffset(), window(buf, at, payload), 0, payload);
+                f.copyPayloadTo(window(buf, at, payload), 0); // through the log's tee, if the frame has one
                 buf.writerIndex(at + payload);
             }
             return buf;

@@ -1,6 +1,9 @@
 /**
- * The TCP transport: one {@link io.rewind.transport.tcp.TcpTransport} per rank process, on Netty
- * (epoll on Linux, NIO elsewhere).
+ * The TCP transport: one {@link io.rewind.transport.tcp.TcpTransport} per rank process. Netty (NIO)
+ * connects, accepts and runs the handshake; an authenticated connection then leaves Netty's event loop
+ * and its socket is written by the sending threads themselves ({@link
+ * io.rewind.transport.tcp.OutboundLink}) and read by the rank's thread while it busy-polls in a wait, or
+ * by the transport's poller thread otherwise ({@link io.rewind.transport.tcp.IoPoller}).
  *
  * <p>Connections are one-way: a rank connects to each destination it sends to, at the address the
  * launcher gave it ({@code peer}), and only writes to that connection; it only reads the connections

@@ -32,8 +32,8 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * The inbound record decoder (the length-field decoder and {@link RecordReader}) in an embedded
- * channel, fed random bytes, mutated valid records, and valid records cut at random places: nothing is
+ * The inbound record decoders (the length-field decoder and {@link RecordReader} in an embedded
+ * channel, and the {@link RecordStream} of connections taken over from Netty), fed random bytes, mutated valid records, and valid records cut at random places: nothing is
  * ever thrown out of the pipeline, no payload is allocated larger than the bytes that were sent, what
  * reaches the sink is always well-formed, and valid records decode to exactly what was encoded.
  */
@@ -42,25 +42,37 @@ class TcpRecordDecoderFuzzTest {
     private static final int OWN_RANK = 1;
     private static final PeerIdentity PEER = new PeerIdentity(0, 0);
 
-    /** One inbound connection's decoder, and what it did. */
+    /**
+     * One inbound connection's decoder, and what it did: the Netty pipeline (length-field decoder and
+     * reader), or the {@link RecordStream} that reads connections once they left Netty.
+     */
     private static final class Harness {
         final EmbeddedChannel channel = new EmbeddedChannel();
         final RecordingSink sink = new RecordingSink();
         final List<Integer> allocations = new ArrayList<>();
         final List<String> notices = new ArrayList<>();
+        final RecordStream stream;
+        boolean streamRefused;
         long fed;
 
-        Harness() {
+        Harness(boolean asStream) {
             InboundDispatcher inbound = new InboundDispatcher(4);
             inbound.attach(sink);
-            RecordReader.install(
-                    channel.pipeline(),
-                    MAX_PAYLOAD,
-                    new RecordReader(
-                            OWN_RANK, PEER, ControlMessageCodec.INSTANCE, inbound, new Notices(notices::add), n -> {
-                                allocations.add(n);
-                                return new byte[n];
-                            }));
+            RecordReader reader = new RecordReader(
+                    OWN_RANK, PEER, ControlMessageCodec.INSTANCE, inbound, new Notices(notices::add), n -> {
+                        allocations.add(n);
+                        return new byte[n];
+                    });
+            if (asStream) {
+                stream = new RecordStream(MAX_PAYLOAD, reader);
+            } else {
+                stream = null;
+                RecordReader.install(channel.pipeline(), MAX_PAYLOAD, reader);
+            }
+        }
+
+        boolean isOpen() {
+            return stream != null ? !streamRefused : channel.isOpen();
         }
 
         /**
@@ -69,10 +81,22 @@ class TcpRecordDecoderFuzzTest {
          * anything escape.
          */
         void feed(byte[] bytes, int chunk) {
-            for (int at = 0; at < bytes.length && channel.isOpen(); at += chunk) {
+            for (int at = 0; at < bytes.length && isOpen(); at += chunk) {
                 int n = Math.min(chunk, bytes.length - at);
                 fed += n;
-                channel.writeInbound(Unpooled.wrappedBuffer(bytes, at, n));
+                if (stream != null) {
+                    stream.append(ByteBuffer.wrap(bytes, at, n));
+                    String refusal = stream.drain();
+                    if (refusal != null) {
+                        notices.add("refused: " + refusal);
+                        streamRefused = true;
+                    }
+                    assertTrue(
+                            stream.capacity() <= Math.max(RecordStream.INITIAL_BYTES, 2 * fed),
+                            "buffer grew beyond twice what was sent");
+                } else {
+                    channel.writeInbound(Unpooled.wrappedBuffer(bytes, at, n));
+                }
             }
             channel.checkException();
         }
@@ -228,11 +252,13 @@ class TcpRecordDecoderFuzzTest {
 
     @Property(tries = 300)
     void validRecordsDecodeToWhatWasEncoded(
-            @ForAll("messages") List<Message> messages, @ForAll @IntRange(min = 1, max = 700) int chunk)
+            @ForAll("messages") List<Message> messages,
+            @ForAll @IntRange(min = 1, max = 700) int chunk,
+            @ForAll boolean asStream)
             throws InterruptedException {
-        Harness h = new Harness();
+        Harness h = new Harness(asStream);
         h.feed(encode(messages), chunk);
-        assertTrue(h.channel.isOpen(), "closed: " + h.notices);
+        assertTrue(h.isOpen(), "closed: " + h.notices);
         assertEquals(List.of(), h.notices);
         for (Message m : messages) {
             switch (m) {
@@ -321,13 +347,14 @@ class TcpRecordDecoderFuzzTest {
     void mutatedRecordsNeverEscapeNorOverAllocate(
             @ForAll("messages") List<Message> messages,
             @ForAll("mutations") List<Mutation> mutations,
-            @ForAll @IntRange(min = 1, max = 300) int chunk)
+            @ForAll @IntRange(min = 1, max = 300) int chunk,
+            @ForAll boolean asStream)
             throws InterruptedException {
         byte[] bytes = encode(messages);
         for (Mutation m : mutations) {
             bytes = m.apply(bytes);
         }
-        Harness h = new Harness();
+        Harness h = new Harness(asStream);
         h.feed(bytes, chunk);
         h.assertBounded();
         h.assertOnlyWellFormedDelivered();
@@ -357,9 +384,9 @@ class TcpRecordDecoderFuzzTest {
 
     @Property(tries = 400)
     void randomBytesNeverEscapeNorOverAllocate(
-            @ForAll("noise") byte[] bytes, @ForAll @IntRange(min = 1, max = 300) int chunk)
+            @ForAll("noise") byte[] bytes, @ForAll @IntRange(min = 1, max = 300) int chunk, @ForAll boolean asStream)
             throws InterruptedException {
-        Harness h = new Harness();
+        Harness h = new Harness(asStream);
         h.feed(bytes, chunk);
         h.assertBounded();
         h.assertOnlyWellFormedDelivered();
@@ -368,14 +395,14 @@ class TcpRecordDecoderFuzzTest {
 
     @Property(tries = 100)
     void aFrameRecordWhosePayloadLengthLiesAllocatesNothing(
-            @ForAll @IntRange(min = 0, max = 200) int actual, @ForAll("lies") long claimed) {
+            @ForAll @IntRange(min = 0, max = 200) int actual, @ForAll("lies") long claimed, @ForAll boolean asStream) {
         Assume.that(claimed != actual);
         byte[] record = RawPeer.rawFrameRecord(
                 1 + WireFormat.FRAME_HEADER_BYTES + actual, 0, 0, OWN_RANK, 0, 1, 0, claimed, new byte[actual]);
-        Harness h = new Harness();
+        Harness h = new Harness(asStream);
         h.feed(record, record.length);
         assertEquals(List.of(), h.allocations);
-        assertTrue(!h.channel.isOpen(), "the connection is closed");
+        assertTrue(!h.isOpen(), "the connection is closed");
         assertTrue(h.notices.getFirst().contains("a payload length of " + claimed), h.notices.toString());
         h.finish();
     }

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.netty.channel.epoll.Epoll;
 import io.rewind.engine.Frame;
 import io.rewind.engine.IncarnationNotice;
 import io.rewind.engine.RewindException;
@@ -289,26 +288,30 @@ class TcpTransportTest {
     }
 
     @Test
-    void usesEpollWhereAvailableOnNamedDaemonThreadsAndStopsThemOnClose() {
-        if (System.getProperty("os.name").equals("Linux")
-                && System.getProperty("os.arch").equals("amd64")
-                && !Boolean.getBoolean("io.netty.transport.noNative")) { // unless NIO is asked for
-            assertTrue(Epoll.isAvailable(), "the native transport should load here: " + Epoll.unavailabilityCause());
-        }
+    void runsOnNamedDaemonThreadsAndStopsThemOnClose() {
         TcpTransport t = TcpRanks.open(3, 0, 4, options());
+        Thread io;
+        Thread poller;
         try {
-            assertEquals(Epoll.isAvailable(), t.loops().isEpoll());
-            Thread io = Thread.getAllStackTraces().keySet().stream()
-                    .filter(th -> th.getName().equals("rewind-tcp-3-0"))
-                    .findFirst()
-                    .orElse(null);
+            io = thread("rewind-tcp-3-0");
+            poller = thread("rewind-tcp-3-poller");
             assertNotNull(io, "an event loop thread named rewind-tcp-3-0");
+            assertNotNull(poller, "a poller thread named rewind-tcp-3-poller");
             assertTrue(io.isDaemon());
+            assertTrue(poller.isDaemon());
         } finally {
             assertTimeoutPreemptively(Duration.ofSeconds(10), t::close);
         }
         assertTrue(t.loops().group().isTerminated());
+        assertFalse(poller.isAlive());
         t.close(); // a second close does nothing
+    }
+
+    private static Thread thread(String name) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(th -> th.getName().equals(name))
+                .findFirst()
+                .orElse(null);
     }
 
     @Test
