@@ -2,6 +2,7 @@ package io.rewind.transport.tcp;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.CancelledKeyException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
@@ -49,7 +50,11 @@ final class IoPoller implements Runnable {
     private volatile boolean deferring;
     private volatile boolean closed;
 
-    IoPoller(int worldRank) {
+    /** Where the poller reports a failed pass (the transport's log, not the program's output). */
+    private final java.util.function.Consumer<String> log;
+
+    IoPoller(int worldRank, java.util.function.Consumer<String> log) {
+        this.log = log;
         try {
             this.selector = Selector.open();
         } catch (IOException e) {
@@ -157,17 +162,25 @@ final class IoPoller implements Runnable {
                     continue;
                 }
                 for (SelectionKey key : selector.keys()) {
-                    if (key.isValid() && key.attachment() instanceof OutboundLink link) {
-                        key.interestOps(
-                                link.hasWaiting()
-                                        ? SelectionKey.OP_READ | SelectionKey.OP_WRITE
-                                        : SelectionKey.OP_READ);
+                    try {
+                        if (key.isValid() && key.attachment() instanceof OutboundLink link) {
+                            key.interestOps(
+                                    link.hasWaiting()
+                                            ? SelectionKey.OP_READ | SelectionKey.OP_WRITE
+                                            : SelectionKey.OP_READ);
+                        }
+                    } catch (CancelledKeyException e) {
+                        // its channel was closed by another thread since it was checked: nothing to watch
                     }
                 }
                 selector.select();
                 for (SelectionKey key : selector.selectedKeys()) {
-                    if (key.isValid() && key.attachment() instanceof OutboundLink link && key.isReadable()) {
-                        link.onReadable();
+                    try {
+                        if (key.isValid() && key.attachment() instanceof OutboundLink link && key.isReadable()) {
+                            link.onReadable();
+                        }
+                    } catch (CancelledKeyException e) {
+                        // closed meanwhile (a peer gone, a fenced incarnation): nothing to read
                     }
                 }
                 selector.selectedKeys().clear();
@@ -179,7 +192,7 @@ final class IoPoller implements Runnable {
                     return;
                 }
                 // Never let the sockets go unread: report, pause a little, go on.
-                System.err.println("rewind: tcp: the I/O poller of " + thread.getName() + " failed and goes on: " + e);
+                log.accept("the I/O poller of " + thread.getName() + " failed and goes on: " + e);
                 LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(DEFER_MILLIS));
             }
         }

@@ -115,7 +115,7 @@ public final class TcpTransport implements Transport {
         this.readyTimeout =
                 options.connectTimeout().plus(options.handshakeTimeout()).plusSeconds(1);
         this.loops = EventLoops.create(worldRank, options.ioThreads());
-        this.poller = new IoPoller(worldRank);
+        this.poller = new IoPoller(worldRank, options.log());
         this.connector = new Bootstrap()
                 .group(loops.group())
                 .channelFactory(DataChannels.Socket::new)
