@@ -74,14 +74,7 @@ public record Launch(
         for (int i = 0; i < count; i++) {
             nodes.add(new Node("node-" + i, 0));
         }
-        return new Launch(
-                Mode.LOCAL,
-                nodes,
-                List.of(),
-                FailureSchedule.NONE,
-                FailureSchedule.NONE,
-                DEFAULT_HEARTBEAT_TIMEOUT,
-                null);
+        return withDefaults(Mode.LOCAL, nodes, List.of());
     }
 
     /**
@@ -132,14 +125,7 @@ public record Launch(
         }
         List<Node> nodes = new java.util.ArrayList<>();
         slots.forEach((host, n) -> nodes.add(new Node(host, n)));
-        return new Launch(
-                Mode.SSH,
-                nodes,
-                remoteShell,
-                FailureSchedule.NONE,
-                FailureSchedule.NONE,
-                DEFAULT_HEARTBEAT_TIMEOUT,
-                null);
+        return withDefaults(Mode.SSH, nodes, remoteShell);
     }
 
     /**
@@ -175,14 +161,13 @@ public record Launch(
         for (String h : hosts) {
             nodes.add(new Node(h, 0));
         }
+        return withDefaults(Mode.SLURM, nodes, List.of());
+    }
+
+    /** A launch of {@code mode} with nothing to lose or freeze, the default heartbeat and node folders. */
+    private static Launch withDefaults(Mode mode, List<Node> nodes, List<String> remoteShell) {
         return new Launch(
-                Mode.SLURM,
-                nodes,
-                List.of(),
-                FailureSchedule.NONE,
-                FailureSchedule.NONE,
-                DEFAULT_HEARTBEAT_TIMEOUT,
-                null);
+                mode, nodes, remoteShell, FailureSchedule.NONE, FailureSchedule.NONE, DEFAULT_HEARTBEAT_TIMEOUT, null);
     }
 
     /** This launch, losing a rank's whole node when one of {@code losses} strikes that rank. */
