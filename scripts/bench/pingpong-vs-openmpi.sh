@@ -28,6 +28,10 @@
 #   WORK_SCALE      scales round trips per batch (default 1)
 #   RUN_TIMEOUT     seconds allowed per run (default 600); a run past it is killed and reported
 #   BENCH_LOCK      if set (or --lock), every run holds `flock` on this file while it runs
+#   QUIET_BELOW     if set (a percentage), before each run wait until the machine's CPUs were busy
+#                   less than that over a 2 s sample (giving the lock back while waiting), for at most
+#                   QUIET_WAIT seconds (default 600); the run then starts anyway. The busy share
+#                   seen is recorded with each run.
 #   OUT_DIR         where run logs and the table go (default: a new temporary folder)
 #   CONFIGS         subset and order, default "ompi-tcp ompi-vader rewind-none rewind-pessimistic"
 set -euo pipefail
@@ -58,6 +62,7 @@ FACTOR="${FACTOR:-4}"
 BATCHES="${BATCHES:-5}"
 WORK_SCALE="${WORK_SCALE:-1}"
 RUN_TIMEOUT="${RUN_TIMEOUT:-600}"
+QUIET_WAIT="${QUIET_WAIT:-600}"
 OMPI_TCP_IF="${OMPI_TCP_IF:-lo}"
 OMPI_EXTRA_ARGS="${OMPI_EXTRA_ARGS:---bind-to none}"
 CONFIGS="${CONFIGS:-ompi-tcp ompi-vader rewind-none rewind-pessimistic}"
@@ -176,18 +181,36 @@ if [ -n "${BENCH_LOCK:-}" ]; then
   exec {lock_fd}>>"$BENCH_LOCK" || die "cannot open the lock file $BENCH_LOCK"
 fi
 
+# Share of all CPUs busy (not idle or waiting for I/O) over a 2 s sample, from /proc/stat.
+cpu_busy_pct() {
+  local a b
+  a=$(awk '/^cpu /{print $2+$3+$4+$5+$6+$7+$8+$9, $5+$6}' /proc/stat 2>/dev/null) || { echo "?"; return; }
+  sleep 2
+  b=$(awk '/^cpu /{print $2+$3+$4+$5+$6+$7+$8+$9, $5+$6}' /proc/stat 2>/dev/null) || { echo "?"; return; }
+  echo "$a $b" | awk '{t = $3 - $1; i = $4 - $2; print (t > 0) ? int(100 * (t - i) / t) : "?"}'
+}
+
 run_one() {
   local config="$1" round="$2"
   local log="$OUT_DIR/runs/$config.round$round.log"
   local -a cmd
   mapfile -t cmd < <(command_for "$config")
-  local asked rc=0 start load
+  local asked rc=0 start load busy
   asked=$(date +%s)
-  [ -n "${lock_fd:-}" ] && flock "$lock_fd" # held for this run only; waiting is not timed
+  while :; do
+    [ -n "${lock_fd:-}" ] && flock "$lock_fd" # held for this run only; waiting is not timed
+    busy="$(cpu_busy_pct)"
+    if [ -z "${QUIET_BELOW:-}" ] || [ "$busy" = "?" ] || [ "$busy" -lt "$QUIET_BELOW" ] ||
+      [ $(($(date +%s) - asked)) -ge "$QUIET_WAIT" ]; then
+      break
+    fi
+    [ -n "${lock_fd:-}" ] && flock -u "$lock_fd"
+    sleep 15
+  done
   start=$(date +%s)
   load="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
   echo "# ${cmd[*]}" >"$log"
-  echo "# load average (1 min) at start: $load" >>"$log"
+  echo "# load average (1 min) at start: $load; CPUs busy over the 2 s before: $busy %" >>"$log"
   if [ "$config" = rewind-none ] || [ "$config" = rewind-pessimistic ]; then
     REWIND_JAVA="$JAVA" timeout --kill-after=20 "$RUN_TIMEOUT" "${cmd[@]}" >>"$log" 2>&1 || rc=$?
   else
@@ -198,8 +221,8 @@ run_one() {
   [ -n "${lock_fd:-}" ] && flock -u "$lock_fd"
   local n
   n=$(sed 's/^\[[0-9]*\] *//' "$log" | grep -c '^pingpong,' || true)
-  printf 'round %s  %-20s exit %-3s %4ss (waited %ss for the lock), load %s, %s sizes\n' \
-    "$round" "$config" "$rc" "$((end - start))" "$((start - asked))" "$load" "$n" >&2
+  printf 'round %s  %-20s exit %-3s %4ss (waited %ss), load %s, busy before %s %%, %s sizes\n' \
+    "$round" "$config" "$rc" "$((end - start))" "$((start - asked))" "$load" "$busy" "$n" >&2
   [ "$rc" = 124 ] && echo "  (killed after ${RUN_TIMEOUT}s; see $log)" >&2
   if [ "$rc" != 0 ] && [ "$rc" != 124 ]; then
     echo "  failed; last lines of $log:" >&2
