@@ -40,6 +40,11 @@ sealed interface BlockSource permits OffHeapBlockSource, MappedFileBlockSource, 
     /** Bytes in released blocks kept for reuse. */
     long spareBytes();
 
+    /** Bytes in blocks prepared ahead of the writer and not yet handed out. */
+    default long readyBytes() {
+        return 0;
+    }
+
     /** Bytes currently mapped from a file. */
     long mappedBytes();
 

@@ -11,6 +11,8 @@ import java.util.Map;
  * @param payloadBytes payload bytes held
  * @param storageBytes storage bytes in use (blocks or windows holding live entries or being filled)
  * @param spareStorageBytes freed off-heap blocks kept for reuse
+ * @param readyStorageBytes off-heap blocks prepared ahead of the writer (mapped and faulted in),
+ *     not yet handed to it
  * @param mappedBytes bytes of the log file currently mapped into memory
  * @param highWaterPayloadBytes largest {@code payloadBytes} seen
  * @param highWaterStorageBytes largest {@code storageBytes} seen
@@ -26,6 +28,7 @@ public record LogStatistics(
         long payloadBytes,
         long storageBytes,
         long spareStorageBytes,
+        long readyStorageBytes,
         long mappedBytes,
         long highWaterPayloadBytes,
         long highWaterStorageBytes,
@@ -38,6 +41,14 @@ public record LogStatistics(
 
     public LogStatistics {
         channels = Map.copyOf(channels);
+    }
+
+    /**
+     * Memory the log holds now: blocks in use, spares and blocks prepared ahead. What a run's memory
+     * footprint shows of the log (the log file's mapped windows are page cache, not counted).
+     */
+    public long memoryBytes() {
+        return storageBytes + spareStorageBytes + readyStorageBytes;
     }
 
     /** Average log growth rate since the log was opened (appended bytes, truncation ignored). */

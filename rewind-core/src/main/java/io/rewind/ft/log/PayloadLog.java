@@ -458,6 +458,7 @@ public final class PayloadLog implements AutoCloseable {
                     payloadBytes,
                     storageBytes(),
                     spareStorageBytes(),
+                    readyStorageBytes(),
                     mappedBytes(),
                     highWaterPayloadBytes,
                     highWaterStorageBytes,
@@ -491,6 +492,11 @@ public final class PayloadLog implements AutoCloseable {
     private long spareStorageBytes() {
         return primary.source().spareBytes()
                 + (spill == null ? 0 : spill.source().spareBytes());
+    }
+
+    private long readyStorageBytes() {
+        return primary.source().readyBytes()
+                + (spill == null ? 0 : spill.source().readyBytes());
     }
 
     private long mappedBytes() {
