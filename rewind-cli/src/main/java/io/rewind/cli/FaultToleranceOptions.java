@@ -101,6 +101,17 @@ final class FaultToleranceOptions {
     boolean logHugePages;
 
     @Option(
+            names = "--log-prepare-ahead",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description =
+                    "Fault off-heap log blocks in ahead of the writer on a background thread once a log holds more "
+                            + "than two blocks (a growing log then writes into memory already touched); "
+                            + "--no-log-prepare-ahead leaves each block to be faulted in by its first writes. Default: on.")
+    boolean logPrepareAhead;
+
+    @Option(
             names = "--collective-logging",
             paramLabel = "LEVEL",
             defaultValue = "application",
@@ -163,6 +174,7 @@ final class FaultToleranceOptions {
         // File-backed logs are temporary files, deleted when the log closes; without --log-dir they go
         // to the system's temporary folder, as the option says.
         return c.hugePages(logHugePages)
+                .prepareAhead(logPrepareAhead)
                 .mappedDirectory(logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir")))
                 .build();
     }

@@ -46,7 +46,8 @@ record JobSpec(
             long helperThreadThresholdBytes,
             long pipelineChunkBytes,
             long mappedFileThresholdBytes,
-            boolean hugePages)
+            boolean hugePages,
+            boolean prepareAhead)
             implements Serializable {}
 
     static JobSpec of(JobConfig c) {
@@ -81,7 +82,8 @@ record JobSpec(
                         l.helperThreadThresholdBytes(),
                         l.pipelineChunkBytes(),
                         l.mappedFileThresholdBytes(),
-                        l.hugePages()));
+                        l.hugePages(),
+                        l.prepareAhead()));
     }
 
     /**
@@ -108,7 +110,8 @@ record JobSpec(
                 l.helperThreadThresholdBytes(),
                 l.pipelineChunkBytes(),
                 l.mappedFileThresholdBytes(),
-                l.hugePages());
+                l.hugePages(),
+                l.prepareAhead());
         return JobConfig.builder(mainClass)
                 .ranks(ranks)
                 .args(args)

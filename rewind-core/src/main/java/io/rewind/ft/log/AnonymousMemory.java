@@ -32,6 +32,14 @@ public final class AnonymousMemory {
     private static final int PROT_READ_WRITE = 0x1 | 0x2;
     private static final int MAP_PRIVATE_ANONYMOUS = 0x02 | 0x20;
     private static final int MADV_HUGEPAGE = 14;
+    private static final int MADV_DONTNEED = 4;
+    /** Linux 5.14 and later; older kernels answer EINVAL. */
+    private static final int MADV_POPULATE_WRITE = 23;
+
+    private static final long SMALL_PAGE_BYTES = 4096;
+
+    /** Cleared for good the first time the kernel refuses {@code MADV_POPULATE_WRITE}. */
+    private static volatile boolean populateAdviceWorks = true;
 
     private static final Calls CALLS = Calls.load();
 
@@ -122,6 +130,29 @@ public final class AnonymousMemory {
         return mapping.asSlice(skip, bytes).reinterpret(arena, segment -> unmap(mapping));
     }
 
+    /**
+     * Advises {@code memory}, whole huge pages on a huge-page boundary inside a mapping made by {@link
+     * #map}, for transparent huge pages.
+     *
+     * @throws IllegalStateException if the kernel refuses
+     */
+    public static void adviseHugePages(MemorySegment memory) {
+        requireSupported();
+        if (memory.address() % HUGE_PAGE_BYTES != 0 || memory.byteSize() % HUGE_PAGE_BYTES != 0) {
+            throw new IllegalArgumentException("huge-page advice needs whole huge pages on a huge-page boundary");
+        }
+        int rc;
+        try {
+            rc = (int) CALLS.madvise.invokeExact(memory, memory.byteSize(), MADV_HUGEPAGE);
+        } catch (Throwable t) {
+            throw new IllegalStateException("madvise failed", t);
+        }
+        if (rc != 0) {
+            throw new IllegalStateException(
+                    "madvise(MADV_HUGEPAGE) refused: transparent huge pages are not available in this kernel");
+        }
+    }
+
     private static void advise(MemorySegment mapping, long skip, long areaBytes) {
         int rc;
         try {
@@ -134,6 +165,65 @@ public final class AnonymousMemory {
             unmap(mapping);
             throw new IllegalStateException(
                     "madvise(MADV_HUGEPAGE) refused: transparent huge pages are not available in this kernel");
+        }
+    }
+
+    /**
+     * Faults in every page of {@code memory} (part of a mapping made by {@link #map}) for writing, so
+     * that the copies into it later run at the speed of memory already touched. One {@code
+     * madvise(MADV_POPULATE_WRITE)} does it in the kernel without a page fault per page; where the
+     * kernel predates it, one byte per 4 KiB page is written instead (the memory must hold nothing
+     * yet: the bytes written are zeros). On a virtual machine a first write fault can cost a
+     * microsecond per KiB, twenty times the copy (docs/benchmarks.md), which is why a log prepares
+     * its blocks this way, ahead of the writer and off its thread.
+     */
+    public static void populate(MemorySegment memory) {
+        requireSupported();
+        if (populateAdviceWorks) {
+            int rc;
+            try {
+                rc = (int) CALLS.madvise.invokeExact(memory, memory.byteSize(), MADV_POPULATE_WRITE);
+            } catch (Throwable t) {
+                throw new IllegalStateException("madvise(MADV_POPULATE_WRITE) failed", t);
+            }
+            if (rc == 0) {
+                return;
+            }
+            populateAdviceWorks = false; // an older kernel: touch the pages from now on
+        }
+        for (long at = 0; at < memory.byteSize(); at += SMALL_PAGE_BYTES) {
+            memory.set(ValueLayout.JAVA_BYTE, at, (byte) 0);
+        }
+    }
+
+    /**
+     * Gives the pages of {@code memory} back to the system ({@code madvise(MADV_DONTNEED)}) while
+     * keeping the addresses mapped: a later read finds zeros, a later write faults in fresh pages.
+     * This frees a block's memory without unmapping it, so no access to a stale segment can crash
+     * the process and no arena has to be closed (closing a shared arena stops every thread of the
+     * JVM in a handshake).
+     */
+    public static void discard(MemorySegment memory) {
+        requireSupported();
+        int rc;
+        try {
+            rc = (int) CALLS.madvise.invokeExact(memory, memory.byteSize(), MADV_DONTNEED);
+        } catch (Throwable t) {
+            throw new IllegalStateException("madvise(MADV_DONTNEED) failed", t);
+        }
+        if (rc != 0) {
+            throw new IllegalStateException("madvise(MADV_DONTNEED) of " + memory.byteSize() + " bytes refused");
+        }
+    }
+
+    /** Whether the kernel populates memory in one call (else {@link #populate} touches each page). */
+    static boolean populatesInOneCall() {
+        return populateAdviceWorks;
+    }
+
+    private static void requireSupported() {
+        if (CALLS == null) {
+            throw new UnsupportedOperationException("mapping memory needs Linux on x86-64 or AArch64");
         }
     }
 

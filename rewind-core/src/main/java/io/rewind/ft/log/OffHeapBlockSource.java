@@ -40,33 +40,94 @@ import java.util.Set;
  * while a small log would only pay for whole huge pages it does not fill. If the system refuses the
  * advice, or a mapping, the log goes on without it (or with the JVM's allocation) for the rest of
  * its life; the memory behaves the same.
+ *
+ * <h2>Blocks prepared ahead</h2>
+ *
+ * A log that only grows (the whole time between two checkpoints of a receiver) writes every
+ * message into memory nobody has touched. Faulting that memory in on the writer's first write costs
+ * far more than the copy itself (on a virtual machine, 0.3-0.8 GB/s against 18 GB/s into memory
+ * already touched; docs/benchmarks.md). So once a log holds more than its first few blocks, the
+ * blocks it will need next are faulted in ahead ({@link AnonymousMemory#populate}) by the JVM's
+ * {@link LogMemoryPreparer} thread and wait, ready, until the writer takes them. How many: what
+ * the log's measured growth rate consumes in {@link #READY_AHEAD_NANOS}, at most half the blocks in
+ * use and at most {@link #READY_LIMIT_BYTES}; they count against the off-heap limit and show in
+ * {@link #readyBytes}. When none is ready the writer populates its next block itself, which still
+ * beats faulting it in page by page.
+ *
+ * <h2>Freeing without unmapping</h2>
+ *
+ * A mapped block that is freed gives its memory back ({@link AnonymousMemory#discard}) but keeps
+ * its addresses, and is mapped again from that cold list before any new mapping is made. No block
+ * is unmapped before the source closes, so freeing never closes an arena: closing a shared arena
+ * stops every thread of the JVM in a handshake, which a block per checkpoint interval made a
+ * steady cost. The addresses kept are bounded by the most blocks the log ever held at once. The
+ * mapped blocks all belong to one arena, closed with the source.
  */
 final class OffHeapBlockSource implements BlockSource {
 
     /** Cache-line alignment: copies into a block start on a line boundary. */
     private static final long ALIGNMENT_BYTES = 64;
 
+    /** Blocks a log holds before further blocks are advised for huge pages and prepared ahead. */
+    static final int SMALL_PAGE_BLOCKS = 2;
+
+    /** How far ahead of the writer blocks are prepared, in time at the log's growth rate. */
+    static final long READY_AHEAD_NANOS = 50_000_000L;
+
+    /** Most memory a log holds in blocks prepared ahead. */
+    static final long READY_LIMIT_BYTES = 64L << 20;
+
     private final long blockBytes;
+    /** Blocks beyond the first few are faulted in ahead by the preparer, else by their writer. */
+    private final boolean prepareAhead;
+
     private final int spareBlocks;
     private final long spareLimitBlocks;
     private final long limitBytes;
-    /** Blocks a log holds before further blocks are advised for huge pages. */
-    static final int SMALL_PAGE_BLOCKS = 2;
 
     /** Blocks are mapped by the log (faulted in as written); cleared for good once a mapping fails. */
-    private boolean mapped;
+    private volatile boolean mapped;
     /** Blocks beyond the first few are advised for huge pages; cleared for good once refused. */
-    private boolean hugePages;
+    private volatile boolean hugePages;
+    /** Guards {@link #mappedArena}: the writer and the preparer both map blocks. */
+    private final Object mappingLock = new Object();
+    /** The arena of every mapped block, made at the first mapping and closed with the source. */
+    private Arena mappedArena;
     /** Most blocks in use at once during the current interval. */
     private int currentHighWaterBlocks;
     /** Most blocks in use at once during the interval before. */
     private int previousHighWaterBlocks;
+    /** When the log last took a block that was not a spare (its growth), and the smoothed interval. */
+    private long lastGrowthNanos;
+
+    private long growthIntervalNanos;
 
     private final ArrayDeque<StorageBlock> spares = new ArrayDeque<>();
+    /** Mapped blocks whose memory was given back: addresses to map again before any new mapping. */
+    private final ArrayDeque<StorageBlock> cold = new ArrayDeque<>();
+
     private final Set<StorageBlock> inUse = Collections.newSetFromMap(new IdentityHashMap<>());
 
+    /** Guards {@link #ready}, {@link #preparing} and {@link #closing}, shared with the preparer. */
+    private final Object readyLock = new Object();
+
+    private final ArrayDeque<StorageBlock> ready = new ArrayDeque<>();
+    private int preparing;
+    private boolean closing;
+
     OffHeapBlockSource(long blockBytes, int spareBlocks, long spareLimitBytes, long limitBytes, boolean hugePages) {
+        this(blockBytes, spareBlocks, spareLimitBytes, limitBytes, hugePages, true);
+    }
+
+    OffHeapBlockSource(
+            long blockBytes,
+            int spareBlocks,
+            long spareLimitBytes,
+            long limitBytes,
+            boolean hugePages,
+            boolean prepareAhead) {
         this.blockBytes = blockBytes;
+        this.prepareAhead = prepareAhead;
         this.mapped = AnonymousMemory.supported();
         this.hugePages = mapped && hugePages && blockBytes % AnonymousMemory.HUGE_PAGE_BYTES == 0;
         this.spareBlocks = spareBlocks;
@@ -91,8 +152,13 @@ final class OffHeapBlockSource implements BlockSource {
     }
 
     private void free(StorageBlock block) {
-        block.arena.close();
-        block.segment = null;
+        if (block.arena == null) { // a mapped block: give the memory back, keep the addresses
+            AnonymousMemory.discard(block.segment);
+            cold.addFirst(block);
+        } else {
+            block.arena.close();
+            block.segment = null;
+        }
     }
 
     private void noteInUse(StorageBlock block) {
@@ -111,20 +177,180 @@ final class OffHeapBlockSource implements BlockSource {
             noteInUse(block);
             return block;
         }
-        long heldBytes = inUseBytes() + spareBytes();
-        if (heldBytes + blockBytes > limitBytes) {
+        noteGrowth();
+        block = takeReady();
+        if (block == null) {
+            block = writerBlock();
+        }
+        noteInUse(block);
+        prepareAhead();
+        return block;
+    }
+
+    /**
+     * A prepared block, or null if none is ready. At the off-heap limit, with blocks still being
+     * prepared, waits for one of them: they hold the memory a new block would need.
+     */
+    private StorageBlock takeReady() {
+        boolean interrupted = false;
+        try {
+            synchronized (readyLock) {
+                if (ready.isEmpty() && preparing > 0 && heldBytes() + blockBytes > limitBytes) {
+                    while (ready.isEmpty() && preparing > 0) {
+                        try {
+                            readyLock.wait();
+                        } catch (InterruptedException e) {
+                            interrupted = true;
+                        }
+                    }
+                }
+                return ready.pollFirst();
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The log took a block that was not a spare: it grows. Smooths the interval between two. */
+    private void noteGrowth() {
+        long now = System.nanoTime();
+        if (lastGrowthNanos != 0) {
+            long interval = Math.max(1, now - lastGrowthNanos);
+            growthIntervalNanos = growthIntervalNanos == 0 ? interval : (3 * growthIntervalNanos + interval) / 4;
+        }
+        lastGrowthNanos = now;
+    }
+
+    /** Whether the log holds enough blocks for further ones to get huge pages and be prepared. */
+    private boolean beyondFirstBlocks() {
+        return inUse.size() + spares.size() + readyAndPreparing() >= SMALL_PAGE_BLOCKS;
+    }
+
+    private int readyAndPreparing() {
+        synchronized (readyLock) {
+            return ready.size() + preparing;
+        }
+    }
+
+    /** Blocks to keep prepared now: the growth of {@link #READY_AHEAD_NANOS}, within the bounds. */
+    int readyTarget() {
+        if (!prepareAhead || !mapped || growthIntervalNanos == 0 || inUse.size() < SMALL_PAGE_BLOCKS) {
+            return 0;
+        }
+        long byRate = (READY_AHEAD_NANOS + growthIntervalNanos - 1) / growthIntervalNanos;
+        long bound = Math.min(Math.max(1, READY_LIMIT_BYTES / blockBytes), Math.max(1, inUse.size() / 2));
+        return (int) Math.min(byRate, bound);
+    }
+
+    /**
+     * Asks the preparer for the blocks that bring the ready ones up to {@link #readyTarget}: cold
+     * blocks first, else new mappings made by the preparer. The writer makes no system call for
+     * them: a mapping or a huge-page advice takes the process's mapping lock for writing, which would
+     * wait for the preparer's population of a block (it holds that lock for reading) to end.
+     */
+    private void prepareAhead() {
+        int missing = readyTarget() - readyAndPreparing();
+        for (int i = 0; i < missing && mapped && heldBytes() + blockBytes <= limitBytes; i++) {
+            StorageBlock reuse = cold.pollFirst();
+            synchronized (readyLock) {
+                preparing++;
+            }
+            LogMemoryPreparer.submit(this, reuse, hugePages);
+        }
+    }
+
+    /**
+     * On the preparer's thread: maps a block (or takes {@code reuse}, a cold one), advises it for
+     * huge pages if asked, faults it in and makes it ready; unless the source is closing, then it
+     * only counts the request out (closing unmaps the block). A block that cannot be faulted in is
+     * still made ready: its writer faults it in.
+     */
+    void prepare(StorageBlock reuse, boolean adviseHugePages) {
+        StorageBlock block = reuse;
+        boolean closed;
+        synchronized (readyLock) {
+            closed = closing;
+        }
+        try {
+            if (!closed) {
+                if (block == null) {
+                    block = mapBlock(adviseHugePages);
+                } else if (adviseHugePages) {
+                    adviseHugePages(block);
+                }
+                if (block != null) {
+                    AnonymousMemory.populate(block.segment);
+                }
+            }
+        } catch (RuntimeException e) {
+            // The block stays usable unprepared (or, if none could be mapped, none is made ready).
+        } finally {
+            synchronized (readyLock) {
+                preparing--;
+                if (!closing && block != null) {
+                    block.resetForReuse();
+                    ready.addLast(block);
+                }
+                readyLock.notifyAll();
+            }
+        }
+    }
+
+    /** Memory this source holds: blocks in use, spare, ready and being prepared. */
+    private long heldBytes() {
+        return inUseBytes() + spareBytes() + (long) readyAndPreparing() * blockBytes;
+    }
+
+    /**
+     * A block for the writer when no spare and no prepared block is there: a cold one mapped again,
+     * or a new mapping (the JVM's allocation where mapping is impossible); beyond the first blocks it
+     * is advised for huge pages and faulted in here and now, since the writer is about to fill it.
+     */
+    private StorageBlock writerBlock() {
+        if (heldBytes() + blockBytes > limitBytes) {
             throw new PayloadLogException(
                     PayloadLogException.Reason.STORAGE_EXHAUSTED,
                     "a new off-heap block of " + blockBytes + " bytes would bring the log to "
-                            + (heldBytes + blockBytes) + " bytes, over offHeapLimitBytes=" + limitBytes);
+                            + (heldBytes() + blockBytes) + " bytes, over offHeapLimitBytes=" + limitBytes);
         }
-        Arena arena = Arena.ofShared();
-        MemorySegment segment;
-        try {
-            segment = mapped ? mappedBlock(arena) : null;
-            if (segment == null) {
-                segment = arena.allocate(blockBytes, ALIGNMENT_BYTES);
+        boolean beyondFirst = beyondFirstBlocks();
+        StorageBlock block = cold.pollFirst();
+        if (block != null) {
+            block.resetForReuse();
+            if (beyondFirst) {
+                adviseHugePages(block);
             }
+        } else {
+            block = mapped ? mapBlock(beyondFirst) : null;
+            if (block == null) {
+                return allocatedBlock();
+            }
+        }
+        if (beyondFirst && prepareAhead) {
+            AnonymousMemory.populate(block.segment);
+        }
+        return block;
+    }
+
+    /** Advises a mapped block for huge pages, if this source uses them and it is not advised yet. */
+    private void adviseHugePages(StorageBlock block) {
+        if (hugePages && !block.hugePagesAdvised) {
+            try {
+                AnonymousMemory.adviseHugePages(block.segment);
+                block.hugePagesAdvised = true;
+            } catch (IllegalStateException e) {
+                hugePages = false; // no advice from now on
+            }
+        }
+    }
+
+    /** A block of the JVM's native allocation, in an arena of its own. */
+    private StorageBlock allocatedBlock() {
+        Arena arena = Arena.ofShared();
+        try {
+            return new StorageBlock(this, blockBytes, -1, arena, arena.allocate(blockBytes, ALIGNMENT_BYTES));
         } catch (OutOfMemoryError e) {
             // Native allocation failure surfaces as OutOfMemoryError; it concerns this block only.
             arena.close();
@@ -133,28 +359,35 @@ final class OffHeapBlockSource implements BlockSource {
                     "cannot allocate an off-heap block of " + blockBytes + " bytes (" + e.getMessage() + ")",
                     e);
         }
-        block = new StorageBlock(this, blockBytes, -1, arena, segment);
-        noteInUse(block);
-        return block;
     }
 
     /**
-     * A block mapped by the log, advised for huge pages once the log holds {@link
-     * #SMALL_PAGE_BLOCKS} blocks; null (and no more mapping) if the system refuses a mapping.
+     * A block mapped by the log (on the writer's or the preparer's thread), or null (and no more
+     * mapping) if the system refuses a mapping.
      */
-    private MemorySegment mappedBlock(Arena arena) {
-        if (hugePages && inUse.size() + spares.size() >= SMALL_PAGE_BLOCKS) {
-            try {
-                return AnonymousMemory.map(blockBytes, arena, true);
-            } catch (IllegalStateException e) {
-                hugePages = false; // no advice from now on; a plain mapping may still do
+    private StorageBlock mapBlock(boolean adviseHugePages) {
+        synchronized (mappingLock) {
+            if (!mapped) {
+                return null;
             }
-        }
-        try {
-            return AnonymousMemory.map(blockBytes, arena, false);
-        } catch (IllegalStateException e) {
-            mapped = false;
-            return null;
+            if (mappedArena == null) {
+                mappedArena = Arena.ofShared();
+            }
+            boolean advise = hugePages && adviseHugePages;
+            MemorySegment segment;
+            try {
+                segment = AnonymousMemory.map(blockBytes, mappedArena, advise);
+            } catch (IllegalStateException e) {
+                if (!advise) {
+                    mapped = false;
+                    return null;
+                }
+                hugePages = false; // no advice from now on; a plain mapping may still do
+                return mapBlock(false);
+            }
+            StorageBlock block = new StorageBlock(this, blockBytes, -1, null, segment);
+            block.hugePagesAdvised = advise;
+            return block;
         }
     }
 
@@ -200,21 +433,75 @@ final class OffHeapBlockSource implements BlockSource {
     }
 
     @Override
+    public long readyBytes() {
+        return (long) readyAndPreparing() * blockBytes;
+    }
+
+    @Override
     public long mappedBytes() {
         return 0;
     }
 
+    /** Blocks ready for the writer now (tests). */
+    int readyBlocks() {
+        synchronized (readyLock) {
+            return ready.size();
+        }
+    }
+
+    /**
+     * Waits until the preparer has answered every request of this source (tests, and close). Bounded:
+     * the preparer answers a closing source without preparing anything.
+     */
+    void awaitPrepared() {
+        boolean interrupted = false;
+        synchronized (readyLock) {
+            while (preparing > 0) {
+                try {
+                    readyLock.wait();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     @Override
     public void close() {
+        synchronized (readyLock) {
+            closing = true;
+        }
+        awaitPrepared(); // no populate may run on memory the arena is about to unmap
+        synchronized (readyLock) {
+            ready.clear();
+        }
         for (StorageBlock block : inUse) {
-            block.arena.close();
-            block.segment = null;
+            closeBlock(block);
         }
         inUse.clear();
         for (StorageBlock block : spares) {
-            block.arena.close();
-            block.segment = null;
+            closeBlock(block);
         }
         spares.clear();
+        for (StorageBlock block : cold) {
+            block.segment = null;
+        }
+        cold.clear();
+        synchronized (mappingLock) {
+            if (mappedArena != null) {
+                mappedArena.close(); // unmaps every mapped block
+                mappedArena = null;
+            }
+        }
+    }
+
+    private static void closeBlock(StorageBlock block) {
+        if (block.arena != null) {
+            block.arena.close();
+        }
+        block.segment = null;
     }
 }

@@ -118,7 +118,8 @@ public final class PayloadLog implements AutoCloseable {
                         config.spareBlocks(),
                         config.spareLimitBytes(),
                         config.offHeapLimitBytes(),
-                        config.hugePages()),
+                        config.hugePages(),
+                        config.prepareAhead()),
                 config.blockBytes());
     }
 

@@ -33,6 +33,9 @@ import java.nio.file.Path;
  * @param hugePages off-heap blocks beyond a log's first few are advised for transparent huge
  *     pages (see {@link OffHeapBlockSource}) where the platform allows it and {@code blockBytes} is
  *     a multiple of 2 MiB; elsewhere, or if the system refuses, they use small pages
+ * @param prepareAhead off-heap blocks beyond a log's first few are faulted in ahead of the writer
+ *     by a background thread (see {@link OffHeapBlockSource}); off, each block is faulted in by
+ *     its first writes
  */
 public record PayloadLogConfig(
         StorageBackend backend,
@@ -48,7 +51,8 @@ public record PayloadLogConfig(
         long helperThreadThresholdBytes,
         long pipelineChunkBytes,
         long mappedFileThresholdBytes,
-        boolean hugePages) {
+        boolean hugePages,
+        boolean prepareAhead) {
 
     static final long PAGE_BYTES = 4096;
     static final long MAX_BLOCK_BYTES = 1L << 30;
@@ -129,7 +133,8 @@ public record PayloadLogConfig(
                 .helperThreadThresholdBytes(helperThreadThresholdBytes)
                 .pipelineChunkBytes(pipelineChunkBytes)
                 .mappedFileThresholdBytes(mappedFileThresholdBytes)
-                .hugePages(hugePages);
+                .hugePages(hugePages)
+                .prepareAhead(prepareAhead);
     }
 
     /**
@@ -154,6 +159,7 @@ public record PayloadLogConfig(
         private long pipelineChunkBytes = 64L << 10;
         private long mappedFileThresholdBytes = UNLIMITED;
         private boolean hugePages = true;
+        private boolean prepareAhead = true;
 
         private Builder(StorageBackend backend) {
             this.backend = backend;
@@ -224,6 +230,11 @@ public record PayloadLogConfig(
             return this;
         }
 
+        public Builder prepareAhead(boolean v) {
+            prepareAhead = v;
+            return this;
+        }
+
         /** Validates and builds; throws {@link IllegalArgumentException} naming the bad setting. */
         public PayloadLogConfig build() {
             return new PayloadLogConfig(
@@ -240,7 +251,8 @@ public record PayloadLogConfig(
                     helperThreadThresholdBytes,
                     pipelineChunkBytes,
                     mappedFileThresholdBytes,
-                    hugePages);
+                    hugePages,
+                    prepareAhead);
         }
     }
 }

@@ -15,7 +15,10 @@ final class StorageBlock {
     /** Offset of this window in the log file; -1 for memory blocks. */
     final long fileOffsetBytes;
 
+    /** The block's own arena; null for a block mapped by an off-heap source, whose arena is the source's. */
     Arena arena;
+    /** A mapped block advised for transparent huge pages. */
+    boolean hugePagesAdvised;
     /** The writable memory, or null once a retired window has been unmapped. */
     volatile MemorySegment segment;
     /** Bytes handed out so far (records and padding). */

@@ -13,8 +13,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -157,6 +160,115 @@ class MappedBlocksTest {
     }
 
     /** Whether the kernel's mapping that holds {@code segment}'s first byte carries MADV_HUGEPAGE. */
+    @Test
+    void a_growing_log_gets_its_next_blocks_faulted_in_ahead_of_the_writer() throws Throwable {
+        assumeTrue(AnonymousMemory.supported());
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true, true);
+        try {
+            for (int i = 0; i < OffHeapBlockSource.SMALL_PAGE_BLOCKS + 4; i++) {
+                source.allocate(TWO_MIB);
+            }
+            source.awaitPrepared();
+            assertTrue(source.readyBlocks() > 0, "blocks are waiting, prepared");
+            assertEquals(source.readyBlocks() * TWO_MIB, source.readyBytes());
+            StorageBlock next = source.allocate(TWO_MIB);
+            assertEquals(TWO_MIB, residentBytes(next.segment), "the block handed out is resident before any write");
+        } finally {
+            source.close();
+        }
+    }
+
+    @Test
+    void without_preparation_a_new_block_is_faulted_in_only_by_its_writes() throws Throwable {
+        assumeTrue(AnonymousMemory.supported());
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, false, false);
+        try {
+            StorageBlock last = null;
+            for (int i = 0; i < OffHeapBlockSource.SMALL_PAGE_BLOCKS + 4; i++) {
+                last = source.allocate(TWO_MIB);
+            }
+            source.awaitPrepared();
+            assertEquals(0, source.readyBytes());
+            assertEquals(0, residentBytes(last.segment));
+            last.segment.set(ValueLayout.JAVA_LONG, 4096, 7L);
+            assertEquals(4096, residentBytes(last.segment), "one page, the one written");
+        } finally {
+            source.close();
+        }
+    }
+
+    @Test
+    void a_freed_block_gives_its_memory_back_keeps_its_addresses_and_is_used_again() throws Throwable {
+        assumeTrue(AnonymousMemory.supported());
+        var source = new OffHeapBlockSource(TWO_MIB, 0, 0, UNLIMITED, false, false);
+        try {
+            StorageBlock block = source.allocate(TWO_MIB);
+            MemorySegment memory = block.segment;
+            memory.fill((byte) 0x5A);
+            source.release(block);
+            assertEquals(0, source.inUseBytes() + source.spareBytes(), "no spare allowed: freed");
+            assertTrue(memory.scope().isAlive(), "freed without closing an arena");
+            assertEquals(0, residentBytes(memory), "its memory went back to the system");
+            assertEquals(0, memory.get(ValueLayout.JAVA_BYTE, 100), "and reads as zeros");
+            StorageBlock again = source.allocate(TWO_MIB);
+            assertEquals(memory.address(), again.segment.address(), "the same addresses serve the next block");
+        } finally {
+            source.close();
+        }
+    }
+
+    @Test
+    void blocks_prepared_ahead_count_against_the_off_heap_limit() {
+        assumeTrue(AnonymousMemory.supported());
+        long limit = 5 * TWO_MIB;
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, limit, true, true);
+        try {
+            for (int i = 0; i < 5; i++) {
+                source.allocate(TWO_MIB);
+                assertTrue(source.inUseBytes() + source.readyBytes() <= limit);
+            }
+            var e = assertThrows(PayloadLogException.class, () -> source.allocate(TWO_MIB));
+            assertEquals(PayloadLogException.Reason.STORAGE_EXHAUSTED, e.reason());
+        } finally {
+            source.close();
+        }
+    }
+
+    @Test
+    void closing_while_blocks_are_being_prepared_unmaps_everything() {
+        assumeTrue(AnonymousMemory.supported());
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true, true);
+        List<MemorySegment> handedOut = new ArrayList<>();
+        for (int i = 0; i < OffHeapBlockSource.SMALL_PAGE_BLOCKS + 8; i++) {
+            handedOut.add(source.allocate(TWO_MIB).segment);
+        }
+        source.close(); // returns once the preparer has answered every request
+        assertEquals(0, source.readyBytes());
+        for (MemorySegment m : handedOut) {
+            assertFalse(m.scope().isAlive());
+        }
+    }
+
+    /** Bytes of {@code segment} resident in memory now ({@code mincore}, page by page). */
+    private static long residentBytes(MemorySegment segment) throws Throwable {
+        Linker linker = Linker.nativeLinker();
+        MethodHandle mincore = linker.downcallHandle(
+                linker.defaultLookup().find("mincore").orElseThrow(),
+                FunctionDescriptor.of(
+                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.ADDRESS));
+        long pages = segment.byteSize() / 4096;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment vector = arena.allocate(pages);
+            int rc = (int) mincore.invokeExact(segment, segment.byteSize(), vector);
+            assertEquals(0, rc, "mincore");
+            long resident = 0;
+            for (long i = 0; i < pages; i++) {
+                resident += (vector.get(ValueLayout.JAVA_BYTE, i) & 1) * 4096L;
+            }
+            return resident;
+        }
+    }
+
     private static boolean advisedForHugePages(MemorySegment segment) throws IOException {
         long address = segment.address();
         boolean inside = false;
