@@ -150,11 +150,53 @@ public final class LoggingBench implements Callable<Integer> {
                     + "Default: ${DEFAULT-VALUE}.")
     List<String> pages;
 
+    @Option(
+            names = "--regimes",
+            split = ",",
+            defaultValue = "steady,growing",
+            description = {
+                "Log regimes, each a variant of every logging configuration (default: ${DEFAULT-VALUE}):",
+                "steady: a checkpoint every --checkpoint-every batches truncates the log and its memory is recycled;",
+                "growing: no checkpoint for the whole run, so every logged byte goes to memory the log never used "
+                        + "(the time between two checkpoints of a real run)."
+            })
+    List<String> regimes;
+
+    @Option(
+            names = "--prepare",
+            split = ",",
+            defaultValue = "ahead",
+            description = "How log blocks are faulted in, each a variant: ahead (by a background thread before the "
+                    + "writer needs them, the default), writer (--no-log-prepare-ahead: by the writer's first "
+                    + "writes). Default: ${DEFAULT-VALUE}.")
+    List<String> prepare;
+
+    @Option(
+            names = "--program",
+            defaultValue = "rewind",
+            description = {
+                "The ping-pong that runs (default: ${DEFAULT-VALUE}):",
+                "rewind: io.rewind.apps.bench.PingPong, which passes a checkpoint point between batches;",
+                "plain: io.rewind.apps.bench.PlainPingPong, package mpi alone (no Rewind API, so no checkpoint: "
+                        + "the growing regime only, with --mode jobs or fork)."
+            })
+    String program;
+
     @Option(names = "--out", defaultValue = "runs/logging", description = "Output folder (default: ${DEFAULT-VALUE}).")
     Path out;
 
+    /** The most payload the log held in any job of a variant (jobs run in this JVM only). */
+    private final Map<Variant, Long> peakLogBytes = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** One job configuration measured in every repetition. */
-    record Variant(String name, String backend, String copy, boolean hugePages, ProtocolDescriptor protocol) {
+    record Variant(
+            String name,
+            String backend,
+            String copy,
+            boolean hugePages,
+            boolean prepareAhead,
+            int checkpointEvery,
+            ProtocolDescriptor protocol) {
         boolean isBaseline() {
             return protocol == ProtocolRegistry.NONE;
         }
@@ -181,20 +223,45 @@ public final class LoggingBench implements Callable<Integer> {
             System.err.println("rewind bench logging: --buffer must be array or direct");
             return 2;
         }
+        boolean plain = program.equals("plain");
+        if (!plain && !program.equals("rewind")) {
+            System.err.println("rewind bench logging: --program must be rewind or plain");
+            return 2;
+        }
+        if (plain
+                && (mode.equals("turns")
+                        || !regimes.stream().allMatch(r -> r.trim().equals("growing")))) {
+            System.err.println("rewind bench logging: --program plain has no checkpoint point, so its log only grows "
+                    + "and its jobs cannot take turns: use it with --regimes growing and --mode jobs or fork");
+            return 2;
+        }
         List<Variant> variants = new ArrayList<>();
-        variants.add(new Variant("no logging", "-", "-", false, ProtocolRegistry.NONE));
+        variants.add(new Variant("no logging", "-", "-", false, true, 0, ProtocolRegistry.NONE));
         if (trackingOnly) {
-            variants.add(new Variant("tracking only (no log)", "-", "-", false, ProtocolRegistry.get("global")));
+            variants.add(
+                    new Variant("tracking only (no log)", "-", "-", false, true, 0, ProtocolRegistry.get("global")));
         }
         try {
-            for (String b : backends) {
-                for (String c : copies) {
-                    for (String p : pages) {
-                        String backend = LogChoices.backendName(b);
-                        String copy = LogChoices.copyName(c);
-                        boolean huge = hugePages(p);
-                        String name = backend + " / " + copy + (pages.size() > 1 ? " / " + p + " pages" : "");
-                        variants.add(new Variant(name, backend, copy, huge, ProtocolRegistry.get("pessimistic")));
+            for (String r : regimes) {
+                int every = checkpointsEvery(r);
+                for (String b : backends) {
+                    for (String c : copies) {
+                        for (String p : pages) {
+                            for (String f : prepare) {
+                                String backend = LogChoices.backendName(b);
+                                String copy = LogChoices.copyName(c);
+                                boolean huge = hugePages(p);
+                                boolean ahead = prepareAhead(f);
+                                String name = backend + " / " + copy
+                                        + (pages.size() > 1 ? " / " + p.trim() + " pages" : "")
+                                        + (prepare.size() > 1
+                                                ? (ahead ? " / prepared ahead" : " / faulted by writer")
+                                                : "")
+                                        + (regimes.size() > 1 ? " / " + r.trim() + " log" : "");
+                                variants.add(new Variant(
+                                        name, backend, copy, huge, ahead, every, ProtocolRegistry.get("pessimistic")));
+                            }
+                        }
                     }
                 }
             }
@@ -331,7 +398,7 @@ public final class LoggingBench implements Callable<Integer> {
         if (v.protocol() != ProtocolRegistry.NONE) {
             cmd.addAll(List.of(
                     "--checkpoint-every",
-                    Integer.toString(checkpointEvery),
+                    Integer.toString(v.checkpointEvery()),
                     "--checkpoint-dir",
                     jobCheckpoints.toString()));
         }
@@ -343,9 +410,10 @@ public final class LoggingBench implements Callable<Integer> {
                     v.copy(),
                     "--log-dir",
                     logDir.toString(),
-                    v.hugePages() ? "--log-huge-pages" : "--no-log-huge-pages"));
+                    v.hugePages() ? "--log-huge-pages" : "--no-log-huge-pages",
+                    v.prepareAhead() ? "--log-prepare-ahead" : "--no-log-prepare-ahead"));
         }
-        cmd.add("io.rewind.apps.bench.PingPong");
+        cmd.add(mainClass());
         cmd.addAll(List.of(pingPongArgs()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         List<String> lines;
@@ -396,7 +464,7 @@ public final class LoggingBench implements Callable<Integer> {
     }
 
     private List<Sample> runInProcess(Variant v, Path logDir, PointListener listener, Path jobCheckpoints) {
-        JobConfig.Builder b = JobConfig.builder("io.rewind.apps.bench.PingPong")
+        JobConfig.Builder b = JobConfig.builder(mainClass())
                 .ranks(2)
                 .args(pingPongArgs())
                 .timeout(Duration.ofMinutes(10))
@@ -404,17 +472,22 @@ public final class LoggingBench implements Callable<Integer> {
                 .protocol(v.protocol())
                 .pointListener(listener);
         if (v.protocol() != ProtocolRegistry.NONE) {
-            b.checkpointEvery(checkpointEvery).checkpointDir(jobCheckpoints);
+            b.checkpointEvery(v.checkpointEvery()).checkpointDir(jobCheckpoints);
         }
         if (v.protocol() == ProtocolRegistry.get("pessimistic")) {
-            b.payloadLog(logConfig(v.backend(), v.copy(), v.hugePages(), logDir));
+            b.payloadLog(logConfig(v.backend(), v.copy(), v.hugePages(), v.prepareAhead(), logDir));
         }
         JobResult r = Job.run(b.build());
         if (!r.ok()) {
             System.err.print("rewind bench logging: job " + v.name() + " failed\n" + r.describeFailures());
             return null;
         }
+        peakLogBytes.merge(v, r.report().logHighWaterBytes(), Math::max);
         return samples(r.output(0));
+    }
+
+    private String mainClass() {
+        return program.equals("plain") ? "io.rewind.apps.bench.PlainPingPong" : "io.rewind.apps.bench.PingPong";
     }
 
     private static List<Sample> samples(List<String> rank0Output) {
@@ -434,6 +507,23 @@ public final class LoggingBench implements Callable<Integer> {
         return out;
     }
 
+    /** Checkpoints every this many batches in a regime: the option's value when steady, never when growing. */
+    private int checkpointsEvery(String regime) {
+        return switch (regime.trim().toLowerCase(Locale.ROOT)) {
+            case "steady" -> checkpointEvery;
+            case "growing" -> 0;
+            default -> throw new IllegalArgumentException("unknown regime '" + regime + "' (use steady or growing)");
+        };
+    }
+
+    private static boolean prepareAhead(String how) {
+        return switch (how.trim().toLowerCase(Locale.ROOT)) {
+            case "ahead" -> true;
+            case "writer" -> false;
+            default -> throw new IllegalArgumentException("unknown --prepare '" + how + "' (use ahead or writer)");
+        };
+    }
+
     private static boolean hugePages(String pages) {
         return switch (pages.trim().toLowerCase(Locale.ROOT)) {
             case "huge" -> true;
@@ -443,10 +533,12 @@ public final class LoggingBench implements Callable<Integer> {
     }
 
     /** The log settings of a variant: the defaults, with the copy method forced unless it is hybrid. */
-    static PayloadLogConfig logConfig(String backend, String copy, boolean hugePages, Path logDir) {
+    static PayloadLogConfig logConfig(
+            String backend, String copy, boolean hugePages, boolean prepareAhead, Path logDir) {
         return LogChoices.config(backend, copy)
                 .mappedDirectory(logDir)
                 .hugePages(hugePages)
+                .prepareAhead(prepareAhead)
                 .build();
     }
 
@@ -512,8 +604,9 @@ public final class LoggingBench implements Callable<Integer> {
                                 : reps + " repetitions")
                 .append("; ")
                 .append(buffer)
-                .append(" buffers; checkpoint every ")
-                .append(checkpointEvery == 0 ? "never" : checkpointEvery + " batch(es)")
+                .append(" buffers; steady log: a checkpoint every ")
+                .append(checkpointEvery + " batch(es); growing log: no checkpoint")
+                .append(program.equals("plain") ? "; program: PlainPingPong, package mpi alone" : "")
                 .append(").\n\n");
         md.append("| size | no logging MB/s | no logging half RTT (us)");
         for (Variant v : variants) {
@@ -540,6 +633,17 @@ public final class LoggingBench implements Callable<Integer> {
             md.append(" |\n");
         }
         Files.writeString(out.resolve("logging.csv"), csv);
+        if (!peakLogBytes.isEmpty()) {
+            md.append("\nLargest payload log held in a job (all ranks):");
+            for (Variant v : variants) {
+                Long peak = peakLogBytes.get(v);
+                if (peak != null && !v.isBaseline() && peak > 0) {
+                    md.append(String.format(Locale.ROOT, " %s %.0f MiB;", v.name(), peak / 1048576.0));
+                }
+            }
+            md.setLength(md.length() - 1);
+            md.append(".\n");
+        }
         Files.writeString(out.resolve("logging.md"), md);
         List<RatioChart.Reference> targets =
                 List.of(new RatioChart.Reference("0.95", 0.95), new RatioChart.Reference("0.85", 0.85));

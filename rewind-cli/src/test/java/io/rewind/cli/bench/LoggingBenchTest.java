@@ -43,10 +43,14 @@ class LoggingBenchTest {
         assertEquals(0, status);
         List<String> csv = Files.readAllLines(dir.resolve("logging.csv"));
         assertTrue(csv.get(0).startsWith("variant,protocol,backend,copy,bytes,"), csv.get(0));
-        // no logging + tracking only + 2 backends x 2 copy methods, at 16 B, 256 B and 4 KiB
-        assertEquals(1 + 6 * 3, csv.size(), String.join("\n", csv));
+        // no logging + tracking only + 2 backends x 2 copy methods x 2 regimes, at 16 B, 256 B and 4 KiB
+        assertEquals(1 + 10 * 3, csv.size(), String.join("\n", csv));
         Set<String> variants = csv.stream().skip(1).map(l -> l.split(",")[0]).collect(Collectors.toSet());
-        assertTrue(variants.contains("off-heap / helper") && variants.contains("dummy / hybrid"), variants.toString());
+        assertTrue(
+                variants.contains("off-heap / helper / steady log")
+                        && variants.contains("off-heap / helper / growing log")
+                        && variants.contains("dummy / hybrid / growing log"),
+                variants.toString());
         for (String line : csv.subList(1, csv.size())) {
             String[] f = line.split(",");
             double ratio = Double.parseDouble(f[7]);
@@ -94,6 +98,10 @@ class LoggingBenchTest {
                 "pack",
                 "--pages",
                 "huge,small",
+                "--prepare",
+                "ahead,writer",
+                "--regimes",
+                "growing",
                 "--no-tracking-only",
                 "--mode",
                 mode,
@@ -101,19 +109,73 @@ class LoggingBenchTest {
                 dir.toString());
         assertEquals(0, status);
         List<String> csv = Files.readAllLines(dir.resolve("logging.csv"));
-        // no logging + off-heap / pack in huge and in small pages, at 64 B, 2 KiB and 64 KiB
-        assertEquals(1 + 3 * 3, csv.size(), String.join("\n", csv));
+        // no logging + off-heap / pack in huge and small pages, prepared ahead or not, at 64 B, 2 KiB, 64 KiB
+        assertEquals(1 + 5 * 3, csv.size(), String.join("\n", csv));
         for (String pages : List.of("huge", "small")) {
-            assertTrue(
-                    csv.stream()
-                            .anyMatch(l -> l.startsWith(
-                                    "off-heap / pack / " + pages + " pages,pessimistic,off-heap,pack,65536,")),
-                    String.join("\n", csv));
+            for (String prepared : List.of("prepared ahead", "faulted by writer")) {
+                String name = "off-heap / pack / " + pages + " pages / " + prepared;
+                assertTrue(
+                        csv.stream().anyMatch(l -> l.startsWith(name + ",pessimistic,off-heap,pack,65536,")),
+                        name + " in\n" + String.join("\n", csv));
+            }
         }
     }
 
     @Test
+    void aPlainMpiProgramRunsWithAGrowingLog(@TempDir Path dir) throws Exception {
+        int status = RewindCommand.execute(
+                "bench",
+                "logging",
+                "--program",
+                "plain",
+                "--regimes",
+                "growing",
+                "--mode",
+                "jobs",
+                "--min-bytes",
+                "1024",
+                "--max-bytes",
+                "1024",
+                "--reps",
+                "1",
+                "--warm-up-reps",
+                "0",
+                "--batches",
+                "1",
+                "--work-scale",
+                "0.01",
+                "--backends",
+                "off-heap",
+                "--copies",
+                "hybrid",
+                "--no-tracking-only",
+                "--out",
+                dir.toString());
+        assertEquals(0, status);
+        List<String> csv = Files.readAllLines(dir.resolve("logging.csv"));
+        assertEquals(1 + 2, csv.size(), String.join("\n", csv));
+        String md = Files.readString(dir.resolve("logging.md"));
+        assertTrue(md.contains("PlainPingPong") && md.contains("Largest payload log held"), md);
+    }
+
+    @Test
     void rejectsUnknownBackendModeAndPages(@TempDir Path dir) {
+        assertEquals(2, RewindCommand.execute("bench", "logging", "--regimes", "sometimes", "--out", dir.toString()));
+        assertEquals(2, RewindCommand.execute("bench", "logging", "--prepare", "never", "--out", dir.toString()));
+        assertEquals(2, RewindCommand.execute("bench", "logging", "--program", "plain", "--out", dir.toString()));
+        assertEquals(
+                2,
+                RewindCommand.execute(
+                        "bench",
+                        "logging",
+                        "--program",
+                        "plain",
+                        "--regimes",
+                        "steady",
+                        "--mode",
+                        "jobs",
+                        "--out",
+                        dir.toString()));
         assertEquals(2, RewindCommand.execute("bench", "logging", "--mode", "parallel", "--out", dir.toString()));
         assertEquals(2, RewindCommand.execute("bench", "logging", "--backends", "tape", "--out", dir.toString()));
         assertEquals(2, RewindCommand.execute("bench", "logging", "--pages", "giant", "--out", dir.toString()));
