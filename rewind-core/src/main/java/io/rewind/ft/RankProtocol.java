@@ -36,6 +36,15 @@ public interface RankProtocol extends FaultTolerance {
         return 0;
     }
 
+    /**
+     * Memory the incarnation's log holds now ({@link LogStatistics#memoryBytes()}: blocks in use, spare
+     * and prepared ahead; 0 if it keeps none); sampled for the run record beside {@link #heldLogBytes()}.
+     * Cheap enough to call every few hundred milliseconds from a thread other than the rank's.
+     */
+    default long heldLogMemoryBytes() {
+        return 0;
+    }
+
     /** Log entries and bytes made for messages of collectives. */
     default long[] collectiveLogFigures() {
         return new long[2];

@@ -65,7 +65,8 @@ final class Messages {
 
     /**
      * What the rank runs: the job and its own part of it (line 0: from the beginning), how many rank
-     * processes share its host (and its cores), and where the event logger listens (null: the protocol needs none).
+     * processes share its host (and its cores), where the event logger listens (null: the protocol needs
+     * none), and how often it reports its log's figures ({@link LogHeld}; 0: never, no run record is kept).
      */
     record Setup(
             JobSpec job,
@@ -74,7 +75,8 @@ final class Messages {
             long catchUpOperations,
             FailureSchedule kills,
             int ranksOnHost,
-            EventLoggerAt eventLogger)
+            EventLoggerAt eventLogger,
+            long logReportEveryNanos)
             implements Serializable {}
 
     /** The rank's transport listens at {@code host:port}. */
@@ -119,6 +121,13 @@ final class Messages {
 
     /** A scheduled kill struck the rank: kill its process. */
     record Struck(int rank, int incarnation, String reason, long points, long operations) implements Serializable {}
+
+    /**
+     * The payload bytes the rank's log holds now and the memory it takes (blocks in use, spare and
+     * prepared ahead), for the run record's log samples. Sent every {@code Setup.logReportEveryNanos}
+     * when the figures changed, and once more when the program ends.
+     */
+    record LogHeld(int rank, int incarnation, long payloadBytes, long memoryBytes) implements Serializable {}
 
     /** The rank's program ended ({@code status}: a {@code RankOutcome.Status} name). */
     record Ended(

@@ -89,6 +89,9 @@ public final class ProcessJob {
     private LinkServer server;
     private long startNanos;
     private RunRecordWriter record;
+    /** When the coordinator next adds a log sample to the run record. */
+    private long nextSampleNanos;
+
     private int peersEpoch;
     private final Set<Integer> awaitingPeers = new HashSet<>();
     private RecoveryPlan pendingPlan;
@@ -305,15 +308,22 @@ public final class ProcessJob {
         return finish();
     }
 
-    /** Runs the next task, waiting until {@code deadline}; false if the deadline passed first. */
+    /**
+     * Runs the next task, waiting until {@code deadline}; false if the deadline passed first. Adds a log
+     * sample to the run record whenever one is due.
+     */
     private boolean runOneTask(long deadline) {
-        long left = deadline - System.nanoTime();
+        long now = System.nanoTime();
+        if (now >= nextSampleNanos) {
+            sampleLogs(now);
+        }
+        long left = deadline - now;
         if (left <= 0) {
             return false;
         }
         Runnable task;
         try {
-            task = tasks.poll(Math.min(left, RunRecordWriter.SAMPLE_EVERY_NANOS), TimeUnit.NANOSECONDS);
+            task = tasks.poll(Math.min(left, Math.max(1, nextSampleNanos - now)), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             abort(-1, 1, "the job was interrupted");
@@ -331,8 +341,39 @@ public final class ProcessJob {
         return true;
     }
 
+    /**
+     * Coordinator: a log sample for the run record, from the figures each rank process reported last
+     * ({@link Messages.LogHeld}, sent as often as samples are taken, so a figure is at most about one
+     * period old). A rank whose process is dead, or whose new incarnation has not reported yet, counts 0:
+     * a dead process holds no log, and a restarted one starts with an empty log.
+     */
+    private void sampleLogs(long now) {
+        nextSampleNanos = now + RunRecordWriter.SAMPLE_EVERY_NANOS;
+        if (config.recordFile() == null) {
+            return;
+        }
+        long[] bytes = new long[slots.length];
+        long[] memory = new long[slots.length];
+        for (int r = 0; r < slots.length; r++) {
+            bytes[r] = slots[r].logBytes;
+            memory[r] = slots[r].logMemoryBytes;
+        }
+        record.sample(now, bytes, memory);
+    }
+
+    /** The latest log figures of a rank's current incarnation (an earlier incarnation's are stale). */
+    private void onLogHeld(Messages.LogHeld h) {
+        Slot s = current(h.rank(), h.incarnation());
+        if (s != null && s.state != RankState.DEAD) {
+            s.logBytes = h.payloadBytes();
+            s.logMemoryBytes = h.memoryBytes();
+        }
+    }
+
     /** Ends the job: every rank told, given the grace to end, then killed; the agents shut down. */
     private JobResult finish() {
+        // The figures as the programs ended (each rank reports them with its end), before any process exits.
+        sampleLogs(System.nanoTime());
         if (abortReason != null) {
             broadcast(new Messages.Aborted(-1, abortCode, abortReason));
         } else {
@@ -665,6 +706,7 @@ public final class ProcessJob {
                 }
             }
             case Messages.Ended e -> onEnded(e);
+            case Messages.LogHeld h -> onLogHeld(h);
             case Messages.AbortJob a -> abort(a.rank(), a.errorCode(), a.reason());
             case Messages.Diagnostic d -> System.err.println("[" + d.rank() + "." + d.incarnation() + "] " + d.text());
             default -> System.err.println("rewind: launcher: unexpected message " + m);
@@ -852,7 +894,8 @@ public final class ProcessJob {
                 s.catchUpOperations,
                 new FailureSchedule(kills),
                 ranksOnHost,
-                eventLoggerAt));
+                eventLoggerAt,
+                config.recordFile() == null ? 0 : RunRecordWriter.SAMPLE_EVERY_NANOS));
         for (int r = 0; r < slots.length; r++) {
             for (RecoveryLines.Line l : lines.lines(r)) {
                 link.send(new Messages.Lines(r, l.number(), l.frontiers()));
@@ -983,6 +1026,9 @@ public final class ProcessJob {
         boolean rolledBack = s.state == RankState.STOPPING;
         boolean neverStarted = s.state == RankState.SPAWNING;
         s.transition(RankState.DEAD);
+        // Its log went with its process: the run record shows 0 until the next incarnation reports.
+        s.logBytes = 0;
+        s.logMemoryBytes = 0;
         if (neverStarted && ++s.failedStarts >= MAX_FAILED_STARTS) {
             // A process that cannot even start (a broken JVM, class path or checkpoint) would be
             // restarted for ever: give up, with what its last attempt printed above.
@@ -1319,6 +1365,10 @@ public final class ProcessJob {
         long catchUpOperations;
         /** Processes of this rank that died in a row before listening. */
         int failedStarts;
+        /** The current incarnation's log as it last reported it ({@link Messages.LogHeld}). */
+        long logBytes;
+
+        long logMemoryBytes;
 
         Strike strike;
         /** The kill of the schedule that fired in the current incarnation, if any. */

@@ -10,6 +10,7 @@ import io.rewind.ft.ControlMessageCodec;
 import io.rewind.ft.EventLogClient;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.ProtocolServices;
+import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
@@ -57,6 +58,12 @@ public final class RankProcess implements RankSupervisor {
     private volatile EventLoggerConnection eventLogger;
     private volatile boolean finished;
     private volatile JobAbortedException aborted;
+    /** The rank's protocol once open: its log's figures are reported from it. */
+    private volatile RankProtocol protocol;
+    /** How often the log's figures are reported (0: never); from the setup. */
+    private volatile long logReportEveryNanos;
+    /** The figures last reported, {payload, memory}; guarded by {@code this}. */
+    private final long[] logReported = {-1, -1};
 
     private RankProcess(int rank, int incarnation, Link link) {
         this.rank = rank;
@@ -99,6 +106,7 @@ public final class RankProcess implements RankSupervisor {
         link.send(new Messages.RankHello(
                 rank, incarnation, ProcessHandle.current().pid()));
         Messages.Setup s = await(setup, "its setup");
+        logReportEveryNanos = s.logReportEveryNanos();
         // A waiting rank spins only if every rank of the host can have a core. While it spins it reads
         // and writes its sockets itself (the transport's poll), so its I/O thread needs no core then.
         JobConfig config =
@@ -139,7 +147,8 @@ public final class RankProcess implements RankSupervisor {
                 transport,
                 new RemoteCommunicators(),
                 services,
-                this);
+                this,
+                this::protocolOpened);
         // Whatever the protocol, the process stays until the launcher says the job is over: were it to
         // exit at once, its exit (reported by its agent over another link) could reach the launcher
         // before its end did, and pass for a crash.
@@ -152,6 +161,42 @@ public final class RankProcess implements RankSupervisor {
         eventLogger.close();
         link.close();
         return outcome.ok() ? 0 : 1;
+    }
+
+    /**
+     * The rank's protocol is open: if the launcher keeps a run record, a daemon thread of this process
+     * reports the log's figures to it as often as it samples them, until the job is over.
+     */
+    private void protocolOpened(RankProtocol p) {
+        protocol = p;
+        long every = logReportEveryNanos;
+        if (every <= 0) {
+            return;
+        }
+        Thread.ofPlatform()
+                .name("rewind-rank-" + rank + "." + incarnation + "-log-report")
+                .daemon(true)
+                .start(() -> {
+                    while (!finished && aborted == null) {
+                        reportLog();
+                        LockSupport.parkNanos(this, every);
+                    }
+                });
+    }
+
+    /** Sends the log's figures to the launcher if they changed since last sent (tiny, but not for nothing). */
+    private synchronized void reportLog() {
+        RankProtocol p = protocol;
+        if (p == null || logReportEveryNanos <= 0) {
+            return;
+        }
+        long payload = p.heldLogBytes();
+        long memory = p.heldLogMemoryBytes();
+        if (payload != logReported[0] || memory != logReported[1]) {
+            logReported[0] = payload;
+            logReported[1] = memory;
+            link.send(new Messages.LogHeld(rank, incarnation, payload, memory));
+        }
     }
 
     private <T> T await(CompletableFuture<T> f, String what) {
@@ -241,6 +286,8 @@ public final class RankProcess implements RankSupervisor {
 
     @Override
     public void ended(RankOutcome outcome, long operations, LogFigures log) {
+        // The log as the program ended, ahead of the end: the launcher samples it before the job is over.
+        reportLog();
         link.send(new Messages.Ended(rank, incarnation, outcome.status().name(), outcome.message(), operations, log));
     }
 

@@ -39,6 +39,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
@@ -209,7 +210,10 @@ public final class Job {
      * class loader, on {@code transport}, with the job-level services reached through {@code services}
      * and {@code communicators}; crashes, checkpoints and the end are reported to {@code supervisor}.
      * Returns once the program has ended and the whole job has finished (a finished rank keeps
-     * serving its peers until then), or the job was aborted.
+     * serving its peers until then), or the job was aborted. {@code protocolOpened} is handed the
+     * rank's protocol before its program starts, for the process to sample its log for the run record
+     * ({@link RankProtocol#heldLogBytes()}, {@link RankProtocol#heldLogMemoryBytes()}) from a thread
+     * of its own.
      */
     public static RankOutcome runRankProcess(
             JobConfig config,
@@ -217,7 +221,8 @@ public final class Job {
             Transport transport,
             CommunicatorFactory communicators,
             ProtocolServices services,
-            RankSupervisor supervisor) {
+            RankSupervisor supervisor,
+            Consumer<RankProtocol> protocolOpened) {
         Job job = new Job(
                 config.withFailures(setup.kills()),
                 transport,
@@ -235,6 +240,7 @@ public final class Job {
         Incarnation inc = job.prepare(slot, setup.incarnation(), setup.image());
         inc.catchUpTarget = setup.catchUpPoints();
         inc.catchUpOperations = setup.catchUpOperations();
+        protocolOpened.accept(inc.protocol);
         inc.thread.start();
         join(inc.thread, Long.MAX_VALUE);
         slot.output.flush();
@@ -410,18 +416,26 @@ public final class Job {
         return false;
     }
 
-    /** Coordinator: the bytes each rank's payload log holds now, for the run record. */
+    /**
+     * Coordinator: the payload bytes each rank's log holds now and the memory it takes, for the run
+     * record. A rank whose incarnation was released (crashed, rolled back) counts 0 until its next
+     * incarnation exists; that one starts with an empty log.
+     */
     private void sampleLogs(long now) {
         nextSampleNanos = now + RunRecordWriter.SAMPLE_EVERY_NANOS;
         if (config.recordFile() == null) {
             return;
         }
         long[] bytes = new long[slots.length];
+        long[] memory = new long[slots.length];
         for (int r = 0; r < slots.length; r++) {
             Incarnation inc = slots[r].current;
-            bytes[r] = inc == null || inc.state() == IncarnationState.RETIRED ? 0 : inc.protocol.heldLogBytes();
+            if (inc != null && inc.state() != IncarnationState.RETIRED) {
+                bytes[r] = inc.protocol.heldLogBytes();
+                memory[r] = inc.protocol.heldLogMemoryBytes();
+            }
         }
-        record.sample(now, bytes);
+        record.sample(now, bytes, memory);
     }
 
     /**

@@ -12,11 +12,13 @@ import java.util.Map;
 
 /**
  * Writes the JSON run record {@code rewind report --run} plots (format {@code rewind-run-record}
- * version 1, docs/formats.md): what ran, under which protocol, each rank's payload log over time, and
- * the phases of every recovery. Log samples are taken by the job's coordinator while the job runs.
+ * version 1, docs/formats.md): what ran, under which protocol, each rank's payload log over time (its
+ * payload bytes and the memory it holds), and the phases of every recovery. Log samples are taken
+ * while the job runs: by the coordinator of an in-JVM job from its ranks' protocols, by the launcher of
+ * a job of processes from the latest figures each rank process reported.
  */
 public final class RunRecordWriter {
-    /** How often the coordinator samples the payload logs. */
+    /** How often the coordinator samples the payload logs (and how often rank processes report them). */
     public static final long SAMPLE_EVERY_NANOS = 200_000_000L;
 
     private final JobConfig config;
@@ -28,11 +30,18 @@ public final class RunRecordWriter {
         this.originNanos = originNanos;
     }
 
-    /** Adds a sample: bytes held in each rank's payload log now. */
-    public void sample(long nowNanos, long[] logBytes) {
+    /**
+     * Adds a sample: payload bytes held in each rank's log now, and the memory each rank's log holds
+     * ({@code LogStatistics.memoryBytes()}: blocks in use, spare and prepared ahead), both indexed by rank.
+     */
+    public void sample(long nowNanos, long[] logBytes, long[] logMemoryBytes) {
+        if (logBytes.length != config.ranks() || logMemoryBytes.length != config.ranks()) {
+            throw new IllegalArgumentException("a log sample needs one figure per rank (" + config.ranks() + ")");
+        }
         Map<String, Object> s = new LinkedHashMap<>();
         s.put("timeMs", (nowNanos - originNanos) / 1e6);
         s.put("logBytes", logBytes.clone());
+        s.put("logMemoryBytes", logMemoryBytes.clone());
         samples.add(s);
     }
 

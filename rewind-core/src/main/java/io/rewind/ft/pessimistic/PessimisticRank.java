@@ -757,6 +757,11 @@ public final class PessimisticRank implements RankProtocol {
     }
 
     @Override
+    public long heldLogMemoryBytes() {
+        return log.statistics().memoryBytes();
+    }
+
+    @Override
     public LogStatistics logStatistics() {
         synchronized (lock) {
             enterStaged();

@@ -1,0 +1,60 @@
+package io.rewind.apps.launch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.rewind.apps.workloads.Stencil2D;
+import io.rewind.launch.Launch;
+import io.rewind.launch.ProcessJob;
+import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.JobResult;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The run record of a job whose ranks are processes: the launcher samples the log figures each rank
+ * process reports (payload bytes and the memory the log takes), as the coordinator of an in-JVM job
+ * samples its ranks' logs.
+ */
+class ProcessRunRecordTest {
+    private static final int RANKS = 4;
+
+    @Test
+    void theLauncherRecordsTheLogsOfItsRankProcesses(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.json");
+        JobConfig config = JobConfig.builder(Stencil2D.class.getName())
+                .ranks(RANKS)
+                .args("32", "16")
+                .protocol("pessimistic")
+                .timeout(Duration.ofSeconds(120))
+                .recordFile(file)
+                .quiet()
+                .build();
+        JobResult r = ProcessJob.run(config, Launch.local(2));
+        assertTrue(r.ok(), r.describeFailures());
+        JsonNode record = new ObjectMapper().readTree(file.toFile());
+        assertEquals(RANKS, record.get("ranks").asInt());
+        JsonNode samples = record.get("logSamples");
+        assertTrue(samples.size() >= 2, "a sample at the start and one as the programs ended: " + samples);
+        double previous = -1;
+        for (JsonNode s : samples) {
+            assertEquals(RANKS, s.get("logBytes").size(), s.toString());
+            assertEquals(RANKS, s.get("logMemoryBytes").size(), s.toString());
+            assertTrue(s.get("timeMs").asDouble() >= previous, "samples in time order: " + samples);
+            previous = s.get("timeMs").asDouble();
+        }
+        // No checkpoints, so nothing is truncated: every rank's last report (sent with its end, before
+        // the launcher's last sample) shows the halos it logged.
+        JsonNode last = samples.get(samples.size() - 1);
+        for (int rank = 0; rank < RANKS; rank++) {
+            long payload = last.get("logBytes").get(rank).asLong();
+            long memory = last.get("logMemoryBytes").get(rank).asLong();
+            assertTrue(payload > 0, "rank " + rank + " reported no payload: " + last);
+            assertTrue(memory >= payload, "rank " + rank + ": memory below the payload it holds: " + last);
+        }
+    }
+}
