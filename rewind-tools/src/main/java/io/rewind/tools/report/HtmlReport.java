@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
@@ -191,13 +192,7 @@ public final class HtmlReport {
             int n = run.ranks();
             List<RunRecord.LogSample> samples = run.logSamples();
             long[] last = samples.get(samples.size() - 1).logBytes();
-            long max = 0;
-            for (RunRecord.LogSample s : samples) {
-                for (long v : s.logBytes()) {
-                    max = Math.max(max, v);
-                }
-            }
-            Units.ByteUnit unit = Units.byteUnit(max);
+            Units.ByteUnit unit = Units.byteUnit(largest(samples, RunRecord.LogSample::logBytes));
             int[] top = IntStream.range(0, n)
                     .boxed()
                     .sorted(Comparator.<Integer>comparingLong(r -> last[r]).reversed())
@@ -205,25 +200,21 @@ public final class HtmlReport {
                     .mapToInt(Integer::intValue)
                     .toArray();
             double[] t = samples.stream().mapToDouble(s -> s.timeMs() / 1000.0).toArray();
-            for (int i = 0; i < top.length; i++) {
-                int r = top[i];
-                double[] y = samples.stream()
-                        .mapToDouble(s -> s.logBytes()[r] / unit.divisor())
-                        .toArray();
-                series.add(new Charts.Series("rank " + r, t, y, Charts.PALETTE[i % Charts.PALETTE.length], null));
-            }
-            double[] mean = samples.stream()
-                    .mapToDouble(s -> Arrays.stream(s.logBytes()).average().orElse(0) / unit.divisor())
-                    .toArray();
-            series.add(new Charts.Series("mean of all ranks", t, mean, "#333", "6 4"));
+            series.addAll(perRankSeries(samples, RunRecord.LogSample::logBytes, top, t, unit, false));
             title = "Payload log per rank over time (" + run.protocol() + ")";
             caption = "Measured: the " + top.length + " ranks with the largest final log, and the mean.";
+            section(
+                    body,
+                    "Log growth",
+                    "Measured while the job ran: each rank's payload log, sampled every 200 ms"
+                            + (run.hasLogMemory() ? ", and the memory the log takes." : "."));
             figure(
                     body,
                     "log-growth",
                     Charts.line(
                             title, "time (s)", "log size (" + unit.name() + ")", series, List.of(), false, 0.0, null),
                     caption);
+            logMemory(body, run, top, t);
             return;
         }
         if (m == null || in.clustering() == null) {
@@ -270,6 +261,80 @@ public final class HtmlReport {
                         0.0,
                         null),
                 "The " + top.length + " ranks with the largest logs under the cluster map above, and the mean.");
+    }
+
+    /**
+     * The memory each rank's log takes over time (blocks in use, spare and prepared ahead), for the same
+     * ranks as the payload chart, in the same colours, with the largest and the mean of all ranks.
+     */
+    private static void logMemory(StringBuilder body, RunRecord run, int[] top, double[] t) {
+        if (!run.hasLogMemory()) {
+            placeholder(
+                    body,
+                    "log-memory",
+                    "Log memory over time needs a run record whose samples have logMemoryBytes"
+                            + " (this one was written before they were sampled).");
+            return;
+        }
+        List<RunRecord.LogSample> samples = run.logSamples();
+        Units.ByteUnit unit = Units.byteUnit(largest(samples, RunRecord.LogSample::logMemoryBytes));
+        List<Charts.Series> series =
+                new ArrayList<>(perRankSeries(samples, RunRecord.LogSample::logMemoryBytes, top, t, unit, true));
+        figure(
+                body,
+                "log-memory",
+                Charts.line(
+                        "Log memory per rank over time (" + run.protocol() + ")",
+                        "time (s)",
+                        "log memory (" + unit.name() + ")",
+                        series,
+                        List.of(),
+                        false,
+                        0.0,
+                        null),
+                "Measured: memory the log takes (blocks in use, spare and prepared ahead, headers and unused"
+                        + " tails included) for the ranks of the chart above, the largest of all ranks and the"
+                        + " mean. Its gap to the payload is the log's overhead.");
+    }
+
+    /** The largest figure of any rank in any sample (at least 1, for a unit). */
+    private static long largest(List<RunRecord.LogSample> samples, Function<RunRecord.LogSample, long[]> figure) {
+        long max = 1;
+        for (RunRecord.LogSample s : samples) {
+            for (long v : figure.apply(s)) {
+                max = Math.max(max, v);
+            }
+        }
+        return max;
+    }
+
+    /** One line per rank of {@code top} (coloured by its place there), the mean, and if asked the largest. */
+    private static List<Charts.Series> perRankSeries(
+            List<RunRecord.LogSample> samples,
+            Function<RunRecord.LogSample, long[]> figure,
+            int[] top,
+            double[] t,
+            Units.ByteUnit unit,
+            boolean withMax) {
+        List<Charts.Series> series = new ArrayList<>();
+        for (int i = 0; i < top.length; i++) {
+            int r = top[i];
+            double[] y = samples.stream()
+                    .mapToDouble(s -> figure.apply(s)[r] / unit.divisor())
+                    .toArray();
+            series.add(new Charts.Series("rank " + r, t, y, Charts.PALETTE[i % Charts.PALETTE.length], null));
+        }
+        if (withMax) {
+            double[] max = samples.stream()
+                    .mapToDouble(s -> Arrays.stream(figure.apply(s)).max().orElse(0) / unit.divisor())
+                    .toArray();
+            series.add(new Charts.Series("largest of all ranks", t, max, "#999", "2 3"));
+        }
+        double[] mean = samples.stream()
+                .mapToDouble(s -> Arrays.stream(figure.apply(s)).average().orElse(0) / unit.divisor())
+                .toArray();
+        series.add(new Charts.Series("mean of all ranks", t, mean, "#333", "6 4"));
+        return series;
     }
 
     private static void recovery(StringBuilder body, RunRecord run) {

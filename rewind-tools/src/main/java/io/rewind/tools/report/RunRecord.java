@@ -14,7 +14,8 @@ import java.util.List;
  * @param application        what ran
  * @param protocol           fault-tolerance protocol of this run
  * @param ranks              world size
- * @param logSamples         per-rank payload-log size over time, samples in time order
+ * @param logSamples         per-rank payload-log size (and memory, in newer records) over time, samples
+ *                           in time order
  * @param recovery           recovery phases, one entry per (rank, phase)
  * @param protocolComparison one row per protocol compared (may be empty)
  */
@@ -39,11 +40,20 @@ public record RunRecord(
     }
 
     /**
-     * @param timeMs   milliseconds since the start of the run
-     * @param logBytes bytes held in each rank's payload log at that time, indexed by rank
+     * @param timeMs         milliseconds since the start of the run
+     * @param logBytes       payload bytes held in each rank's log at that time, indexed by rank
+     * @param logMemoryBytes memory each rank's log took at that time (blocks in use, spare and
+     *                       prepared ahead), indexed by rank; null in records written before it was
+     *                       sampled
      */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record LogSample(double timeMs, long[] logBytes) {}
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record LogSample(double timeMs, long[] logBytes, long[] logMemoryBytes) {}
+
+    /** Whether every log sample has the memory figures (records written since they are sampled). */
+    public boolean hasLogMemory() {
+        return !logSamples.isEmpty() && logSamples.stream().allMatch(s -> s.logMemoryBytes() != null);
+    }
 
     /**
      * @param rank    the rank recovering (restarted or rolled back)

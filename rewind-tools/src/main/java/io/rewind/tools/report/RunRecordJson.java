@@ -70,6 +70,12 @@ public final class RunRecordJson {
                 throw new InputFormatException(
                         name, 0, "logSamples[" + i + "] must have one value per rank (" + r.ranks() + ")");
             }
+            if (s.logMemoryBytes() != null && s.logMemoryBytes().length != r.ranks()) {
+                throw new InputFormatException(
+                        name,
+                        0,
+                        "logSamples[" + i + "].logMemoryBytes must have one value per rank (" + r.ranks() + ")");
+            }
             if (s.timeMs() < previous) {
                 throw new InputFormatException(name, 0, "logSamples[" + i + "] goes back in time");
             }

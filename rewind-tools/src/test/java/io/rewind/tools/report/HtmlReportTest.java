@@ -1,0 +1,82 @@
+package io.rewind.tools.report;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rewind.tools.model.ModelParameters;
+import io.rewind.tools.profile.Traffic;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The log charts of a report drawn from a run record alone. */
+class HtmlReportTest {
+
+    /** A record of {@code ranks} ranks whose logs grow for {@code samples} samples; memory only if asked. */
+    static String record(int ranks, int samples, boolean withMemory) {
+        StringBuilder json = new StringBuilder("{\"format\":\"rewind-run-record\",\"version\":1,"
+                + "\"application\":\"stencil\",\"protocol\":\"pessimistic\",\"ranks\":" + ranks
+                + ",\"logSamples\":[");
+        for (int i = 0; i < samples; i++) {
+            json.append(i == 0 ? "" : ",")
+                    .append("{\"timeMs\":")
+                    .append(200 * i)
+                    .append(",\"logBytes\":[");
+            for (int r = 0; r < ranks; r++) {
+                json.append(r == 0 ? "" : ",").append((long) i * (r + 1) * 100_000);
+            }
+            json.append("]");
+            if (withMemory) {
+                json.append(",\"logMemoryBytes\":[");
+                for (int r = 0; r < ranks; r++) {
+                    // Whole 2 MiB blocks, one more than the payload needs (a spare).
+                    long payload = (long) i * (r + 1) * 100_000;
+                    json.append(r == 0 ? "" : ",").append((payload / (2 << 20) + 2) * (2 << 20));
+                }
+                json.append("]");
+            }
+            json.append("}");
+        }
+        return json.append("]}").toString();
+    }
+
+    static String render(String json) {
+        RunRecord run = RunRecordJson.parse(json, "run.json");
+        return HtmlReport.render(
+                new ReportInput("Rewind report: run", null, Traffic.P2P, null, run, ModelParameters.tableVi()));
+    }
+
+    @Test
+    void drawsTheLogMemoryBesideThePayload() {
+        String html = render(record(12, 6, true));
+        assertTrue(html.contains("<figure class=\"plot\" id=\"log-growth\">"), "payload chart");
+        assertTrue(html.contains("<figure class=\"plot\" id=\"log-memory\">"), "memory chart");
+        int memory = html.indexOf("id=\"log-memory\"");
+        String chart = html.substring(memory, html.indexOf("</figure>", memory));
+        assertTrue(chart.contains("Log memory per rank over time (pessimistic)"), chart);
+        assertTrue(chart.contains("log memory (MiB)"), "axis with its unit: " + chart);
+        assertTrue(chart.contains("largest of all ranks") && chart.contains("mean of all ranks"), chart);
+        // 12 ranks: the 8 with the largest final payload log, as in the payload chart (rank 11 first).
+        assertTrue(chart.contains(">rank 11<") && chart.contains(">rank 4<"), chart);
+        assertFalse(chart.contains(">rank 3<"), "rank 3 is not among the 8: " + chart);
+    }
+
+    @Test
+    void aRecordWithoutLogMemorySaysSoInsteadOfAChart() {
+        String html = render(record(3, 4, false));
+        assertTrue(html.contains("<figure class=\"plot\" id=\"log-growth\">"), "payload chart still drawn");
+        assertFalse(html.contains("<figure class=\"plot\" id=\"log-memory\">"));
+        assertTrue(html.contains("<figure class=\"missing\" id=\"log-memory\">"), "placeholder");
+    }
+
+    @Test
+    void theLogMemoryChartRendersInHeadlessChromium(@TempDir Path dir) throws Exception {
+        Path page = dir.resolve("report.html");
+        Files.writeString(page, render(record(12, 6, true)));
+        String dom = ReportBrowserTest.runChromium(
+                dir, java.util.List.of("--dump-dom", page.toUri().toString()));
+        assertTrue(dom.contains("data-render=\"ok\""), "page script did not confirm all plots");
+        assertTrue(dom.contains("data-js-errors=\"0\""), "script errors recorded");
+    }
+}
