@@ -148,6 +148,14 @@ final class RunCommand implements Callable<Integer> {
                     + "temporary folder). The folder is removed when the job ends.")
     String nodeCheckpointRoot;
 
+    @Option(
+            names = "--shm",
+            negatable = true,
+            description = "With ranks as processes: rank processes of one host talk through shared memory (one "
+                    + "ring per ordered pair of ranks, in memory files of a folder only the job's user can open), "
+                    + "ranks of other hosts over TCP. --no-shm (the default for now): TCP between all ranks.")
+    Boolean shm;
+
     @Parameters(index = "0", paramLabel = "MAIN_CLASS", description = "Class whose main method every rank runs.")
     String mainClass;
 
@@ -229,6 +237,12 @@ final class RunCommand implements Callable<Integer> {
                                     + "needs no node folders");
                 }
                 processes = processes.withNodeCheckpointRoot(nodeCheckpointRoot);
+            }
+            if (shm != null && shm && processes == null) {
+                throw new IllegalArgumentException("--shm needs ranks as processes (--launch local, ssh or slurm)");
+            }
+            if (processes != null) {
+                processes = processes.withSharedMemory(shm != null && shm);
             }
             if (heartbeatTimeout != null) {
                 if (processes == null) {

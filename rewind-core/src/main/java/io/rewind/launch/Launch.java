@@ -22,6 +22,8 @@ import java.util.List;
  * @param nodeCheckpointRoot where on each node its own checkpoint folder is made (a path valid on every
  *                  host, such as a local disk's; null: the host's temporary folder); unused with a
  *                  shared checkpoint folder
+ * @param sharedMemory whether rank processes on one host talk through shared memory (rings in memory
+ *                  files) rather than TCP; ranks on other hosts talk over TCP either way
  */
 public record Launch(
         Mode mode,
@@ -30,7 +32,8 @@ public record Launch(
         FailureSchedule nodeLoss,
         FailureSchedule nodeFreeze,
         Duration heartbeatTimeout,
-        String nodeCheckpointRoot) {
+        String nodeCheckpointRoot,
+        boolean sharedMemory) {
     /** The default {@link #heartbeatTimeout}. */
     public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -167,27 +170,41 @@ public record Launch(
     /** A launch of {@code mode} with nothing to lose or freeze, the default heartbeat and node folders. */
     private static Launch withDefaults(Mode mode, List<Node> nodes, List<String> remoteShell) {
         return new Launch(
-                mode, nodes, remoteShell, FailureSchedule.NONE, FailureSchedule.NONE, DEFAULT_HEARTBEAT_TIMEOUT, null);
+                mode,
+                nodes,
+                remoteShell,
+                FailureSchedule.NONE,
+                FailureSchedule.NONE,
+                DEFAULT_HEARTBEAT_TIMEOUT,
+                null,
+                false);
     }
 
     /** This launch, losing a rank's whole node when one of {@code losses} strikes that rank. */
     public Launch losingNodes(FailureSchedule losses) {
-        return new Launch(mode, nodes, remoteShell, losses, nodeFreeze, heartbeatTimeout, nodeCheckpointRoot);
+        return new Launch(
+                mode, nodes, remoteShell, losses, nodeFreeze, heartbeatTimeout, nodeCheckpointRoot, sharedMemory);
     }
 
     /** This launch, silencing a rank's whole node when one of {@code freezes} strikes that rank. */
     public Launch freezingNodes(FailureSchedule freezes) {
-        return new Launch(mode, nodes, remoteShell, nodeLoss, freezes, heartbeatTimeout, nodeCheckpointRoot);
+        return new Launch(
+                mode, nodes, remoteShell, nodeLoss, freezes, heartbeatTimeout, nodeCheckpointRoot, sharedMemory);
     }
 
     /** This launch with another heartbeat timeout. */
     public Launch withHeartbeatTimeout(Duration timeout) {
-        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, timeout, nodeCheckpointRoot);
+        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, timeout, nodeCheckpointRoot, sharedMemory);
     }
 
     /** This launch with each node's checkpoint folder made under {@code root} on its host. */
     public Launch withNodeCheckpointRoot(String root) {
-        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, heartbeatTimeout, root);
+        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, heartbeatTimeout, root, sharedMemory);
+    }
+
+    /** This launch with rank processes of one host talking through shared memory ({@code on}) or TCP. */
+    public Launch withSharedMemory(boolean on) {
+        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, heartbeatTimeout, nodeCheckpointRoot, on);
     }
 
     /** How often heartbeats go out: five in every timeout. */

@@ -66,7 +66,8 @@ final class Messages {
     /**
      * What the rank runs: the job and its own part of it (line 0: from the beginning), how many rank
      * processes share its host (and its cores), where the event logger listens (null: the protocol needs
-     * none), and how often it reports its log's figures ({@link LogHeld}; 0: never, no run record is kept).
+     * none), how often it reports its log's figures ({@link LogHeld}; 0: never, no run record is kept),
+     * and whether it talks to the ranks of its host through shared memory.
      */
     record Setup(
             JobSpec job,
@@ -76,17 +77,24 @@ final class Messages {
             FailureSchedule kills,
             int ranksOnHost,
             EventLoggerAt eventLogger,
-            long logReportEveryNanos)
+            long logReportEveryNanos,
+            boolean sharedMemory)
             implements Serializable {}
 
-    /** The rank's transport listens at {@code host:port}. */
-    record Listening(int rank, int incarnation, String host, int port) implements Serializable {}
+    /**
+     * The rank's transport listens at {@code host:port}, and shares memory with the ranks of {@code
+     * shmDomain} (null: with none).
+     */
+    record Listening(int rank, int incarnation, String host, int port, String shmDomain) implements Serializable {}
 
     /** Where every rank's current incarnation listens. */
     record Peers(int epoch, Map<Integer, Address> addresses) implements Serializable {}
 
-    /** One rank's current incarnation and address; a null host: that incarnation is dead. */
-    record Address(int incarnation, String host, int port) implements Serializable {}
+    /**
+     * One rank's current incarnation, its address and shared-memory domain (null: none); a null host:
+     * that incarnation is dead.
+     */
+    record Address(int incarnation, String host, int port, String shmDomain) implements Serializable {}
 
     /** The rank applied a {@link Peers} table. */
     record PeersApplied(int rank, int incarnation, int epoch) implements Serializable {}

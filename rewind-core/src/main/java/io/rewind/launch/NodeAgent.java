@@ -104,6 +104,8 @@ public final class NodeAgent {
             agent.run();
         } finally {
             store.close();
+            // The job is over (or its launcher gone): the memory files of its ranks on this host go too.
+            io.rewind.transport.shm.ShmFolder.removeFolder(io.rewind.transport.shm.ShmFolder.root(), secret);
         }
         if (ownSecretFile) {
             Files.deleteIfExists(Path.of(secretFile));

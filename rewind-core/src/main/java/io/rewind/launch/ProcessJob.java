@@ -451,6 +451,10 @@ public final class ProcessJob {
             }
         }
         removeFolder(jobDir);
+        if (launch.sharedMemory() && launch.mode() == Launch.Mode.LOCAL) {
+            // The ranks' memory files on this host (other hosts' agents remove their own).
+            io.rewind.transport.shm.ShmFolder.removeFolder(io.rewind.transport.shm.ShmFolder.root(), secret);
+        }
         for (Agent a : agents) {
             if (a.lost) {
                 removeLostFolder(a);
@@ -895,7 +899,8 @@ public final class ProcessJob {
                 new FailureSchedule(kills),
                 ranksOnHost,
                 eventLoggerAt,
-                config.recordFile() == null ? 0 : RunRecordWriter.SAMPLE_EVERY_NANOS));
+                config.recordFile() == null ? 0 : RunRecordWriter.SAMPLE_EVERY_NANOS,
+                launch.sharedMemory()));
         for (int r = 0; r < slots.length; r++) {
             for (RecoveryLines.Line l : lines.lines(r)) {
                 link.send(new Messages.Lines(r, l.number(), l.frontiers()));
@@ -910,6 +915,7 @@ public final class ProcessJob {
         }
         s.host = l.host();
         s.port = l.port();
+        s.shmDomain = l.shmDomain();
         s.failedStarts = 0;
         s.transition(RankState.LISTENING);
         for (Slot o : slots) {
@@ -931,8 +937,8 @@ public final class ProcessJob {
             table.put(
                     s.rank,
                     reachable
-                            ? new Messages.Address(s.incarnation, s.host, s.port)
-                            : new Messages.Address(dead, null, 0));
+                            ? new Messages.Address(s.incarnation, s.host, s.port, s.shmDomain)
+                            : new Messages.Address(dead, null, 0, null));
         }
         awaitingPeers.clear();
         Messages.Peers peers = new Messages.Peers(peersEpoch, table);
@@ -1358,6 +1364,9 @@ public final class ProcessJob {
         long pid;
         String host;
         int port;
+        /** The shared-memory domain of the current incarnation (null: none). */
+        String shmDomain;
+
         RankOutcome outcome;
         long lineReached;
         long restartLine;

@@ -21,6 +21,10 @@ import io.rewind.runtime.RankOutcome;
 import io.rewind.runtime.RankProcessSetup;
 import io.rewind.runtime.RankSupervisor;
 import io.rewind.transport.JobSecret;
+import io.rewind.transport.RoutedTransport;
+import io.rewind.transport.shm.ShmFolder;
+import io.rewind.transport.shm.ShmOptions;
+import io.rewind.transport.shm.ShmTransport;
 import io.rewind.transport.tcp.TcpOptions;
 import io.rewind.transport.tcp.TcpTransport;
 import java.io.IOException;
@@ -53,7 +57,7 @@ public final class RankProcess implements RankSupervisor {
     private final CompletableFuture<Messages.Setup> setup = new CompletableFuture<>();
     private final CompletableFuture<Void> go = new CompletableFuture<>();
     private volatile RecoveryLines lines;
-    private volatile TcpTransport transport;
+    private volatile RoutedTransport transport;
     private volatile NodeStorageClient storage;
     private volatile EventLoggerConnection eventLogger;
     private volatile boolean finished;
@@ -125,13 +129,32 @@ public final class RankProcess implements RankSupervisor {
         // Listen on the interface that reaches the launcher: the peers reach this one the same way.
         InetSocketAddress bind = new InetSocketAddress(link.localAddress(), 0);
         // What the transport has to say goes to the launcher's log, not into the program's output.
-        TcpOptions options =
-                TcpOptions.defaults().withLog(text -> link.send(new Messages.Diagnostic(rank, incarnation, text)));
-        transport = TcpTransport.open(
+        java.util.function.Consumer<String> diagnostics =
+                text -> link.send(new Messages.Diagnostic(rank, incarnation, text));
+        TcpOptions options = TcpOptions.defaults().withLog(diagnostics);
+        TcpTransport tcp = TcpTransport.open(
                 rank, incarnation, config.ranks(), bind, secret, ControlMessageCodec.INSTANCE, options);
+        ShmTransport shm = null;
+        if (s.sharedMemory()) {
+            // The ranks of this host that share the job's folder of memory files talk through it.
+            try {
+                ShmFolder folder = ShmFolder.open(ShmFolder.root(), secret);
+                shm = ShmTransport.open(
+                        rank,
+                        incarnation,
+                        config.ranks(),
+                        folder,
+                        ControlMessageCodec.INSTANCE,
+                        ShmOptions.forRanksOnHost(s.ranksOnHost()).withLog(diagnostics));
+            } catch (IOException | RuntimeException e) {
+                diagnostics.accept("rewind: shm: rank " + rank + "." + incarnation
+                        + " talks over TCP only: no shared memory (" + e.getMessage() + ")");
+            }
+        }
+        transport = new RoutedTransport(rank, config.ranks(), tcp, shm, diagnostics);
         InetSocketAddress listening = transport.localAddress();
         link.send(new Messages.Listening(
-                rank, incarnation, listening.getAddress().getHostAddress(), listening.getPort()));
+                rank, incarnation, listening.getAddress().getHostAddress(), listening.getPort(), transport.domain()));
         await(go, "the start signal");
         ProtocolServices services = new ProtocolServices(
                 config.ranks(),
@@ -221,13 +244,13 @@ public final class RankProcess implements RankSupervisor {
                 setup.complete(s);
             }
             case Messages.Peers p -> {
-                TcpTransport t = transport;
+                RoutedTransport t = transport;
                 for (Map.Entry<Integer, Messages.Address> e : p.addresses().entrySet()) {
                     Messages.Address a = e.getValue();
                     if (a.host() == null) {
                         t.peerGone(e.getKey(), a.incarnation());
                     } else {
-                        t.peer(e.getKey(), a.incarnation(), new InetSocketAddress(a.host(), a.port()));
+                        t.peer(e.getKey(), a.incarnation(), new InetSocketAddress(a.host(), a.port()), a.shmDomain());
                     }
                 }
                 link.send(new Messages.PeersApplied(rank, incarnation, p.epoch()));
