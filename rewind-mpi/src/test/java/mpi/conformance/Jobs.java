@@ -30,9 +30,10 @@ public final class Jobs {
     private static final int SCHEDULES = Integer.getInteger("rewind.oracle.schedules", 3);
 
     /**
-     * How the runs under protocols launch their ranks: {@code threads} (default) or {@code local}, one
+     * How the runs under protocols launch their ranks: {@code threads} (default), {@code local}, one
      * process per rank over TCP, killed with SIGKILL (the slow tier: {@code
-     * -Drewind.conformance.launch=local}). The failure-free reference always runs as threads.
+     * -Drewind.conformance.launch=local}), or {@code shm}, the same with the processes talking through
+     * shared memory. The failure-free reference always runs as threads.
      */
     private static final String LAUNCH = System.getProperty("rewind.conformance.launch", "threads");
 
@@ -40,7 +41,9 @@ public final class Jobs {
         return switch (LAUNCH) {
             case "threads" -> Job.run(c);
             case "local" -> ProcessJob.run(c, Launch.local(1));
-            default -> throw new IllegalArgumentException("rewind.conformance.launch: threads or local, not " + LAUNCH);
+            case "shm" -> ProcessJob.run(c, Launch.local(1).withSharedMemory(true));
+            default -> throw new IllegalArgumentException(
+                    "rewind.conformance.launch: threads, local or shm, not " + LAUNCH);
         };
     }
 

@@ -62,6 +62,15 @@ final class ShmRanks implements TransportConformanceSuite.Ranks {
         }
     }
 
+    /** A file of the job's folder, mapped as a process of its own would map it. */
+    java.nio.MappedByteBuffer map(String name) {
+        try {
+            return ShmFolder.open(root, secret).map(name, 1);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     Path folder() {
         return ShmFolder.pathOf(root, secret);
     }
