@@ -189,8 +189,8 @@ public final class ShmFolder {
             });
         } catch (NoSuchFileException e) {
             // nothing there
-        } catch (IOException e) {
-            // best effort: a folder in /dev/shm goes at the next reboot
+        } catch (IOException | UncheckedIOException e) {
+            // best effort (another process of the job may be removing it too): /dev/shm empties at reboot
         }
     }
 }
