@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Ping-pong between two processes on this machine, side by side: Open MPI's Java bindings over TCP
 # (--mca btl tcp,self) and over shared memory (--mca btl vader,self), and Rewind's rank processes
-# (--launch local, TCP on loopback) without fault tolerance and under `pessimistic`. Both sides run
+# (--launch local, TCP on loopback) without fault tolerance and under `pessimistic`, and, on request,
+# Rewind's rank processes talking through shared memory (--shm: rewind-shm, rewind-shm-pessimistic). Both sides run
 # the same program, io.rewind.apps.bench.PortablePingPong (package mpi only), with the same JVM,
 # sizes and round trips. The configurations run interleaved in rounds (each round runs every
 # configuration once, in a rotating order); the table gives, per size, the median over the rounds
@@ -33,7 +34,8 @@
 #                   QUIET_WAIT seconds (default 600); the run then starts anyway. The busy share
 #                   seen is recorded with each run.
 #   OUT_DIR         where run logs and the table go (default: a new temporary folder)
-#   CONFIGS         subset and order, default "ompi-tcp ompi-vader rewind-none rewind-pessimistic"
+#   CONFIGS         subset and order, default "ompi-tcp ompi-vader rewind-none rewind-pessimistic";
+#                   also rewind-shm and rewind-shm-pessimistic (rank processes through shared memory)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -173,6 +175,12 @@ command_for() {
       printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol "${config#rewind-}" \
         --timeout "${RUN_TIMEOUT}s" "$MAIN" "${size_args[@]}"
       ;;
+    rewind-shm | rewind-shm-pessimistic)
+      local protocol=none
+      [ "$config" = rewind-shm-pessimistic ] && protocol=pessimistic
+      printf '%s\n' "$repo/rewind" run -n 2 --launch local --shm --no-record --protocol "$protocol" \
+        --timeout "${RUN_TIMEOUT}s" "$MAIN" "${size_args[@]}"
+      ;;
     *) die "unknown configuration: $config" ;;
   esac
 }
@@ -211,7 +219,7 @@ run_one() {
   load="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
   echo "# ${cmd[*]}" >"$log"
   echo "# load average (1 min) at start: $load; CPUs busy over the 2 s before: $busy %" >>"$log"
-  if [ "$config" = rewind-none ] || [ "$config" = rewind-pessimistic ]; then
+  if [ "${config#rewind-}" != "$config" ]; then
     REWIND_JAVA="$JAVA" timeout --kill-after=20 "$RUN_TIMEOUT" "${cmd[@]}" >>"$log" 2>&1 || rc=$?
   else
     timeout --kill-after=20 "$RUN_TIMEOUT" "${cmd[@]}" >>"$log" 2>&1 || rc=$?
@@ -282,6 +290,8 @@ awk -F, -v configs="$CONFIGS" '
     if (c == "ompi-vader") return "Open MPI vader"
     if (c == "rewind-none") return "Rewind none"
     if (c == "rewind-pessimistic") return "Rewind pessimistic"
+    if (c == "rewind-shm") return "Rewind shm"
+    if (c == "rewind-shm-pessimistic") return "Rewind shm pessimistic"
     return c
   }
   END {
