@@ -176,6 +176,32 @@ public final class ShmFolder {
         }
     }
 
+    /**
+     * Removes the rings and the bell of the incarnations of {@code rank} before {@code incarnation}
+     * ({@code ring-R.J-*}, {@code ring-*-R.J}, {@code bell-R.J} with J below it). Processes that still
+     * map them keep their mappings.
+     */
+    void removeIncarnationsBefore(int rank, int incarnation) {
+        if (incarnation == 0) {
+            return;
+        }
+        java.util.regex.Pattern mine = java.util.regex.Pattern.compile("(?:ring-" + rank
+                + "\\.(\\d+)-\\d+\\.\\d+|ring-\\d+\\.\\d+-" + rank + "\\.(\\d+)|bell-" + rank + "\\.(\\d+))");
+        try (Stream<Path> files = Files.list(path)) {
+            for (Path f : files.toList()) {
+                java.util.regex.Matcher m = mine.matcher(f.getFileName().toString());
+                if (m.matches()) {
+                    String j = m.group(1) != null ? m.group(1) : m.group(2) != null ? m.group(2) : m.group(3);
+                    if (Long.parseLong(j) < incarnation) {
+                        Files.deleteIfExists(f);
+                    }
+                }
+            }
+        } catch (IOException | UncheckedIOException | NumberFormatException e) {
+            // best effort: they go with the folder
+        }
+    }
+
     /** Removes the job's folder under {@code root} and everything in it, if it is there. */
     public static void removeFolder(Path root, JobSecret secret) {
         Path folder = pathOf(root, secret);

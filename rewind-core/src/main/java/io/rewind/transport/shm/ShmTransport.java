@@ -103,6 +103,9 @@ public final class ShmTransport implements Transport {
         }
         this.outbound = new Outbound[worldSize];
         this.bellFile = Bell.fileName(worldRank, incarnation);
+        // This rank's earlier incarnations are dead (a new one is started only then): their rings and
+        // bell go, or every rollback would leave its rings in memory until the job ends.
+        folder.removeIncarnationsBefore(worldRank, incarnation);
         this.bell = new Bell(folder.map(bellFile, Bell.BYTES));
         this.poller = new Poller();
         poller.thread.start();

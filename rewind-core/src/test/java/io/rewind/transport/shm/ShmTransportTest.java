@@ -90,9 +90,10 @@ class ShmTransportTest {
 
     /**
      * Incarnation 0 of rank 0 dies in the middle of a long message (its first record committed, the rest
-     * never written) and with a record claimed but not committed. Rank 1 hears of incarnation 1: the old
-     * ring, with its half message, is dropped (fenced) and its file removed; incarnation 1 gets fresh
-     * rings and its messages arrive whole; nothing of incarnation 0's half message is ever delivered.
+     * never written) and with a record claimed but not committed. Incarnation 1 starts and removes the
+     * dead one's files; rank 1 hears of it: the old ring, with its half message, is dropped (fenced);
+     * incarnation 1 gets fresh rings and its messages arrive whole; nothing of incarnation 0's half
+     * message is ever delivered.
      */
     @Test
     void aSenderKilledMidMessageIsFencedAndItsNextIncarnationGetsFreshRings() throws Exception {
@@ -107,6 +108,10 @@ class ShmTransportTest {
         ring.data().set(ValueLayout.JAVA_INT, half, 42); // claimed, never committed
         // Rank 1's poller reads the first record and waits for the rest, which never comes.
         ShmTransport next = ranks.open(0, 1, 2, ShmOptions.defaults().withLog(ranks.log::add));
+        // The new incarnation removes the dead one's bell and the rings to and from it.
+        assertFalse(Files.exists(ranks.folder().resolve(Bell.fileName(0, 0))), "the dead incarnation's bell");
+        assertFalse(Files.exists(ranks.folder().resolve(Ring.fileName(1, 0, 0, 0))), "the ring to the dead one");
+        assertTrue(Files.exists(ranks.folder().resolve(Bell.fileName(1, 0))), "a live incarnation's bell");
         RecordingSink sink = new RecordingSink();
         next.attach(0, sink);
         next.peer(1, 0);
