@@ -7,6 +7,8 @@
 # must come back on the other.
 #
 # Usage: scripts/cluster/launch-test.sh [--keep]   (--keep leaves sshd and Slurm running)
+#        REWIND_LAUNCH_EXTRA=--shm scripts/cluster/launch-test.sh   (the same runs, the ranks of one host
+#        talking through shared memory: node-a and node-b are one machine, so all four share it)
 # Needs: root, apt access (scripts/cluster/install.sh), a built ./rewind (it builds on first use).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -59,7 +61,9 @@ check() { # name, then the command line
 hostfile="$state/hostfile"
 printf 'node-a slots=2\nnode-b slots=2\n' > "$hostfile"
 for protocol in global pessimistic; do
-  common=(-n 4 --no-record --timeout 240s --protocol "$protocol" --checkpoint-every 4)
+  # REWIND_LAUNCH_EXTRA: more options for every run, e.g. --shm (ranks of one host through shared memory)
+  # shellcheck disable=SC2206 # word splitting of the extra options is intended
+  common=(-n 4 --no-record --timeout 240s --protocol "$protocol" --checkpoint-every 4 ${REWIND_LAUNCH_EXTRA:-})
   check "ssh, $protocol, rank 2 killed" \
     "$rewind" run "${common[@]}" --launch ssh --hostfile "$hostfile" --rsh "ssh -F $REWIND_SSH_CONFIG" \
     --kill 2@o60 "${program[@]}"
