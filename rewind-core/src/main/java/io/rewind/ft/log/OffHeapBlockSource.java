@@ -75,7 +75,7 @@ final class OffHeapBlockSource implements BlockSource {
     static final long READY_AHEAD_NANOS = 50_000_000L;
 
     /** Most memory a log holds in blocks prepared ahead. */
-    static final long READY_LIMIT_BYTES = 64L << 20;
+    static final long READY_LIMIT_BYTES = 8L << 20;
 
     private final long blockBytes;
     /** Blocks beyond the first few are faulted in ahead by the preparer, else by their writer. */
@@ -245,13 +245,16 @@ final class OffHeapBlockSource implements BlockSource {
     }
 
     /**
-     * Asks the preparer for the blocks that bring the ready ones up to {@link #readyTarget}: cold
+     * Asks the preparer for the blocks that bring the ready ones and the spares up to {@link
+     * #readyTarget}: cold
      * blocks first, else new mappings made by the preparer. The writer makes no system call for
      * them: a mapping or a huge-page advice takes the process's mapping lock for writing, which would
      * wait for the preparer's population of a block (it holds that lock for reading) to end.
      */
     private void prepareAhead() {
-        int missing = readyTarget() - readyAndPreparing();
+        // Spares are as good as ready blocks (faulted in and warm): a log that grows back to its last
+        // peak after a checkpoint takes those and needs nothing prepared.
+        int missing = readyTarget() - readyAndPreparing() - spares.size();
         for (int i = 0; i < missing && mapped && heldBytes() + blockBytes <= limitBytes; i++) {
             StorageBlock reuse = cold.pollFirst();
             synchronized (readyLock) {
