@@ -49,7 +49,7 @@ import java.util.Set;
  * already touched; docs/benchmarks.md). So once a log holds more than its first few blocks, the
  * blocks it will need next are faulted in ahead ({@link AnonymousMemory#populate}) by the JVM's
  * {@link LogMemoryPreparer} thread and wait, ready, until the writer takes them. How many: what
- * the log's measured growth rate consumes in {@link #READY_AHEAD_NANOS}, at most half the blocks in
+ * the log's measured growth rate consumes in {@link #READY_AHEAD_NANOS} less its spares, at most half the blocks in
  * use and at most {@link #READY_LIMIT_BYTES}; they count against the off-heap limit and show in
  * {@link #readyBytes}. When none is ready the writer populates its next block itself, which still
  * beats faulting it in page by page.
