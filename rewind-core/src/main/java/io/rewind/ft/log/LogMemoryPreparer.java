@@ -43,6 +43,10 @@ final class LogMemoryPreparer {
     }
 
     private void run() {
+        // Faulting memory in ahead only pays where a core would otherwise idle: at the lowest
+        // priority the thread yields to every rank that wants a core (the writer then faults its
+        // block in itself) instead of taking whole time slices from them.
+        AnonymousMemory.lowerCallingThreadPriority();
         while (true) {
             Request request;
             try {
