@@ -476,6 +476,7 @@ final class OffHeapBlockSource implements BlockSource {
     public void close() {
         synchronized (readyLock) {
             closing = true;
+            preparing -= LogMemoryPreparer.withdraw(this);
         }
         awaitPrepared(); // no populate may run on memory the arena is about to unmap
         synchronized (readyLock) {
