@@ -295,6 +295,8 @@ final class OffHeapBlockSource implements BlockSource {
                 if (!closing && block != null) {
                     block.resetForReuse();
                     ready.addLast(block);
+                } else if (closing && preparing == 0) {
+                    closeMappedArena(); // the source closed while this block was being prepared
                 }
                 readyLock.notifyAll();
             }
@@ -453,8 +455,8 @@ final class OffHeapBlockSource implements BlockSource {
     }
 
     /**
-     * Waits until the preparer has answered every request of this source (tests, and close). Bounded:
-     * the preparer answers a closing source without preparing anything.
+     * Waits until the preparer has answered every request of this source (tests); once the source is
+     * closed, its mapped blocks are unmapped when this returns.
      */
     void awaitPrepared() {
         boolean interrupted = false;
@@ -474,13 +476,12 @@ final class OffHeapBlockSource implements BlockSource {
 
     @Override
     public void close() {
+        boolean blocksInPreparation;
         synchronized (readyLock) {
             closing = true;
             preparing -= LogMemoryPreparer.withdraw(this);
-        }
-        awaitPrepared(); // no populate may run on memory the arena is about to unmap
-        synchronized (readyLock) {
             ready.clear();
+            blocksInPreparation = preparing > 0;
         }
         for (StorageBlock block : inUse) {
             closeBlock(block);
@@ -494,9 +495,20 @@ final class OffHeapBlockSource implements BlockSource {
             block.segment = null;
         }
         cold.clear();
+        if (!blocksInPreparation) {
+            closeMappedArena();
+        }
+        // Otherwise the preparer closes the arena when it is done with the block it is preparing:
+        // the arena cannot be closed while a call into the kernel holds one of its segments, and
+        // the thread that closes a log (a recovery, for a killed rank) must not wait for a thread
+        // that only runs on cores nobody else wants.
+    }
+
+    /** Unmaps every mapped block; idempotent. */
+    private void closeMappedArena() {
         synchronized (mappingLock) {
             if (mappedArena != null) {
-                mappedArena.close(); // unmaps every mapped block
+                mappedArena.close();
                 mappedArena = null;
             }
         }

@@ -242,7 +242,8 @@ class MappedBlocksTest {
         for (int i = 0; i < OffHeapBlockSource.SMALL_PAGE_BLOCKS + 8; i++) {
             handedOut.add(source.allocate(TWO_MIB).segment);
         }
-        source.close(); // returns once the preparer has answered every request
+        source.close(); // returns at once; the preparer unmaps when done with its block
+        source.awaitPrepared();
         assertEquals(0, source.readyBytes());
         for (MemorySegment m : handedOut) {
             assertFalse(m.scope().isAlive());
