@@ -4,7 +4,16 @@ import static mpi.conformance.Jobs.check;
 import static mpi.conformance.Jobs.checkEq;
 import static mpi.conformance.Jobs.expectError;
 import static mpi.conformance.Jobs.runOk;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rewind.api.Checkpointer;
+import io.rewind.check.RecoveryCheck;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobConfig;
+import java.time.Duration;
+import java.util.List;
 import mpi.CartComm;
 import mpi.CartParms;
 import mpi.Intracomm;
@@ -38,6 +47,81 @@ class CartesianTest {
     @ValueSource(ints = {3, 5, 8})
     void gridSmallerThanTheCommunicatorLeavesTheRestOut(int ranks) {
         runOk(PartialGrid.class, ranks);
+    }
+
+    /**
+     * A restarted rank rolls back to a checkpoint written while its grid and sub-grids existed: it
+     * creates them again before {@code restore()}, and they must be the same communicators with the
+     * same topology. Under every recovering protocol, with a checkpoint every few points and crashes.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {4, 6})
+    void gridsAreCreatedAgainByARankRestartedFromACheckpoint(int ranks) {
+        JobConfig job = JobConfig.builder(CheckpointedGrid.class.getName())
+                .ranks(ranks)
+                .args("12")
+                .timeout(Duration.ofSeconds(60))
+                .quiet()
+                .build();
+        RecoveryCheck check = RecoveryCheck.of(job);
+        List<FailureSchedule> schedules = check.schedules(ranks * 7919L, 3);
+        int struck = 0;
+        for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
+            for (FailureSchedule s : schedules) {
+                RecoveryCheck.Verdict v = check.run(p, 3, s);
+                assertTrue(v.ok(), () -> "CheckpointedGrid on " + ranks + ": " + v.describe());
+                struck += v.struck();
+            }
+        }
+        assertTrue(struck > 0, "no kill struck, so nothing was checked");
+    }
+
+    /** A non-periodic 2-D grid with row sub-grids, its state registered for checkpoints. */
+    public static final class CheckpointedGrid {
+        public static void main(String[] args) throws MPIException {
+            MPI.Init(args);
+            int steps = Integer.parseInt(args[0]);
+            Intracomm w = MPI.COMM_WORLD;
+            int me = w.getRank();
+            int[] dims = new int[2];
+            CartComm.createDims(w.getSize(), dims);
+            CartComm cart = w.createCart(dims, new boolean[] {false, true}, false);
+            CartComm rowComm = cart.sub(new boolean[] {false, true});
+            double[] cell = {me + 1};
+            int[] step = {0};
+            Checkpointer cp = Checkpointer.get();
+            cp.register("cell", cell);
+            cp.register("step", step);
+            cp.restore();
+            CartParms p = cart.getTopo();
+            checkEq(me / dims[1], p.getCoord(0), "row after a restart");
+            checkEq(me % dims[1], p.getCoord(1), "column after a restart");
+            checkEq(me % dims[1], rowComm.getRank(), "rank in the row after a restart");
+            ShiftParms up = cart.shift(0, -1);
+            ShiftParms right = cart.shift(1, 1);
+            double[] in = new double[1];
+            while (step[0] < steps) {
+                cp.point();
+                double acc = 0;
+                cart.sendRecv(cell, 1, MPI.DOUBLE, up.getRankDest(), 1, in, 1, MPI.DOUBLE, up.getRankSource(), 1);
+                acc += up.getRankSource() == MPI.PROC_NULL ? 0 : in[0];
+                cart.sendRecv(cell, 1, MPI.DOUBLE, right.getRankDest(), 2, in, 1, MPI.DOUBLE, right.getRankSource(), 2);
+                acc += in[0];
+                double[] rowSum = {cell[0]};
+                rowComm.allReduce(rowSum, 1, MPI.DOUBLE, MPI.SUM);
+                cell[0] = 0.5 * cell[0] + 0.25 * acc + 0.01 * rowSum[0] + step[0];
+                step[0]++;
+            }
+            double[] sum = {cell[0]};
+            cart.allReduce(sum, 1, MPI.DOUBLE, MPI.SUM);
+            if (me == 0) {
+                System.out.printf(
+                        "checkpointed grid %dx%d bits %016x%n", dims[0], dims[1], Double.doubleToLongBits(sum[0]));
+            }
+            rowComm.free();
+            cart.free();
+            MPI.Finalize();
+        }
     }
 
     /** 2-D grid from createDims over all ranks; {@code periodic} or {@code open} in both dimensions. */
