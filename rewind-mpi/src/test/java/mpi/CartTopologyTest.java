@@ -175,6 +175,49 @@ class CartTopologyTest {
         assertArrayEquals(new int[] {4, 4, 4}, d);
     }
 
+    /** Open MPI 4.1's choice: prime factors, largest first, each to the currently smallest entry. */
+    private static int[] greedy(int n, int k) {
+        List<Integer> primes = new ArrayList<>();
+        int rest = n;
+        for (int p = 2; p <= rest; p++) {
+            while (rest % p == 0) {
+                primes.add(p);
+                rest /= p;
+            }
+        }
+        int[] bins = new int[k];
+        Arrays.fill(bins, 1);
+        for (int i = primes.size() - 1; i >= 0; i--) {
+            int min = 0;
+            for (int b = 1; b < k; b++) {
+                if (bins[b] < bins[min]) {
+                    min = b;
+                }
+            }
+            bins[min] *= primes.get(i);
+        }
+        return Arrays.stream(bins)
+                .boxed()
+                .sorted((a, b) -> b - a)
+                .mapToInt(Integer::intValue)
+                .toArray();
+    }
+
+    @Test
+    void createDimsAgreesWithOpenMpiBelowSeventyTwo() throws MPIException {
+        for (int n = 1; n < 72; n++) {
+            for (int k = 1; k <= 4; k++) {
+                int[] dims = new int[k];
+                CartTopology.createDims(n, dims);
+                assertArrayEquals(greedy(n, k), dims, "n=" + n + " k=" + k);
+            }
+        }
+        int[] dims = new int[2];
+        CartTopology.createDims(72, dims);
+        assertArrayEquals(new int[] {9, 8}, dims);
+        assertArrayEquals(new int[] {12, 6}, greedy(72, 2));
+    }
+
     @Test
     void createDimsKeepsFixedEntries() throws MPIException {
         for (int n = 1; n <= 64; n++) {
