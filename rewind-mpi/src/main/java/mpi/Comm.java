@@ -168,6 +168,17 @@ public class Comm implements Freeable {
         return comm == null || comm.isFreed();
     }
 
+    /**
+     * The topology attached to this communicator ({@code MPI_TOPO_TEST}): {@code MPI.CART} for a
+     * {@link CartComm}, {@code MPI.UNDEFINED} otherwise.
+     */
+    public final int getTopology() throws MPIException {
+        return guarded(() -> {
+            comm();
+            return this instanceof CartComm ? MPI.CART : MPI.UNDEFINED;
+        });
+    }
+
     public final Group getGroup() throws MPIException {
         return guarded(() -> new Group(comm().groupWorldRanks()));
     }
@@ -176,13 +187,6 @@ public class Comm implements Freeable {
         return guarded(() -> {
             comm();
             return false;
-        });
-    }
-
-    public final int getTopology() throws MPIException {
-        return guarded(() -> {
-            comm();
-            return MPI.UNDEFINED;
         });
     }
 

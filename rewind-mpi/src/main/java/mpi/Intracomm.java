@@ -91,6 +91,38 @@ public class Intracomm extends Comm {
         });
     }
 
+    /**
+     * Creates a communicator with a Cartesian grid of {@code dims} (periodic where {@code periods} is
+     * true) over the first {@code dims[0] * ... * dims[n-1]} processes of this communicator
+     * ({@code MPI_CART_CREATE}); collective. Processes outside the grid get a communicator whose
+     * {@link #isNull()} is true, as Open MPI gives them {@code MPI_COMM_NULL}. {@code reorder} is
+     * ignored: grid rank {@code r} is rank {@code r} of this communicator.
+     */
+    public final CartComm createCart(int[] dims, boolean[] periods, boolean reorder) throws MPIException {
+        return guarded(() -> {
+            Communicator c = comm();
+            CartTopology t = CartTopology.of(dims, periods);
+            if (t.size() > c.size()) {
+                throw Failures.error(
+                        MPI.ERR_ARG, "the grid needs " + t.size() + " processes but " + this + " has " + c.size());
+            }
+            boolean inGrid = c.rank() < t.size();
+            CartComm out = new CartComm(c.split(inGrid ? 0 : MPI.UNDEFINED, c.rank()), t);
+            out.inheritFrom(this);
+            return out;
+        });
+    }
+
+    /** {@code MPI_CART_MAP} without reordering: the caller's rank, or UNDEFINED outside the grid. */
+    static int cartMap(Communicator c, int[] dims, boolean[] periods) throws MPIException {
+        CartTopology t = CartTopology.of(dims, periods);
+        if (t.size() > c.size()) {
+            throw Failures.error(
+                    MPI.ERR_ARG, "the grid needs " + t.size() + " processes but the communicator has " + c.size());
+        }
+        return c.rank() < t.size() ? c.rank() : MPI.UNDEFINED;
+    }
+
     // --- prefix reductions -----------------------------------------------------------------------------
 
     private Request scanImpl(

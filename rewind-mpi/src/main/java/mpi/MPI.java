@@ -311,6 +311,18 @@ public final class MPI {
         return 1e-9;
     }
 
+    /** The version of the MPI standard the bindings follow ({@code MPI_GET_VERSION}): 3.1. */
+    public static Version getVersion() throws MPIException {
+        check();
+        return new Version(3, 1);
+    }
+
+    /** A description of the library ({@code MPI_GET_LIBRARY_VERSION}). */
+    public static String getLibVersion() throws MPIException {
+        check();
+        return "Rewind MPI (Open MPI Java bindings API, MPI 3.1)";
+    }
+
     public static String getProcessorName() throws MPIException {
         check();
         return RankContext.of(MPI.class).processorName();

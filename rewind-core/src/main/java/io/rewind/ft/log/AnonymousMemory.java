@@ -38,6 +38,11 @@ public final class AnonymousMemory {
 
     private static final long SMALL_PAGE_BYTES = 4096;
 
+    /** {@code setpriority} on one thread (Linux: a thread id is a "process" here). */
+    private static final int PRIO_PROCESS = 0;
+
+    private static final int LOWEST_PRIORITY = 19;
+
     /** Cleared for good the first time the kernel refuses {@code MADV_POPULATE_WRITE}. */
     private static volatile boolean populateAdviceWorks = true;
 
@@ -46,7 +51,12 @@ public final class AnonymousMemory {
     private AnonymousMemory() {}
 
     /** The C library entry points, or none where this platform does not qualify. */
-    private record Calls(MethodHandle mmap, MethodHandle madvise, MethodHandle munmap) {
+    private record Calls(
+            MethodHandle mmap,
+            MethodHandle madvise,
+            MethodHandle munmap,
+            MethodHandle gettid,
+            MethodHandle setpriority) {
         static Calls load() {
             String os = System.getProperty("os.name", "").toLowerCase(Locale.ROOT);
             String arch = System.getProperty("os.arch", "");
@@ -77,7 +87,17 @@ public final class AnonymousMemory {
                         linker.downcallHandle(
                                 libc.find("munmap").orElseThrow(),
                                 FunctionDescriptor.of(
-                                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG)));
+                                        ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG)),
+                        libc.find("gettid")
+                                .map(f -> linker.downcallHandle(f, FunctionDescriptor.of(ValueLayout.JAVA_INT)))
+                                .orElse(null),
+                        linker.downcallHandle(
+                                libc.find("setpriority").orElseThrow(),
+                                FunctionDescriptor.of(
+                                        ValueLayout.JAVA_INT,
+                                        ValueLayout.JAVA_INT,
+                                        ValueLayout.JAVA_INT,
+                                        ValueLayout.JAVA_INT)));
             } catch (RuntimeException e) {
                 // A missing symbol or native access refused: this process cannot map memory itself.
                 return null;
@@ -213,6 +233,23 @@ public final class AnonymousMemory {
         }
         if (rc != 0) {
             throw new IllegalStateException("madvise(MADV_DONTNEED) of " + memory.byteSize() + " bytes refused");
+        }
+    }
+
+    /**
+     * Lowers the scheduling priority of the calling thread to the least (nice 19), so that it runs
+     * on cores nobody else wants and yields at once to any other thread that wants one. Returns
+     * whether it did; where the platform cannot, nothing changes.
+     */
+    public static boolean lowerCallingThreadPriority() {
+        if (CALLS == null || CALLS.gettid == null) {
+            return false;
+        }
+        try {
+            int tid = (int) CALLS.gettid.invokeExact();
+            return (int) CALLS.setpriority.invokeExact(PRIO_PROCESS, tid, LOWEST_PRIORITY) == 0;
+        } catch (Throwable t) {
+            return false;
         }
     }
 

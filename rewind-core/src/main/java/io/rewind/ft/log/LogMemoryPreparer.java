@@ -35,6 +35,23 @@ final class LogMemoryPreparer {
         INSTANCE.queue.add(new Request(source, reuse, adviseHugePages));
     }
 
+    /**
+     * Takes the requests of {@code source} that have not started off the queue: a closing log then
+     * waits only for the one being prepared, not for the requests of other logs queued before its
+     * own. Returns how many were taken.
+     */
+    static int withdraw(OffHeapBlockSource source) {
+        int[] taken = {0};
+        INSTANCE.queue.removeIf(request -> {
+            if (request.source() == source) {
+                taken[0]++;
+                return true;
+            }
+            return false;
+        });
+        return taken[0];
+    }
+
     private synchronized void start() {
         if (thread == null) {
             thread = Thread.ofPlatform().daemon().name("rewind-log-memory").unstarted(this::run);
@@ -43,6 +60,10 @@ final class LogMemoryPreparer {
     }
 
     private void run() {
+        // Faulting memory in ahead only pays where a core would otherwise idle: at the lowest
+        // priority the thread yields to every rank that wants a core (the writer then faults its
+        // block in itself) instead of taking whole time slices from them.
+        AnonymousMemory.lowerCallingThreadPriority();
         while (true) {
             Request request;
             try {

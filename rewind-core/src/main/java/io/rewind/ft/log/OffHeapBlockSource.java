@@ -49,7 +49,7 @@ import java.util.Set;
  * already touched; docs/benchmarks.md). So once a log holds more than its first few blocks, the
  * blocks it will need next are faulted in ahead ({@link AnonymousMemory#populate}) by the JVM's
  * {@link LogMemoryPreparer} thread and wait, ready, until the writer takes them. How many: what
- * the log's measured growth rate consumes in {@link #READY_AHEAD_NANOS}, at most half the blocks in
+ * the log's measured growth rate consumes in {@link #READY_AHEAD_NANOS} less its spares, at most half the blocks in
  * use and at most {@link #READY_LIMIT_BYTES}; they count against the off-heap limit and show in
  * {@link #readyBytes}. When none is ready the writer populates its next block itself, which still
  * beats faulting it in page by page.
@@ -75,7 +75,7 @@ final class OffHeapBlockSource implements BlockSource {
     static final long READY_AHEAD_NANOS = 50_000_000L;
 
     /** Most memory a log holds in blocks prepared ahead. */
-    static final long READY_LIMIT_BYTES = 64L << 20;
+    static final long READY_LIMIT_BYTES = 8L << 20;
 
     private final long blockBytes;
     /** Blocks beyond the first few are faulted in ahead by the preparer, else by their writer. */
@@ -245,13 +245,16 @@ final class OffHeapBlockSource implements BlockSource {
     }
 
     /**
-     * Asks the preparer for the blocks that bring the ready ones up to {@link #readyTarget}: cold
+     * Asks the preparer for the blocks that bring the ready ones and the spares up to {@link
+     * #readyTarget}: cold
      * blocks first, else new mappings made by the preparer. The writer makes no system call for
      * them: a mapping or a huge-page advice takes the process's mapping lock for writing, which would
      * wait for the preparer's population of a block (it holds that lock for reading) to end.
      */
     private void prepareAhead() {
-        int missing = readyTarget() - readyAndPreparing();
+        // Spares are as good as ready blocks (faulted in and warm): a log that grows back to its last
+        // peak after a checkpoint takes those and needs nothing prepared.
+        int missing = readyTarget() - readyAndPreparing() - spares.size();
         for (int i = 0; i < missing && mapped && heldBytes() + blockBytes <= limitBytes; i++) {
             StorageBlock reuse = cold.pollFirst();
             synchronized (readyLock) {
@@ -292,6 +295,8 @@ final class OffHeapBlockSource implements BlockSource {
                 if (!closing && block != null) {
                     block.resetForReuse();
                     ready.addLast(block);
+                } else if (closing && preparing == 0) {
+                    closeMappedArena(); // the source closed while this block was being prepared
                 }
                 readyLock.notifyAll();
             }
@@ -450,8 +455,8 @@ final class OffHeapBlockSource implements BlockSource {
     }
 
     /**
-     * Waits until the preparer has answered every request of this source (tests, and close). Bounded:
-     * the preparer answers a closing source without preparing anything.
+     * Waits until the preparer has answered every request of this source (tests); once the source is
+     * closed, its mapped blocks are unmapped when this returns.
      */
     void awaitPrepared() {
         boolean interrupted = false;
@@ -471,12 +476,12 @@ final class OffHeapBlockSource implements BlockSource {
 
     @Override
     public void close() {
+        boolean blocksInPreparation;
         synchronized (readyLock) {
             closing = true;
-        }
-        awaitPrepared(); // no populate may run on memory the arena is about to unmap
-        synchronized (readyLock) {
+            preparing -= LogMemoryPreparer.withdraw(this);
             ready.clear();
+            blocksInPreparation = preparing > 0;
         }
         for (StorageBlock block : inUse) {
             closeBlock(block);
@@ -490,9 +495,20 @@ final class OffHeapBlockSource implements BlockSource {
             block.segment = null;
         }
         cold.clear();
+        if (!blocksInPreparation) {
+            closeMappedArena();
+        }
+        // Otherwise the preparer closes the arena when it is done with the block it is preparing:
+        // the arena cannot be closed while a call into the kernel holds one of its segments, and
+        // the thread that closes a log (a recovery, for a killed rank) must not wait for a thread
+        // that only runs on cores nobody else wants.
+    }
+
+    /** Unmaps every mapped block; idempotent. */
+    private void closeMappedArena() {
         synchronized (mappingLock) {
             if (mappedArena != null) {
-                mappedArena.close(); // unmaps every mapped block
+                mappedArena.close();
                 mappedArena = null;
             }
         }
