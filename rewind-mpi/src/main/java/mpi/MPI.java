@@ -311,15 +311,16 @@ public final class MPI {
         return 1e-9;
     }
 
-    /** The version of the MPI standard the bindings follow ({@code MPI_GET_VERSION}): 3.1. */
+    /**
+     * The version of the MPI standard the bindings follow ({@code MPI_GET_VERSION}): 3.1. Like
+     * {@code MPI_Get_version}, callable before {@code Init} and after {@code Finalize}.
+     */
     public static Version getVersion() throws MPIException {
-        check();
         return new Version(3, 1);
     }
 
-    /** A description of the library ({@code MPI_GET_LIBRARY_VERSION}). */
+    /** A description of the library ({@code MPI_GET_LIBRARY_VERSION}); callable at any time. */
     public static String getLibVersion() throws MPIException {
-        check();
         return "Rewind MPI (Open MPI Java bindings API, MPI 3.1)";
     }
 

@@ -311,6 +311,7 @@ class CartesianTest {
     /** A 1-D ring over all ranks but the last: the last rank gets a null communicator. */
     public static final class PartialGrid {
         public static void main(String[] args) throws MPIException {
+            checkEq(3, MPI.getVersion().getVersion(), "getVersion before Init");
             MPI.Init(args);
             Intracomm w = MPI.COMM_WORLD;
             int size = w.getSize();
