@@ -35,6 +35,9 @@ public final class CheckpointStore implements CheckpointWriter {
 
     private final Path jobDir;
     private final int keepLines;
+    /** Prunes share it; a recovery choosing and loading a line holds it exclusively. */
+    private final java.util.concurrent.locks.ReentrantReadWriteLock pruning =
+            new java.util.concurrent.locks.ReentrantReadWriteLock();
 
     public CheckpointStore(Path jobDir, int keepLines) {
         if (keepLines < 1) {
@@ -215,7 +218,32 @@ public final class CheckpointStore implements CheckpointWriter {
         }
     }
 
+    /**
+     * Holds back the deletion of old lines until {@link #allowPruning}: a recovery that chose a line
+     * from the files must still find it when it loads it, while ranks not yet stopped go on writing
+     * newer lines (each write prunes the rank's oldest). Called and released by the same thread.
+     */
+    public void holdPruning() {
+        pruning.writeLock().lock();
+    }
+
+    /** Ends {@link #holdPruning}; the next write of each rank deletes what it kept meanwhile. */
+    public void allowPruning() {
+        pruning.writeLock().unlock();
+    }
+
     private void prune(int rank) {
+        if (!pruning.readLock().tryLock()) {
+            return; // a recovery is reading lines: the rank's next write prunes
+        }
+        try {
+            pruneHeld(rank);
+        } finally {
+            pruning.readLock().unlock();
+        }
+    }
+
+    private void pruneHeld(int rank) {
         List<Long> lines = lines(rank);
         for (int i = 0; i < lines.size() - keepLines; i++) {
             try {

@@ -988,7 +988,9 @@ public final class ProcessJob {
 
     private void onEnded(Messages.Ended e) {
         Slot s = current(e.rank(), e.incarnation());
-        if (s == null || !s.state.hasProcess()) {
+        if (s == null || !s.state.hasProcess() || s.state == RankState.STOPPING) {
+            // A rank being stopped for a rollback may end its program before the stop reaches it:
+            // it runs again from its line, so this end is not its outcome.
             return;
         }
         s.outcome = new RankOutcome(s.rank, RankOutcome.Status.valueOf(e.status()), e.detail(), null);

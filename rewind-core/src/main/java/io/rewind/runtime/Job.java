@@ -844,11 +844,23 @@ public final class Job {
         for (Incarnation inc : failed) {
             failedRanks.add(inc.rank);
         }
-        RecoveryPlan plan = protocol.plan(failedRanks, recoveryView);
-        for (String note : plan.notes()) {
-            System.err.println("rewind: " + note);
+        // The plan picks a line from the files and the recovery loads it, while ranks not yet
+        // stopped may still write newer lines, each write deleting the rank's oldest: no line is
+        // deleted until the restarted ranks hold their images.
+        if (store != null) {
+            store.holdPruning();
         }
-        execute(plan, failed, first, detected);
+        try {
+            RecoveryPlan plan = protocol.plan(failedRanks, recoveryView);
+            for (String note : plan.notes()) {
+                System.err.println("rewind: " + note);
+            }
+            execute(plan, failed, first, detected);
+        } finally {
+            if (store != null) {
+                store.allowPruning();
+            }
+        }
     }
 
     /** Carries out a recovery plan: stops, restarts and (if the plan says so) replays. */
