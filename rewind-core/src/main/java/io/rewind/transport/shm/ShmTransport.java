@@ -7,9 +7,9 @@ import io.rewind.engine.Frame;
 import io.rewind.engine.FrameSink;
 import io.rewind.engine.RewindException;
 import io.rewind.engine.Transport;
+import io.rewind.transport.EarlyArrivals;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -77,7 +77,7 @@ public final class ShmTransport implements Transport {
     private final ShmOptions options;
     private final Bell bell;
     private final String bellFile;
-    private final Arrivals arrivals = new Arrivals();
+    private final EarlyArrivals arrivals = new EarlyArrivals();
     /** What is known of each other rank; guarded by {@code this}. */
     private final Peer[] peers;
     /** The ring to each rank's current live incarnation, or null. Replaced whole under {@code this}. */
@@ -882,72 +882,6 @@ public final class ShmTransport implements Transport {
     }
 
     // --- where arrivals go -------------------------------------------------------------------------------
-
-    /** The sink once attached; before, a queue handed over in order by {@link #attach}. */
-    private static final class Arrivals {
-        private final Object lock = new Object();
-        private volatile FrameSink sink;
-        private final ArrayDeque<Object> early = new ArrayDeque<>();
-        private boolean closed;
-
-        void attach(FrameSink s) {
-            synchronized (lock) {
-                for (Object o = early.poll(); o != null; o = early.poll()) {
-                    if (o instanceof Frame f) {
-                        s.onFrame(f);
-                    } else {
-                        s.onControl((ControlMessage) o);
-                    }
-                }
-                sink = s;
-            }
-        }
-
-        void frame(Frame f) {
-            FrameSink s = sink;
-            if (s == null) {
-                synchronized (lock) {
-                    s = sink;
-                    if (s == null) {
-                        if (!closed) {
-                            early.add(f);
-                        }
-                        return;
-                    }
-                }
-            }
-            s.onFrame(f);
-        }
-
-        void control(ControlMessage m) {
-            FrameSink s = sink;
-            if (s == null) {
-                synchronized (lock) {
-                    s = sink;
-                    if (s == null) {
-                        if (!closed) {
-                            early.add(m);
-                        }
-                        return;
-                    }
-                }
-            }
-            s.onControl(m);
-        }
-
-        int waiting() {
-            synchronized (lock) {
-                return early.size();
-            }
-        }
-
-        void close() {
-            synchronized (lock) {
-                closed = true;
-                early.clear();
-            }
-        }
-    }
 
     @Override
     public String toString() {

@@ -3,7 +3,7 @@ package io.rewind.transport.tcp;
 import io.rewind.engine.ControlMessage;
 import io.rewind.engine.Frame;
 import io.rewind.engine.FrameSink;
-import java.util.ArrayDeque;
+import io.rewind.transport.EarlyArrivals;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
@@ -13,13 +13,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * heard of for each rank, below which frames and control messages are dropped.
  */
 final class InboundDispatcher {
-    private final Object lock = new Object();
-    /** Set under the lock once the queue is drained into it; read without it once set. */
-    private volatile FrameSink sink;
-    /** Frames and control messages that came before the sink; guarded by the lock. */
-    private final ArrayDeque<Object> early = new ArrayDeque<>();
-
-    private boolean closed;
+    private final EarlyArrivals arrivals = new EarlyArrivals();
     private final AtomicIntegerArray newestIncarnation;
 
     InboundDispatcher(int worldSize) {
@@ -28,48 +22,15 @@ final class InboundDispatcher {
 
     /** Makes {@code s} the sink, after handing it what came before (a later call replaces it). */
     void attach(FrameSink s) {
-        synchronized (lock) {
-            for (Object o = early.poll(); o != null; o = early.poll()) {
-                if (o instanceof Frame f) {
-                    s.onFrame(f);
-                } else {
-                    s.onControl((ControlMessage) o);
-                }
-            }
-            sink = s;
-        }
+        arrivals.attach(s);
     }
 
     void frame(Frame f) {
-        FrameSink s = sink;
-        if (s == null) {
-            synchronized (lock) {
-                s = sink;
-                if (s == null) {
-                    if (!closed) {
-                        early.add(f);
-                    }
-                    return;
-                }
-            }
-        }
-        s.onFrame(f);
+        arrivals.frame(f);
     }
 
     void control(ControlMessage m) {
-        FrameSink s = sink;
-        if (s == null) {
-            synchronized (lock) {
-                s = sink;
-                if (s == null) {
-                    if (!closed) {
-                        early.add(m);
-                    }
-                    return;
-                }
-            }
-        }
-        s.onControl(m);
+        arrivals.control(m);
     }
 
     /**
@@ -88,16 +49,11 @@ final class InboundDispatcher {
 
     /** How many frames and control messages wait for the sink. */
     int waitingForAttach() {
-        synchronized (lock) {
-            return early.size();
-        }
+        return arrivals.waiting();
     }
 
     /** Nothing more is queued, and what was is let go. */
     void close() {
-        synchronized (lock) {
-            closed = true;
-            early.clear();
-        }
+        arrivals.close();
     }
 }
