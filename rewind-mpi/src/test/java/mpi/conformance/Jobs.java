@@ -49,7 +49,7 @@ public final class Jobs {
 
     private Jobs() {}
 
-    static JobConfig config(Class<?> program, int ranks, String... args) {
+    public static JobConfig config(Class<?> program, int ranks, String... args) {
         return JobConfig.builder(program.getName())
                 .ranks(ranks)
                 .quiet()

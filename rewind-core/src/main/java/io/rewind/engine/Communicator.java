@@ -226,6 +226,110 @@ public final class Communicator {
         return new ProbeResult(f.source, f.tag, f.lengthBytes);
     }
 
+    /**
+     * Matched probe ({@code MPI_Mprobe}): blocks until a matching message is available and takes it
+     * out of matching, so that only {@link #mrecv} receives it. Under a protocol, a wildcard-source
+     * probe records which message it took, and a restarted rank takes that very message again.
+     */
+    public MatchedMessage mprobe(int source, int tag) {
+        checkUsable();
+        checkPeer(source, true, "source");
+        checkTag(tag, true);
+        if (source == Constants.PROC_NULL) {
+            return MatchedMessage.NO_PROC;
+        }
+        engine.operation();
+        Mailbox mailbox = engine.mailbox();
+        if (engine.interposed() && source == Constants.ANY_SOURCE) {
+            FaultTolerance ft = engine.faultTolerance();
+            long index = engine.nextPollIndex();
+            long[] forced = ft.forcedPollOutcome(index);
+            Frame f = forced != null && forced.length == 3
+                    ? mailbox.awaitMatched(engine, context, (int) forced[0], (int) forced[1], forced[2])
+                    : mailbox.awaitMatched(engine, context, source, tag, -1);
+            if (forced == null) {
+                ft.onPollOutcome(index, new long[] {f.source, f.tag, f.sequence});
+            }
+            return new MatchedMessage(f, this);
+        }
+        return new MatchedMessage(mailbox.awaitMatched(engine, context, source, tag, -1), this);
+    }
+
+    /**
+     * Non-blocking matched probe ({@code MPI_Improbe}): takes the oldest matching message out of
+     * matching, or returns null at once. Under a protocol the outcome (nothing, or which message) is
+     * recorded, since it depends on timing, and a restarted rank gets the recorded outcome.
+     */
+    public MatchedMessage improbe(int source, int tag) {
+        checkUsable();
+        checkPeer(source, true, "source");
+        checkTag(tag, true);
+        if (source == Constants.PROC_NULL) {
+            return MatchedMessage.NO_PROC;
+        }
+        engine.operation();
+        Mailbox mailbox = engine.mailbox();
+        if (!engine.interposed()) {
+            Frame f = mailbox.takeMatched(context, source, tag, -1);
+            if (f == null) {
+                engine.onUnsuccessfulPoll();
+                return null;
+            }
+            return new MatchedMessage(f, this);
+        }
+        FaultTolerance ft = engine.faultTolerance();
+        long index = engine.nextPollIndex();
+        long[] forced = ft.forcedPollOutcome(index);
+        if (forced != null) {
+            if (forced.length == 0) {
+                engine.onUnsuccessfulPoll();
+                return null; // it found nothing before the crash, so it finds nothing now
+            }
+            return new MatchedMessage(
+                    mailbox.awaitMatched(engine, context, (int) forced[0], (int) forced[1], forced[2]), this);
+        }
+        Frame f = mailbox.takeMatched(context, source, tag, -1);
+        ft.onPollOutcome(index, f == null ? new long[0] : new long[] {f.source, f.tag, f.sequence});
+        if (f == null) {
+            engine.onUnsuccessfulPoll();
+            return null;
+        }
+        return new MatchedMessage(f, this);
+    }
+
+    /**
+     * Receives a message a matched probe took ({@code MPI_Mrecv}, {@code MPI_Imrecv}): the payload is
+     * copied at once, so the request is complete when this returns. A message longer than the buffer
+     * completes with a truncation error, as a receive does.
+     */
+    public RecvRequest mrecv(MatchedMessage message, MemorySegment buffer, long offset, long capacityBytes) {
+        checkUsable();
+        checkLength(capacityBytes);
+        if (message == MatchedMessage.NO_PROC) {
+            RecvRequest none = new RecvRequest(
+                    engine, engine.mailbox(), context, Constants.PROC_NULL, Constants.ANY_TAG, buffer, offset, 0);
+            none.complete(Constants.PROC_NULL, Constants.ANY_TAG, 0, null);
+            return none;
+        }
+        if (message.communicator != this) {
+            throw RewindException.of(
+                    ErrorClass.ARG,
+                    "the message was probed on communicator %s, not %s",
+                    message.communicator.name(),
+                    name);
+        }
+        if (!message.markReceived()) {
+            throw RewindException.of(ErrorClass.REQUEST, "the matched message was received already");
+        }
+        engine.operation();
+        Mailbox mailbox = engine.mailbox();
+        RecvRequest req = new RecvRequest(
+                engine, mailbox, context, message.source(), message.tag(), buffer, offset, capacityBytes);
+        mailbox.releaseMatched(message.frame);
+        req.deliver(message.frame);
+        return req;
+    }
+
     SendRequest sendOn(int ctx, MemorySegment buffer, long offset, long lengthBytes, int dest, int tag, SendMode mode) {
         return sendOn(ctx, buffer, offset, lengthBytes, dest, tag, mode, null);
     }

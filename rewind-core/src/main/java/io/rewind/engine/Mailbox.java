@@ -23,6 +23,9 @@ public final class Mailbox implements FrameSink {
     private final ArrayDeque<RecvRequest> posted = new ArrayDeque<>();
     private final ArrayDeque<Frame> unexpected = new ArrayDeque<>();
     private final List<Thread> probers = new ArrayList<>(2);
+    /** Frames a matched probe took out of matching and whose receive has not started. */
+    private final List<Frame> heldByMatchedProbes = new ArrayList<>(0);
+
     private long unexpectedBytes;
     private volatile boolean closed;
     /** Per-channel arrival frontier and early frames; null unless the protocol tracks arrivals. */
@@ -307,6 +310,13 @@ public final class Mailbox implements FrameSink {
                                 + "checkpoint point must be a place where the rank has no request outstanding",
                         posted.size());
             }
+            if (!heldByMatchedProbes.isEmpty()) {
+                throw RewindException.of(
+                        ErrorClass.PENDING,
+                        "checkpoint with %d message(s) taken by a matched probe and not received yet: a "
+                                + "checkpoint point must be a place where the rank holds no message",
+                        heldByMatchedProbes.size());
+            }
             List<Frame> copies = new ArrayList<>(unexpected.size());
             for (Frame f : unexpected) {
                 f.awaitStable();
@@ -374,25 +384,72 @@ public final class Mailbox implements FrameSink {
         }
     }
 
-    /** Removes and returns the oldest matching unexpected frame (for matched probe / mrecv). */
-    Frame take(int context, int source, int tag) {
+    /**
+     * Takes the oldest unexpected frame the pattern matches (with {@code requiredSequence} >= 0, only
+     * that frame) out of matching for a matched probe, or returns null. The frame is held until {@link
+     * #releaseMatched} (its receive); meanwhile no checkpoint may be taken and a closing mailbox lets
+     * its sender go.
+     */
+    Frame takeMatched(int context, int source, int tag, long requiredSequence) {
         Frame match = null;
         synchronized (lock) {
-            for (Iterator<Frame> it = unexpected.iterator(); it.hasNext(); ) {
-                Frame f = it.next();
-                if (f.matches(context, source, tag)) {
-                    it.remove();
-                    unexpectedBytes -= f.lengthBytes;
-                    f.claimForReceiver();
-                    match = f;
-                    break;
-                }
-            }
+            match = removeMatching(context, source, tag, requiredSequence);
         }
         if (match != null) {
             match.awaitStable();
         }
         return match;
+    }
+
+    /** Blocks until {@link #takeMatched} finds a frame, and returns it. */
+    Frame awaitMatched(RankEngine engine, int context, int source, int tag, long requiredSequence) {
+        Thread me = Thread.currentThread();
+        while (true) {
+            Frame match;
+            synchronized (lock) {
+                match = removeMatching(context, source, tag, requiredSequence);
+                if (match != null) {
+                    probers.remove(me);
+                } else if (!probers.contains(me)) {
+                    probers.add(me);
+                }
+            }
+            if (match != null) {
+                match.awaitStable();
+                return match;
+            }
+            try {
+                engine.checkAlive();
+            } catch (RuntimeException | Error e) {
+                synchronized (lock) {
+                    probers.remove(me);
+                }
+                throw e;
+            }
+            LockSupport.parkNanos(this, 20_000_000L);
+        }
+    }
+
+    /** Under the lock: removes the matching frame from the unexpected queue into the held ones. */
+    private Frame removeMatching(int context, int source, int tag, long requiredSequence) {
+        for (Iterator<Frame> it = unexpected.iterator(); it.hasNext(); ) {
+            Frame f = it.next();
+            if (f.matches(context, source, tag) && (requiredSequence < 0 || f.sequence == requiredSequence)) {
+                it.remove();
+                unexpectedBytes -= f.lengthBytes;
+                f.claimForReceiver(); // fails only if the sender is detaching it: the caller then waits
+                heldByMatchedProbes.add(f);
+                return f;
+            }
+        }
+        return null;
+    }
+
+    /** The matched frame is being received: it is no longer held. */
+    void releaseMatched(Frame frame) {
+        synchronized (lock) {
+            heldByMatchedProbes.remove(frame);
+        }
     }
 
     /** Blocks until a frame matching the pattern is in the unexpected queue. */
@@ -474,7 +531,13 @@ public final class Mailbox implements FrameSink {
                 waiting.add(f.sender);
             }
         }
+        for (Frame f : heldByMatchedProbes) {
+            if (f.sender != null) {
+                waiting.add(f.sender);
+            }
+        }
         unexpected.clear();
+        heldByMatchedProbes.clear();
         unexpectedBytes = 0;
         return waiting;
     }

@@ -31,6 +31,7 @@ class EveryProgramRecoversTest {
                 Arguments.of("io.rewind.apps.examples.Pi", List.of("200000"), false),
                 Arguments.of("io.rewind.apps.examples.Jacobi2D", List.of("48", "30"), false),
                 Arguments.of("io.rewind.apps.examples.CartStencil", List.of("24", "20"), false),
+                Arguments.of("io.rewind.apps.examples.PrimeFarm", List.of("40", "2000"), false), // matched probes
                 Arguments.of("io.rewind.apps.workloads.Stencil3D", List.of("12", "16"), true),
                 Arguments.of("io.rewind.apps.workloads.ConjugateGradient", List.of("300", "5", "16"), true),
                 Arguments.of("io.rewind.apps.workloads.HeatCG", List.of("24", "24", "12", "60"), true),
