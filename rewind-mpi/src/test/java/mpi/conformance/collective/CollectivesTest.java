@@ -16,8 +16,8 @@ import mpi.MPIException;
 import mpi.Op;
 import mpi.Request;
 import mpi.UserFunction;
+import mpi.conformance.RankCounts;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * MPI standard chapter 5: collective communication. Every collective, blocking and non-blocking, at
@@ -26,19 +26,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CollectivesTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 5, 8})
+    @RankCounts({1, 2, 3, 5, 8})
     void everyCollectiveAtEveryRootOnWorldAndDerivedCommunicators(int ranks) {
         runOk(AllCollectives.class, ranks);
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 3, 4})
+    @RankCounts({1, 3, 4})
     void nonBlockingCollectivesOverlapEachOtherAndPointToPoint(int ranks) {
         runOk(NonBlocking.class, ranks);
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 5})
+    @RankCounts({1, 2, 5})
     void reductionOperators(int ranks) {
         runOk(Reductions.class, ranks);
     }

@@ -10,20 +10,22 @@ import mpi.Group;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.conformance.RankCounts;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** MPI standard chapter 6: groups, contexts and communicators. */
 class CommunicatorsTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 3, 5})
+    @RankCounts({1, 3, 5})
     void groupsAndCommunicators(int ranks) {
         runOk(GroupsAndComms.class, ranks);
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 4, 6})
+    @RankCounts(
+            value = {2, 4, 6},
+            min = 2)
     void splitsOfDisjointGroupsThatShareAContext(int ranks) {
         runOk(NestedSplits.class, ranks);
     }

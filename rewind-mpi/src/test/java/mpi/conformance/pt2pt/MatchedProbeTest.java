@@ -22,9 +22,9 @@ import mpi.Message;
 import mpi.Request;
 import mpi.Status;
 import mpi.conformance.Jobs;
+import mpi.conformance.RankCounts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * MPI standard chapter 3.8.2: matched probe and receive ({@code Message.mProbe imProbe mRecv
@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class MatchedProbeTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 8})
+    @RankCounts({1, 2, 3, 4, 8})
     void wildcardMatchedProbesReceiveEveryMessageOnce(int ranks) {
         runOk(AnySourceCollector.class, ranks);
     }
@@ -63,13 +63,13 @@ class MatchedProbeTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 8})
+    @RankCounts({1, 2, 3, 4, 8})
     void matchedProbesOnARing(int ranks) {
         runOk(MatchedRing.class, ranks, "12");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2})
+    @RankCounts({1, 2})
     void misuseIsAnErrorAndLosesNoMessage(int ranks) {
         runOk(Misuse.class, ranks);
     }

@@ -16,21 +16,23 @@ import mpi.MPIException;
 import mpi.Prequest;
 import mpi.Request;
 import mpi.Status;
+import mpi.conformance.RankCounts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /** MPI standard chapter 3: point-to-point communication. */
 class PointToPointTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 5, 8})
+    @RankCounts({1, 2, 3, 5, 8})
     void blockingRingWithEveryBufferKind(int ranks) {
         runOk(Ring.class, ranks);
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3, 5})
+    @RankCounts(
+            value = {2, 3, 5},
+            min = 2)
     void wildcardsReceiveEveryMessageOnce(int ranks) {
         runOk(Wildcards.class, ranks);
     }
@@ -46,7 +48,7 @@ class PointToPointTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 3})
+    @RankCounts({1, 3})
     void procNullCompletesAtOnce(int ranks) {
         runOk(ProcNull.class, ranks);
     }
@@ -57,13 +59,15 @@ class PointToPointTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3})
+    @RankCounts(
+            value = {2, 3},
+            min = 2)
     void persistentRequests(int ranks) {
         runOk(Persistent.class, ranks);
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 4})
+    @RankCounts({1, 2, 4})
     void everyCompletionFunction(int ranks) {
         runOk(Completion.class, ranks);
     }
@@ -74,7 +78,9 @@ class PointToPointTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {2, 3})
+    @RankCounts(
+            value = {2, 3},
+            min = 2)
     void probeAndIprobe(int ranks) {
         runOk(Probe.class, ranks);
     }

@@ -21,8 +21,8 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.ShiftParms;
 import mpi.Version;
+import mpi.conformance.RankCounts;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * MPI standard chapter 7: Cartesian topologies. Each rank program checks the grid it is given against
@@ -32,19 +32,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 class CartesianTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 6, 8})
+    @RankCounts({1, 2, 3, 4, 6, 8})
     void periodicGridWithHaloExchange(int ranks) {
         runOk(Grid2D.class, ranks, "periodic");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 6, 8})
+    @RankCounts({1, 2, 3, 4, 6, 8})
     void nonPeriodicGridWithHaloExchange(int ranks) {
         runOk(Grid2D.class, ranks, "open");
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {3, 5, 8})
+    @RankCounts(
+            value = {3, 5, 8},
+            min = 3)
     void gridSmallerThanTheCommunicatorLeavesTheRestOut(int ranks) {
         runOk(PartialGrid.class, ranks);
     }
@@ -55,7 +57,9 @@ class CartesianTest {
      * same topology. Under every recovering protocol, with a checkpoint every few points and crashes.
      */
     @ParameterizedTest
-    @ValueSource(ints = {4, 6})
+    @RankCounts(
+            value = {4, 6},
+            min = 4)
     void gridsAreCreatedAgainByARankRestartedFromACheckpoint(int ranks) {
         JobConfig job = JobConfig.builder(CheckpointedGrid.class.getName())
                 .ranks(ranks)
