@@ -147,10 +147,13 @@ public final class Datatype implements Freeable, Cloneable {
 
     /**
      * Basic elements in {@code bytes} of packed data, or {@code MPI.UNDEFINED} when the bytes end
-     * inside a basic element. A MINLOC/MAXLOC pair holds two basic elements (its value and its index),
-     * a complex number two (its parts).
+     * inside a basic element. A MINLOC/MAXLOC pair holds two basic elements (its value and its index);
+     * a complex number is one, being a predefined type of its own.
      */
     long elementsIn(long bytes) {
+        if (engineType.kind() == BaseType.Kind.COMPLEX) {
+            return bytes % engineType.sizeBytes() == 0 ? bytes / engineType.sizeBytes() : MPI.UNDEFINED;
+        }
         if (engineType.kind() == BaseType.Kind.PAIR) {
             long pairs = bytes / engineType.sizeBytes();
             long rest = bytes % engineType.sizeBytes();
@@ -173,6 +176,9 @@ public final class Datatype implements Freeable, Cloneable {
     long bytesOfElements(long elements) {
         if (engineType.kind() == BaseType.Kind.PAIR) {
             return elements / 2 * engineType.sizeBytes() + (elements % 2) * engineType.pairValueBytes();
+        }
+        if (engineType.kind() == BaseType.Kind.COMPLEX) {
+            return elements * engineType.sizeBytes();
         }
         return elements * baseSize;
     }

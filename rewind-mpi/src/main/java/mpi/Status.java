@@ -47,7 +47,7 @@ public final class Status {
     }
 
     /**
-     * Basic elements received (a MINLOC/MAXLOC pair or a complex number counts two); {@code
+     * Basic elements received (a MINLOC/MAXLOC pair counts two); {@code
      * MPI.UNDEFINED} if the bytes end inside a basic element.
      */
     public int getElements(Datatype datatype) throws MPIException {
