@@ -105,16 +105,39 @@ public final class Datatype implements Freeable, Cloneable {
         return (long) extent * baseSize;
     }
 
-    /** Bytes of buffer that {@code count} items touch, from the buffer's start. */
-    long spanBytes(long count) {
+    /**
+     * The lowest byte {@code count} items touch, relative to the buffer's start (displacement 0):
+     * negative when a displacement or a stride is negative.
+     */
+    long lowestByte(long count) {
         if (count <= 0 || blockDisp.length == 0) {
             return 0;
         }
-        int hi = 0;
-        for (int i = 0; i < blockDisp.length; i++) {
-            hi = Math.max(hi, blockDisp[i] + blockLen[i]);
+        return (trueLb() + Math.min(0, (count - 1) * extent)) * baseSize;
+    }
+
+    /** One past the highest byte {@code count} items touch, relative to the buffer's start. */
+    long highestByte(long count) {
+        if (count <= 0 || blockDisp.length == 0) {
+            return 0;
         }
-        return ((count - 1) * extent + hi) * baseSize;
+        return (trueUb() + Math.max(0, (count - 1) * extent)) * baseSize;
+    }
+
+    private long trueLb() {
+        long lo = Long.MAX_VALUE;
+        for (int d : blockDisp) {
+            lo = Math.min(lo, d);
+        }
+        return blockDisp.length == 0 ? 0 : lo;
+    }
+
+    private long trueUb() {
+        long hi = Long.MIN_VALUE;
+        for (int i = 0; i < blockDisp.length; i++) {
+            hi = Math.max(hi, (long) blockDisp[i] + blockLen[i]);
+        }
+        return blockDisp.length == 0 ? 0 : hi;
     }
 
     /** Whether items are laid out back to back with no gaps, so the buffer can be used as is. */
@@ -122,15 +145,42 @@ public final class Datatype implements Freeable, Cloneable {
         return blockDisp.length == 1 && blockDisp[0] == 0 && blockLen[0] == extent;
     }
 
-    /** Basic elements in {@code bytes} of packed data. */
+    /**
+     * Basic elements in {@code bytes} of packed data, or {@code MPI.UNDEFINED} when the bytes end
+     * inside a basic element. A MINLOC/MAXLOC pair holds two basic elements (its value and its index);
+     * a complex number is one, being a predefined type of its own.
+     */
     long elementsIn(long bytes) {
+        if (engineType.kind() == BaseType.Kind.COMPLEX) {
+            return bytes % engineType.sizeBytes() == 0 ? bytes / engineType.sizeBytes() : MPI.UNDEFINED;
+        }
         if (engineType.kind() == BaseType.Kind.PAIR) {
-            return bytes / engineType.sizeBytes() * 2;
+            long pairs = bytes / engineType.sizeBytes();
+            long rest = bytes % engineType.sizeBytes();
+            long partial;
+            if (rest == 0) {
+                partial = 0;
+            } else if (rest == engineType.pairValueBytes()) {
+                partial = 1;
+            } else if (rest == engineType.pairIndexOffset() + 4) {
+                partial = 2;
+            } else {
+                return MPI.UNDEFINED;
+            }
+            return pairs * 2 + partial;
+        }
+        return bytes % baseSize == 0 ? bytes / baseSize : MPI.UNDEFINED;
+    }
+
+    /** The bytes that hold {@code elements} basic elements: the inverse of {@link #elementsIn}. */
+    long bytesOfElements(long elements) {
+        if (engineType.kind() == BaseType.Kind.PAIR) {
+            return elements / 2 * engineType.sizeBytes() + (elements % 2) * engineType.pairValueBytes();
         }
         if (engineType.kind() == BaseType.Kind.COMPLEX) {
-            return bytes / (engineType.sizeBytes() / 2);
+            return elements * engineType.sizeBytes();
         }
-        return bytes / baseSize;
+        return elements * baseSize;
     }
 
     /** Engine reduction count for {@code count} items. */
@@ -142,15 +192,18 @@ public final class Datatype implements Freeable, Cloneable {
         return Math.toIntExact(bytes / engineType.sizeBytes());
     }
 
-    /** Copies {@code count} items from {@code src} (laid out by this type) into {@code dst}, densely. */
-    void pack(MemorySegment src, long count, MemorySegment dst, long dstOffset) {
+    /**
+     * Copies {@code count} items from {@code src}, laid out by this type from byte {@code origin} on,
+     * densely into {@code dst}.
+     */
+    void pack(MemorySegment src, long origin, long count, MemorySegment dst, long dstOffset) {
         long pos = dstOffset;
         for (long i = 0; i < count; i++) {
             long base = i * extent;
             for (int b = 0; b < blockDisp.length; b++) {
                 long n = (long) blockLen[b] * baseSize;
                 if (n > 0) {
-                    MemorySegment.copy(src, (base + blockDisp[b]) * baseSize, dst, pos, n);
+                    MemorySegment.copy(src, origin + (base + blockDisp[b]) * baseSize, dst, pos, n);
                 }
                 pos += n;
             }
@@ -158,14 +211,14 @@ public final class Datatype implements Freeable, Cloneable {
     }
 
     /** The inverse of {@link #pack}. */
-    void unpack(MemorySegment src, long srcOffset, MemorySegment dst, long count) {
+    void unpack(MemorySegment src, long srcOffset, MemorySegment dst, long origin, long count) {
         long pos = srcOffset;
         for (long i = 0; i < count; i++) {
             long base = i * extent;
             for (int b = 0; b < blockDisp.length; b++) {
                 long n = (long) blockLen[b] * baseSize;
                 if (n > 0) {
-                    MemorySegment.copy(src, pos, dst, (base + blockDisp[b]) * baseSize, n);
+                    MemorySegment.copy(src, pos, dst, origin + (base + blockDisp[b]) * baseSize, n);
                 }
                 pos += n;
             }
@@ -186,16 +239,12 @@ public final class Datatype implements Freeable, Cloneable {
 
     public int getTrueLb() throws MPIException {
         MPI.check();
-        int lo = Integer.MAX_VALUE;
-        for (int d : blockDisp) {
-            lo = Math.min(lo, d);
-        }
-        return blockDisp.length == 0 ? 0 : lo;
+        return (int) trueLb();
     }
 
     public int getTrueExtent() throws MPIException {
         MPI.check();
-        return (int) (spanBytes(1) / baseSize) - getTrueLb();
+        return (int) (trueUb() - trueLb());
     }
 
     /** Number of base elements one item holds. */
@@ -259,44 +308,85 @@ public final class Datatype implements Freeable, Cloneable {
 
     // --- constructors of derived types ---------------------------------------------------------------
 
-    private static Datatype derive(Datatype old, List<int[]> blocks, int lb, int extent, String name)
-            throws MPIException {
-        MPI.check();
-        if (old.isNull()) {
-            throw Failures.error(MPI.ERR_TYPE, "old datatype is null or freed");
+    /**
+     * A derived type's type map under construction: its blocks in type-map order (the order items are
+     * packed in) and its lower and upper bounds, in base elements of the result. The bounds follow the
+     * standard: the lowest lower bound and the highest upper bound of the items placed, 0 and 0 when
+     * none is.
+     */
+    private static final class TypeMap {
+        private final List<int[]> blocks = new ArrayList<>();
+        private long lb = Long.MAX_VALUE;
+        private long ub = Long.MIN_VALUE;
+
+        /** Places {@code copies} consecutive items of {@code old} from {@code at} (old's base elements). */
+        void addItems(Datatype old, long at, int copies) throws MPIException {
+            for (int c = 0; c < copies; c++) {
+                long base = at + (long) c * old.extent;
+                for (int b = 0; b < old.blockDisp.length; b++) {
+                    add(base + old.blockDisp[b], old.blockLen[b]);
+                }
+                bound(base + old.lb, base + old.lb + old.extent);
+            }
         }
-        List<int[]> merged = new ArrayList<>();
-        for (int[] b : blocks) {
-            if (b[1] == 0) {
-                continue;
+
+        /** Places {@code copies} items of {@code member}, in bytes, for a struct (whose base is bytes). */
+        void addBytes(Datatype member, long at, int copies) throws MPIException {
+            long size = member.baseSize;
+            for (int c = 0; c < copies; c++) {
+                long base = at + c * member.extentBytes();
+                for (int b = 0; b < member.blockDisp.length; b++) {
+                    add(base + member.blockDisp[b] * size, Math.toIntExact(member.blockLen[b] * size));
+                }
+                bound(base + member.lb * size, base + (member.lb + (long) member.extent) * size);
             }
-            if (b[0] < 0) {
-                throw Failures.error(MPI.ERR_TYPE, "negative displacements are not supported (" + name + ")");
+        }
+
+        private void add(long disp, int len) throws MPIException {
+            if (disp < Integer.MIN_VALUE || disp > Integer.MAX_VALUE) {
+                throw Failures.error(MPI.ERR_ARG, "a displacement of " + disp + " elements is out of range");
             }
-            int[] last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
-            if (last != null && last[0] + last[1] == b[0]) {
-                last[1] += b[1];
+            if (len == 0) {
+                return;
+            }
+            int[] last = blocks.isEmpty() ? null : blocks.get(blocks.size() - 1);
+            if (last != null && (long) last[0] + last[1] == disp) {
+                last[1] += len;
             } else {
-                merged.add(new int[] {b[0], b[1]});
+                blocks.add(new int[] {(int) disp, len});
             }
         }
-        int[] disp = new int[merged.size()];
-        int[] len = new int[merged.size()];
-        for (int i = 0; i < disp.length; i++) {
-            disp[i] = merged.get(i)[0];
-            len[i] = merged.get(i)[1];
+
+        private void bound(long lo, long hi) {
+            lb = Math.min(lb, Math.min(lo, hi));
+            ub = Math.max(ub, Math.max(lo, hi));
         }
-        return new Datatype(old.baseType, old.baseSize, old.engineType, disp, len, lb, extent, false, name);
+
+        /** The type, its extent rounded up to a multiple of {@code align} (C's struct padding). */
+        Datatype build(Datatype base, int align, String name) throws MPIException {
+            long lo = lb == Long.MAX_VALUE ? 0 : lb;
+            long hi = ub == Long.MIN_VALUE ? 0 : ub;
+            long extent = (hi - lo + align - 1) / align * align;
+            int[] disp = new int[blocks.size()];
+            int[] len = new int[blocks.size()];
+            for (int i = 0; i < disp.length; i++) {
+                disp[i] = blocks.get(i)[0];
+                len[i] = blocks.get(i)[1];
+            }
+            if (lo < Integer.MIN_VALUE || extent > Integer.MAX_VALUE) {
+                throw Failures.error(MPI.ERR_ARG, "the bounds of " + name + " are out of range");
+            }
+            return new Datatype(
+                    base.baseType, base.baseSize, base.engineType, disp, len, (int) lo, (int) extent, false, name);
+        }
     }
 
-    /** Adds {@code copies} consecutive items of {@code old} starting at {@code at} (base elements). */
-    private static void addItems(List<int[]> blocks, Datatype old, long at, int copies) {
-        for (int c = 0; c < copies; c++) {
-            long base = at + (long) c * old.extent;
-            for (int b = 0; b < old.blockDisp.length; b++) {
-                blocks.add(new int[] {Math.toIntExact(base + old.blockDisp[b]), old.blockLen[b]});
-            }
+    private static Datatype checkOld(Datatype old) throws MPIException {
+        MPI.check();
+        if (old == null || old.isNull()) {
+            throw Failures.error(MPI.ERR_TYPE, "old datatype is null or freed");
         }
+        return old;
     }
 
     private static void checkCount(int count, String what) throws MPIException {
@@ -305,95 +395,104 @@ public final class Datatype implements Freeable, Cloneable {
         }
     }
 
-    public static Datatype createContiguous(int count, Datatype oldType) throws MPIException {
-        checkCount(count, "count");
-        List<int[]> blocks = new ArrayList<>();
-        addItems(blocks, oldType, 0, count);
-        return derive(oldType, blocks, 0, count * oldType.extent, "contiguous(" + count + ", " + oldType + ")");
+    private static int elementsOfBytes(int bytes, Datatype old, String what) throws MPIException {
+        if (bytes % old.baseSize != 0) {
+            throw Failures.error(
+                    MPI.ERR_ARG,
+                    what + " " + bytes + " is not a multiple of " + old.baseSize + ", the size of the elements of "
+                            + old);
+        }
+        return bytes / old.baseSize;
     }
 
+    public static Datatype createContiguous(int count, Datatype oldType) throws MPIException {
+        checkOld(oldType);
+        checkCount(count, "count");
+        TypeMap map = new TypeMap();
+        map.addItems(oldType, 0, count);
+        return map.build(oldType, 1, "contiguous(" + count + ", " + oldType + ")");
+    }
+
+    /** {@code count} blocks of {@code blockLength} items, {@code stride} items apart (may be negative). */
     public static Datatype createVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
+        checkOld(oldType);
         checkCount(count, "count");
         checkCount(blockLength, "block length");
-        List<int[]> blocks = new ArrayList<>();
+        TypeMap map = new TypeMap();
         for (int i = 0; i < count; i++) {
-            addItems(blocks, oldType, (long) i * stride * oldType.extent, blockLength);
+            map.addItems(oldType, (long) i * stride * oldType.extent, blockLength);
         }
-        int ext = count == 0 ? 0 : ((count - 1) * stride + blockLength) * oldType.extent;
-        return derive(
-                oldType, blocks, 0, ext, "vector(" + count + ", " + blockLength + ", " + stride + ", " + oldType + ")");
+        return map.build(oldType, 1, "vector(" + count + ", " + blockLength + ", " + stride + ", " + oldType + ")");
     }
 
     /** As {@link #createVector}, with the stride in bytes. */
     public static Datatype createHVector(int count, int blockLength, int stride, Datatype oldType) throws MPIException {
+        checkOld(oldType);
         checkCount(count, "count");
         checkCount(blockLength, "block length");
-        if (stride % oldType.baseSize != 0) {
-            throw Failures.error(MPI.ERR_ARG, "stride " + stride + " is not a multiple of the base size");
-        }
-        int strideElems = stride / oldType.baseSize;
-        List<int[]> blocks = new ArrayList<>();
+        int strideElems = elementsOfBytes(stride, oldType, "stride");
+        TypeMap map = new TypeMap();
         for (int i = 0; i < count; i++) {
-            addItems(blocks, oldType, (long) i * strideElems, blockLength);
+            map.addItems(oldType, (long) i * strideElems, blockLength);
         }
-        int ext = count == 0 ? 0 : (count - 1) * strideElems + blockLength * oldType.extent;
-        return derive(
-                oldType,
-                blocks,
-                0,
-                ext,
-                "hvector(" + count + ", " + blockLength + ", " + stride + ", " + oldType + ")");
+        return map.build(oldType, 1, "hvector(" + count + ", " + blockLength + ", " + stride + ", " + oldType + ")");
     }
 
+    /** Blocks of items at displacements in items of {@code oldType} (may be negative). */
     public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType)
             throws MPIException {
+        checkOld(oldType);
         return indexed(blockLengths, displacements, oldType, oldType.extent, "indexed");
     }
 
     /** As {@link #createIndexed}, with displacements in bytes. */
     public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType)
             throws MPIException {
-        for (int d : displacements) {
-            if (d % oldType.baseSize != 0) {
-                throw Failures.error(MPI.ERR_ARG, "displacement " + d + " is not a multiple of the base size");
-            }
-        }
+        checkOld(oldType);
+        checkLengths(blockLengths, displacements, "hindexed");
         int[] elems = new int[displacements.length];
         for (int i = 0; i < elems.length; i++) {
-            elems[i] = displacements[i] / oldType.baseSize;
+            elems[i] = elementsOfBytes(displacements[i], oldType, "displacement");
         }
         return indexed(blockLengths, elems, oldType, 1, "hindexed");
     }
 
-    private static Datatype indexed(int[] lengths, int[] displs, Datatype old, int unit, String kind)
-            throws MPIException {
+    private static void checkLengths(int[] lengths, int[] displs, String kind) throws MPIException {
+        if (lengths == null || displs == null) {
+            throw Failures.error(MPI.ERR_ARG, kind + ": null block lengths or displacements");
+        }
         if (lengths.length != displs.length) {
             throw Failures.error(
                     MPI.ERR_ARG,
                     kind + ": " + lengths.length + " block lengths but " + displs.length + " displacements");
         }
-        List<int[]> blocks = new ArrayList<>();
-        int hi = 0;
+    }
+
+    private static Datatype indexed(int[] lengths, int[] displs, Datatype old, int unit, String kind)
+            throws MPIException {
+        checkLengths(lengths, displs, kind);
+        TypeMap map = new TypeMap();
         for (int i = 0; i < lengths.length; i++) {
             checkCount(lengths[i], "block length");
-            addItems(blocks, old, (long) displs[i] * unit, lengths[i]);
-            hi = Math.max(hi, displs[i] * unit + lengths[i] * old.extent);
+            map.addItems(old, (long) displs[i] * unit, lengths[i]);
         }
-        return derive(old, blocks, 0, hi, kind + "(" + lengths.length + " blocks, " + old + ")");
+        return map.build(old, 1, kind + "(" + lengths.length + " blocks, " + old + ")");
     }
 
     /**
-     * A struct of blocks of different types at byte displacements. The result's base type is
-     * {@code MPI.BYTE} (the data lives in a {@code byte[]} or {@code ByteBuffer}); the extent is padded to
-     * the largest alignment among the member types, as C does.
+     * A struct of blocks of different types at byte displacements (may be negative). The result's base
+     * type is {@code MPI.BYTE}: its extent and bounds are in bytes. The extent is padded to the largest
+     * alignment among the member types, as C does.
      */
     public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types) throws MPIException {
         MPI.check();
+        if (blockLengths == null || displacements == null || types == null) {
+            throw Failures.error(MPI.ERR_ARG, "createStruct: null block lengths, displacements or types");
+        }
         if (blockLengths.length != displacements.length || blockLengths.length != types.length) {
             throw Failures.error(MPI.ERR_ARG, "createStruct needs as many block lengths, displacements and types");
         }
-        List<int[]> blocks = new ArrayList<>();
-        int hi = 0;
+        TypeMap map = new TypeMap();
         int align = 1;
         for (int i = 0; i < types.length; i++) {
             Datatype t = types[i];
@@ -401,33 +500,32 @@ public final class Datatype implements Freeable, Cloneable {
                 throw Failures.error(MPI.ERR_TYPE, "struct member " + i + " has a null datatype");
             }
             checkCount(blockLengths[i], "block length");
-            for (int c = 0; c < blockLengths[i]; c++) {
-                long base = displacements[i] + (long) c * t.extentBytes();
-                for (int b = 0; b < t.blockDisp.length; b++) {
-                    blocks.add(new int[] {
-                        Math.toIntExact(base + (long) t.blockDisp[b] * t.baseSize), t.blockLen[b] * t.baseSize
-                    });
-                }
-            }
-            hi = Math.max(hi, displacements[i] + blockLengths[i] * (int) t.extentBytes());
+            map.addBytes(t, displacements[i], blockLengths[i]);
             align = Math.max(align, t.engineType.kind() == BaseType.Kind.PAIR ? 8 : t.baseSize);
         }
-        int ext = (hi + align - 1) / align * align;
-        Datatype bytes = MPI.BYTE;
-        return derive(bytes, blocks, 0, ext, "struct(" + types.length + " blocks)");
+        return map.build(MPI.BYTE, align, "struct(" + types.length + " blocks)");
     }
 
-    /** A copy of {@code oldType} with a new lower bound and extent, both in bytes. */
+    /**
+     * A copy of {@code oldType} with a new lower bound and extent, both in bytes (multiples of the size of
+     * its elements). Items of the new type are {@code extent} bytes apart; the data does not move.
+     */
     public static Datatype createResized(Datatype oldType, int lb, int extent) throws MPIException {
-        MPI.check();
-        if (lb % oldType.baseSize != 0 || extent % oldType.baseSize != 0) {
-            throw Failures.error(MPI.ERR_ARG, "lb and extent must be multiples of the base size");
+        checkOld(oldType);
+        int lbElems = elementsOfBytes(lb, oldType, "lower bound");
+        int extentElems = elementsOfBytes(extent, oldType, "extent");
+        if (extent < 0) {
+            throw Failures.error(MPI.ERR_ARG, "negative extent " + extent);
         }
-        if (lb != 0) {
-            throw Failures.error(MPI.ERR_UNSUPPORTED_OPERATION, "a non-zero lower bound is not supported");
-        }
-        List<int[]> blocks = new ArrayList<>();
-        addItems(blocks, oldType, 0, 1);
-        return derive(oldType, blocks, 0, extent / oldType.baseSize, "resized(" + oldType + ")");
+        return new Datatype(
+                oldType.baseType,
+                oldType.baseSize,
+                oldType.engineType,
+                oldType.blockDisp,
+                oldType.blockLen,
+                lbElems,
+                extentElems,
+                false,
+                "resized(" + oldType + ", " + lb + ", " + extent + ")");
     }
 }

@@ -1,7 +1,6 @@
 package mpi;
 
 import java.lang.foreign.MemorySegment;
-import java.nio.Buffer;
 
 /**
  * {@code count} items of a datatype in a program's buffer, as the engine sees them: a segment, a
@@ -65,119 +64,63 @@ final class Region {
             throw Failures.error(MPI.ERR_BUFFER, "null " + what + " for " + count + " items of " + type);
         }
         boolean writes = use != Use.READ;
-        Runnable[] writeBack = new Runnable[1];
-        MemorySegment raw = raw(buf, type, writes, writeBack, what);
-        long span = type.spanBytes(count);
-        if (span > raw.byteSize()) {
-            throw Failures.error(
-                    MPI.ERR_COUNT,
-                    String.format(
-                            "%s too small: %d items of %s need %d bytes, the %s holds %d",
-                            what, count, type, span, describe(buf), raw.byteSize()));
-        }
+        Memory memory = Memory.of(buf, writes, what);
+        checkBounds(memory, buf, count, type, what);
         long bytes = Math.multiplyExact(count, type.sizeBytes());
-        Runnable back = writes ? writeBack[0] : null;
+        Runnable back = writes ? memory.writeBack() : null;
+        MemorySegment raw = memory.segment();
+        long origin = memory.origin();
         if (type.isDense()) {
-            return new Region(raw, bytes, back);
+            return new Region(origin == 0 ? raw : raw.asSlice(origin), bytes, back);
         }
         MemorySegment staged = MemorySegment.ofArray(new byte[Math.toIntExact(bytes)]);
         // Packed even for receives: a shorter message then leaves the rest of the buffer as it was.
-        type.pack(raw, count, staged, 0);
+        type.pack(raw, origin, count, staged, 0);
         if (!writes) {
             return new Region(staged, bytes, null);
         }
         return new Region(staged, bytes, () -> {
-            type.unpack(staged, 0, raw, count);
+            type.unpack(staged, 0, raw, origin, count);
             if (back != null) {
                 back.run();
             }
         });
     }
 
-    private static String describe(Object buf) {
-        return buf.getClass().isArray()
-                ? buf.getClass().getComponentType().getSimpleName() + "[]"
-                : buf.getClass().getSimpleName();
-    }
-
-    private static MemorySegment raw(Object buf, Datatype type, boolean writes, Runnable[] writeBack, String what)
+    /**
+     * Refuses a count whose items would touch memory outside the buffer: past its end (the count
+     * does not fit, ERR_COUNT) or before its start (negative displacements or strides reaching
+     * further back than the buffer goes, ERR_BUFFER).
+     */
+    private static void checkBounds(Memory memory, Object buf, long count, Datatype type, String what)
             throws MPIException {
-        return switch (buf) {
-            case byte[] a -> {
-                expect(type, Datatype.BYTE, a, what);
-                yield MemorySegment.ofArray(a);
-            }
-            case char[] a -> {
-                expect(type, Datatype.CHAR, a, what);
-                yield MemorySegment.ofArray(a);
-            }
-            case short[] a -> {
-                expect(type, Datatype.SHORT, a, what);
-                yield MemorySegment.ofArray(a);
-            }
-            case int[] a -> {
-                expect(type, Datatype.INT, a, what);
-                yield MemorySegment.ofArray(a);
-            }
-            case long[] a -> {
-                expect(type, Datatype.LONG, a, what);
-                yield MemorySegment.ofArray(a);
-            }
-            case float[] a -> {
-                expect(type, Datatype.FLOAT, a, what);
-                yield MemorySegment.ofArray(a);
-            }
-            case double[] a -> {
-                expect(type, Datatype.DOUBLE, a, what);
-                yield MemorySegment.ofArray(a);
-            }
-            case boolean[] a -> {
-                expect(type, Datatype.BOOLEAN, a, what);
-                byte[] copy = new byte[a.length];
-                for (int i = 0; i < a.length; i++) {
-                    copy[i] = (byte) (a[i] ? 1 : 0);
-                }
-                writeBack[0] = () -> {
-                    for (int i = 0; i < a.length; i++) {
-                        a[i] = copy[i] != 0;
-                    }
-                };
-                yield MemorySegment.ofArray(copy);
-            }
-            case Buffer b -> {
-                if (writes && b.isReadOnly()) {
-                    throw Failures.error(MPI.ERR_BUFFER, "the " + what + " is a read-only buffer");
-                }
-                yield MemorySegment.ofBuffer(b.duplicate().clear());
-            }
-            default -> throw Failures.error(
-                    MPI.ERR_BUFFER,
-                    "unsupported " + what + " of class " + buf.getClass().getName()
-                            + " (use a primitive array or an NIO buffer)");
-        };
-    }
-
-    private static void expect(Datatype type, int baseType, Object array, String what) throws MPIException {
-        int actual = type.baseType == Datatype.PACKED ? Datatype.BYTE : type.baseType;
-        if (actual != baseType) {
+        long low = memory.origin() + type.lowestByte(count);
+        long high = memory.origin() + type.highestByte(count);
+        if (high > memory.segment().byteSize()) {
             throw Failures.error(
-                    MPI.ERR_TYPE,
-                    "the " + what + " is a " + describe(array) + " but the datatype is " + type
-                            + " (its items live in a " + arrayFor(actual) + ")");
+                    MPI.ERR_COUNT,
+                    String.format(
+                            "%s too small: %d items of %s reach byte %d, the %s holds %d bytes",
+                            what,
+                            count,
+                            type,
+                            high - memory.origin(),
+                            describe(buf),
+                            memory.segment().byteSize() - memory.origin()));
+        }
+        if (low < 0) {
+            throw Failures.error(
+                    MPI.ERR_BUFFER,
+                    String.format(
+                            "%d items of %s reach %d bytes before the start of the %s, which has only %d bytes before"
+                                    + " it",
+                            count, type, -type.lowestByte(count), what, memory.origin()));
         }
     }
 
-    private static String arrayFor(int baseType) {
-        return switch (baseType) {
-            case Datatype.BYTE -> "byte[]";
-            case Datatype.CHAR -> "char[]";
-            case Datatype.SHORT -> "short[]";
-            case Datatype.BOOLEAN -> "boolean[]";
-            case Datatype.INT -> "int[]";
-            case Datatype.LONG -> "long[]";
-            case Datatype.FLOAT -> "float[]";
-            case Datatype.DOUBLE -> "double[]";
-            default -> "buffer";
-        };
+    static String describe(Object buf) {
+        return buf.getClass().isArray()
+                ? buf.getClass().getComponentType().getSimpleName() + "[]"
+                : buf.getClass().getSimpleName();
     }
 }

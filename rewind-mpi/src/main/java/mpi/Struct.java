@@ -186,6 +186,21 @@ public abstract class Struct {
             return offset == 0 ? buffer : MPI.slice(buffer, offset);
         }
 
+        /** The buffer from field {@code field} of this item on, usable in {@code send}/{@code recv}. */
+        protected final ByteBuffer getBuffer(Datatype type, int field) {
+            int position = offset + field;
+            return position == 0 ? buffer : MPI.slice(buffer, position);
+        }
+
+        /**
+         * The buffer from element {@code index} of the array field {@code field} on, whose elements are
+         * items of {@code type}.
+         */
+        protected final ByteBuffer getBuffer(Datatype type, int field, int index) throws MPIException {
+            int position = Math.toIntExact(offset + field + index * type.extentBytes());
+            return position == 0 ? buffer : MPI.slice(buffer, position);
+        }
+
         protected final byte getByte(int field) {
             return buffer.get(offset + field);
         }

@@ -65,4 +65,14 @@ public enum BaseType {
             default -> throw new IllegalStateException(this + " is not a pair type");
         };
     }
+
+    /** Bytes of the value inside a pair element (the index is an {@code int} at {@link #pairIndexOffset}). */
+    public int pairValueBytes() {
+        return switch (this) {
+            case SHORT_INT -> 2;
+            case INT2, FLOAT_INT -> 4;
+            case LONG_INT, DOUBLE_INT -> 8;
+            default -> throw new IllegalStateException(this + " is not a pair type");
+        };
+    }
 }
