@@ -15,8 +15,8 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Op;
+import mpi.conformance.RankCounts;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code MPI.FLOAT_COMPLEX} and {@code MPI.DOUBLE_COMPLEX} in reductions (SUM, and PROD as complex
@@ -27,13 +27,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ComplexTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 8})
+    @RankCounts({1, 2, 3, 4, 8})
     void complexReductions(int ranks) {
         runOk(ComplexReductions.class, ranks);
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1})
+    @RankCounts({1})
     void complexViews(int ranks) {
         runOk(ComplexViews.class, ranks);
     }

@@ -11,8 +11,8 @@ import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.conformance.RankCounts;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * MPI standard chapter 4: derived datatypes with negative strides and displacements and with explicit
@@ -22,19 +22,19 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DerivedDatatypesTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 8})
+    @RankCounts({1, 2, 3, 4, 8})
     void negativeStridesAndDisplacements(int ranks) {
         runOk(NegativeLayouts.class, ranks);
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 8})
+    @RankCounts({1, 2, 3, 4, 8})
     void resizedTypesAndBounds(int ranks) {
         runOk(ResizedTypes.class, ranks);
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2})
+    @RankCounts({1, 2})
     void badLayoutsAreErrors(int ranks) {
         runOk(BadLayouts.class, ranks);
     }

@@ -14,8 +14,8 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
+import mpi.conformance.RankCounts;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Buffers are raw memory, as in Open MPI's bindings: any primitive array or NIO buffer may carry items
@@ -25,13 +25,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RawBuffersTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 8})
+    @RankCounts({1, 2, 3, 4, 8})
     void arraysOfOneTypeCarryItemsOfAnother(int ranks) {
         runOk(MixedPointToPoint.class, ranks);
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 8})
+    @RankCounts({1, 2, 3, 4, 8})
     void collectivesOnArraysOfAnotherType(int ranks) {
         runOk(MixedCollectives.class, ranks);
     }

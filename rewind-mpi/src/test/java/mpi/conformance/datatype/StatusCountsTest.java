@@ -11,8 +11,8 @@ import mpi.Datatype;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
+import mpi.conformance.RankCounts;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * MPI standard 3.2.5 and 4.1.11: counts and basic elements in a status, {@code MPI.UNDEFINED} when the
@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class StatusCountsTest {
 
     @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3, 4, 8})
+    @RankCounts({1, 2, 3, 4, 8})
     void countsElementsAndSetters(int ranks) {
         runOk(StatusCounts.class, ranks);
     }
