@@ -114,11 +114,24 @@ class ApiTableTest {
             Files.writeString(docs, text.substring(0, begin) + table + text.substring(end + END.length()));
             return;
         }
-        assertEquals(
-                table,
-                current,
-                "docs/api.md's API table is out of date: regenerate it with -D" + WRITE_PROPERTY
-                        + "=true (see docs/api.md)");
+        if (!table.equals(current)) {
+            fail("docs/api.md's API table is out of date (first difference: " + firstDifference(table, current)
+                    + "): regenerate it with -D" + WRITE_PROPERTY + "=true (see docs/api.md)");
+        }
+    }
+
+    /** The first line where the expected and actual tables part, so that a failure is readable. */
+    private static String firstDifference(String expected, String actual) {
+        List<String> want = expected.lines().toList();
+        List<String> got = actual.lines().toList();
+        for (int i = 0; i < Math.max(want.size(), got.size()); i++) {
+            String w = i < want.size() ? want.get(i) : "(end)";
+            String g = i < got.size() ? got.get(i) : "(end)";
+            if (!w.equals(g)) {
+                return "line " + (i + 1) + " of the table should be [" + w + "] but is [" + g + "]";
+            }
+        }
+        return "line endings";
     }
 
     private String generatedTable() throws IOException, URISyntaxException, ClassNotFoundException {
