@@ -24,6 +24,11 @@ public final class CartComm extends Intracomm {
     }
 
     @Override
+    Neighbours neighbours() throws MPIException {
+        return topo.neighbours(comm().rank());
+    }
+
+    @Override
     public CartComm clone() {
         try {
             return dup();

@@ -127,6 +127,28 @@ final class CartTopology {
         return rankOf(c);
     }
 
+    /**
+     * The neighbourhood of {@code rank} in the standard's order: along each dimension the -1 then the
+     * +1 neighbour ({@code MPI.PROC_NULL} past a non-periodic edge), one list for receiving and
+     * sending. The block sent to the +1 neighbour lands in that neighbour's block from its -1
+     * neighbour, and vice versa. When one process is both neighbours along a dimension (periodic, of
+     * 1 or 2 processes), it matches our two messages in the order it posted its receives, -1 block
+     * first; so along each dimension the block for the +1 neighbour is sent first.
+     */
+    Neighbours neighbours(int rank) throws MPIException {
+        int k = dims.length;
+        int[] list = new int[2 * k];
+        int[] sendOrder = new int[2 * k];
+        for (int d = 0; d < k; d++) {
+            int[] sd = shift(rank, d, 1);
+            list[2 * d] = sd[0];
+            list[2 * d + 1] = sd[1];
+            sendOrder[2 * d] = 2 * d + 1;
+            sendOrder[2 * d + 1] = 2 * d;
+        }
+        return new Neighbours(list, list.clone(), sendOrder);
+    }
+
     /** Checks a {@code remainDims} argument of {@code sub}. */
     void checkRemain(boolean[] remainDims) throws MPIException {
         if (remainDims == null || remainDims.length != dims.length) {

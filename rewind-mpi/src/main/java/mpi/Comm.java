@@ -170,11 +170,15 @@ public class Comm implements Freeable {
 
     /**
      * The topology attached to this communicator ({@code MPI_TOPO_TEST}): {@code MPI.CART} for a
-     * {@link CartComm}, {@code MPI.UNDEFINED} otherwise.
+     * {@link CartComm}, {@code MPI.GRAPH} or {@code MPI.DIST_GRAPH} for a {@link GraphComm},
+     * {@code MPI.UNDEFINED} otherwise.
      */
     public final int getTopology() throws MPIException {
         return guarded(() -> {
             comm();
+            if (this instanceof GraphComm g) {
+                return g.topologyKind();
+            }
             return this instanceof CartComm ? MPI.CART : MPI.UNDEFINED;
         });
     }
@@ -1286,6 +1290,353 @@ public class Comm implements Freeable {
         } catch (RewindException e) {
             throw Failures.convertOrRethrow(e);
         }
+    }
+
+    // --- neighbourhood collectives and allToAllw ----------------------------------------------------------
+
+    /** This process's neighbours in the attached topology; ERR_TOPOLOGY if there is none. */
+    Neighbours neighbours() throws MPIException {
+        comm();
+        throw Failures.error(
+                MPI.ERR_TOPOLOGY,
+                "neighbourhood collectives need a Cartesian or graph topology, " + name + " has none");
+    }
+
+    /** Items a list of {@code k} (count, displacement) blocks spans; checks the arrays. */
+    private static int blockSpan(int[] counts, int[] displs, int k, String what) throws MPIException {
+        if (counts == null || counts.length < k || displs == null || displs.length < k) {
+            throw Failures.error(MPI.ERR_ARG, what + " needs " + k + " counts and displacements, one per neighbour");
+        }
+        long hi = 0;
+        for (int i = 0; i < k; i++) {
+            if (counts[i] < 0) {
+                throw Failures.error(MPI.ERR_COUNT, what + ": negative count " + counts[i] + " for block " + i);
+            }
+            if (displs[i] < 0) {
+                throw Failures.error(MPI.ERR_ARG, what + ": negative displacement " + displs[i] + " for block " + i);
+            }
+            hi = Math.max(hi, (long) displs[i] + counts[i]);
+        }
+        return Math.toIntExact(hi);
+    }
+
+    /**
+     * The neighbourhood all-to-all with a count and a displacement (in items) per block; the other
+     * neighbourhood collectives are special cases of it (all-gather: every send block is the whole
+     * send buffer). Blocks of {@code MPI.PROC_NULL} neighbours are neither sent nor received.
+     */
+    private Request neighborImpl(
+            boolean async,
+            String what,
+            Neighbours nb,
+            Object sendbuf,
+            int[] sendcounts,
+            int[] sdispls,
+            Datatype sendtype,
+            Object recvbuf,
+            int[] recvcounts,
+            int[] rdispls,
+            Datatype recvtype)
+            throws MPIException {
+        Communicator c = comm();
+        int out = nb.destinations().length;
+        int in = nb.sources().length;
+        Region s =
+                Region.of(sendbuf, blockSpan(sendcounts, sdispls, out, what), sendtype, Region.Use.READ, "send buffer");
+        Region r = Region.of(
+                recvbuf, blockSpan(recvcounts, rdispls, in, what), recvtype, Region.Use.WRITE, "receive buffer");
+        long su = sendtype.sizeBytes();
+        long ru = recvtype.sizeBytes();
+        int[] dests = new int[out];
+        MemorySegment[] sseg = new MemorySegment[out];
+        long[] soff = new long[out];
+        long[] sbytes = new long[out];
+        for (int j = 0; j < out; j++) {
+            int block = nb.sendOrder()[j];
+            dests[j] = nb.destinations()[block];
+            sseg[j] = s.segment;
+            soff[j] = sdispls[block] * su;
+            sbytes[j] = sendcounts[block] * su;
+        }
+        MemorySegment[] rseg = new MemorySegment[in];
+        long[] roff = new long[in];
+        long[] rbytes = new long[in];
+        for (int i = 0; i < in; i++) {
+            rseg[i] = r.segment;
+            roff[i] = rdispls[i] * ru;
+            rbytes[i] = recvcounts[i] * ru;
+        }
+        int[] sources = nb.sources();
+        return collective(
+                async,
+                what,
+                tag -> Collectives.exchange(c, tag, dests, sseg, soff, sbytes, sources, rseg, roff, rbytes),
+                r);
+    }
+
+    private Request neighborAllGatherImpl(
+            boolean async,
+            Object sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Object recvbuf,
+            int[] recvcounts,
+            int[] displs,
+            Datatype recvtype)
+            throws MPIException {
+        Neighbours nb = neighbours();
+        int out = nb.destinations().length;
+        return neighborImpl(
+                async,
+                "neighborAllGather",
+                nb,
+                sendbuf,
+                repeat(sendcount, out),
+                new int[out],
+                sendtype,
+                recvbuf,
+                recvcounts,
+                displs,
+                recvtype);
+    }
+
+    /** Sends the same block to every neighbour and receives one block from each, in neighbour order. */
+    public final void neighborAllGather(
+            Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
+        guarded(() -> {
+            int in = neighbours().sources().length;
+            return neighborAllGatherImpl(
+                    false,
+                    sendbuf,
+                    sendcount,
+                    sendtype,
+                    recvbuf,
+                    repeat(recvcount, in),
+                    blocks(recvcount, in),
+                    recvtype);
+        });
+    }
+
+    public final Request iNeighborAllGather(
+            Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
+        return guarded(() -> {
+            int in = neighbours().sources().length;
+            return neighborAllGatherImpl(
+                    true,
+                    sendbuf,
+                    sendcount,
+                    sendtype,
+                    recvbuf,
+                    repeat(recvcount, in),
+                    blocks(recvcount, in),
+                    recvtype);
+        });
+    }
+
+    public final void neighborAllGatherv(
+            Object sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Object recvbuf,
+            int[] recvcount,
+            int[] displs,
+            Datatype recvtype)
+            throws MPIException {
+        guarded(() -> neighborAllGatherImpl(false, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
+    }
+
+    public final Request iNeighborAllGatherv(
+            Buffer sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Buffer recvbuf,
+            int[] recvcount,
+            int[] displs,
+            Datatype recvtype)
+            throws MPIException {
+        return guarded(
+                () -> neighborAllGatherImpl(true, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
+    }
+
+    /** Sends block {@code j} to neighbour {@code j} and receives block {@code i} from neighbour {@code i}. */
+    public final void neighborAllToAll(
+            Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
+        guarded(() -> neighborAllToAllImpl(false, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+    }
+
+    public final Request iNeighborAllToAll(
+            Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype)
+            throws MPIException {
+        return guarded(() -> neighborAllToAllImpl(true, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+    }
+
+    private Request neighborAllToAllImpl(
+            boolean async,
+            Object sendbuf,
+            int sendcount,
+            Datatype sendtype,
+            Object recvbuf,
+            int recvcount,
+            Datatype recvtype)
+            throws MPIException {
+        Neighbours nb = neighbours();
+        int out = nb.destinations().length;
+        int in = nb.sources().length;
+        return neighborImpl(
+                async,
+                "neighborAllToAll",
+                nb,
+                sendbuf,
+                repeat(sendcount, out),
+                blocks(sendcount, out),
+                sendtype,
+                recvbuf,
+                repeat(recvcount, in),
+                blocks(recvcount, in),
+                recvtype);
+    }
+
+    public final void neighborAllToAllv(
+            Object sendbuf,
+            int[] sendcount,
+            int[] sdispls,
+            Datatype sendtype,
+            Object recvbuf,
+            int[] recvcount,
+            int[] rdispls,
+            Datatype recvtype)
+            throws MPIException {
+        guarded(() -> neighborImpl(
+                false,
+                "neighborAllToAllv",
+                neighbours(),
+                sendbuf,
+                sendcount,
+                sdispls,
+                sendtype,
+                recvbuf,
+                recvcount,
+                rdispls,
+                recvtype));
+    }
+
+    public final Request iNeighborAllToAllv(
+            Buffer sendbuf,
+            int[] sendcount,
+            int[] sdispls,
+            Datatype sendtype,
+            Buffer recvbuf,
+            int[] recvcount,
+            int[] rdispls,
+            Datatype recvtype)
+            throws MPIException {
+        return guarded(() -> neighborImpl(
+                true,
+                "neighborAllToAllv",
+                neighbours(),
+                sendbuf,
+                sendcount,
+                sdispls,
+                sendtype,
+                recvbuf,
+                recvcount,
+                rdispls,
+                recvtype));
+    }
+
+    /**
+     * All-to-all with a count, a displacement in bytes and a datatype per peer. Each block is a region
+     * of its own (packed and unpacked with its own datatype), and each message the sender's own
+     * contribution, sent point to point on the collective's tag.
+     */
+    private Request allToAllwImpl(
+            boolean async,
+            Buffer sendbuf,
+            int[] sendcounts,
+            int[] sdispls,
+            Datatype[] sendtypes,
+            Buffer recvbuf,
+            int[] recvcounts,
+            int[] rdispls,
+            Datatype[] recvtypes)
+            throws MPIException {
+        Communicator c = comm();
+        int n = c.size();
+        if (sendcounts == null
+                || sdispls == null
+                || sendtypes == null
+                || recvcounts == null
+                || rdispls == null
+                || recvtypes == null) {
+            throw Failures.error(MPI.ERR_ARG, "allToAllw: counts, displacements and datatypes must not be null");
+        }
+        if (sendcounts.length < n
+                || sdispls.length < n
+                || sendtypes.length < n
+                || recvcounts.length < n
+                || rdispls.length < n
+                || recvtypes.length < n) {
+            throw Failures.error(
+                    MPI.ERR_ARG, "allToAllw needs " + n + " counts, displacements and datatypes on each side");
+        }
+        Region[] send = new Region[n];
+        Region[] recv = new Region[n];
+        for (int i = 0; i < n; i++) {
+            Buffer s = sendcounts[i] == 0 ? null : BufferAt.at(sendbuf, sdispls[i], "send buffer");
+            send[i] = Region.of(s, sendcounts[i], sendtypes[i], Region.Use.READ, "send buffer");
+            Buffer r = recvcounts[i] == 0 ? null : BufferAt.at(recvbuf, rdispls[i], "receive buffer");
+            recv[i] = Region.of(r, recvcounts[i], recvtypes[i], Region.Use.WRITE, "receive buffer");
+        }
+        int[] peers = new int[n];
+        MemorySegment[] sseg = new MemorySegment[n];
+        long[] sbytes = new long[n];
+        MemorySegment[] rseg = new MemorySegment[n];
+        long[] rbytes = new long[n];
+        for (int i = 0; i < n; i++) {
+            peers[i] = i;
+            sseg[i] = send[i].segment;
+            sbytes[i] = send[i].bytes;
+            rseg[i] = recv[i].segment;
+            rbytes[i] = recv[i].bytes;
+        }
+        long[] zero = new long[n];
+        return collective(
+                async,
+                "ialltoallw",
+                tag -> Collectives.exchange(c, tag, peers, sseg, zero, sbytes, peers, rseg, zero, rbytes),
+                recv);
+    }
+
+    /** {@code MPI_ALLTOALLW}: displacements are in bytes from index 0 of the buffers, one datatype per peer. */
+    public final void allToAllw(
+            Buffer sendbuf,
+            int[] sendcount,
+            int[] sdispls,
+            Datatype[] sendtypes,
+            Buffer recvbuf,
+            int[] recvcount,
+            int[] rdispls,
+            Datatype[] recvtypes)
+            throws MPIException {
+        guarded(() ->
+                allToAllwImpl(false, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes));
+    }
+
+    public final Request iAllToAllw(
+            Buffer sendbuf,
+            int[] sendcount,
+            int[] sdispls,
+            Datatype[] sendtypes,
+            Buffer recvbuf,
+            int[] recvcount,
+            int[] rdispls,
+            Datatype[] recvtypes)
+            throws MPIException {
+        return guarded(() ->
+                allToAllwImpl(true, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes));
     }
 
     @Override

@@ -123,6 +123,97 @@ public class Intracomm extends Comm {
         return c.rank() < t.size() ? c.rank() : MPI.UNDEFINED;
     }
 
+    // --- graph topologies ------------------------------------------------------------------------------
+
+    /**
+     * Creates a communicator with the graph of {@code index} and {@code edges} over the first
+     * {@code index.length} processes of this communicator ({@code MPI_GRAPH_CREATE}); collective.
+     * Processes outside the graph get a communicator whose {@link #isNull()} is true. {@code reorder}
+     * is ignored: node {@code r} is rank {@code r} of this communicator.
+     */
+    public final GraphComm createGraph(int[] index, int[] edges, boolean reorder) throws MPIException {
+        return guarded(() -> {
+            Communicator c = comm();
+            GraphTopology t = graphOver(c, index, edges);
+            boolean inGraph = c.rank() < t.size();
+            return GraphComm.ofGraph(c.split(inGraph ? 0 : MPI.UNDEFINED, c.rank()), t, this);
+        });
+    }
+
+    /** {@code MPI_GRAPH_MAP} without reordering: the caller's rank, or UNDEFINED outside the graph. */
+    static int graphMap(Communicator c, int[] index, int[] edges) throws MPIException {
+        GraphTopology t = graphOver(c, index, edges);
+        return c.rank() < t.size() ? c.rank() : MPI.UNDEFINED;
+    }
+
+    private static GraphTopology graphOver(Communicator c, int[] index, int[] edges) throws MPIException {
+        GraphTopology t = GraphTopology.of(index, edges);
+        if (t.size() > c.size()) {
+            throw Failures.error(
+                    MPI.ERR_ARG,
+                    "the graph has " + t.size() + " nodes but the communicator has " + c.size() + " processes");
+        }
+        return t;
+    }
+
+    /**
+     * Creates a communicator with a distributed graph ({@code MPI_DIST_GRAPH_CREATE}); collective.
+     * This process declares, for each {@code sources[i]}, {@code degrees[i]} weighted edges to the next
+     * entries of {@code destinations}; any process may declare any edge. {@code info} and {@code
+     * reorder} are ignored.
+     */
+    public final GraphComm createDistGraph(
+            int[] sources, int[] degrees, int[] destinations, int[] weights, Info info, boolean reorder)
+            throws MPIException {
+        return guarded(() -> {
+            if (weights == null) {
+                throw Failures.error(MPI.ERR_ARG, "weights must not be null (the overload without weights has none)");
+            }
+            DistGraphTopology t = DistGraphTopology.declared(this, sources, degrees, destinations, weights);
+            return GraphComm.ofDistGraph(comm().dup(), t, this);
+        });
+    }
+
+    /** {@link #createDistGraph(int[], int[], int[], int[], Info, boolean)} without weights. */
+    public final GraphComm createDistGraph(int[] sources, int[] degrees, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        return guarded(() -> {
+            DistGraphTopology t = DistGraphTopology.declared(this, sources, degrees, destinations, null);
+            return GraphComm.ofDistGraph(comm().dup(), t, this);
+        });
+    }
+
+    /**
+     * Creates a communicator with a distributed graph where each process gives its own in-edges (from
+     * {@code sources}) and out-edges (to {@code destinations}), in the order the neighbourhood
+     * collectives use them ({@code MPI_DIST_GRAPH_CREATE_ADJACENT}); collective. Every edge must be
+     * given at both its ends, else ERR_TOPOLOGY on every process. {@code info} and {@code reorder} are
+     * ignored.
+     */
+    public final GraphComm createDistGraphAdjacent(
+            int[] sources, int[] sourceWeights, int[] destinations, int[] destWeights, Info info, boolean reorder)
+            throws MPIException {
+        return guarded(() -> {
+            if (sourceWeights == null || destWeights == null) {
+                throw Failures.error(
+                        MPI.ERR_ARG,
+                        "sourceWeights and destWeights must not be null (the overload without weights has none)");
+            }
+            DistGraphTopology t =
+                    DistGraphTopology.adjacent(this, sources, sourceWeights, destinations, destWeights, true);
+            return GraphComm.ofDistGraph(comm().dup(), t, this);
+        });
+    }
+
+    /** {@link #createDistGraphAdjacent(int[], int[], int[], int[], Info, boolean)} without weights. */
+    public final GraphComm createDistGraphAdjacent(int[] sources, int[] destinations, Info info, boolean reorder)
+            throws MPIException {
+        return guarded(() -> {
+            DistGraphTopology t = DistGraphTopology.adjacent(this, sources, null, destinations, null, false);
+            return GraphComm.ofDistGraph(comm().dup(), t, this);
+        });
+    }
+
     // --- prefix reductions -----------------------------------------------------------------------------
 
     private Request scanImpl(

@@ -548,4 +548,47 @@ public final class Collectives {
         }
         c.engine().waitAll(reqs);
     }
+
+    // --- neighbourhood exchange ---------------------------------------------------------------------
+
+    /**
+     * Receives block {@code i} from {@code sources[i]} and sends block {@code j} to {@code
+     * destinations[j]}: the pattern of the neighbourhood collectives and of allToAllw, where every
+     * message is the sender's own contribution (so it is logged and replayed like a point-to-point
+     * message, under every protocol). All receives are posted first, in list order, then all sends, in
+     * list order; a peer listed several times is therefore matched in list order on both sides.
+     * {@code PROC_NULL} peers are skipped, leaving their receive block untouched.
+     */
+    public static void exchange(
+            Communicator c,
+            int tag,
+            int[] destinations,
+            MemorySegment[] send,
+            long[] sendOff,
+            long[] sendBytes,
+            int[] sources,
+            MemorySegment[] recv,
+            long[] recvOff,
+            long[] recvBytes) {
+        int in = sources.length;
+        int out = destinations.length;
+        if (send.length < out || sendOff.length < out || sendBytes.length < out) {
+            throw RewindException.of(ErrorClass.ARG, "exchange needs %d send blocks", out);
+        }
+        if (recv.length < in || recvOff.length < in || recvBytes.length < in) {
+            throw RewindException.of(ErrorClass.ARG, "exchange needs %d receive blocks", in);
+        }
+        Request[] reqs = new Request[in + out];
+        for (int i = 0; i < in; i++) {
+            if (sources[i] != Constants.PROC_NULL) {
+                reqs[i] = irecv(c, tag, recv[i], recvOff[i], recvBytes[i], sources[i]);
+            }
+        }
+        for (int j = 0; j < out; j++) {
+            if (destinations[j] != Constants.PROC_NULL) {
+                reqs[in + j] = isend(c, tag, send[j], sendOff[j], sendBytes[j], destinations[j]);
+            }
+        }
+        c.engine().waitAll(reqs);
+    }
 }
