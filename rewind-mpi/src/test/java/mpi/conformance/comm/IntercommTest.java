@@ -4,8 +4,17 @@ import static mpi.conformance.Jobs.check;
 import static mpi.conformance.Jobs.checkEq;
 import static mpi.conformance.Jobs.expectError;
 import static mpi.conformance.Jobs.runOk;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rewind.api.Checkpointer;
+import io.rewind.check.RecoveryCheck;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobConfig;
 import java.nio.IntBuffer;
+import java.time.Duration;
+import java.util.List;
 import mpi.Comm;
 import mpi.Group;
 import mpi.Intercomm;
@@ -60,6 +69,75 @@ class IntercommTest {
     @ValueSource(ints = {2, 5})
     void badArgumentsAreErrorsOfTheWholeGroup(int ranks) {
         runOk(CreationErrors.class, ranks);
+    }
+
+    /**
+     * A restarted rank rolls back to a checkpoint written while its intercommunicator, a duplicate
+     * and a merge existed: it creates them again before {@code restore()}, without its peers, and
+     * they must be the same communicators. Under every recovering protocol, with a checkpoint every
+     * few points and crashes.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {3, 4})
+    void intercommunicatorsAreCreatedAgainByARankRestartedFromACheckpoint(int ranks) {
+        JobConfig job = JobConfig.builder(CheckpointedIntercomm.class.getName())
+                .ranks(ranks)
+                .args("12")
+                .timeout(Duration.ofSeconds(60))
+                .quiet()
+                .build();
+        RecoveryCheck check = RecoveryCheck.of(job);
+        List<FailureSchedule> schedules = check.schedules(ranks * 7907L, 3);
+        int struck = 0;
+        for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
+            for (FailureSchedule s : schedules) {
+                RecoveryCheck.Verdict v = check.run(p, 3, s);
+                assertTrue(v.ok(), () -> "CheckpointedIntercomm on " + ranks + ": " + v.describe());
+                struck += v.struck();
+            }
+        }
+        assertTrue(struck > 0, "no kill struck, so nothing was checked");
+    }
+
+    /** Iterations over an intercommunicator, its duplicate and a merge, with state registered for checkpoints. */
+    public static final class CheckpointedIntercomm {
+        public static void main(String[] args) throws MPIException {
+            MPI.Init(args);
+            int steps = Integer.parseInt(args[0]);
+            Halves x = new Halves(2);
+            Intercomm copy = x.inter.dup();
+            Intracomm merged = x.inter.merge(x.inA);
+            long[] value = {x.me + 1};
+            int[] step = {0};
+            Checkpointer cp = Checkpointer.get();
+            cp.register("value", value);
+            cp.register("step", step);
+            cp.restore();
+            checkEq(x.remoteSize(), x.inter.getRemoteSize(), "remote size after a restart");
+            checkEq(x.inA ? x.n - x.h + x.me : x.me - x.h, merged.getRank(), "merged rank after a restart");
+            while (step[0] < steps) {
+                cp.point();
+                long[] other = new long[1];
+                x.inter.allReduce(value, other, 1, MPI.LONG, MPI.SUM);
+                long[] fromPartner = {0};
+                if (x.localRank() == 0) {
+                    copy.sendRecv(value, 1, MPI.LONG, 0, 1, fromPartner, 1, MPI.LONG, 0, 1);
+                }
+                long[] all = new long[1];
+                merged.allReduce(value, all, 1, MPI.LONG, MPI.MAX);
+                value[0] = (value[0] * 3 + other[0] + fromPartner[0] + all[0] + step[0]) % 1_000_003;
+                step[0]++;
+            }
+            long[] total = new long[1];
+            merged.allReduce(value, total, 1, MPI.LONG, MPI.SUM);
+            if (merged.getRank() == 0) {
+                System.out.println("checkpointed intercommunicator total " + total[0]);
+            }
+            merged.free();
+            copy.free();
+            x.inter.free();
+            MPI.Finalize();
+        }
     }
 
     /** This process's view of the two halves of the world and the intercommunicator between them. */
