@@ -147,6 +147,9 @@ public class Comm implements Freeable {
         if (a == b) {
             return MPI.IDENT;
         }
+        if (a.isInter() || b.isInter()) {
+            return Intercomm.compare(a, b);
+        }
         int g = Group.compareMembers(a.groupWorldRanks(), b.groupWorldRanks());
         return g == MPI.IDENT ? MPI.CONGRUENT : g;
     }
@@ -188,10 +191,7 @@ public class Comm implements Freeable {
     }
 
     public final boolean isInter() throws MPIException {
-        return guarded(() -> {
-            comm();
-            return false;
-        });
+        return guarded(() -> comm().isInter());
     }
 
     public final void setName(String name) throws MPIException {
@@ -576,11 +576,11 @@ public class Comm implements Freeable {
 
     // --- barrier, broadcast ----------------------------------------------------------------------------
 
-    public final void barrier() throws MPIException {
+    public void barrier() throws MPIException {
         guarded(() -> collective(false, "barrier", tag -> Collectives.barrier(comm, tag)));
     }
 
-    public final Request iBarrier() throws MPIException {
+    public Request iBarrier() throws MPIException {
         return guarded(() -> {
             Communicator c = comm();
             return collective(true, "ibarrier", tag -> Collectives.barrier(c, tag));
@@ -594,11 +594,11 @@ public class Comm implements Freeable {
         return collective(async, "ibcast", tag -> Collectives.bcast(c, tag, r.segment, 0, r.bytes, root), r);
     }
 
-    public final void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
+    public void bcast(Object buf, int count, Datatype type, int root) throws MPIException {
         guarded(() -> bcastImpl(false, buf, count, type, root));
     }
 
-    public final Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
+    public Request iBcast(Buffer buf, int count, Datatype type, int root) throws MPIException {
         return guarded(() -> bcastImpl(true, buf, count, type, root));
     }
 
@@ -644,7 +644,7 @@ public class Comm implements Freeable {
                 r);
     }
 
-    public final void gather(
+    public void gather(
             Object sendbuf,
             int sendcount,
             Datatype sendtype,
@@ -669,7 +669,7 @@ public class Comm implements Freeable {
     }
 
     /** In place: the root's block is already in {@code buf}; other ranks send {@code count} items from {@code buf}. */
-    public final void gather(Object buf, int count, Datatype type, int root) throws MPIException {
+    public void gather(Object buf, int count, Datatype type, int root) throws MPIException {
         guarded(() -> {
             int n = comm().size();
             boolean isRoot = comm().rank() == root;
@@ -678,7 +678,7 @@ public class Comm implements Freeable {
         });
     }
 
-    public final Request iGather(
+    public Request iGather(
             Buffer sendbuf,
             int sendcount,
             Datatype sendtype,
@@ -702,7 +702,7 @@ public class Comm implements Freeable {
         });
     }
 
-    public final Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
+    public Request iGather(Buffer buf, int count, Datatype type, int root) throws MPIException {
         return guarded(() -> {
             int n = comm().size();
             boolean isRoot = comm().rank() == root;
@@ -711,7 +711,7 @@ public class Comm implements Freeable {
         });
     }
 
-    public final void gatherv(
+    public void gatherv(
             Object sendbuf,
             int sendcount,
             Datatype sendtype,
@@ -725,19 +725,19 @@ public class Comm implements Freeable {
     }
 
     /** In place, at the root: its block is already in {@code recvbuf}. */
-    public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+    public void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
         guarded(() ->
                 gathervImpl(false, rootOnly(root, "gatherv"), 0, recvtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
     /** The non-root side of the in-place gatherv. */
-    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+    public void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
         guarded(() -> gathervImpl(
                 false, nonRootOnly(root, sendbuf, "gatherv"), sendcount, sendtype, null, null, null, sendtype, root));
     }
 
-    public final Request iGatherv(
+    public Request iGatherv(
             Buffer sendbuf,
             int sendcount,
             Datatype sendtype,
@@ -751,13 +751,13 @@ public class Comm implements Freeable {
                 () -> gathervImpl(true, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
-    public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
+    public Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root)
             throws MPIException {
         return guarded(() ->
                 gathervImpl(true, rootOnly(root, "iGatherv"), 0, recvtype, recvbuf, recvcount, displs, recvtype, root));
     }
 
-    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
+    public Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) throws MPIException {
         return guarded(() -> gathervImpl(
                 true, nonRootOnly(root, sendbuf, "iGatherv"), sendcount, sendtype, null, null, null, sendtype, root));
     }
@@ -824,7 +824,7 @@ public class Comm implements Freeable {
                 r);
     }
 
-    public final void scatter(
+    public void scatter(
             Object sendbuf,
             int sendcount,
             Datatype sendtype,
@@ -849,7 +849,7 @@ public class Comm implements Freeable {
     }
 
     /** In place: the root sends from {@code buf} and keeps its own block there; others receive into {@code buf}. */
-    public final void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
+    public void scatter(Object buf, int count, Datatype type, int root) throws MPIException {
         guarded(() -> {
             int n = comm().size();
             boolean isRoot = comm().rank() == root;
@@ -858,7 +858,7 @@ public class Comm implements Freeable {
         });
     }
 
-    public final Request iScatter(
+    public Request iScatter(
             Buffer sendbuf,
             int sendcount,
             Datatype sendtype,
@@ -882,7 +882,7 @@ public class Comm implements Freeable {
         });
     }
 
-    public final Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
+    public Request iScatter(Buffer buf, int count, Datatype type, int root) throws MPIException {
         return guarded(() -> {
             int n = comm().size();
             boolean isRoot = comm().rank() == root;
@@ -891,7 +891,7 @@ public class Comm implements Freeable {
         });
     }
 
-    public final void scatterv(
+    public void scatterv(
             Object sendbuf,
             int[] sendcount,
             int[] displs,
@@ -905,19 +905,19 @@ public class Comm implements Freeable {
     }
 
     /** In place, at the root: its own block stays in {@code sendbuf}. */
-    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
+    public void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
         guarded(() -> scattervImpl(
                 false, sendbuf, sendcount, displs, sendtype, rootOnly(root, "scatterv"), 0, sendtype, root));
     }
 
     /** The non-root side of the in-place scatterv. */
-    public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+    public void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         guarded(() -> scattervImpl(
                 false, null, null, null, recvtype, nonRootOnly(root, recvbuf, "scatterv"), recvcount, recvtype, root));
     }
 
-    public final Request iScatterv(
+    public Request iScatterv(
             Buffer sendbuf,
             int[] sendcount,
             int[] displs,
@@ -931,13 +931,13 @@ public class Comm implements Freeable {
                 () -> scattervImpl(true, sendbuf, sendcount, displs, sendtype, recvbuf, recvcount, recvtype, root));
     }
 
-    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
+    public Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root)
             throws MPIException {
         return guarded(() -> scattervImpl(
                 true, sendbuf, sendcount, displs, sendtype, rootOnly(root, "iScatterv"), 0, sendtype, root));
     }
 
-    public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
+    public Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) throws MPIException {
         return guarded(() -> scattervImpl(
                 true, null, null, null, recvtype, nonRootOnly(root, recvbuf, "iScatterv"), recvcount, recvtype, root));
     }
@@ -969,7 +969,7 @@ public class Comm implements Freeable {
                 r);
     }
 
-    public final void allGather(
+    public void allGather(
             Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
         guarded(() -> {
@@ -979,14 +979,14 @@ public class Comm implements Freeable {
         });
     }
 
-    public final void allGather(Object buf, int count, Datatype type) throws MPIException {
+    public void allGather(Object buf, int count, Datatype type) throws MPIException {
         guarded(() -> {
             int n = comm().size();
             return allGathervImpl(false, IN_PLACE, 0, type, buf, repeat(count, n), blocks(count, n), type);
         });
     }
 
-    public final Request iAllGather(
+    public Request iAllGather(
             Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
         return guarded(() -> {
@@ -996,14 +996,14 @@ public class Comm implements Freeable {
         });
     }
 
-    public final Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
+    public Request iAllGather(Buffer buf, int count, Datatype type) throws MPIException {
         return guarded(() -> {
             int n = comm().size();
             return allGathervImpl(true, IN_PLACE, 0, type, buf, repeat(count, n), blocks(count, n), type);
         });
     }
 
-    public final void allGatherv(
+    public void allGatherv(
             Object sendbuf,
             int sendcount,
             Datatype sendtype,
@@ -1015,11 +1015,11 @@ public class Comm implements Freeable {
         guarded(() -> allGathervImpl(false, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
     }
 
-    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
+    public void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) throws MPIException {
         guarded(() -> allGathervImpl(false, IN_PLACE, 0, recvtype, recvbuf, recvcount, displs, recvtype));
     }
 
-    public final Request iAllGatherv(
+    public Request iAllGatherv(
             Buffer sendbuf,
             int sendcount,
             Datatype sendtype,
@@ -1031,7 +1031,7 @@ public class Comm implements Freeable {
         return guarded(() -> allGathervImpl(true, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype));
     }
 
-    public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
+    public Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) throws MPIException {
         return guarded(() -> allGathervImpl(true, IN_PLACE, 0, type, buf, count, displs, type));
     }
 
@@ -1066,7 +1066,7 @@ public class Comm implements Freeable {
                 r);
     }
 
-    public final void allToAll(
+    public void allToAll(
             Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
         guarded(() -> {
@@ -1084,7 +1084,7 @@ public class Comm implements Freeable {
         });
     }
 
-    public final Request iAllToAll(
+    public Request iAllToAll(
             Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype)
             throws MPIException {
         return guarded(() -> {
@@ -1102,7 +1102,7 @@ public class Comm implements Freeable {
         });
     }
 
-    public final void allToAllv(
+    public void allToAllv(
             Object sendbuf,
             int[] sendcount,
             int[] sdispls,
@@ -1116,7 +1116,7 @@ public class Comm implements Freeable {
                 allToAllvImpl(false, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype));
     }
 
-    public final Request iAllToAllv(
+    public Request iAllToAllv(
             Buffer sendbuf,
             int[] sendcount,
             int[] sdispls,
@@ -1163,21 +1163,20 @@ public class Comm implements Freeable {
                 recv);
     }
 
-    public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root)
-            throws MPIException {
+    public void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) throws MPIException {
         guarded(() -> reduceImpl(false, sendbuf, recvbuf, count, type, op, root));
     }
 
-    public final void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
+    public void reduce(Object buf, int count, Datatype type, Op op, int root) throws MPIException {
         guarded(() -> reduceImpl(false, IN_PLACE, buf, count, type, op, root));
     }
 
-    public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
+    public Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root)
             throws MPIException {
         return guarded(() -> reduceImpl(true, sendbuf, recvbuf, count, type, op, root));
     }
 
-    public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
+    public Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) throws MPIException {
         return guarded(() -> reduceImpl(true, IN_PLACE, buf, count, type, op, root));
     }
 
@@ -1197,20 +1196,19 @@ public class Comm implements Freeable {
                 r);
     }
 
-    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
+    public void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) throws MPIException {
         guarded(() -> allReduceImpl(false, sendbuf, recvbuf, count, type, op));
     }
 
-    public final void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
+    public void allReduce(Object buf, int count, Datatype type, Op op) throws MPIException {
         guarded(() -> allReduceImpl(false, IN_PLACE, buf, count, type, op));
     }
 
-    public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op)
-            throws MPIException {
+    public Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) throws MPIException {
         return guarded(() -> allReduceImpl(true, sendbuf, recvbuf, count, type, op));
     }
 
-    public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+    public Request iAllReduce(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return guarded(() -> allReduceImpl(true, IN_PLACE, buf, count, type, op));
     }
 
@@ -1240,39 +1238,39 @@ public class Comm implements Freeable {
                 r);
     }
 
-    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
+    public void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
         guarded(() -> reduceScatterImpl(false, sendbuf, recvbuf, recvcounts, type, op));
     }
 
-    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
+    public void reduceScatter(Object buf, int[] counts, Datatype type, Op op) throws MPIException {
         guarded(() -> reduceScatterImpl(false, IN_PLACE, buf, counts, type, op));
     }
 
-    public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
+    public Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op)
             throws MPIException {
         return guarded(() -> reduceScatterImpl(true, sendbuf, recvbuf, recvcounts, type, op));
     }
 
-    public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
+    public Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) throws MPIException {
         return guarded(() -> reduceScatterImpl(true, IN_PLACE, buf, counts, type, op));
     }
 
-    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
+    public void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
         guarded(() -> reduceScatterImpl(false, sendbuf, recvbuf, repeat(recvcount, comm().size()), type, op));
     }
 
-    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
+    public void reduceScatterBlock(Object buf, int count, Datatype type, Op op) throws MPIException {
         guarded(() -> reduceScatterImpl(false, IN_PLACE, buf, repeat(count, comm().size()), type, op));
     }
 
-    public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
+    public Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op)
             throws MPIException {
         return guarded(() -> reduceScatterImpl(true, sendbuf, recvbuf, repeat(recvcount, comm().size()), type, op));
     }
 
-    public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
+    public Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) throws MPIException {
         return guarded(() -> reduceScatterImpl(true, IN_PLACE, buf, repeat(count, comm().size()), type, op));
     }
 
@@ -1564,7 +1562,8 @@ public class Comm implements Freeable {
             Datatype[] recvtypes)
             throws MPIException {
         Communicator c = comm();
-        int n = c.size();
+        // One block per peer: on an intercommunicator, per rank of the remote group.
+        int n = c.remoteSize();
         if (sendcounts == null
                 || sdispls == null
                 || sendtypes == null
@@ -1637,6 +1636,19 @@ public class Comm implements Freeable {
             throws MPIException {
         return guarded(() ->
                 allToAllwImpl(true, sendbuf, sendcount, sdispls, sendtypes, recvbuf, recvcount, rdispls, recvtypes));
+    }
+
+    // --- intercommunicators -----------------------------------------------------------------------------
+
+    /**
+     * Creates an intercommunicator ({@code MPI_Intercomm_create}), called on the peer communicator:
+     * joins {@code localComm}'s group to the group whose leader is rank {@code remoteLeader} of this
+     * communicator. This communicator, {@code remoteLeader} and {@code tag} matter at the local leader
+     * only. See {@link Intercomm}.
+     */
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag)
+            throws MPIException {
+        return localComm.guarded(() -> Intercomm.create(localComm, comm, localLeader, remoteLeader, tag));
     }
 
     @Override

@@ -92,6 +92,45 @@ public class Intracomm extends Comm {
     }
 
     /**
+     * {@code MPI_Comm_create_group}: creates a communicator over {@code group}, a subset of this
+     * communicator, collectively over the group's members only (the other members do not call it).
+     * Calls with the same group and tag are matched in order; a caller outside the group gets a
+     * communicator whose {@link #isNull()} is true, without taking part.
+     */
+    public final Intracomm createGroup(Group group, int tag) throws MPIException {
+        return guarded(() -> {
+            Communicator c = comm();
+            if (tag < 0) {
+                throw Failures.error(MPI.ERR_TAG, "invalid tag " + tag + " (tags are >= 0)");
+            }
+            int[] members = checkedSubset(c, group);
+            boolean member = false;
+            for (int w : members) {
+                member |= w == c.engine().worldRank();
+            }
+            return member ? derived(c.createFromGroup(members, tag)) : derived(null);
+        });
+    }
+
+    private int[] checkedSubset(Communicator c, Group group) throws MPIException {
+        if (group == null) {
+            throw Failures.error(MPI.ERR_GROUP, "null group");
+        }
+        int[] members = group.members();
+        int[] mine = c.groupWorldRanks();
+        for (int w : members) {
+            boolean found = false;
+            for (int m : mine) {
+                found |= m == w;
+            }
+            if (!found) {
+                throw Failures.error(MPI.ERR_GROUP, "the group is not a subset of " + this);
+            }
+        }
+        return members;
+    }
+
+    /**
      * Creates a communicator with a Cartesian grid of {@code dims} (periodic where {@code periods} is
      * true) over the first {@code dims[0] * ... * dims[n-1]} processes of this communicator
      * ({@code MPI_CART_CREATE}); collective. Processes outside the grid get a communicator whose

@@ -14,6 +14,11 @@ import java.util.List;
  *
  * <p>Sequence numbers are kept per outgoing channel (this rank to each destination) and travel on
  * every frame; the fault-tolerance protocols use them to tell replayed messages from new ones.
+ *
+ * <p>An intercommunicator is the same with two groups: its peers (the ranks messages go to and come
+ * from) are the remote group, while its rank, size and group are the local group's, and it keeps a
+ * private intracommunicator over the local group for the local steps of its collectives and for
+ * the creations made from it (see {@link Intercommunicators}).
  */
 public final class Communicator {
     /**
@@ -24,7 +29,13 @@ public final class Communicator {
 
     private final RankEngine engine;
     private final int context;
+    /** The peers: the group, or an intercommunicator's remote group. */
     private final int[] group;
+    /** An intercommunicator's local group; null for an intracommunicator. */
+    private final int[] localGroup;
+    /** An intercommunicator's private intracommunicator over its local group; null otherwise. */
+    private final Communicator localPart;
+
     private final int rank;
     private final String name;
     /** Last sequence number sent to each member: point-to-point traffic. */
@@ -43,9 +54,16 @@ public final class Communicator {
     private volatile boolean freed;
 
     Communicator(RankEngine engine, int context, int[] group, int rank, String name) {
+        this(engine, context, group, rank, name, null);
+    }
+
+    /** An intercommunicator when {@code localPart} is not null: {@code group} is then the remote group. */
+    Communicator(RankEngine engine, int context, int[] group, int rank, String name, Communicator localPart) {
         this.engine = engine;
         this.context = context;
         this.group = group;
+        this.localPart = localPart;
+        this.localGroup = localPart == null ? null : localPart.group;
         this.rank = rank;
         this.name = name;
         this.sendSequence = new long[group.length];
@@ -61,8 +79,28 @@ public final class Communicator {
         return rank;
     }
 
+    /** The size of the group (for an intercommunicator, of the local group). */
     public int size() {
+        return localGroup == null ? group.length : localGroup.length;
+    }
+
+    public boolean isInter() {
+        return localPart != null;
+    }
+
+    /** The number of peers: the size, or an intercommunicator's remote group size. */
+    public int remoteSize() {
         return group.length;
+    }
+
+    /** An intercommunicator's remote group as world ranks; the group for an intracommunicator. */
+    public int[] remoteWorldRanks() {
+        return group.clone();
+    }
+
+    /** An intercommunicator's private intracommunicator over its local group; null otherwise. */
+    public Communicator localPart() {
+        return localPart;
     }
 
     public int context() {
@@ -73,14 +111,14 @@ public final class Communicator {
         return name;
     }
 
-    /** World rank of communicator rank {@code r}. */
+    /** World rank of communicator rank {@code r} (of a peer: for an intercommunicator, remote rank {@code r}). */
     public int worldRankOf(int r) {
         return group[r];
     }
 
-    /** A copy of the group as world ranks, in communicator rank order. */
+    /** A copy of the group (an intercommunicator's local group) as world ranks, in rank order. */
     public int[] groupWorldRanks() {
-        return group.clone();
+        return localGroup == null ? group.clone() : localGroup.clone();
     }
 
     public boolean isFreed() {
@@ -89,9 +127,12 @@ public final class Communicator {
 
     public void free() {
         freed = true;
+        if (localPart != null) {
+            localPart.free();
+        }
     }
 
-    private void checkUsable() {
+    void checkUsable() {
         if (freed) {
             throw RewindException.of(ErrorClass.COMM, "communicator %s was freed", name);
         }
@@ -562,6 +603,34 @@ public final class Communicator {
         }
         return new Communicator(engine, ctx, groupWorldRanks.clone(), me, name + "/create");
     }
+
+    /** The index of this communicator's next creation (every member counts them alike). */
+    long nextCreation() {
+        return creations++;
+    }
+
+    /**
+     * Creates a communicator over {@code groupWorldRanks}, a subset that this rank belongs to, with
+     * only the subset's members taking part ({@code MPI_Comm_create_group}). Creations with the same
+     * group and tag are numbered apart from the other creations on this communicator, since the
+     * other members do not make them.
+     */
+    public Communicator createFromGroup(int[] groupWorldRanks, int tag) {
+        checkUsable();
+        CommunicatorFactory factory = engine.communicatorFactory();
+        if (factory == null) {
+            throw RewindException.of(ErrorClass.OTHER, "creation from a group needs the job's communicator registry");
+        }
+        String key = tag + ":" + Arrays.toString(groupWorldRanks);
+        long occurrence;
+        synchronized (subgroupCreations) {
+            occurrence = subgroupCreations.merge(key, 1L, Long::sum) - 1;
+        }
+        return created(factory.createFromGroup(this, groupWorldRanks.clone(), tag, occurrence), "/group");
+    }
+
+    /** Creations from a group so far, per group and tag (see {@link #createFromGroup}). */
+    private final java.util.Map<String, Long> subgroupCreations = new java.util.HashMap<>();
 
     private Communicator created(CommunicatorFactory.Created c, String suffix) {
         if (c == null) {

@@ -357,10 +357,23 @@ public final class RankProcess implements RankSupervisor {
     private final class RemoteCommunicators implements CommunicatorFactory {
         @Override
         public Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
-            CompletableFuture<Serializable> answer = requests.send(new Messages.CreateCommunicator(
-                    CommunicatorRegistry.Request.of(parent, creationIndex, color, key, explicitGroup)));
+            return ask(CommunicatorRegistry.Request.of(parent, creationIndex, color, key, explicitGroup), parent);
+        }
+
+        @Override
+        public Created createFromGroup(Communicator parent, int[] group, int tag, long occurrence) {
+            return ask(CommunicatorRegistry.Request.ofSubgroup(parent, group, tag, occurrence), parent);
+        }
+
+        @Override
+        public Created createInter(Communicator local, long creationIndex, InterLink link) {
+            return ask(CommunicatorRegistry.Request.ofInter(local, creationIndex, link), local);
+        }
+
+        private Created ask(CommunicatorRegistry.Request request, Communicator member) {
+            CompletableFuture<Serializable> answer = requests.send(new Messages.CreateCommunicator(request));
             return CommunicatorRegistry.await(
-                    answer.thenApply(a -> ((Messages.CommunicatorCreated) a).created()), parent);
+                    answer.thenApply(a -> ((Messages.CommunicatorCreated) a).created()), member);
         }
     }
 }

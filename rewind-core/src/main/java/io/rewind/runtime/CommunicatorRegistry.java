@@ -28,19 +28,26 @@ public final class CommunicatorRegistry implements CommunicatorFactory {
 
     private final ConcurrentHashMap<SlotKey, Slot> slots = new ConcurrentHashMap<>();
 
+    /** Sides of creations that join two groups, waiting for the other side; see {@link InterPairing}. */
+    private final InterPairing pairing = new InterPairing(() -> nextContext.getAndAdd(2));
+
     /**
      * The n-th creation on one parent. The colours of a split share one context, so the parent is
      * named by its context and the world rank of its first member: groups that share a context are
-     * disjoint.
+     * disjoint. A creation that only a subset calls ({@code createGroup}) is counted apart, per
+     * subset and tag, since the other members do not count it.
      */
-    private record SlotKey(int parentContext, int parentFirstWorld, long index) {}
+    private record SlotKey(int parentContext, int parentFirstWorld, long index, List<Integer> subgroup, int tag) {}
 
-    private static final class Slot {
+    static final class Slot {
         final int[] colors;
         final int[] keys;
         final int[] parentWorld;
         final boolean[] arrived;
         int[] explicitGroup;
+        /** For a side of a creation joining two groups: each member's link, the leader's counts. */
+        CommunicatorFactory.InterLink[] links;
+
         int count;
         final CompletableFuture<Created[]> results = new CompletableFuture<>();
 
@@ -66,7 +73,10 @@ public final class CommunicatorRegistry implements CommunicatorFactory {
             int memberWorld,
             int color,
             int key,
-            int[] explicitGroup)
+            int[] explicitGroup,
+            boolean subgroupOnly,
+            int[] interLink,
+            String refusal)
             implements Serializable {
         /** The part of {@code parent}'s calling member. */
         public static Request of(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
@@ -79,13 +89,71 @@ public final class CommunicatorRegistry implements CommunicatorFactory {
                     parent.worldRankOf(parent.rank()),
                     color,
                     key,
-                    explicitGroup);
+                    explicitGroup,
+                    false,
+                    null,
+                    null);
+        }
+
+        /**
+         * The part of a member of {@code group} (world ranks) creating a communicator over it from
+         * {@code parent} without the other members: the subset stands for the parent, the tag is the
+         * colour and the occurrence the creation index.
+         */
+        public static Request ofSubgroup(Communicator parent, int[] group, int tag, long occurrence) {
+            int me = parent.engine().worldRank();
+            int member = -1;
+            for (int i = 0; i < group.length; i++) {
+                if (group[i] == me) {
+                    member = i;
+                }
+            }
+            return new Request(
+                    parent.context(),
+                    parent.worldRankOf(0),
+                    group.length,
+                    occurrence,
+                    member,
+                    me,
+                    tag,
+                    0,
+                    group.clone(),
+                    true,
+                    null,
+                    null);
+        }
+
+        /** The part of {@code local}'s calling member in a creation joining its group to another. */
+        public static Request ofInter(Communicator local, long creationIndex, CommunicatorFactory.InterLink link) {
+            return new Request(
+                    local.context(),
+                    local.worldRankOf(0),
+                    local.size(),
+                    creationIndex,
+                    local.rank(),
+                    local.worldRankOf(local.rank()),
+                    0,
+                    0,
+                    null,
+                    false,
+                    link.toArray(),
+                    link.refusal());
         }
     }
 
     @Override
     public Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {
         return await(arrive(Request.of(parent, creationIndex, color, key, explicitGroup)), parent);
+    }
+
+    @Override
+    public Created createFromGroup(Communicator parent, int[] group, int tag, long occurrence) {
+        return await(arrive(Request.ofSubgroup(parent, group, tag, occurrence)), parent);
+    }
+
+    @Override
+    public Created createInter(Communicator local, long creationIndex, CommunicatorFactory.InterLink link) {
+        return await(arrive(Request.ofInter(local, creationIndex, link)), local);
     }
 
     /**
@@ -115,8 +183,16 @@ public final class CommunicatorRegistry implements CommunicatorFactory {
     public CompletableFuture<Created> arrive(Request r) {
         int n = r.parentSize();
         int me = r.member();
-        Slot slot = slots.computeIfAbsent(
-                new SlotKey(r.parentContext(), r.parentFirstWorld(), r.creationIndex()), k -> new Slot(n));
+        SlotKey key = new SlotKey(
+                r.parentContext(),
+                r.parentFirstWorld(),
+                r.creationIndex(),
+                r.subgroupOnly() ? Arrays.stream(r.explicitGroup()).boxed().toList() : null,
+                r.subgroupOnly() ? r.color() : 0);
+        Slot slot = slots.computeIfAbsent(key, k -> new Slot(n));
+        if (r.interLink() != null) {
+            return arriveInter(slot, r);
+        }
         synchronized (slot) {
             if (!slot.arrived[me]) {
                 slot.arrived[me] = true;
@@ -134,6 +210,31 @@ public final class CommunicatorRegistry implements CommunicatorFactory {
                     slot.results.complete(compute(slot, n));
                 }
             }
+        }
+        return slot.results.thenApply(all -> all[me]);
+    }
+
+    /**
+     * A member's part in one side of a creation joining two groups: once the whole side is there, it
+     * is paired with the other side (or waits for it).
+     */
+    private CompletableFuture<Created> arriveInter(Slot slot, Request r) {
+        int n = r.parentSize();
+        int me = r.member();
+        boolean complete = false;
+        synchronized (slot) {
+            if (!slot.arrived[me]) {
+                if (slot.links == null) {
+                    slot.links = new CommunicatorFactory.InterLink[n];
+                }
+                slot.arrived[me] = true;
+                slot.parentWorld[me] = r.memberWorld();
+                slot.links[me] = CommunicatorFactory.InterLink.fromArray(r.interLink(), r.refusal());
+                complete = ++slot.count == n;
+            }
+        }
+        if (complete) {
+            pairing.sideReady(slot, n);
         }
         return slot.results.thenApply(all -> all[me]);
     }
