@@ -26,9 +26,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * direct, for the blocking and the non-blocking calls alike); an NIO buffer's data starts at its
  * index 0, whatever its position.
  */
-public class Comm implements Freeable {
+public class Comm implements Freeable, Cloneable {
     /** Marks an in-place argument inside the collective implementations. */
     static final Object IN_PLACE = new Object();
+
+    /** The split type of {@link Intracomm#splitType}: processes that can share memory (one host). */
+    public static final int TYPE_SHARED = 0;
 
     private static final AtomicInteger NEXT_KEYVAL = new AtomicInteger(100);
 
@@ -115,6 +118,11 @@ public class Comm implements Freeable {
             c.inheritFrom(this);
             return c;
         });
+    }
+
+    /** Duplicates the communicator; the info hints are accepted and not used. */
+    public Comm dupWithInfo(Info info) throws MPIException {
+        return dup();
     }
 
     /** Duplicates the communicator; Rewind completes the duplication at once, {@link #getRequest()} is complete. */

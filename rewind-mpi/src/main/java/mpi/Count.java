@@ -1,7 +1,7 @@
 package mpi;
 
 /** A count that may exceed an {@code int} ({@code MPI_Count}), as the {@code X} status calls take and return. */
-public final class Count implements Comparable<Count> {
+public final class Count implements Comparable<Object> {
     private long count;
 
     public Count(long count) {
@@ -26,9 +26,10 @@ public final class Count implements Comparable<Count> {
         return Long.hashCode(count);
     }
 
+    /** Compares with another {@code Count}, as Open MPI's (whose {@code Comparable} is untyped) does. */
     @Override
-    public int compareTo(Count other) {
-        return Long.compare(count, other.count);
+    public int compareTo(Object other) {
+        return Long.compare(count, ((Count) other).count);
     }
 
     @Override

@@ -39,6 +39,8 @@ public final class Datatype implements Freeable, Cloneable {
     private boolean committed;
     private boolean freed;
     private String name;
+    /** Attributes the program caches on the datatype ({@code MPI_Type_set_attr}); null until the first. */
+    private java.util.Map<Integer, Object> attributes;
 
     private Datatype(
             int baseType,
@@ -272,6 +274,37 @@ public final class Datatype implements Freeable, Cloneable {
 
     public boolean isNull() {
         return baseType == NULL || freed;
+    }
+
+    // --- attributes: keys come from the same sequence as communicators' ------------------------------
+
+    public static int createKeyval() throws MPIException {
+        return Comm.createKeyval();
+    }
+
+    public static void freeKeyval(int keyval) throws MPIException {
+        Comm.freeKeyval(keyval);
+    }
+
+    public void setAttr(int keyval, Object value) throws MPIException {
+        MPI.check();
+        if (attributes == null) {
+            attributes = new java.util.HashMap<>();
+        }
+        attributes.put(keyval, value);
+    }
+
+    /** The attribute cached under {@code keyval}, or null if there is none. */
+    public Object getAttr(int keyval) throws MPIException {
+        MPI.check();
+        return attributes == null ? null : attributes.get(keyval);
+    }
+
+    public void deleteAttr(int keyval) throws MPIException {
+        MPI.check();
+        if (attributes != null) {
+            attributes.remove(keyval);
+        }
     }
 
     @Override

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** An info object: an ordered set of (key, value) hints. Rewind keeps them but acts on none. */
-public final class Info implements Freeable {
+public final class Info implements Freeable, Cloneable {
     private Map<String, String> entries;
 
     public Info() throws MPIException {

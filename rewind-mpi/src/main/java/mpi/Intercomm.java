@@ -61,6 +61,12 @@ public final class Intercomm extends Comm {
         });
     }
 
+    /** Duplicates the communicator; the info hints are accepted and not used. */
+    @Override
+    public Intercomm dupWithInfo(Info info) throws MPIException {
+        return dup();
+    }
+
     /** Duplicates the communicator; Rewind completes the duplication at once, {@link #getRequest()} is complete. */
     @Override
     public Intercomm iDup() throws MPIException {

@@ -45,6 +45,7 @@ public class Intracomm extends Comm {
         return c;
     }
 
+    @Override
     public Intracomm dupWithInfo(Info info) throws MPIException {
         return dup();
     }

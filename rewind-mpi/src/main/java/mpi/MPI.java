@@ -315,12 +315,12 @@ public final class MPI {
      * The version of the MPI standard the bindings follow ({@code MPI_GET_VERSION}): 3.1. Like
      * {@code MPI_Get_version}, callable before {@code Init} and after {@code Finalize}.
      */
-    public static Version getVersion() throws MPIException {
+    public static Version getVersion() {
         return new Version(3, 1);
     }
 
     /** A description of the library ({@code MPI_GET_LIBRARY_VERSION}); callable at any time. */
-    public static String getLibVersion() throws MPIException {
+    public static String getLibVersion() {
         return "Rewind MPI (Open MPI Java bindings API, MPI 3.1)";
     }
 

@@ -29,6 +29,12 @@ public abstract class Struct {
         return null;
     }
 
+    /** The extent in bytes, without the MPI state check of {@link #getExtent()} (for views of nested fields). */
+    final int extentBytes() {
+        commit();
+        return extent;
+    }
+
     private void commit() {
         if (datatype == null) {
             Datatype predefined = predefinedType();
@@ -334,9 +340,8 @@ public abstract class Struct {
             return struct.newData(buffer, offset + field);
         }
 
-        protected final <S extends Struct, D extends Struct.Data> D getData(S struct, int field, int index)
-                throws MPIException {
-            return struct.newData(buffer, offset + field + index * struct.getExtent());
+        protected final <S extends Struct, D extends Struct.Data> D getData(S struct, int field, int index) {
+            return struct.newData(buffer, offset + field + index * struct.extentBytes());
         }
     }
 }

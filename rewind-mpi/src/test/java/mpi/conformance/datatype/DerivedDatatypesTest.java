@@ -39,6 +39,12 @@ class DerivedDatatypesTest {
         runOk(BadLayouts.class, ranks);
     }
 
+    @ParameterizedTest
+    @RankCounts({1, 2})
+    void attributesCachedOnDatatypes(int ranks) {
+        runOk(Attributes.class, ranks);
+    }
+
     /** {@code length} ints, element {@code i} = {@code rank * 100 + i}, so each rank's data differs. */
     static int[] numbered(int rank, int length) {
         int[] a = new int[length];
@@ -268,6 +274,34 @@ class DerivedDatatypesTest {
             expectError(MPI.ERR_TYPE, "null old type", () -> Datatype.createVector(2, 1, -3, null));
             reverse.free();
             System.out.println("bad layouts ok");
+            MPI.Finalize();
+        }
+    }
+
+    /** Attributes cached on a derived and a predefined datatype, with keys of their own. */
+    public static final class Attributes {
+        public static void main(String[] args) throws MPIException {
+            MPI.Init(args);
+            int a = Datatype.createKeyval();
+            int b = Datatype.createKeyval();
+            check(a != b, "two keys differ");
+            Datatype pair = Datatype.createContiguous(2, MPI.INT);
+            check(pair.getAttr(a) == null, "no attribute before one is set");
+            pair.setAttr(a, "pair of ints");
+            pair.setAttr(b, 42);
+            MPI.DOUBLE.setAttr(a, "a double");
+            check("pair of ints".equals(pair.getAttr(a)), "attribute a on the derived type");
+            checkEq(42, (Integer) pair.getAttr(b), "attribute b on the derived type");
+            check("a double".equals(MPI.DOUBLE.getAttr(a)), "attribute a on a predefined type");
+            check(MPI.INT.getAttr(a) == null, "another type does not see it");
+            pair.deleteAttr(a);
+            check(pair.getAttr(a) == null, "a deleted attribute is gone");
+            checkEq(42, (Integer) pair.getAttr(b), "the other attribute stays");
+            MPI.DOUBLE.deleteAttr(a);
+            Datatype.freeKeyval(a);
+            Datatype.freeKeyval(b);
+            pair.free();
+            MPI.COMM_WORLD.barrier();
             MPI.Finalize();
         }
     }
