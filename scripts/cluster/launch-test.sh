@@ -4,7 +4,8 @@
 # cluster, started by the scripts beside this one. For each mode and each protocol that recovers, a
 # 4-rank stencil runs with a rank killed (SIGKILL) at an operation count and must print the checksum
 # of the failure-free run; over ssh, a whole "host" (its agent and ranks) is also lost and its ranks
-# must come back on the other.
+# must come back on the other. Then two examples of the wider API (matched probes, Cartesian
+# topologies) run with a rank killed in both modes.
 #
 # Usage: scripts/cluster/launch-test.sh [--keep]   (--keep leaves sshd and Slurm running)
 #        REWIND_LAUNCH_EXTRA=--shm scripts/cluster/launch-test.sh   (the same runs, the ranks of one host
@@ -35,13 +36,18 @@ program=(io.rewind.apps.workloads.Stencil2D 32 16)
 passed=0
 failed=0
 
-checksum() { sed -n 's/.*\(checksum=[^ ]*\).*/\1/p' | head -n 1; }
+# The part of a program's output that must equal the failure-free run's (set per program below).
+result='checksum=[^ ]*'
+checksum() { sed -n "s/.*\($result\).*/\1/p" | head -n 1; }
 
-expected="$("$rewind" run -n 4 --no-record "${program[@]}" | checksum)"
-if [ -z "$expected" ]; then
-  echo "launch-test: the failure-free run printed no checksum" >&2
-  exit 1
-fi
+reference() { # the program's result without failures
+  expected="$("$rewind" run -n 4 --no-record "${program[@]}" | checksum)"
+  if [ -z "$expected" ]; then
+    echo "launch-test: the failure-free run of ${program[0]} printed no result" >&2
+    exit 1
+  fi
+}
+reference
 
 check() { # name, then the command line
   local name="$1"; shift
@@ -73,6 +79,28 @@ for protocol in global pessimistic; do
   check "slurm, $protocol, rank 1 killed" \
     salloc --quiet -N1 -n1 --time=10 "$rewind" run "${common[@]}" --launch slurm --kill 1@o60 "${program[@]}"
 done
+
+# Two examples of the Open MPI API beyond point to point and collectives, in both cluster modes: a
+# task farm whose master takes every answer with a wildcard matched probe (the master itself is
+# killed, so its probes must take the same messages again) and a Cartesian stencil (CartComm.shift).
+program=(io.rewind.apps.examples.PrimeFarm 60 2000)
+result='[0-9]* primes below [0-9]*, checksum [0-9]*'
+reference
+common=(-n 4 --no-record --timeout 240s --protocol pessimistic ${REWIND_LAUNCH_EXTRA:-})
+check "ssh, pessimistic, matched-probe master killed" \
+  "$rewind" run "${common[@]}" --launch ssh --hostfile "$hostfile" --rsh "ssh -F $REWIND_SSH_CONFIG" \
+  --kill 0@o40 "${program[@]}"
+check "slurm, pessimistic, matched-probe master killed" \
+  salloc --quiet -N1 -n1 --time=10 "$rewind" run "${common[@]}" --launch slurm --kill 0@o40 "${program[@]}"
+program=(io.rewind.apps.examples.CartStencil 24 40)
+result='checksum=[^ ]*'
+reference
+common=(-n 4 --no-record --timeout 240s --protocol global ${REWIND_LAUNCH_EXTRA:-})
+check "ssh, global, Cartesian stencil rank 3 killed" \
+  "$rewind" run "${common[@]}" --launch ssh --hostfile "$hostfile" --rsh "ssh -F $REWIND_SSH_CONFIG" \
+  --kill 3@o30 "${program[@]}"
+check "slurm, global, Cartesian stencil rank 2 killed" \
+  salloc --quiet -N1 -n1 --time=10 "$rewind" run "${common[@]}" --launch slurm --kill 2@o30 "${program[@]}"
 
 echo "launch-test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

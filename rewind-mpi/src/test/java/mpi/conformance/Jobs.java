@@ -32,8 +32,10 @@ public final class Jobs {
     /**
      * How the runs under protocols launch their ranks: {@code threads} (default), {@code local}, one
      * process per rank over TCP, killed with SIGKILL (the slow tier: {@code
-     * -Drewind.conformance.launch=local}), or {@code shm}, the same with the processes talking through
-     * shared memory. The failure-free reference always runs as threads.
+     * -Drewind.conformance.launch=local}), {@code shm}, the same with the processes talking through
+     * shared memory, {@code ssh} (agents started over ssh on the hosts of a hostfile) or {@code slurm}
+     * (inside a Slurm allocation: agents started with srun). The failure-free reference always runs as
+     * threads.
      */
     private static final String LAUNCH = System.getProperty("rewind.conformance.launch", "threads");
 
@@ -42,9 +44,25 @@ public final class Jobs {
             case "threads" -> Job.run(c);
             case "local" -> ProcessJob.run(c, Launch.local(1));
             case "shm" -> ProcessJob.run(c, Launch.local(1).withSharedMemory(true));
+            case "ssh" -> ProcessJob.run(c, sshLaunch());
+            case "slurm" -> ProcessJob.run(c, Launch.slurm());
             default -> throw new IllegalArgumentException(
-                    "rewind.conformance.launch: threads, local or shm, not " + LAUNCH);
+                    "rewind.conformance.launch: threads, local, shm, ssh or slurm, not " + LAUNCH);
         };
+    }
+
+    /**
+     * Over ssh: the hosts of {@code -Drewind.conformance.hostfile}, reached with {@code ssh -F
+     * $REWIND_SSH_CONFIG} (what {@code scripts/cluster/sshd.sh env} sets up on this machine).
+     */
+    private static Launch sshLaunch() {
+        String hostfile = System.getProperty("rewind.conformance.hostfile");
+        String config = System.getenv("REWIND_SSH_CONFIG");
+        if (hostfile == null || config == null) {
+            throw new IllegalArgumentException("rewind.conformance.launch=ssh needs -Drewind.conformance.hostfile=FILE"
+                    + " and REWIND_SSH_CONFIG in the environment (eval \"$(scripts/cluster/sshd.sh env)\")");
+        }
+        return Launch.ssh(java.nio.file.Path.of(hostfile), List.of("ssh", "-F", config));
     }
 
     private Jobs() {}
