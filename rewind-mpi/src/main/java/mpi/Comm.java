@@ -529,7 +529,15 @@ public class Comm implements Freeable, Cloneable {
 
     /** Items a vector of (count, displacement) blocks spans; checks the arrays. */
     final int span(int[] counts, int[] displs, String what) throws MPIException {
-        int n = comm().size();
+        return span(counts, displs, comm().size(), what);
+    }
+
+    /**
+     * Items a vector of {@code n} (count, displacement) blocks spans (one block per rank, or per remote
+     * rank on an intercommunicator); checks the arrays. Without displacements the blocks follow each
+     * other.
+     */
+    static int span(int[] counts, int[] displs, int n, String what) throws MPIException {
         if (counts == null || counts.length < n || (displs != null && displs.length < n)) {
             throw Failures.error(
                     MPI.ERR_ARG, what + " needs " + n + " counts" + (displs != null ? " and displacements" : ""));

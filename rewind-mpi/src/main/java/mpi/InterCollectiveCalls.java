@@ -37,28 +37,6 @@ final class InterCollectiveCalls {
                         + " at the rest of its group, the root's rank (0 to " + (remote - 1) + ") in the other group");
     }
 
-    /** Items a vector of (count, displacement) blocks for the {@code n} remote ranks spans; checks the arrays. */
-    static int span(int[] counts, int[] displs, int n, String what) throws MPIException {
-        if (counts == null || counts.length < n || (displs != null && displs.length < n)) {
-            throw Failures.error(
-                    MPI.ERR_ARG, what + " needs " + n + " counts" + (displs != null ? " and displacements" : ""));
-        }
-        long hi = 0;
-        long next = 0;
-        for (int i = 0; i < n; i++) {
-            if (counts[i] < 0) {
-                throw Failures.error(MPI.ERR_COUNT, what + ": negative count " + counts[i] + " for rank " + i);
-            }
-            long d = displs != null ? displs[i] : next;
-            if (d < 0) {
-                throw Failures.error(MPI.ERR_ARG, what + ": negative displacement " + d + " for rank " + i);
-            }
-            hi = Math.max(hi, d + counts[i]);
-            next += counts[i];
-        }
-        return Math.toIntExact(hi);
-    }
-
     /** In place has no meaning between two groups (the data a member sends is never what it receives). */
     static MPIException inPlace(String what) {
         return Failures.error(MPI.ERR_ARG, what + ": MPI_IN_PLACE is not allowed on an intercommunicator");
@@ -99,7 +77,7 @@ final class InterCollectiveCalls {
         Role role = role(ic, root);
         if (role == Role.ROOT) {
             int n = c.remoteSize();
-            int items = span(recvcounts, displs, n, "gatherv");
+            int items = Comm.span(recvcounts, displs, n, "gatherv");
             Region r = Region.of(recvbuf, items, recvtype, Region.Use.READ_WRITE, "receive buffer");
             long unit = recvtype.sizeBytes();
             long[] rb = Comm.scaled(recvcounts, n, unit);
@@ -133,7 +111,7 @@ final class InterCollectiveCalls {
         Role role = role(ic, root);
         if (role == Role.ROOT) {
             int n = c.remoteSize();
-            int items = span(sendcounts, displs, n, "scatterv");
+            int items = Comm.span(sendcounts, displs, n, "scatterv");
             Region s = Region.of(sendbuf, items, sendtype, Region.Use.READ, "send buffer");
             long unit = sendtype.sizeBytes();
             long[] sb = Comm.scaled(sendcounts, n, unit);
@@ -166,7 +144,7 @@ final class InterCollectiveCalls {
         Communicator c = ic.comm();
         int n = c.remoteSize();
         Region s = Region.of(sendbuf, sendcount, sendtype, Region.Use.READ, "send buffer");
-        int items = span(recvcounts, displs, n, "allGatherv");
+        int items = Comm.span(recvcounts, displs, n, "allGatherv");
         Region r = Region.of(recvbuf, items, recvtype, Region.Use.READ_WRITE, "receive buffer");
         long unit = recvtype.sizeBytes();
         long[] rb = Comm.scaled(recvcounts, n, unit);
@@ -192,10 +170,14 @@ final class InterCollectiveCalls {
             throws MPIException {
         Communicator c = ic.comm();
         int n = c.remoteSize();
-        Region s =
-                Region.of(sendbuf, span(sendcounts, sdispls, n, "allToAllv"), sendtype, Region.Use.READ, "send buffer");
+        Region s = Region.of(
+                sendbuf, Comm.span(sendcounts, sdispls, n, "allToAllv"), sendtype, Region.Use.READ, "send buffer");
         Region r = Region.of(
-                recvbuf, span(recvcounts, rdispls, n, "allToAllv"), recvtype, Region.Use.READ_WRITE, "receive buffer");
+                recvbuf,
+                Comm.span(recvcounts, rdispls, n, "allToAllv"),
+                recvtype,
+                Region.Use.READ_WRITE,
+                "receive buffer");
         long su = sendtype.sizeBytes();
         long ru = recvtype.sizeBytes();
         long[] sb = Comm.scaled(sendcounts, n, su);
@@ -248,7 +230,7 @@ final class InterCollectiveCalls {
         Communicator c = ic.comm();
         int n = c.size();
         ReduceFunction f = op.forType(type.checkUsable());
-        int total = span(recvcounts, null, n, "reduceScatter");
+        int total = Comm.span(recvcounts, null, n, "reduceScatter");
         int[] ecounts = new int[n];
         for (int i = 0; i < n; i++) {
             ecounts[i] = type.engineCount(recvcounts[i]);

@@ -153,6 +153,13 @@ public final class Communicator {
         }
     }
 
+    /** What a receive or probe names: a usable communicator, a source (or a wildcard) and a tag (or ANY_TAG). */
+    private void checkReceivePattern(int source, int tag) {
+        checkUsable();
+        checkPeer(source, true, "source");
+        checkTag(tag, true);
+    }
+
     private static void checkTag(int tag, boolean wildcardAllowed) {
         if (tag == Constants.ANY_TAG && wildcardAllowed) {
             return;
@@ -181,9 +188,7 @@ public final class Communicator {
     }
 
     public RecvRequest irecv(MemorySegment buffer, long offset, long capacityBytes, int source, int tag) {
-        checkUsable();
-        checkPeer(source, true, "source");
-        checkTag(tag, true);
+        checkReceivePattern(source, tag);
         checkLength(capacityBytes);
         engine.operation();
         FaultTolerance ft = engine.faultTolerance();
@@ -209,9 +214,7 @@ public final class Communicator {
 
     /** The envelope of the oldest matching message not yet received, or null. Never blocks. */
     public ProbeResult iprobe(int source, int tag) {
-        checkUsable();
-        checkPeer(source, true, "source");
-        checkTag(tag, true);
+        checkReceivePattern(source, tag);
         if (source == Constants.PROC_NULL) {
             return new ProbeResult(Constants.PROC_NULL, Constants.ANY_TAG, 0);
         }
@@ -245,9 +248,7 @@ public final class Communicator {
 
     /** Blocks until a matching message is available and returns its envelope. */
     public ProbeResult probe(int source, int tag) {
-        checkUsable();
-        checkPeer(source, true, "source");
-        checkTag(tag, true);
+        checkReceivePattern(source, tag);
         if (source == Constants.PROC_NULL) {
             return new ProbeResult(Constants.PROC_NULL, Constants.ANY_TAG, 0);
         }
@@ -273,9 +274,7 @@ public final class Communicator {
      * probe records which message it took, and a restarted rank takes that very message again.
      */
     public MatchedMessage mprobe(int source, int tag) {
-        checkUsable();
-        checkPeer(source, true, "source");
-        checkTag(tag, true);
+        checkReceivePattern(source, tag);
         if (source == Constants.PROC_NULL) {
             return MatchedMessage.NO_PROC;
         }
@@ -302,9 +301,7 @@ public final class Communicator {
      * recorded, since it depends on timing, and a restarted rank gets the recorded outcome.
      */
     public MatchedMessage improbe(int source, int tag) {
-        checkUsable();
-        checkPeer(source, true, "source");
-        checkTag(tag, true);
+        checkReceivePattern(source, tag);
         if (source == Constants.PROC_NULL) {
             return MatchedMessage.NO_PROC;
         }

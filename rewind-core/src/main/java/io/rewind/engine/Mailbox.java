@@ -375,13 +375,18 @@ public final class Mailbox implements FrameSink {
     /** The oldest unexpected frame the pattern matches, without removing it; null if none. */
     Frame peek(int context, int source, int tag) {
         synchronized (lock) {
-            for (Frame f : unexpected) {
-                if (f.matches(context, source, tag)) {
-                    return f;
-                }
-            }
-            return null;
+            return firstMatching(context, source, tag);
         }
+    }
+
+    /** Under the lock: the oldest unexpected frame the pattern matches, or null. */
+    private Frame firstMatching(int context, int source, int tag) {
+        for (Frame f : unexpected) {
+            if (f.matches(context, source, tag)) {
+                return f;
+            }
+        }
+        return null;
     }
 
     /**
@@ -403,31 +408,9 @@ public final class Mailbox implements FrameSink {
 
     /** Blocks until {@link #takeMatched} finds a frame, and returns it. */
     Frame awaitMatched(RankEngine engine, int context, int source, int tag, long requiredSequence) {
-        Thread me = Thread.currentThread();
-        while (true) {
-            Frame match;
-            synchronized (lock) {
-                match = removeMatching(context, source, tag, requiredSequence);
-                if (match != null) {
-                    probers.remove(me);
-                } else if (!probers.contains(me)) {
-                    probers.add(me);
-                }
-            }
-            if (match != null) {
-                match.awaitStable();
-                return match;
-            }
-            try {
-                engine.checkAlive();
-            } catch (RuntimeException | Error e) {
-                synchronized (lock) {
-                    probers.remove(me);
-                }
-                throw e;
-            }
-            LockSupport.parkNanos(this, 20_000_000L);
-        }
+        Frame match = awaitUnexpected(engine, () -> removeMatching(context, source, tag, requiredSequence));
+        match.awaitStable();
+        return match;
     }
 
     /** Under the lock: removes the matching frame from the unexpected queue into the held ones. */
@@ -454,14 +437,21 @@ public final class Mailbox implements FrameSink {
 
     /** Blocks until a frame matching the pattern is in the unexpected queue. */
     Frame awaitProbe(RankEngine engine, int context, int source, int tag) {
+        return awaitUnexpected(engine, () -> firstMatching(context, source, tag));
+    }
+
+    /**
+     * Blocks until {@code find}, run under the lock, returns a frame; between tries the caller is
+     * registered as a prober, woken when a frame is queued, and checks that the rank is still alive.
+     */
+    private Frame awaitUnexpected(RankEngine engine, java.util.function.Supplier<Frame> find) {
         Thread me = Thread.currentThread();
         while (true) {
             synchronized (lock) {
-                for (Frame f : unexpected) {
-                    if (f.matches(context, source, tag)) {
-                        probers.remove(me);
-                        return f;
-                    }
+                Frame f = find.get();
+                if (f != null) {
+                    probers.remove(me);
+                    return f;
                 }
                 if (!probers.contains(me)) {
                     probers.add(me);
