@@ -1,10 +1,15 @@
 package io.rewind.cli;
 
+import io.rewind.ft.ClusterLayout;
+import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
+import io.rewind.tools.cluster.ClusterFile;
+import io.rewind.tools.cluster.Clustering;
+import io.rewind.tools.profile.InputFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,6 +26,14 @@ final class FaultToleranceOptions {
             description = "Fault tolerance, one of ${COMPLETION-CANDIDATES} (what each costs: rewind protocols). "
                     + "Default: ${DEFAULT-VALUE}.")
     String protocol;
+
+    @Option(
+            names = "--clusters",
+            paramLabel = "K|node|FILE",
+            description = "For --protocol spbc, the clusters: K blocks of contiguous ranks, one cluster per node "
+                    + "(node: with ranks as processes), or a cluster file written by 'rewind analyze cluster'. "
+                    + "Default: two blocks.")
+    String clusters;
 
     @Option(
             names = "--checkpoint-every",
@@ -128,7 +141,15 @@ final class FaultToleranceOptions {
 
     /** Applies the options; throws IllegalArgumentException with a message for the user. */
     void applyTo(JobConfig.Builder b, int ranks) {
-        b.protocol(ProtocolRegistry.get(protocol))
+        ProtocolDescriptor chosen = ProtocolRegistry.get(protocol);
+        if (clusters != null) {
+            if (!chosen.create().usesClusters()) {
+                throw new IllegalArgumentException(
+                        "--clusters is for a protocol that partitions the ranks (spbc), not for " + chosen.name());
+            }
+            b.clusters(clusterLayout(clusters));
+        }
+        b.protocol(chosen)
                 .checkpointEvery(checkpointEvery)
                 .keepLines(keepLines)
                 .checkpointDir(checkpointDir)
@@ -150,6 +171,28 @@ final class FaultToleranceOptions {
             case "internal" -> b.applicationLevelCollectives(false);
             default -> throw new IllegalArgumentException(
                     "unknown collective logging '" + collectiveLogging + "' (use application or internal)");
+        }
+    }
+
+    /**
+     * A number of blocks, {@code node}, or a cluster file (read with the same parser as the analysis
+     * tools, so every mistake in it is named with its line).
+     */
+    static ClusterLayout clusterLayout(String spec) {
+        String s = spec.strip();
+        if (s.equalsIgnoreCase("node") || s.chars().allMatch(Character::isDigit) && !s.isEmpty()) {
+            return ClusterLayout.parse(s);
+        }
+        Path file = Path.of(s);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("--clusters " + spec
+                    + ": neither a number of clusters, nor 'node', nor a cluster file that exists");
+        }
+        try {
+            Clustering c = ClusterFile.read(file);
+            return ClusterLayout.explicit(c.clusterOf());
+        } catch (InputFormatException | java.io.UncheckedIOException e) {
+            throw new IllegalArgumentException("--clusters " + spec + ": " + e.getMessage(), e);
         }
     }
 

@@ -35,7 +35,7 @@ class LayeringTest {
         // The rules below would pass on nothing: make sure every layer is there.
         for (String c : new String[] {
             "io.rewind.engine.Mailbox",
-            "io.rewind.ft.pessimistic.PessimisticRank",
+            "io.rewind.ft.sender.SenderLoggingRank",
             "io.rewind.runtime.Job",
             "io.rewind.transport.local.InJvmTransport",
             "io.rewind.launch.ProcessJob",
@@ -93,6 +93,8 @@ class LayeringTest {
                         "io.rewind.ft.none..",
                         "io.rewind.ft.global..",
                         "io.rewind.ft.pessimistic..",
+                        "io.rewind.ft.sender..",
+                        "io.rewind.ft.spbc..",
                         "io.rewind.ft.template.."));
         check(noClasses()
                 .that()
@@ -131,6 +133,8 @@ class LayeringTest {
                         "io.rewind.ft.none..",
                         "io.rewind.ft.global..",
                         "io.rewind.ft.pessimistic..",
+                        "io.rewind.ft.sender..",
+                        "io.rewind.ft.spbc..",
                         "io.rewind.ft.template.."));
     }
 
@@ -157,6 +161,8 @@ class LayeringTest {
                         "io.rewind.ft.none..",
                         "io.rewind.ft.global..",
                         "io.rewind.ft.pessimistic..",
+                        "io.rewind.ft.sender..",
+                        "io.rewind.ft.spbc..",
                         "io.rewind.ft.template.."));
     }
 

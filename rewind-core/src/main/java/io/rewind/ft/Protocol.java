@@ -42,6 +42,11 @@ public interface Protocol extends AutoCloseable {
         return false;
     }
 
+    /** Whether the protocol partitions the ranks into clusters ({@link ProtocolServices#clusterOf}). */
+    default boolean usesClusters() {
+        return false;
+    }
+
     /** Called once, before any rank starts, with what the job offers. */
     void start(ProtocolServices services);
 
@@ -56,6 +61,12 @@ public interface Protocol extends AutoCloseable {
 
     /** A rank wrote recovery line {@code line}; {@code frontiers} is what it had received per channel. */
     default void onCheckpoint(int rank, long line, Map<Long, Long> frontiers) {}
+
+    /**
+     * A rank's protocol reported {@code words} ({@link ProtocolServices#reports}). Called on the
+     * reporting rank's thread or on the launcher's, concurrently with {@link #plan}: synchronise.
+     */
+    default void onReport(int rank, int incarnation, long[] words) {}
 
     /** The ranks of a plan are about to restart from {@code line}. */
     default void onRollback(RecoveryPlan plan) {}

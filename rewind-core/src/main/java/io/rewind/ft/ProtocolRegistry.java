@@ -3,6 +3,7 @@ package io.rewind.ft;
 import io.rewind.ft.global.GlobalRollbackProtocol;
 import io.rewind.ft.none.NoProtocol;
 import io.rewind.ft.pessimistic.PessimisticProtocol;
+import io.rewind.ft.spbc.SpbcProtocol;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -21,7 +22,13 @@ public final class ProtocolRegistry {
                     "pessimistic",
                     "sender-based payload logging and an event logger: only the "
                             + "crashed rank rolls back, survivors replay its messages",
-                    PessimisticProtocol::new));
+                    PessimisticProtocol::new),
+            new ProtocolDescriptor(
+                    "spbc",
+                    "hierarchical, for channel-deterministic programs: coordinated checkpoints inside "
+                            + "clusters, messages between clusters logged at the sender, no determinants; "
+                            + "the failed rank's cluster rolls back",
+                    SpbcProtocol::new));
 
     /** The protocol without fault tolerance, the baseline every other one is compared with. */
     public static final ProtocolDescriptor NONE = get("none");

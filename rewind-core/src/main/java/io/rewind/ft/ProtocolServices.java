@@ -16,6 +16,9 @@ import java.util.function.IntFunction;
  * @param eventLog                   a rank's client of the job's event logger
  * @param lines                      what every rank's kept recovery lines hold (kept up to date by the
  *                                   runtime as ranks checkpoint and roll back)
+ * @param clusterOf                  the cluster of every rank, for hierarchical protocols (from the job's
+ *                                   {@link ClusterLayout} and, for one cluster per node, the placement)
+ * @param reports                    how a rank's protocol reaches the job's ({@link Protocol#onReport})
  */
 public record ProtocolServices(
         int ranks,
@@ -23,4 +26,6 @@ public record ProtocolServices(
         PayloadLogConfig payloadLog,
         boolean applicationLevelCollectives,
         IntFunction<EventLogClient> eventLog,
-        RecoveryLines lines) {}
+        RecoveryLines lines,
+        int[] clusterOf,
+        ProtocolReports reports) {}

@@ -71,4 +71,39 @@ public final class RecoveryLines {
             return oldest.frontiers().getOrDefault(channelKey, 0L);
         }
     }
+
+    /**
+     * Like {@link #safelyHeldUpTo(int, long)}, for a receiver that rolls back together with {@code
+     * group} (its cluster, which it is part of) to a line all of them hold: the bound is the
+     * receiver's frontier at the oldest line any member keeps, since a rollback of the group may go
+     * back that far. 0 while a member has no line, or when the receiver no longer keeps that line (then
+     * nothing is dropped until the members catch up with each other).
+     */
+    public long safelyHeldUpTo(int receiver, long channelKey, int[] group) {
+        long oldest = oldestLineOfGroup(group);
+        if (oldest == 0) {
+            return 0;
+        }
+        synchronized (lines[receiver]) {
+            for (Line l : lines[receiver]) {
+                if (l.number() == oldest) {
+                    return l.frontiers().getOrDefault(channelKey, 0L);
+                }
+            }
+        }
+        return 0;
+    }
+
+    /** The smallest of the oldest lines the members of {@code group} keep (0: a member keeps none). */
+    public long oldestLineOfGroup(int[] group) {
+        long oldest = Long.MAX_VALUE;
+        for (int member : group) {
+            long o = oldestLine(member);
+            if (o == 0) {
+                return 0;
+            }
+            oldest = Math.min(oldest, o);
+        }
+        return oldest;
+    }
 }

@@ -28,6 +28,7 @@ record JobSpec(
         int checkpointEvery,
         int keepLines,
         boolean applicationLevelCollectives,
+        String clusters,
         PayloadLog payloadLog)
         implements Serializable {
 
@@ -68,6 +69,7 @@ record JobSpec(
                 c.checkpointEvery(),
                 c.keepLines(),
                 c.applicationLevelCollectives(),
+                c.clusters().spec(),
                 new PayloadLog(
                         l.backend(),
                         l.blockBytes(),
@@ -126,6 +128,7 @@ record JobSpec(
                 .failures(FailureSchedule.NONE)
                 .payloadLog(log)
                 .applicationLevelCollectives(applicationLevelCollectives)
+                .clusters(io.rewind.ft.ClusterLayout.parse(clusters))
                 .build();
     }
 }

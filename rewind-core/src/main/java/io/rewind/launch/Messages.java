@@ -187,6 +187,9 @@ final class Messages {
 
     record CreateCommunicator(CommunicatorRegistry.Request request) implements Serializable {}
 
+    /** Rank to launcher, a request: a fact for the job's protocol ({@code Protocol.onReport}). */
+    record ProtocolReport(int rank, int incarnation, long[] words) implements Serializable {}
+
     record CommunicatorCreated(CommunicatorFactory.Created created) implements Serializable {}
 
     // --- a node's checkpoint service (node agent), reached by its ranks and by other agents --------

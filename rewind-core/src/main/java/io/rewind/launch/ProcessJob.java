@@ -2,6 +2,7 @@ package io.rewind.launch;
 
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
+import io.rewind.ft.ClusterLayout;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolDescriptor;
@@ -100,10 +101,15 @@ public final class ProcessJob {
     private boolean timedOut;
     private boolean allEnded;
 
-    private ProcessJob(JobConfig config, Launch launch) throws IOException {
-        this.config = config;
+    private ProcessJob(JobConfig given, Launch launch) throws IOException {
         this.launch = launch;
-        this.protocol = config.protocol().create();
+        this.protocol = given.protocol().create();
+        // Clusters are fixed at the start, from the first placement (one per node, if asked), and
+        // travel to every rank process as explicit clusters.
+        int[] clusterOf = protocol.usesClusters()
+                ? given.clusters().assign(given.ranks(), launch.place(given.ranks()))
+                : new int[given.ranks()];
+        this.config = protocol.usesClusters() ? given.withClusters(ClusterLayout.explicit(clusterOf)) : given;
         this.lines = new RecoveryLines(config.ranks(), config.keepLines());
         protocol.start(new ProtocolServices(
                 config.ranks(),
@@ -112,7 +118,9 @@ public final class ProcessJob {
                 config.applicationLevelCollectives(),
                 // The protocol's ranks reach the event logger process; the launcher records nothing.
                 new EventLogger(config.ranks())::clientFor,
-                lines));
+                lines,
+                clusterOf,
+                protocol::onReport));
         this.report = new RunReport.Builder(config);
         this.jobDir = Files.createTempDirectory("rewind-job-");
         this.secretFile = jobDir.resolve("secret");
@@ -620,6 +628,10 @@ public final class ProcessJob {
 
     private void serve(Link link, Messages.Request r) {
         switch (r.body()) {
+            case Messages.ProtocolReport p -> {
+                protocol.onReport(p.rank(), p.incarnation(), p.words());
+                link.send(new Messages.Answer(r.id(), null, null));
+            }
             case Messages.CreateCommunicator c -> communicators
                     .arrive(c.request())
                     .whenComplete((created, error) -> link.send(new Messages.Answer(

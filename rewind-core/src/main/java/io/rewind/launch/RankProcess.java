@@ -162,7 +162,11 @@ public final class RankProcess implements RankSupervisor {
                 config.payloadLog(),
                 config.applicationLevelCollectives(),
                 r -> new RemoteEventLog(r),
-                lines);
+                lines,
+                config.protocol().create().usesClusters()
+                        ? config.clusters().assign(config.ranks(), null)
+                        : new int[config.ranks()],
+                this::report);
         RankOutcome outcome = Job.runRankProcess(
                 config,
                 new RankProcessSetup(
@@ -352,6 +356,22 @@ public final class RankProcess implements RankSupervisor {
             return EventLogger.determinants((EventLogger.Records) eventLogger.call(new Messages.FetchDeterminants(of)));
         }
     }
+
+    /** A report for the launcher's protocol: returns once the launcher has taken it in. */
+    private void report(int of, int inc, long[] words) {
+        try {
+            requests.send(new Messages.ProtocolReport(of, inc, words.clone()))
+                    .get(REPORT_WAIT_SECONDS, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reporting to the launcher", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the launcher did not take a protocol report in: " + e, e);
+        }
+    }
+
+    /** How long a protocol report may wait for the launcher (it answers at once unless it is gone). */
+    private static final long REPORT_WAIT_SECONDS = 60;
 
     /** Communicator creation through the launcher's registry; waits as long as peers take to arrive. */
     private final class RemoteCommunicators implements CommunicatorFactory {

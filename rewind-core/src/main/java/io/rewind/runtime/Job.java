@@ -127,7 +127,11 @@ public final class Job {
                                 config.payloadLog(),
                                 config.applicationLevelCollectives(),
                                 events::clientFor,
-                                lines));
+                                lines,
+                                protocol.usesClusters()
+                                        ? config.clusters().assign(config.ranks(), null)
+                                        : new int[config.ranks()],
+                                protocol::onReport));
         if (checkpoints != null) {
             this.ownCheckpointDir = false;
             this.checkpointDir = null;

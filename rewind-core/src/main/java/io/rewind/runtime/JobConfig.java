@@ -1,6 +1,7 @@
 package io.rewind.runtime;
 
 import io.rewind.engine.EngineConfig;
+import io.rewind.ft.ClusterLayout;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.log.PayloadLogConfig;
@@ -36,6 +37,7 @@ import java.util.Objects;
  * @param failures  crashes to inject
  * @param payloadLog settings of the sender-based payload log (logging protocols)
  * @param applicationLevelCollectives under a logging protocol, log collectives at application level
+ * @param clusters  how a hierarchical protocol ({@code spbc}) partitions the ranks
  *                  (default); false logs every message of the tree algorithms (for comparison)
  * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
  * @param recordFile where the JSON run record goes at the end (null: not written)
@@ -60,6 +62,7 @@ public record JobConfig(
         FailureSchedule failures,
         PayloadLogConfig payloadLog,
         boolean applicationLevelCollectives,
+        ClusterLayout clusters,
         PointListener pointListener,
         Path recordFile,
         boolean resume) {
@@ -117,6 +120,7 @@ public record JobConfig(
                 f,
                 payloadLog,
                 applicationLevelCollectives,
+                clusters,
                 pointListener,
                 recordFile,
                 resume);
@@ -142,6 +146,33 @@ public record JobConfig(
                 failures,
                 payloadLog,
                 applicationLevelCollectives,
+                clusters,
+                pointListener,
+                recordFile,
+                resume);
+    }
+
+    /** This job with another cluster layout (a launcher fixes one cluster per node to explicit clusters). */
+    public JobConfig withClusters(ClusterLayout layout) {
+        return new JobConfig(
+                ranks,
+                mainClass,
+                args,
+                classPath,
+                engine,
+                timeout,
+                stopGrace,
+                tagOutput,
+                out,
+                err,
+                protocol,
+                checkpointEvery,
+                keepLines,
+                checkpointDir,
+                failures,
+                payloadLog,
+                applicationLevelCollectives,
+                layout,
                 pointListener,
                 recordFile,
                 resume);
@@ -188,6 +219,7 @@ public record JobConfig(
         private FailureSchedule failures = FailureSchedule.NONE;
         private PayloadLogConfig payloadLog;
         private boolean applicationLevelCollectives = true;
+        private ClusterLayout clusters = ClusterLayout.DEFAULT;
         private PointListener pointListener = PointListener.NONE;
         private Path recordFile;
         private boolean resume;
@@ -287,6 +319,12 @@ public record JobConfig(
         }
 
         /** Log collectives at application level (true, the default) or as their internal messages. */
+        /** How a hierarchical protocol partitions the ranks (default: {@link ClusterLayout#DEFAULT}). */
+        public Builder clusters(ClusterLayout layout) {
+            this.clusters = java.util.Objects.requireNonNull(layout, "clusters");
+            return this;
+        }
+
         public Builder applicationLevelCollectives(boolean on) {
             this.applicationLevelCollectives = on;
             return this;
@@ -319,6 +357,9 @@ public record JobConfig(
             }
             if (ranks < 1 || ranks > MAX_RANKS) {
                 throw new IllegalArgumentException("ranks must be between 1 and " + MAX_RANKS + ", was " + ranks);
+            }
+            if (protocol != null && protocol.create().usesClusters()) {
+                clusters.assign(ranks, null); // a layout that does not fit the job is refused before it runs
             }
             if (timeout == null || timeout.isNegative() || timeout.isZero()) {
                 throw new IllegalArgumentException("timeout must be positive, was " + timeout);
@@ -385,6 +426,7 @@ public record JobConfig(
                     failures,
                     log,
                     applicationLevelCollectives,
+                    clusters,
                     pointListener,
                     recordFile,
                     resume);

@@ -10,7 +10,7 @@ import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
-import io.rewind.ft.pessimistic.PessimisticRank;
+import io.rewind.ft.sender.SenderLoggingRank;
 import io.rewind.transport.local.InJvmTransport;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
@@ -62,9 +62,9 @@ class LoggedSendPathTest {
         EventLogger events = new EventLogger(2);
         RecoveryLines lines = new RecoveryLines(2, 2);
         RankEngine[] engines = new RankEngine[2];
-        PessimisticRank[] protocols = new PessimisticRank[2];
+        SenderLoggingRank[] protocols = new SenderLoggingRank[2];
         for (int r = 0; r < 2; r++) {
-            protocols[r] = new PessimisticRank(r, 0, PayloadLog.open(r, config), events.clientFor(r), lines);
+            protocols[r] = new SenderLoggingRank(r, 0, PayloadLog.open(r, config), events.clientFor(r), lines);
             engines[r] = new RankEngine(
                     r,
                     2,
@@ -116,7 +116,7 @@ class LoggedSendPathTest {
             assertEquals(0, engines[1].mailbox().unexpectedCount());
         } finally {
             pool.shutdownNow();
-            for (PessimisticRank p : protocols) {
+            for (SenderLoggingRank p : protocols) {
                 p.close();
             }
         }
@@ -138,9 +138,9 @@ class LoggedSendPathTest {
                 .build();
         InJvmTransport transport = new InJvmTransport(2);
         RankEngine[] engines = new RankEngine[2];
-        PessimisticRank[] protocols = new PessimisticRank[2];
+        SenderLoggingRank[] protocols = new SenderLoggingRank[2];
         for (int r = 0; r < 2; r++) {
-            protocols[r] = new PessimisticRank(
+            protocols[r] = new SenderLoggingRank(
                     r, 0, PayloadLog.open(r, config), new EventLogger(2).clientFor(r), new RecoveryLines(2, 2));
             engines[r] = new RankEngine(
                     r,
@@ -196,7 +196,7 @@ class LoggedSendPathTest {
             }
         } finally {
             pool.shutdownNow();
-            for (PessimisticRank p : protocols) {
+            for (SenderLoggingRank p : protocols) {
                 p.close();
             }
         }
@@ -206,7 +206,7 @@ class LoggedSendPathTest {
     @CsvSource({"100", "20000", "2000000"})
     void aSendToItselfCompletesWhetherPostedOrNot(int size, @TempDir Path dir) {
         InJvmTransport transport = new InJvmTransport(1);
-        PessimisticRank p = new PessimisticRank(
+        SenderLoggingRank p = new SenderLoggingRank(
                 0,
                 0,
                 PayloadLog.open(

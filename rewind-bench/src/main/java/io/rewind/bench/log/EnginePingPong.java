@@ -11,7 +11,7 @@ import io.rewind.ft.global.GlobalRollbackRank;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
-import io.rewind.ft.pessimistic.PessimisticRank;
+import io.rewind.ft.sender.SenderLoggingRank;
 import io.rewind.transport.local.InJvmTransport;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -98,7 +98,7 @@ public final class EnginePingPong {
                     switch (variant) {
                         case "none" -> FaultTolerance.NONE;
                         case "global" -> new GlobalRollbackRank();
-                        default -> new PessimisticRank(
+                        default -> new SenderLoggingRank(
                                 r,
                                 0,
                                 PayloadLog.open(

@@ -7,7 +7,7 @@ import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
-import io.rewind.ft.pessimistic.PessimisticRank;
+import io.rewind.ft.sender.SenderLoggingRank;
 import io.rewind.transport.local.RecordingTransport;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
@@ -54,7 +54,7 @@ public class ProtocolLoggedSendBenchmark {
     @Param({"1", "64", "1024"})
     public int sizeBytes;
 
-    private PessimisticRank protocol;
+    private SenderLoggingRank protocol;
     private RecoveryLines lines;
     private MemorySegment source;
     private long sequence;
@@ -64,7 +64,7 @@ public class ProtocolLoggedSendBenchmark {
     public void setUp() {
         PayloadLogConfig config = PayloadLogConfig.builder(backend).build();
         lines = new RecoveryLines(2, 1);
-        protocol = new PessimisticRank(0, 0, PayloadLog.open(0, config), new EventLogger(2).clientFor(0), lines);
+        protocol = new SenderLoggingRank(0, 0, PayloadLog.open(0, config), new EventLogger(2).clientFor(0), lines);
         source = MemorySegment.ofArray(new byte[sizeBytes]);
     }
 

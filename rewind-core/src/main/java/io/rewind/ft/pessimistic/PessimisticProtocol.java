@@ -7,6 +7,7 @@ import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.sender.SenderLoggingRank;
 import java.util.List;
 import java.util.Set;
 
@@ -49,7 +50,7 @@ public final class PessimisticProtocol implements Protocol {
     @Override
     public RankProtocol openRank(int rank, int incarnation) {
         PayloadLog log = PayloadLog.open(rank, services.payloadLog());
-        return new PessimisticRank(
+        return new SenderLoggingRank(
                 rank, incarnation, log, services.eventLog().apply(rank), lines, services.applicationLevelCollectives());
     }
 

@@ -1,4 +1,4 @@
-package io.rewind.ft.pessimistic;
+package io.rewind.ft.sender;
 
 import io.rewind.engine.ChannelKey;
 import io.rewind.engine.Contexts;
@@ -27,30 +27,39 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntPredicate;
 
 /**
- * The pessimistic protocol of one rank incarnation.
+ * Sender-based payload logging in one rank incarnation: the rank part of every protocol that keeps
+ * the payloads it sends and replays them to a restarted peer ({@code pessimistic}, {@code spbc}).
+ * Which outgoing channels are logged ({@link #logsTo}: every one, or only those that leave the rank's
+ * cluster) and what becomes of the outcomes of non-deterministic events (the {@link OutcomeLog}: kept
+ * by the job's event logger, or not kept at all) are what tell the protocols apart.
  *
- * <p>Every outgoing frame is logged before it leaves; its send completes once the copy is in the
- * log. A collective's result, sent alike to every member, is logged once and shared by the frames
- * that carry it. The index below maps each outgoing channel to its logged frames by sequence number
- * ({@link SentFrames}, primitive arrays, nothing allocated per frame); it is what replay reads and
- * what truncation trims.
+ * <p>Every logged frame is logged before its send completes. A collective's result, sent alike to
+ * every member, is logged once and shared by the frames that carry it. The index below maps each
+ * logged outgoing channel to its frames by sequence number ({@link SentFrames}, primitive arrays,
+ * nothing allocated per frame); it is what replay reads and what truncation trims. A frame keeps its
+ * pattern and iteration ids in the index, and its replay carries them again.
  *
  * <p>A restarted incarnation skips the frames its peers already hold (their arrival frontier when it
- * first sends on the channel again) and takes the outcomes of its non-deterministic events from the
- * event logger as long as the logger has them.
+ * first sends on the channel again) and takes the outcomes of its non-deterministic events from its
+ * {@link OutcomeLog} as long as that has them.
  */
-public final class PessimisticRank implements RankProtocol {
+public final class SenderLoggingRank implements RankProtocol {
+    private final String protocolName;
+    /** Whether frames to a destination world rank are logged (the others are only sent). */
+    private final IntPredicate logsTo;
+
     private final int worldRank;
     private final int incarnation;
     private final boolean restarted;
     private final PayloadLog log;
-    private final EventLogClient events;
-    /** For a restarted incarnation: the outcomes it must follow, fetched once from the event logger. */
-    private EventLogClient.Determinants forced;
+    private final OutcomeLog outcomes;
 
-    private final RecoveryLines lines;
+    /** Up to which sequence number a receiver's recovery lines hold a channel: logged frames below it go. */
+    private final HeldBound held;
+
     private final long pipelineChunkBytes;
 
     private final Object lock = new Object();
@@ -95,29 +104,55 @@ public final class PessimisticRank implements RankProtocol {
     private long skippedFrames;
     private long replayedFrames;
 
-    public PessimisticRank(int worldRank, int incarnation, PayloadLog log, EventLogClient events, RecoveryLines lines) {
+    public SenderLoggingRank(
+            int worldRank, int incarnation, PayloadLog log, EventLogClient events, RecoveryLines lines) {
         this(worldRank, incarnation, log, events, lines, true);
     }
 
-    /**
-     * @param rootedCollectives log collectives at application level (rooted algorithms, each
-     *                          contribution and each result once); false logs every message of the
-     *                          tree algorithms, the baseline the application-level log is measured against
-     */
-    public PessimisticRank(
+    /** A rank of the pessimistic protocol: every outgoing channel is logged. */
+    public SenderLoggingRank(
             int worldRank,
             int incarnation,
             PayloadLog log,
             EventLogClient events,
             RecoveryLines lines,
             boolean rootedCollectives) {
+        this(
+                "pessimistic",
+                destination -> true,
+                worldRank,
+                incarnation,
+                log,
+                new EventLoggedOutcomes(events, incarnation > 0),
+                lines::safelyHeldUpTo,
+                rootedCollectives);
+    }
+
+    /**
+     * @param protocolName      the protocol's name, for run records
+     * @param logsTo            whether frames to a destination world rank are logged
+     * @param rootedCollectives log collectives at application level (rooted algorithms, each
+     *                          contribution and each result once); false logs every message of the
+     *                          tree algorithms, the baseline the application-level log is measured against
+     */
+    public SenderLoggingRank(
+            String protocolName,
+            IntPredicate logsTo,
+            int worldRank,
+            int incarnation,
+            PayloadLog log,
+            OutcomeLog outcomes,
+            HeldBound held,
+            boolean rootedCollectives) {
+        this.protocolName = protocolName;
+        this.logsTo = logsTo;
         this.rootedCollectives = rootedCollectives;
         this.worldRank = worldRank;
         this.incarnation = incarnation;
         this.restarted = incarnation > 0;
         this.log = log;
-        this.events = events;
-        this.lines = lines;
+        this.outcomes = outcomes;
+        this.held = held;
         this.pipelineChunkBytes = log.config().pipelineChunkBytes();
     }
 
@@ -146,7 +181,7 @@ public final class PessimisticRank implements RankProtocol {
 
     @Override
     public String name() {
-        return "pessimistic";
+        return protocolName;
     }
 
     @Override
@@ -175,6 +210,9 @@ public final class PessimisticRank implements RankProtocol {
     @Override
     public boolean send(Frame frame, int destinationWorld, SharedPayload shared, Transport transport) {
         long key = ChannelKey.of(frame.context(), destinationWorld);
+        if (!logsTo.test(destinationWorld)) {
+            return sendUnlogged(frame, destinationWorld, key, transport);
+        }
         // The log copies the sender's buffer as given: once handed off, a frame queued unmatched may
         // be switched to a private copy by the receiving side.
         MemorySegment source = frame.data();
@@ -217,7 +255,8 @@ public final class PessimisticRank implements RankProtocol {
                 } else {
                     LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, shared, method);
                     frame.setProtocolState(entry);
-                    channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), entry);
+                    channel(key)
+                            .add(frame.context(), frame.source(), frame.tag(), frame.sequence(), pattern(frame), entry);
                     if (!deliver) {
                         skippedFrames++;
                         entry.awaitCopy(); // nothing is transferred, so the log copy is finished here
@@ -247,7 +286,14 @@ public final class PessimisticRank implements RankProtocol {
                         } else {
                             LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, shared, method);
                             frame.setProtocolState(entry);
-                            channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), entry);
+                            channel(key)
+                                    .add(
+                                            frame.context(),
+                                            frame.source(),
+                                            frame.tag(),
+                                            frame.sequence(),
+                                            pattern(frame),
+                                            entry);
                         }
                     } finally {
                         inFlight--; // never left counted: a rollback request would wait for ever
@@ -255,6 +301,23 @@ public final class PessimisticRank implements RankProtocol {
                 }
             }
         }
+        return true;
+    }
+
+    /**
+     * A frame on a channel that is not logged (inside the rank's cluster): sent, unless the peer, also
+     * re-executing from the same line, already holds it.
+     */
+    private boolean sendUnlogged(Frame frame, int destinationWorld, long key, Transport transport) {
+        if (restarted && !frame.isSynchronous()) {
+            synchronized (lock) {
+                if (frame.sequence() <= skipUpTo.getOrDefault(key, 0L)) {
+                    skippedFrames++;
+                    return false;
+                }
+            }
+        }
+        transport.send(destinationWorld, frame);
         return true;
     }
 
@@ -295,7 +358,7 @@ public final class PessimisticRank implements RankProtocol {
             Frame f = s.frame();
             LogEntry entry = logFrame(f, stageArea, s.offset(), s.destinationWorld(), null, CopyMethod.PACK);
             channel(ChannelKey.of(f.context(), s.destinationWorld()))
-                    .add(f.context(), f.source(), f.tag(), f.sequence(), entry);
+                    .add(f.context(), f.source(), f.tag(), f.sequence(), pattern(f), entry);
         }
         stageUsed = 0;
     }
@@ -307,6 +370,15 @@ public final class PessimisticRank implements RankProtocol {
                 enterStaged();
             }
         }
+    }
+
+    /**
+     * Up to which sequence number every recovery line a receiver may restart from holds a channel of
+     * it: no recovery can ask for the frames below, so truncation drops them.
+     */
+    @FunctionalInterface
+    public interface HeldBound {
+        long safelyHeldUpTo(int receiver, long channelKey);
     }
 
     /** A short message handed off and copied aside (at {@code offset} in the staging area), not logged yet. */
@@ -358,6 +430,11 @@ public final class PessimisticRank implements RankProtocol {
         }
     }
 
+    /** A frame's pattern id and iteration id in one long, as the index keeps them. */
+    private static long pattern(Frame frame) {
+        return ((long) frame.patternId() << 32) | (frame.iterationId() & 0xffffffffL);
+    }
+
     private SentFrames channel(long key) {
         SentFrames last = lastChannel;
         if (last != null && last.key == key) {
@@ -388,32 +465,22 @@ public final class PessimisticRank implements RankProtocol {
 
     @Override
     public void onWildcardMatch(long index, Frame frame) {
-        events.recordWildcard(index, new ForcedMatch(frame.source(), frame.tag(), frame.sequence()));
+        outcomes.wildcardMatched(index, frame);
     }
 
     @Override
     public ForcedMatch forcedWildcard(long index) {
-        return restarted ? forced().wildcard(index) : null;
+        return restarted ? outcomes.forcedWildcard(index) : null;
     }
 
     @Override
     public void onPollOutcome(long index, long[] outcome) {
-        events.recordPoll(index, outcome);
+        outcomes.polled(index, outcome);
     }
 
     @Override
     public long[] forcedPollOutcome(long index) {
-        return restarted ? forced().poll(index) : null;
-    }
-
-    /** The outcomes a restarted incarnation follows, fetched at its first non-deterministic event. */
-    private EventLogClient.Determinants forced() {
-        EventLogClient.Determinants d = forced;
-        if (d == null) {
-            d = events.fetch();
-            forced = d;
-        }
-        return d;
+        return restarted ? outcomes.forcedPoll(index) : null;
     }
 
     /**
@@ -442,6 +509,7 @@ public final class PessimisticRank implements RankProtocol {
     @Override
     public void afterCheckpoint() {
         truncate();
+        outcomes.afterCheckpoint();
     }
 
     @Override
@@ -460,6 +528,7 @@ public final class PessimisticRank implements RankProtocol {
     @Override
     public void onStart(RankEngine rankEngine, Map<Long, Long> held) {
         this.engine = rankEngine;
+        outcomes.started(rankEngine);
         if (!restarted) {
             return;
         }
@@ -662,7 +731,7 @@ public final class PessimisticRank implements RankProtocol {
                     + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
         }
         byte[] payload = entry.payloadToArray();
-        return new Frame(
+        Frame copy = new Frame(
                 channel.context(i),
                 channel.source(i),
                 worldRank,
@@ -674,6 +743,9 @@ public final class PessimisticRank implements RankProtocol {
                 0,
                 payload.length,
                 null);
+        long pattern = channel.pattern(i);
+        copy.setPattern((int) (pattern >>> 32), (int) pattern);
+        return copy;
     }
 
     @Override
@@ -722,7 +794,7 @@ public final class PessimisticRank implements RankProtocol {
                 long key = c.key;
                 int dest = ChannelKey.peer(key);
                 int context = ChannelKey.context(key);
-                long held = lines.safelyHeldUpTo(dest, ChannelKey.of(context, worldRank));
+                long held = this.held.safelyHeldUpTo(dest, ChannelKey.of(context, worldRank));
                 if (held <= 0) {
                     continue;
                 }

@@ -1,4 +1,4 @@
-package io.rewind.ft.pessimistic;
+package io.rewind.ft.sender;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,7 +41,7 @@ class SentFramesIndexTest {
     @Test
     void replays_the_same_frames_as_a_reference_map_through_growth_truncation_and_shared_results() {
         RecoveryLines lines = new RecoveryLines(3, 1);
-        PessimisticRank protocol = new PessimisticRank(
+        SenderLoggingRank protocol = new SenderLoggingRank(
                 ME,
                 0,
                 PayloadLog.open(
@@ -150,7 +150,7 @@ class SentFramesIndexTest {
     @Test
     void a_restarted_sender_skips_what_every_kept_line_of_the_peer_holds() {
         RecoveryLines lines = new RecoveryLines(2, 1);
-        PessimisticRank protocol = restarted(lines, 10); // the peer has received 1..10 on the channel
+        SenderLoggingRank protocol = restarted(lines, 10); // the peer has received 1..10 on the channel
         RecordingTransport collect = new RecordingTransport(true);
         try {
             for (long seq = 1; seq <= 11; seq++) {
@@ -186,7 +186,7 @@ class SentFramesIndexTest {
     @Test
     void after_a_global_rollback_messages_below_the_truncation_are_sent_but_not_logged() {
         RecoveryLines lines = new RecoveryLines(2, 1);
-        PessimisticRank protocol = restarted(lines, 0); // the peer rolled back too: it holds nothing
+        SenderLoggingRank protocol = restarted(lines, 0); // the peer rolled back too: it holds nothing
         RecordingTransport collect = new RecordingTransport(true);
         try {
             lines.published(1, 3, Map.of(ChannelKey.of(2, ME), 6L)); // a line from before
@@ -216,8 +216,8 @@ class SentFramesIndexTest {
      * A restarted incarnation of rank {@link #ME} whose peer, rank 1, answered its rollback request
      * holding {@code peerHolds} on context 2.
      */
-    private static PessimisticRank restarted(RecoveryLines lines, long peerHolds) {
-        PessimisticRank protocol = new PessimisticRank(
+    private static SenderLoggingRank restarted(RecoveryLines lines, long peerHolds) {
+        SenderLoggingRank protocol = new SenderLoggingRank(
                 ME,
                 1,
                 PayloadLog.open(
@@ -230,7 +230,7 @@ class SentFramesIndexTest {
     }
 
     private static void checkReplay(
-            PessimisticRank protocol, Map<Integer, Map<Long, TreeMap<Long, Sent>>> model, SplittableRandom random) {
+            SenderLoggingRank protocol, Map<Integer, Map<Long, TreeMap<Long, Sent>>> model, SplittableRandom random) {
         for (int dest = 1; dest <= 2; dest++) {
             Map<Long, Long> frontiers = new HashMap<>();
             List<Sent> expected = new ArrayList<>();

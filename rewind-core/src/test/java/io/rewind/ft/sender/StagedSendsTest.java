@@ -1,4 +1,4 @@
-package io.rewind.ft.pessimistic;
+package io.rewind.ft.sender;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,13 +27,13 @@ class StagedSendsTest {
     void shortMessagesEnterTheLogWhenTheRankWaitsAndReplayIntact() {
         PayloadLog log = PayloadLog.open(
                 0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build());
-        PessimisticRank protocol =
-                new PessimisticRank(0, 0, log, new EventLogger(2).clientFor(0), new RecoveryLines(2, 1));
+        SenderLoggingRank protocol =
+                new SenderLoggingRank(0, 0, log, new EventLogger(2).clientFor(0), new RecoveryLines(2, 1));
         RecordingTransport transport = new RecordingTransport(false);
         try {
-            byte[] buffer = new byte[(int) PessimisticRank.STAGE_MAX_BYTES];
+            byte[] buffer = new byte[(int) SenderLoggingRank.STAGE_MAX_BYTES];
             List<byte[]> sent = new ArrayList<>();
-            int[] sizes = {1, 100, 4096, (int) PessimisticRank.STAGE_MAX_BYTES};
+            int[] sizes = {1, 100, 4096, (int) SenderLoggingRank.STAGE_MAX_BYTES};
             for (int i = 0; i < sizes.length; i++) {
                 byte[] payload = new byte[sizes[i]];
                 Arrays.fill(payload, (byte) (i + 1));
@@ -67,8 +67,8 @@ class StagedSendsTest {
     void aReplayEntersWhatIsStillAside() {
         PayloadLog log = PayloadLog.open(
                 0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build());
-        PessimisticRank protocol =
-                new PessimisticRank(0, 0, log, new EventLogger(2).clientFor(0), new RecoveryLines(2, 1));
+        SenderLoggingRank protocol =
+                new SenderLoggingRank(0, 0, log, new EventLogger(2).clientFor(0), new RecoveryLines(2, 1));
         try {
             byte[] payload = {1, 2, 3};
             Frame frame = new Frame(0, 0, 0, 1, 7, 1, 0, MemorySegment.ofArray(payload.clone()), 0, 3, null);

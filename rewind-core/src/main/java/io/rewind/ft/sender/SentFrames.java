@@ -1,4 +1,4 @@
-package io.rewind.ft.pessimistic;
+package io.rewind.ft.sender;
 
 import io.rewind.ft.log.LogEntry;
 import java.util.Arrays;
@@ -19,6 +19,9 @@ final class SentFrames {
     private int[] contexts = new int[INITIAL];
     private int[] sources = new int[INITIAL];
     private int[] tags = new int[INITIAL];
+    /** Pattern id (high half) and iteration id (low half) each frame was sent in: replay keeps them. */
+    private long[] patterns = new long[INITIAL];
+
     private LogEntry[] entries = new LogEntry[INITIAL];
     /** Live frames are at [head, tail). */
     private int head;
@@ -47,6 +50,11 @@ final class SentFrames {
         return tags[i];
     }
 
+    /** The frame's pattern id in the high half, its iteration id in the low half. */
+    long pattern(int i) {
+        return patterns[i];
+    }
+
     long sequence(int i) {
         return sequences[i];
     }
@@ -64,6 +72,10 @@ final class SentFrames {
     }
 
     void add(int context, int source, int tag, long sequence, LogEntry entry) {
+        add(context, source, tag, sequence, 0L, entry);
+    }
+
+    void add(int context, int source, int tag, long sequence, long pattern, LogEntry entry) {
         if (tail == sequences.length) {
             makeRoom();
         }
@@ -75,12 +87,14 @@ final class SentFrames {
             System.arraycopy(contexts, at, contexts, at + 1, n);
             System.arraycopy(sources, at, sources, at + 1, n);
             System.arraycopy(tags, at, tags, at + 1, n);
+            System.arraycopy(patterns, at, patterns, at + 1, n);
             System.arraycopy(entries, at, entries, at + 1, n);
         }
         sequences[at] = sequence;
         contexts[at] = context;
         sources[at] = source;
         tags[at] = tag;
+        patterns[at] = pattern;
         entries[at] = entry;
         tail++;
     }
@@ -143,6 +157,7 @@ final class SentFrames {
         contexts = moved(contexts, capacity, live);
         sources = moved(sources, capacity, live);
         tags = moved(tags, capacity, live);
+        patterns = moved(patterns, capacity, live);
         LogEntry[] e = new LogEntry[capacity];
         System.arraycopy(entries, head, e, 0, live);
         entries = e;

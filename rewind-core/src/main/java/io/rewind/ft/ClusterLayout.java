@@ -1,0 +1,210 @@
+package io.rewind.ft;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * How a hierarchical protocol partitions the ranks into clusters: {@code K} contiguous blocks, one
+ * cluster per node, or an explicit cluster number per rank (what a cluster file of {@code rewind
+ * analyze cluster} says). Written as a spec for command lines and job descriptions:
+ *
+ * <ul>
+ *   <li>{@code default}: two blocks, or one cluster for a single rank;
+ *   <li>{@code 4}: four blocks of contiguous ranks (sizes differ by at most one);
+ *   <li>{@code node}: the ranks placed on one node form a cluster (one cluster when every rank is a
+ *       thread of one JVM);
+ *   <li>{@code ranks:0,0,1,1}: the cluster of each rank, in rank order, numbered from 0 without gaps.
+ * </ul>
+ *
+ * Immutable.
+ */
+public final class ClusterLayout {
+    private static final String EXPLICIT_PREFIX = "ranks:";
+
+    /** What the layout is made of. */
+    public enum Kind {
+        BLOCKS,
+        NODE,
+        EXPLICIT
+    }
+
+    private static final String DEFAULT_SPEC = "default";
+
+    /**
+     * Two blocks (one for a single rank): the default, so that a failure rolls back half of the ranks.
+     * Its spec is {@code default}.
+     */
+    public static final ClusterLayout DEFAULT = new ClusterLayout(Kind.BLOCKS, 2, null, true);
+
+    private final Kind kind;
+    private final int blocks;
+    private final int[] of;
+    /** Whether fewer ranks than blocks make one cluster per rank instead of an error (the default only). */
+    private final boolean capped;
+
+    private ClusterLayout(Kind kind, int blocks, int[] of, boolean capped) {
+        this.kind = kind;
+        this.blocks = blocks;
+        this.of = of;
+        this.capped = capped;
+    }
+
+    /** {@code k} blocks of contiguous ranks. */
+    public static ClusterLayout blocks(int k) {
+        if (k < 1) {
+            throw new IllegalArgumentException("the number of clusters must be at least 1, was " + k);
+        }
+        return new ClusterLayout(Kind.BLOCKS, k, null, false);
+    }
+
+    /** One cluster per node. */
+    public static ClusterLayout perNode() {
+        return new ClusterLayout(Kind.NODE, 0, null, false);
+    }
+
+    /** Rank {@code r} in cluster {@code clusterOf[r]}; clusters numbered 0..K-1 without gaps. */
+    public static ClusterLayout explicit(int[] clusterOf) {
+        Objects.requireNonNull(clusterOf, "clusterOf");
+        if (clusterOf.length == 0) {
+            throw new IllegalArgumentException("a cluster layout names the cluster of at least one rank");
+        }
+        int max = -1;
+        for (int r = 0; r < clusterOf.length; r++) {
+            if (clusterOf[r] < 0) {
+                throw new IllegalArgumentException("rank " + r + " has a negative cluster number " + clusterOf[r]);
+            }
+            max = Math.max(max, clusterOf[r]);
+        }
+        boolean[] used = new boolean[max + 1];
+        for (int c : clusterOf) {
+            used[c] = true;
+        }
+        for (int c = 0; c <= max; c++) {
+            if (!used[c]) {
+                throw new IllegalArgumentException(
+                        "clusters must be numbered 0.." + max + " without gaps; no rank is in cluster " + c);
+            }
+        }
+        return new ClusterLayout(Kind.EXPLICIT, 0, clusterOf.clone(), false);
+    }
+
+    /**
+     * The layout a spec names ({@code K}, {@code node} or {@code ranks:c0,c1,...}).
+     *
+     * @throws IllegalArgumentException saying what is accepted, for anything else
+     */
+    public static ClusterLayout parse(String spec) {
+        String s = spec == null ? "" : spec.strip();
+        if (s.equalsIgnoreCase(DEFAULT_SPEC)) {
+            return DEFAULT;
+        }
+        if (s.equalsIgnoreCase("node")) {
+            return perNode();
+        }
+        if (s.startsWith(EXPLICIT_PREFIX)) {
+            String[] parts = s.substring(EXPLICIT_PREFIX.length()).split(",", -1);
+            int[] of = new int[parts.length];
+            for (int i = 0; i < parts.length; i++) {
+                of[i] = number(parts[i].strip(), spec);
+            }
+            return explicit(of);
+        }
+        return blocks(number(s, spec));
+    }
+
+    private static int number(String s, String spec) {
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("bad cluster layout '" + spec
+                    + "': expected a number of clusters, 'node', a cluster file, or 'ranks:' and one "
+                    + "cluster number per rank");
+        }
+    }
+
+    public Kind kind() {
+        return kind;
+    }
+
+    /** The spec {@link #parse} reads back. */
+    public String spec() {
+        return switch (kind) {
+            case BLOCKS -> capped ? DEFAULT_SPEC : Integer.toString(blocks);
+            case NODE -> "node";
+            case EXPLICIT -> {
+                StringBuilder b = new StringBuilder(EXPLICIT_PREFIX);
+                for (int r = 0; r < of.length; r++) {
+                    b.append(r == 0 ? "" : ",").append(of[r]);
+                }
+                yield b.toString();
+            }
+        };
+    }
+
+    /**
+     * The cluster of every rank of a job of {@code ranks} ranks.
+     *
+     * @param nodeOfRank the node each rank is placed on (any numbering), or null when every rank is a
+     *                   thread of one JVM
+     * @throws IllegalArgumentException if the layout does not fit the job (more blocks than ranks, an
+     *                                  explicit layout for another number of ranks)
+     */
+    public int[] assign(int ranks, int[] nodeOfRank) {
+        int[] out = new int[ranks];
+        switch (kind) {
+            case BLOCKS -> {
+                int blocks = capped ? Math.min(this.blocks, ranks) : this.blocks;
+                if (blocks > ranks) {
+                    throw new IllegalArgumentException(
+                            "cannot make " + blocks + " clusters of " + ranks + " rank" + (ranks == 1 ? "" : "s"));
+                }
+                for (int r = 0; r < ranks; r++) {
+                    out[r] = (int) ((long) r * blocks / ranks);
+                }
+            }
+            case NODE -> {
+                if (nodeOfRank != null) {
+                    // Clusters numbered in order of their lowest rank.
+                    int[] clusterOfNode =
+                            new int[Arrays.stream(nodeOfRank).max().orElse(0) + 1];
+                    Arrays.fill(clusterOfNode, -1);
+                    int next = 0;
+                    for (int r = 0; r < ranks; r++) {
+                        int n = nodeOfRank[r];
+                        if (clusterOfNode[n] < 0) {
+                            clusterOfNode[n] = next++;
+                        }
+                        out[r] = clusterOfNode[n];
+                    }
+                }
+            }
+            case EXPLICIT -> {
+                if (of.length != ranks) {
+                    throw new IllegalArgumentException(
+                            "the cluster layout is for " + of.length + " ranks, the job has " + ranks);
+                }
+                System.arraycopy(of, 0, out, 0, ranks);
+            }
+        }
+        return out;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ClusterLayout c
+                && c.kind == kind
+                && c.blocks == blocks
+                && c.capped == capped
+                && Arrays.equals(c.of, of);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(kind, blocks, Arrays.hashCode(of));
+    }
+
+    @Override
+    public String toString() {
+        return spec();
+    }
+}

@@ -1,0 +1,74 @@
+package io.rewind.ft.spbc;
+
+import io.rewind.engine.FaultTolerance.ForcedMatch;
+import io.rewind.engine.Frame;
+import io.rewind.engine.RankEngine;
+import io.rewind.ft.ProtocolReports;
+import io.rewind.ft.sender.OutcomeLog;
+
+/**
+ * What SPBC does with non-deterministic outcomes: it keeps none, and a restarted rank matches freely.
+ * A choice made inside a declared communication pattern is safe by the programmer's word; the first
+ * one outside every pattern after each recovery line is reported to the job's protocol before the
+ * rank acts on it, so that a failure whose re-execution would repeat it rolls every rank back instead
+ * (see {@link SpbcProtocol#plan}). One report per checkpoint interval at most: a flag, not a log.
+ */
+final class SpbcOutcomes implements OutcomeLog {
+    private final int rank;
+    private final int incarnation;
+    private final ProtocolReports reports;
+    private RankEngine engine;
+    /** Whether this checkpoint interval's unguarded choice was reported already. Rank threads only. */
+    private volatile boolean reported;
+
+    SpbcOutcomes(int rank, int incarnation, ProtocolReports reports) {
+        this.rank = rank;
+        this.incarnation = incarnation;
+        this.reports = reports;
+    }
+
+    @Override
+    public void started(RankEngine rankEngine) {
+        this.engine = rankEngine;
+    }
+
+    @Override
+    public void afterCheckpoint() {
+        reported = false;
+    }
+
+    @Override
+    public void wildcardMatched(long index, Frame frame) {
+        if (frame.patternId() == 0) {
+            unguardedChoice();
+        }
+    }
+
+    @Override
+    public void polled(long index, long[] outcome) {
+        if (engine == null || !engine.inPattern()) {
+            unguardedChoice();
+        }
+    }
+
+    private void unguardedChoice() {
+        if (!reported) {
+            synchronized (this) {
+                if (!reported) {
+                    reports.report(rank, incarnation, new long[] {SpbcProtocol.UNGUARDED_CHOICE});
+                    reported = true;
+                }
+            }
+        }
+    }
+
+    @Override
+    public ForcedMatch forcedWildcard(long index) {
+        return null;
+    }
+
+    @Override
+    public long[] forcedPoll(long index) {
+        return null;
+    }
+}

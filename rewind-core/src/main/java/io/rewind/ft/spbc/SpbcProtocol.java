@@ -1,0 +1,206 @@
+package io.rewind.ft.spbc;
+
+import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolServices;
+import io.rewind.ft.RankProtocol;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.RecoveryPlan;
+import io.rewind.ft.RecoveryView;
+import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.sender.SenderLoggingRank;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * SPBC, the hierarchical protocol for channel-deterministic programs: ranks are partitioned into
+ * clusters; messages inside a cluster are not logged, messages that cross clusters are logged at the
+ * sender; no determinant is recorded anywhere. A failure rolls back the whole cluster of the failed
+ * rank (its checkpoints form a consistent line, like the global protocol's), and the other clusters
+ * replay the logged messages it lacks and skip what it sends again that they already hold.
+ *
+ * <p>Without determinants, a re-executed cluster must send on every channel that leaves it what it
+ * sent the first time: the program must be channel-deterministic. Anonymous receives and
+ * non-deterministic completion functions are where a program may not be; inside a declared
+ * communication pattern ({@code io.rewind.api.Patterns}) they are taken as the programmer's promise
+ * that it is. Outside one, a rank reports its first such choice after each of its recovery lines
+ * ({@link SpbcOutcomes}), and a failure whose cluster made one after the line it restarts from rolls
+ * every rank back instead (the global protocol's answer, correct for any program), with a note
+ * saying why. No program gets a silently wrong answer.
+ */
+public final class SpbcProtocol implements Protocol {
+    /** Report: a non-deterministic choice outside a declared pattern (the only report this protocol makes). */
+    static final long UNGUARDED_CHOICE = 1;
+
+    private ProtocolServices services;
+    private RecoveryLines lines;
+    private int[] clusterOf;
+    /** The ranks of each cluster, in rank order. */
+    private int[][] members;
+
+    private final Object lock = new Object();
+    /** Per rank: the newest line it wrote or restarted from, as far as this instance has heard. Guarded by lock. */
+    private long[] newestLine;
+    /**
+     * Per rank: the newest line before its latest unguarded non-deterministic choice (-1: none). A
+     * restart from a line at or before it re-executes that choice. Guarded by lock.
+     */
+    private long[] unguardedAfter;
+
+    @Override
+    public String name() {
+        return "spbc";
+    }
+
+    @Override
+    public boolean recovers() {
+        return true;
+    }
+
+    @Override
+    public boolean logsPayloads() {
+        return true;
+    }
+
+    @Override
+    public boolean usesClusters() {
+        return true;
+    }
+
+    @Override
+    public void start(ProtocolServices s) {
+        this.services = s;
+        this.lines = s.lines();
+        this.clusterOf = s.clusterOf().clone();
+        int clusters = Arrays.stream(clusterOf).max().orElse(0) + 1;
+        this.members = new int[clusters][];
+        for (int c = 0; c < clusters; c++) {
+            int cluster = c;
+            members[c] = java.util.stream.IntStream.range(0, clusterOf.length)
+                    .filter(r -> clusterOf[r] == cluster)
+                    .toArray();
+        }
+        this.newestLine = new long[s.ranks()];
+        this.unguardedAfter = new long[s.ranks()];
+        Arrays.fill(unguardedAfter, -1);
+    }
+
+    /** The cluster of each rank. */
+    public int[] clusterOf() {
+        return clusterOf.clone();
+    }
+
+    @Override
+    public RankProtocol openRank(int rank, int incarnation) {
+        int cluster = clusterOf[rank];
+        PayloadLog log = PayloadLog.open(rank, services.payloadLog());
+        return new SenderLoggingRank(
+                name(),
+                destination -> clusterOf[destination] != cluster,
+                rank,
+                incarnation,
+                log,
+                new SpbcOutcomes(rank, incarnation, services.reports()),
+                // A receiver rolls back with its whole cluster, to a line all members hold: its log of a
+                // channel may only be trimmed up to what the cluster's oldest kept line holds.
+                (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, members[clusterOf[receiver]]),
+                services.applicationLevelCollectives());
+    }
+
+    @Override
+    public void onCheckpoint(int rank, long line, Map<Long, Long> frontiers) {
+        synchronized (lock) {
+            newestLine[rank] = Math.max(newestLine[rank], line);
+        }
+    }
+
+    @Override
+    public void onReport(int rank, int incarnation, long[] words) {
+        if (words.length == 1 && words[0] == UNGUARDED_CHOICE) {
+            synchronized (lock) {
+                unguardedAfter[rank] = Math.max(unguardedAfter[rank], newestLine[rank]);
+            }
+        }
+    }
+
+    @Override
+    public void onRollback(RecoveryPlan plan) {
+        synchronized (lock) {
+            for (int r : plan.rollback()) {
+                newestLine[r] = plan.line();
+            }
+        }
+    }
+
+    /**
+     * The clusters of the failed ranks, from the newest line all their ranks hold, but no further
+     * forward than the newest line of every other rank (as under {@code pessimistic}: the cluster's
+     * logs are lost, and a peer restarting later from its own newest line may need what the cluster
+     * sent after it, which only a re-execution from early enough sends again). Every rank, from the
+     * newest line all hold, when a rolled-back rank lacks a usable line or made an unguarded
+     * non-deterministic choice after the line.
+     */
+    @Override
+    public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
+        Set<Integer> rollback = new TreeSet<>();
+        for (int c : clusters(failed)) {
+            for (int r : members[c]) {
+                rollback.add(r);
+            }
+        }
+        if (rollback.size() == view.ranks()) {
+            return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), List.of());
+        }
+        long atMost = Long.MAX_VALUE;
+        for (int r = 0; r < view.ranks(); r++) {
+            if (!rollback.contains(r)) {
+                atMost = Math.min(atMost, view.newestLine(r));
+            }
+        }
+        long line = view.newestCommonLine(rollback, atMost);
+        for (int c : clusters(failed)) {
+            long oldestKept = lines.oldestLineOfGroup(members[c]);
+            if (oldestKept > 0 && line < oldestKept) {
+                return everyRank(
+                        view,
+                        "cluster " + c + " has no usable recovery line common to its ranks "
+                                + Arrays.toString(members[c]) + " among the kept lines; the other clusters' logs no"
+                                + " longer reach back far enough, so every rank rolls back");
+            }
+        }
+        List<Integer> unguarded = new ArrayList<>();
+        synchronized (lock) {
+            for (int r : rollback) {
+                if (unguardedAfter[r] >= line) {
+                    unguarded.add(r);
+                }
+            }
+        }
+        if (!unguarded.isEmpty()) {
+            return everyRank(
+                    view,
+                    "rank" + (unguarded.size() > 1 ? "s " : " ") + unguarded
+                            + " made non-deterministic choices (wildcard receives, completion functions or"
+                            + " probes) outside a declared communication pattern after recovery line " + line
+                            + "; spbc keeps no determinants, so cluster" + (failed.size() > 1 ? "s " : " ")
+                            + clusters(failed) + " might send other clusters something else when re-executed:"
+                            + " every rank rolls back");
+        }
+        return new RecoveryPlan(rollback, line, true, List.of());
+    }
+
+    private Set<Integer> clusters(Set<Integer> ranks) {
+        Set<Integer> out = new TreeSet<>();
+        for (int r : ranks) {
+            out.add(clusterOf[r]);
+        }
+        return out;
+    }
+
+    private static RecoveryPlan everyRank(RecoveryView view, String note) {
+        return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), List.of(note));
+    }
+}
