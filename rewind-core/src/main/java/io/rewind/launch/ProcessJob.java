@@ -1178,7 +1178,8 @@ public final class ProcessJob {
                         strike.nanos(),
                         s.detectedNanos,
                         plan.line(),
-                        plan.rollback().size());
+                        plan.rollback(),
+                        plan.notes());
                 s.catchUpPoints = strike.points();
                 s.catchUpOperations = plan.line() == 0 ? strike.operations() : 0;
             } else {

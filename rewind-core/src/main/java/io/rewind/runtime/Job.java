@@ -914,7 +914,8 @@ public final class Job {
                             f.strike().nanos(),
                             detected,
                             plan.line(),
-                            plan.rollback().size());
+                            plan.rollback(),
+                            plan.notes());
                     inc.catchUpTarget = f.strike().atPoint();
                     // From the beginning, where it crashed is counted in operations (a program
                     // without the checkpoint API passes no point).

@@ -66,6 +66,21 @@ public final class RunRecordWriter {
             }
         }
         record.put("recovery", recovery);
+        List<Map<String, Object>> failures = new ArrayList<>();
+        for (RunReport.FailureRecord f : report.failures()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("rank", f.rank());
+            row.put("how", f.how());
+            row.put("line", f.line());
+            row.put("rolledBack", List.copyOf(f.rolledBack()));
+            row.put("replayedFrames", f.replayedFrames());
+            row.put("notes", f.notes());
+            failures.add(row);
+        }
+        record.put("failures", failures);
+        record.put("rankLoggedBytes", report.rankLoggedBytes().clone());
+        record.put("rankSeconds", report.traffic().rankSeconds().clone());
+        record.put("sentBytes", report.sentBytes());
         record.put("wallMs", report.wall().toNanos() / 1e6);
         record.put("checkpoints", report.checkpoints());
         record.put("loggedBytes", report.loggedBytes());

@@ -29,6 +29,7 @@ import java.util.Locale;
  * @param killsNotStruck    scheduled crashes that never happened (the job ended first)
  * @param operations        communication operations each rank counted (the count {@code --kill RANK@oN}
  *                          refers to), in its last incarnation; a failure-free run's totals
+ * @param rankLoggedBytes   payload bytes each rank logged, over all its incarnations
  */
 public record RunReport(
         String protocol,
@@ -48,7 +49,8 @@ public record RunReport(
         long collectiveLoggedBytes,
         Traffic traffic,
         List<FailureSchedule.Kill> killsNotStruck,
-        long[] operations) {
+        long[] operations,
+        long[] rankLoggedBytes) {
 
     /**
      * Who sent what to whom during the job, [source][destination], and how long each rank ran.
@@ -68,7 +70,8 @@ public record RunReport(
         private final int incarnation;
         private final String how;
         private final long line;
-        private final int rollbackSet;
+        private final java.util.Set<Integer> rolledBack;
+        private final List<String> notes;
         /** When each phase was entered, by ordinal; 0 while not reached. */
         private final long[] enteredNanos = new long[RecoveryPhase.values().length];
 
@@ -77,12 +80,20 @@ public record RunReport(
         private long restoreWorkNanos;
 
         FailureRecord(
-                int rank, int incarnation, String how, long killNanos, long detectedNanos, long line, int rollbackSet) {
+                int rank,
+                int incarnation,
+                String how,
+                long killNanos,
+                long detectedNanos,
+                long line,
+                java.util.Set<Integer> rolledBack,
+                List<String> notes) {
             this.rank = rank;
             this.incarnation = incarnation;
             this.how = how;
             this.line = line;
-            this.rollbackSet = rollbackSet;
+            this.rolledBack = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(rolledBack));
+            this.notes = List.copyOf(notes);
             enter(RecoveryPhase.KILLED, killNanos);
             enter(RecoveryPhase.DETECTED, detectedNanos);
         }
@@ -133,8 +144,18 @@ public record RunReport(
         }
 
         /** How many ranks rolled back. */
+        /** What the protocol said about its choice (why it rolled back more than it had to, say). */
+        public List<String> notes() {
+            return notes;
+        }
+
+        /** The ranks this recovery restarted, in rank order. */
+        public java.util.Set<Integer> rolledBack() {
+            return rolledBack;
+        }
+
         public int rollbackSet() {
-            return rollbackSet;
+            return rolledBack.size();
         }
 
         public synchronized long replayedFrames() {
@@ -194,12 +215,13 @@ public record RunReport(
         public synchronized String toString() {
             return String.format(
                     Locale.ROOT,
-                    "rank %d %s: restored line %d, rolled back %d rank(s), replayed %d "
+                    "rank %d %s: restored line %d, rolled back %d rank(s)%s, replayed %d "
                             + "message(s); detect %.1f ms, respawn %.1f ms, restore %.1f ms, replay %.1f ms",
                     rank,
                     how,
                     line,
-                    rollbackSet,
+                    rolledBack.size(),
+                    rolledBack.size() <= 16 ? " " + rolledBack : "",
                     replayedFrames,
                     detectMs(),
                     respawnMs(),
@@ -259,8 +281,16 @@ public record RunReport(
         }
 
         public synchronized FailureRecord failure(
-                int rank, int incarnation, String how, long killNanos, long detectedNanos, long line, int rollbackSet) {
-            FailureRecord f = new FailureRecord(rank, incarnation, how, killNanos, detectedNanos, line, rollbackSet);
+                int rank,
+                int incarnation,
+                String how,
+                long killNanos,
+                long detectedNanos,
+                long line,
+                java.util.Set<Integer> rolledBack,
+                List<String> notes) {
+            FailureRecord f =
+                    new FailureRecord(rank, incarnation, how, killNanos, detectedNanos, line, rolledBack, notes);
             failures.add(f);
             return f;
         }
@@ -329,8 +359,32 @@ public record RunReport(
                     collLogBytes,
                     new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds),
                     notStruck,
-                    operations.clone());
+                    operations.clone(),
+                    rankLogged.clone());
         }
+    }
+
+    /** Payload bytes sent over the run, point to point and inside collectives, every incarnation. */
+    public long sentBytes() {
+        long sum = 0;
+        for (long[][] m : new long[][][] {traffic.p2pBytes(), traffic.collBytes()}) {
+            for (long[] row : m) {
+                for (long b : row) {
+                    sum += b;
+                }
+            }
+        }
+        return sum;
+    }
+
+    /** Each rank's log growth: bytes it logged per second of its run (0 for a rank with no time). */
+    public double[] logGrowthRates() {
+        double[] out = new double[ranks];
+        double[] seconds = traffic.rankSeconds();
+        for (int r = 0; r < ranks; r++) {
+            out[r] = seconds[r] > 0 ? rankLoggedBytes[r] / seconds[r] : 0;
+        }
+        return out;
     }
 
     /** A few lines for the terminal. */
@@ -359,6 +413,27 @@ public record RunReport(
                     "; collectives: %d entries, %.1f KiB",
                     collectiveLoggedEntries,
                     collectiveLoggedBytes / 1024.0));
+            long sent = sentBytes();
+            double[] rates = logGrowthRates();
+            double avg = 0;
+            double max = 0;
+            int maxRank = 0;
+            for (int r = 0; r < rates.length; r++) {
+                avg += rates[r] / rates.length;
+                if (rates[r] > max) {
+                    max = rates[r];
+                    maxRank = r;
+                }
+            }
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "\n  logged %.1f %% of %.1f KiB sent; log growth per rank %.1f KiB/s on average, at most %.1f KiB/s"
+                            + " (rank %d)",
+                    sent == 0 ? 0.0 : 100.0 * loggedBytes / sent,
+                    sent / 1024.0,
+                    avg / 1024.0,
+                    max / 1024.0,
+                    maxRank));
         }
         for (FailureRecord f : failures) {
             sb.append("\n  failure: ").append(f);

@@ -167,8 +167,9 @@ public final class SpbcProtocol implements Protocol {
                 return everyRank(
                         view,
                         "cluster " + c + " has no usable recovery line common to its ranks "
-                                + Arrays.toString(members[c]) + " among the kept lines; the other clusters' logs no"
-                                + " longer reach back far enough, so every rank rolls back");
+                                + Arrays.toString(members[c]) + " among the kept lines (the newest it could restart"
+                                + " from is " + line + ", the others' logs reach back to line " + oldestKept
+                                + "), so every rank rolls back");
             }
         }
         List<Integer> unguarded = new ArrayList<>();
@@ -189,7 +190,10 @@ public final class SpbcProtocol implements Protocol {
                             + clusters(failed) + " might send other clusters something else when re-executed:"
                             + " every rank rolls back");
         }
-        return new RecoveryPlan(rollback, line, true, List.of());
+        // Lines after it stay: the re-execution sends every other cluster what the first one did (the
+        // program is channel-deterministic, or the choices it made were inside declared patterns), so a
+        // later recovery may combine them with lines written before this one, as under pessimistic.
+        return new RecoveryPlan(rollback, line, false, List.of());
     }
 
     private Set<Integer> clusters(Set<Integer> ranks) {
