@@ -388,8 +388,9 @@ public final class Communicator {
     }
 
     /**
-     * Numbers the frame, lets the protocol log it (or skip it when the destination already has it),
-     * and hands it to the transport.
+     * Numbers the frame, stamps it with the active communication pattern (see {@link PatternState}),
+     * lets the protocol log it (or skip it when the destination already has it), and hands it to the
+     * transport.
      *
      * @param shared non-null when the payload is one result sent alike to several members
      */

@@ -13,7 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * arrived before their receive (unexpected queue), both in arrival order. A message matches the
  * oldest posted receive that accepts it; a receive matches the oldest unexpected message it accepts.
  * Since one sender's frames on one channel arrive in send order, this gives MPI's non-overtaking
- * rule.
+ * rule. Besides context, source and tag, a frame and a receive or probe must carry the same
+ * communication pattern and iteration ids ({@link PatternState}); outside patterns both are 0.
  *
  * <p>One lock guards both queues. Frames are delivered by the sending thread (in-JVM transport) or
  * a transport thread; the copy into a matched receive buffer happens outside the lock.
