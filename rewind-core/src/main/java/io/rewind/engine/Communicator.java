@@ -196,14 +196,15 @@ public final class Communicator {
             long index = engine.nextWildcardIndex();
             FaultTolerance.ForcedMatch forced = ft.forcedWildcard(index);
             Mailbox mailbox = engine.mailbox();
+            long stamp = engine.patternStamp(context);
             RecvRequest req;
             if (forced != null) {
                 // Replay: the receive matches exactly what it matched before the crash.
                 req = new RecvRequest(
-                        engine, mailbox, context, forced.source(), forced.tag(), buffer, offset, capacityBytes);
+                        engine, mailbox, context, forced.source(), forced.tag(), stamp, buffer, offset, capacityBytes);
                 req.requiredSequence = forced.sequence();
             } else {
-                req = new RecvRequest(engine, mailbox, context, source, tag, buffer, offset, capacityBytes);
+                req = new RecvRequest(engine, mailbox, context, source, tag, stamp, buffer, offset, capacityBytes);
             }
             req.wildcardIndex = index;
             mailbox.post(req);
@@ -220,6 +221,7 @@ public final class Communicator {
         }
         engine.checkAlive();
         FaultTolerance ft = engine.faultTolerance();
+        long stamp = engine.patternStamp(context);
         if (engine.interposed()) {
             long index = engine.nextPollIndex();
             long[] forced = ft.forcedPollOutcome(index);
@@ -227,10 +229,10 @@ public final class Communicator {
                 if (forced.length == 0) {
                     return null; // it found nothing before the crash, so it finds nothing now
                 }
-                Frame f = engine.mailbox().awaitProbe(engine, context, (int) forced[0], (int) forced[1]);
+                Frame f = engine.mailbox().awaitProbe(engine, context, (int) forced[0], (int) forced[1], stamp);
                 return new ProbeResult(f.source, f.tag, f.lengthBytes);
             }
-            Frame f = engine.mailbox().peek(context, source, tag);
+            Frame f = engine.mailbox().peek(context, source, tag, stamp);
             ft.onPollOutcome(index, f == null ? new long[0] : new long[] {f.source, f.tag, f.sequence});
             if (f == null) {
                 engine.onUnsuccessfulPoll();
@@ -238,7 +240,7 @@ public final class Communicator {
             }
             return new ProbeResult(f.source, f.tag, f.lengthBytes);
         }
-        Frame f = engine.mailbox().peek(context, source, tag);
+        Frame f = engine.mailbox().peek(context, source, tag, stamp);
         if (f == null) {
             engine.onUnsuccessfulPoll();
             return null;
@@ -253,6 +255,7 @@ public final class Communicator {
             return new ProbeResult(Constants.PROC_NULL, Constants.ANY_TAG, 0);
         }
         FaultTolerance ft = engine.faultTolerance();
+        long stamp = engine.patternStamp(context);
         if (engine.interposed() && source == Constants.ANY_SOURCE) {
             long index = engine.nextPollIndex();
             long[] forced = ft.forcedPollOutcome(index);
@@ -260,11 +263,11 @@ public final class Communicator {
                 source = (int) forced[0];
                 tag = (int) forced[1];
             }
-            Frame f = engine.mailbox().awaitProbe(engine, context, source, tag);
+            Frame f = engine.mailbox().awaitProbe(engine, context, source, tag, stamp);
             ft.onPollOutcome(index, new long[] {f.source, f.tag, f.sequence});
             return new ProbeResult(f.source, f.tag, f.lengthBytes);
         }
-        Frame f = engine.mailbox().awaitProbe(engine, context, source, tag);
+        Frame f = engine.mailbox().awaitProbe(engine, context, source, tag, stamp);
         return new ProbeResult(f.source, f.tag, f.lengthBytes);
     }
 
@@ -280,19 +283,20 @@ public final class Communicator {
         }
         engine.operation();
         Mailbox mailbox = engine.mailbox();
+        long stamp = engine.patternStamp(context);
         if (engine.interposed() && source == Constants.ANY_SOURCE) {
             FaultTolerance ft = engine.faultTolerance();
             long index = engine.nextPollIndex();
             long[] forced = ft.forcedPollOutcome(index);
             Frame f = forced != null && forced.length == 3
-                    ? mailbox.awaitMatched(engine, context, (int) forced[0], (int) forced[1], forced[2])
-                    : mailbox.awaitMatched(engine, context, source, tag, -1);
+                    ? mailbox.awaitMatched(engine, context, (int) forced[0], (int) forced[1], stamp, forced[2])
+                    : mailbox.awaitMatched(engine, context, source, tag, stamp, -1);
             if (forced == null) {
                 ft.onPollOutcome(index, new long[] {f.source, f.tag, f.sequence});
             }
             return new MatchedMessage(f, this);
         }
-        return new MatchedMessage(mailbox.awaitMatched(engine, context, source, tag, -1), this);
+        return new MatchedMessage(mailbox.awaitMatched(engine, context, source, tag, stamp, -1), this);
     }
 
     /**
@@ -307,8 +311,9 @@ public final class Communicator {
         }
         engine.operation();
         Mailbox mailbox = engine.mailbox();
+        long stamp = engine.patternStamp(context);
         if (!engine.interposed()) {
-            Frame f = mailbox.takeMatched(context, source, tag, -1);
+            Frame f = mailbox.takeMatched(context, source, tag, stamp, -1);
             if (f == null) {
                 engine.onUnsuccessfulPoll();
                 return null;
@@ -324,9 +329,9 @@ public final class Communicator {
                 return null; // it found nothing before the crash, so it finds nothing now
             }
             return new MatchedMessage(
-                    mailbox.awaitMatched(engine, context, (int) forced[0], (int) forced[1], forced[2]), this);
+                    mailbox.awaitMatched(engine, context, (int) forced[0], (int) forced[1], stamp, forced[2]), this);
         }
-        Frame f = mailbox.takeMatched(context, source, tag, -1);
+        Frame f = mailbox.takeMatched(context, source, tag, stamp, -1);
         ft.onPollOutcome(index, f == null ? new long[0] : new long[] {f.source, f.tag, f.sequence});
         if (f == null) {
             engine.onUnsuccessfulPoll();
@@ -345,7 +350,7 @@ public final class Communicator {
         checkLength(capacityBytes);
         if (message == MatchedMessage.NO_PROC) {
             RecvRequest none = new RecvRequest(
-                    engine, engine.mailbox(), context, Constants.PROC_NULL, Constants.ANY_TAG, buffer, offset, 0);
+                    engine, engine.mailbox(), context, Constants.PROC_NULL, Constants.ANY_TAG, 0L, buffer, offset, 0);
             none.complete(Constants.PROC_NULL, Constants.ANY_TAG, 0, null);
             return none;
         }
@@ -361,8 +366,18 @@ public final class Communicator {
         }
         engine.operation();
         Mailbox mailbox = engine.mailbox();
+        // The frame was matched by the probe already (pattern included): this request only receives it.
+        Frame frame = message.frame;
         RecvRequest req = new RecvRequest(
-                engine, mailbox, context, message.source(), message.tag(), buffer, offset, capacityBytes);
+                engine,
+                mailbox,
+                context,
+                message.source(),
+                message.tag(),
+                PatternState.pack(frame.patternId, frame.iterationId),
+                buffer,
+                offset,
+                capacityBytes);
         mailbox.releaseMatched(message.frame);
         req.deliver(message.frame);
         return req;
@@ -373,8 +388,9 @@ public final class Communicator {
     }
 
     /**
-     * Numbers the frame, lets the protocol log it (or skip it when the destination already has it),
-     * and hands it to the transport.
+     * Numbers the frame, stamps it with the active communication pattern (see {@link PatternState}),
+     * lets the protocol log it (or skip it when the destination already has it), and hands it to the
+     * transport.
      *
      * @param shared non-null when the payload is one result sent alike to several members
      */
@@ -438,6 +454,8 @@ public final class Communicator {
                     offset,
                     lengthBytes,
                     waitForMatch || pull ? req : null);
+            long stamp = engine.patternStamp(ctx);
+            frame.setPattern(PatternState.patternOf(stamp), PatternState.iterationOf(stamp));
             frame.pull = pull;
             frame.synchronous = (waitForMatch && mode == SendMode.SYNCHRONOUS) || remoteSynchronous;
         }
@@ -467,7 +485,8 @@ public final class Communicator {
     RecvRequest recvOn(int ctx, MemorySegment buffer, long offset, long capacityBytes, int source, int tag) {
         engine.operation();
         Mailbox mailbox = engine.mailbox();
-        RecvRequest req = new RecvRequest(engine, mailbox, ctx, source, tag, buffer, offset, capacityBytes);
+        RecvRequest req = new RecvRequest(
+                engine, mailbox, ctx, source, tag, engine.patternStamp(ctx), buffer, offset, capacityBytes);
         if (source == Constants.PROC_NULL) {
             req.complete(Constants.PROC_NULL, Constants.ANY_TAG, 0, null);
             return req;

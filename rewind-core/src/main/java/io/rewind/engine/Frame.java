@@ -305,8 +305,16 @@ public final class Frame {
         return ChannelKey.of(context, sourceWorld);
     }
 
-    boolean matches(int wantContext, int wantSource, int wantTag) {
+    /**
+     * Whether a receive or probe posted with this envelope accepts the frame: same context, source and
+     * tag (or wildcards), and the same pattern and iteration ids, which have no wildcard, so that a
+     * message of one iteration of a pattern is never taken by a receive of another (see {@link
+     * PatternState}).
+     */
+    boolean matches(int wantContext, int wantSource, int wantTag, int wantPattern, int wantIteration) {
         return context == wantContext
+                && patternId == wantPattern
+                && iterationId == wantIteration
                 && (wantSource == Constants.ANY_SOURCE || wantSource == source)
                 && (wantTag == Constants.ANY_TAG || wantTag == tag);
     }
@@ -315,6 +323,7 @@ public final class Frame {
     public String toString() {
         return "Frame[ctx=" + context + " src=" + source + "/" + sourceWorld + "." + incarnation + " dst="
                 + destinationWorld + " tag=" + tag + " seq=" + sequence
+                + (patternId != 0 || iterationId != 0 ? " pattern=" + patternId + "." + iterationId : "")
                 + " bytes=" + lengthBytes + (sender != null ? " rendezvous" : "") + "]";
     }
 }

@@ -13,7 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * arrived before their receive (unexpected queue), both in arrival order. A message matches the
  * oldest posted receive that accepts it; a receive matches the oldest unexpected message it accepts.
  * Since one sender's frames on one channel arrive in send order, this gives MPI's non-overtaking
- * rule.
+ * rule. Besides context, source and tag, a frame and a receive or probe must carry the same
+ * communication pattern and iteration ids ({@link PatternState}); outside patterns both are 0.
  *
  * <p>One lock guards both queues. Frames are delivered by the sending thread (in-JVM transport) or
  * a transport thread; the copy into a matched receive buffer happens outside the lock.
@@ -372,17 +373,22 @@ public final class Mailbox implements FrameSink {
         }
     }
 
-    /** The oldest unexpected frame the pattern matches, without removing it; null if none. */
-    Frame peek(int context, int source, int tag) {
+    /**
+     * The oldest unexpected frame the envelope matches, without removing it; null if none. {@code
+     * patternStamp} is the probe's pattern and iteration ids, packed as by {@link PatternState#pack}.
+     */
+    Frame peek(int context, int source, int tag, long patternStamp) {
         synchronized (lock) {
-            return firstMatching(context, source, tag);
+            return firstMatching(context, source, tag, patternStamp);
         }
     }
 
-    /** Under the lock: the oldest unexpected frame the pattern matches, or null. */
-    private Frame firstMatching(int context, int source, int tag) {
+    /** Under the lock: the oldest unexpected frame the envelope matches, or null. */
+    private Frame firstMatching(int context, int source, int tag, long patternStamp) {
+        int pattern = PatternState.patternOf(patternStamp);
+        int iteration = PatternState.iterationOf(patternStamp);
         for (Frame f : unexpected) {
-            if (f.matches(context, source, tag)) {
+            if (f.matches(context, source, tag, pattern, iteration)) {
                 return f;
             }
         }
@@ -390,15 +396,15 @@ public final class Mailbox implements FrameSink {
     }
 
     /**
-     * Takes the oldest unexpected frame the pattern matches (with {@code requiredSequence} >= 0, only
+     * Takes the oldest unexpected frame the envelope matches (with {@code requiredSequence} >= 0, only
      * that frame) out of matching for a matched probe, or returns null. The frame is held until {@link
      * #releaseMatched} (its receive); meanwhile no checkpoint may be taken and a closing mailbox lets
      * its sender go.
      */
-    Frame takeMatched(int context, int source, int tag, long requiredSequence) {
+    Frame takeMatched(int context, int source, int tag, long patternStamp, long requiredSequence) {
         Frame match = null;
         synchronized (lock) {
-            match = removeMatching(context, source, tag, requiredSequence);
+            match = removeMatching(context, source, tag, patternStamp, requiredSequence);
         }
         if (match != null) {
             match.awaitStable();
@@ -407,17 +413,21 @@ public final class Mailbox implements FrameSink {
     }
 
     /** Blocks until {@link #takeMatched} finds a frame, and returns it. */
-    Frame awaitMatched(RankEngine engine, int context, int source, int tag, long requiredSequence) {
-        Frame match = awaitUnexpected(engine, () -> removeMatching(context, source, tag, requiredSequence));
+    Frame awaitMatched(RankEngine engine, int context, int source, int tag, long patternStamp, long requiredSequence) {
+        Frame match =
+                awaitUnexpected(engine, () -> removeMatching(context, source, tag, patternStamp, requiredSequence));
         match.awaitStable();
         return match;
     }
 
     /** Under the lock: removes the matching frame from the unexpected queue into the held ones. */
-    private Frame removeMatching(int context, int source, int tag, long requiredSequence) {
+    private Frame removeMatching(int context, int source, int tag, long patternStamp, long requiredSequence) {
+        int pattern = PatternState.patternOf(patternStamp);
+        int iteration = PatternState.iterationOf(patternStamp);
         for (Iterator<Frame> it = unexpected.iterator(); it.hasNext(); ) {
             Frame f = it.next();
-            if (f.matches(context, source, tag) && (requiredSequence < 0 || f.sequence == requiredSequence)) {
+            if (f.matches(context, source, tag, pattern, iteration)
+                    && (requiredSequence < 0 || f.sequence == requiredSequence)) {
                 it.remove();
                 unexpectedBytes -= f.lengthBytes;
                 f.claimForReceiver(); // fails only if the sender is detaching it: the caller then waits
@@ -435,9 +445,9 @@ public final class Mailbox implements FrameSink {
         }
     }
 
-    /** Blocks until a frame matching the pattern is in the unexpected queue. */
-    Frame awaitProbe(RankEngine engine, int context, int source, int tag) {
-        return awaitUnexpected(engine, () -> firstMatching(context, source, tag));
+    /** Blocks until a frame matching the envelope is in the unexpected queue. */
+    Frame awaitProbe(RankEngine engine, int context, int source, int tag, long patternStamp) {
+        return awaitUnexpected(engine, () -> firstMatching(context, source, tag, patternStamp));
     }
 
     /**

@@ -25,6 +25,9 @@ public final class RankEngine {
     private final boolean interposed;
 
     private final TrafficCounters traffic;
+    /** The communication patterns the program declared, and the active one. */
+    private final PatternState patterns = new PatternState();
+
     private int nextContext = FIRST_FREE_CONTEXT;
     /** Program-order count of wildcard-source receives (keys of their determinants). */
     private long wildcardReceives;
@@ -189,6 +192,40 @@ public final class RankEngine {
         wildcardReceives = c[0];
         polls = c[1];
         nextContext = (int) c[2];
+    }
+
+    /** The rank's communication patterns (declared through {@code io.rewind.api.Patterns}). */
+    public PatternState patterns() {
+        return patterns;
+    }
+
+    /**
+     * Whether the program is inside an iteration of a declared communication pattern: a protocol may
+     * ask this in its hooks ({@link FaultTolerance#onPollOutcome}, {@link FaultTolerance#onWildcardMatch})
+     * to know whether a non-deterministic event happened inside a pattern.
+     */
+    public boolean inPattern() {
+        return patterns.activePatternId() != 0;
+    }
+
+    /** The active pattern id (0 outside any declared pattern). */
+    public int activePatternId() {
+        return patterns.activePatternId();
+    }
+
+    /** The iteration id of the active pattern (0 outside any declared pattern). */
+    public int activeIterationId() {
+        return PatternState.iterationOf(patterns.active());
+    }
+
+    /**
+     * The (pattern id, iteration id) a send or receive posted now on {@code context} carries, packed as
+     * by {@link PatternState#pack}: the active pattern's for point-to-point contexts, (0, 0) for the
+     * collective ones, whose receives name their source and tag and which must match across ranks
+     * whatever pattern each is in.
+     */
+    long patternStamp(int context) {
+        return Contexts.isCollective(context) ? 0L : patterns.active();
     }
 
     public int worldRank() {

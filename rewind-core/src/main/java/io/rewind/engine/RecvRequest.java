@@ -9,6 +9,10 @@ public final class RecvRequest extends Request {
     final int context;
     final int source;
     final int tag;
+    /** The pattern and iteration ids active when the receive was posted; only frames with the same match. */
+    final int patternId;
+
+    final int iterationId;
     final MemorySegment buffer;
     final long offset;
     final long capacityBytes;
@@ -31,12 +35,14 @@ public final class RecvRequest extends Request {
         }
     }
 
+    /** @param patternStamp the pattern and iteration ids, packed as by {@link PatternState#pack} */
     RecvRequest(
             RankEngine engine,
             Mailbox mailbox,
             int context,
             int source,
             int tag,
+            long patternStamp,
             MemorySegment buffer,
             long offset,
             long capacityBytes) {
@@ -45,6 +51,8 @@ public final class RecvRequest extends Request {
         this.context = context;
         this.source = source;
         this.tag = tag;
+        this.patternId = PatternState.patternOf(patternStamp);
+        this.iterationId = PatternState.iterationOf(patternStamp);
         this.buffer = buffer;
         this.offset = offset;
         this.capacityBytes = capacityBytes;
@@ -105,7 +113,8 @@ public final class RecvRequest extends Request {
     }
 
     boolean matches(Frame f) {
-        return f.matches(context, source, tag) && (requiredSequence < 0 || f.sequence == requiredSequence);
+        return f.matches(context, source, tag, patternId, iterationId)
+                && (requiredSequence < 0 || f.sequence == requiredSequence);
     }
 
     @Override

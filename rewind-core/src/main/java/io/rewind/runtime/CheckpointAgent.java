@@ -84,6 +84,11 @@ public final class CheckpointAgent {
         EngineStateCodec.State state = EngineStateCodec.decode(restoreImage.section(RUNTIME_SECTION));
         RankEngine engine = incarnation.engine;
         engine.restoreCounters(state.counters());
+        if (state.patterns() != null) {
+            // The iteration ids continue where the checkpoint left them; the program declares its
+            // patterns again (before or after this) and keeps the same ids.
+            engine.patterns().restore(state.patterns());
+        }
         for (CommunicatorState cs : state.communicators()) {
             Communicator c = engine.communicator(cs.context());
             if (c == null) {
@@ -113,6 +118,7 @@ public final class CheckpointAgent {
         job.onPoint(incarnation, points);
         if (resuming) {
             resuming = false; // the first point after a restore is the one the checkpoint was taken at
+            incarnation.engine.patterns().resumed();
             return false;
         }
         job.injector().atPoint(incarnation, points);

@@ -21,8 +21,10 @@ import java.util.Map;
  * The runtime's own part of a checkpoint: what a restarted rank needs besides the program's state.
  *
  * <pre>
- *  version i32 = 1
+ *  version i32 = 2 (1: the same without the patterns)
  *  counters: count i32, then i64 each (wildcard receives, polls, next context)
+ *  patterns: count i32, then i32 each (active pattern id, its iteration id, then the last iteration
+ *            id of each declared pattern from id 1 on)
  *  communicators: count i32, then each: context i32, members i32, sendSequence i64 x members,
  *                 collectiveSendSequence i64 x members, collectiveSequence i32, creations i64
  *  frontiers: count i32, then each: channel key i64, highest arrived i64
@@ -33,17 +35,25 @@ import java.util.Map;
  * </pre>
  */
 final class EngineStateCodec {
+    /** The version written; version 1 (before communication patterns) is still read. */
+    static final int VERSION = 2;
+
     private EngineStateCodec() {}
 
     static byte[] encode(RankEngine engine, MailboxSnapshot mailbox) {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);
-            out.writeInt(1);
+            out.writeInt(VERSION);
             long[] counters = engine.counters();
             out.writeInt(counters.length);
             for (long c : counters) {
                 out.writeLong(c);
+            }
+            int[] patterns = engine.patterns().save();
+            out.writeInt(patterns.length);
+            for (int p : patterns) {
+                out.writeInt(p);
             }
             List<Communicator> comms = new ArrayList<>(engine.communicators());
             out.writeInt(comms.size());
@@ -96,19 +106,31 @@ final class EngineStateCodec {
         }
     }
 
-    /** The decoded state. */
-    record State(long[] counters, List<CommunicatorState> communicators, MailboxSnapshot mailbox) {}
+    /**
+     * The decoded state.
+     *
+     * @param patterns the pattern state as {@link io.rewind.engine.PatternState#save()} gives it, or
+     *     null for a version-1 checkpoint (written before patterns existed, so none was in use)
+     */
+    record State(long[] counters, int[] patterns, List<CommunicatorState> communicators, MailboxSnapshot mailbox) {}
 
     static State decode(byte[] bytes) {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
             int version = in.readInt();
-            if (version != 1) {
+            if (version != 1 && version != VERSION) {
                 throw new CheckpointException("unsupported runtime-state version " + version);
             }
             long[] counters = new long[in.readInt()];
             for (int i = 0; i < counters.length; i++) {
                 counters[i] = in.readLong();
+            }
+            int[] patterns = null;
+            if (version >= 2) {
+                patterns = new int[in.readInt()];
+                for (int i = 0; i < patterns.length; i++) {
+                    patterns[i] = in.readInt();
+                }
             }
             int nc = in.readInt();
             List<CommunicatorState> comms = new ArrayList<>(nc);
@@ -131,7 +153,7 @@ final class EngineStateCodec {
             }
             List<Frame> unexpected = readFrames(in);
             List<Frame> held = readFrames(in);
-            return new State(counters, comms, new MailboxSnapshot(frontiers, unexpected, held));
+            return new State(counters, patterns, comms, new MailboxSnapshot(frontiers, unexpected, held));
         } catch (IOException e) {
             throw new CheckpointException("runtime state is malformed: " + e.getMessage(), e);
         }

@@ -1,6 +1,7 @@
 package io.rewind.apps.workloads;
 
 import io.rewind.api.Checkpointer;
+import io.rewind.api.Patterns;
 import java.nio.LongBuffer;
 import mpi.MPI;
 import mpi.MPIException;
@@ -18,6 +19,11 @@ import mpi.Status;
  * the iteration has been answered, hence received. A rank can be one iteration ahead of another,
  * so the tags alternate between even and odd iterations (the always-happens-before relation the
  * paper asks of code with anonymous receives).
+ *
+ * <p>Each iteration of the exchange is an iteration of a declared communication pattern ({@link
+ * Patterns}): its messages carry the iteration's id, so a request of the next iteration is never
+ * matched by a probe or receive of this one, however late messages arrive (as when a recovering rank
+ * gets them replayed). The collectives (the barrier, the final sum) ignore patterns.
  *
  * <p>Which ranks a rank hears from, and in what order, depends on timing; the results do not: a
  * rank adds up the values it gets (replies and requests), and that sum chooses its next contacts.
@@ -79,6 +85,7 @@ public final class Discovery {
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         long[] state = new long[2]; // iteration, accumulator
+        int exchange = Patterns.declare(); // same order on every rank, so the same id
         Checkpointer cp = Checkpointer.get();
         cp.register("state", state);
         if (!cp.restore()) {
@@ -87,6 +94,7 @@ public final class Discovery {
         long[] in = new long[1];
         while (state[0] < iterations) {
             cp.point();
+            Patterns.beginIteration(exchange);
             long it = state[0];
             long acc = state[1];
             int[] to = contacts(acc, it, rank, size, maxContacts, seed);
@@ -126,6 +134,7 @@ public final class Discovery {
                     Thread.yield();
                 }
             }
+            Patterns.endIteration(exchange); // every request of the iteration was received and answered
             for (LongBuffer r : replies) {
                 gained += r.get(0);
             }
