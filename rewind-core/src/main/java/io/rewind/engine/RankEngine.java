@@ -237,11 +237,6 @@ public final class RankEngine {
         return incarnation;
     }
 
-    /** Whether the program is inside an iteration of a declared communication pattern. */
-    public boolean inPattern() {
-        return false;
-    }
-
     public int worldSize() {
         return worldSize;
     }

@@ -31,7 +31,8 @@ import mpi.Status;
  * <p>Checksum: the sum of all ranks' accumulators (exact 64-bit arithmetic), equal to a sequential
  * simulation of the same exchange ({@link #contacts}, {@link #reply}).
  *
- * <p>Usage: {@code Discovery [iterations] [maxContacts] [seed]}. Rank 0 prints
+ * <p>Usage: {@code Discovery [iterations] [maxContacts] [seed] [patterns|plain]}
+ * ({@code plain}: without the pattern API). Rank 0 prints
  * {@code discovery iterations=.. checksum=<hex>}.
  */
 public final class Discovery {
@@ -82,10 +83,12 @@ public final class Discovery {
         int iterations = Workloads.intArg(args, 0, 40);
         int maxContacts = Workloads.intArg(args, 1, 3);
         long seed = args.length > 2 ? Long.parseLong(args[2]) : 5;
+        // "plain": the same exchange without the pattern API, as a program written for MPI alone
+        boolean declared = args.length <= 3 || !args[3].equals("plain");
         int rank = MPI.COMM_WORLD.getRank();
         int size = MPI.COMM_WORLD.getSize();
         long[] state = new long[2]; // iteration, accumulator
-        int exchange = Patterns.declare(); // same order on every rank, so the same id
+        int exchange = declared ? Patterns.declare() : 0; // same order on every rank, so the same id
         Checkpointer cp = Checkpointer.get();
         cp.register("state", state);
         if (!cp.restore()) {
@@ -94,7 +97,9 @@ public final class Discovery {
         long[] in = new long[1];
         while (state[0] < iterations) {
             cp.point();
-            Patterns.beginIteration(exchange);
+            if (declared) {
+                Patterns.beginIteration(exchange);
+            }
             long it = state[0];
             long acc = state[1];
             int[] to = contacts(acc, it, rank, size, maxContacts, seed);
@@ -134,7 +139,9 @@ public final class Discovery {
                     Thread.yield();
                 }
             }
-            Patterns.endIteration(exchange); // every request of the iteration was received and answered
+            if (declared) {
+                Patterns.endIteration(exchange); // every request of the iteration was received and answered
+            }
             for (LongBuffer r : replies) {
                 gained += r.get(0);
             }

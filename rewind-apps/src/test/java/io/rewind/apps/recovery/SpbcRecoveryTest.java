@@ -163,4 +163,49 @@ class SpbcRecoveryTest {
         }
         assertTrue(global, "the master's wildcard receives never led to a global rollback");
     }
+
+    /**
+     * The discovery exchange (anonymous probes and completion tests in every iteration): with its
+     * iterations declared as a communication pattern, a crash rolls back the crashed cluster only;
+     * without the declaration, the same program is answered with a global rollback, saying why. Both
+     * print what the failure-free run prints.
+     */
+    @Test
+    void discoveryRecoversInItsClusterWithPatternsAndGloballyWithout() {
+        for (String mode : List.of("patterns", "plain")) {
+            JobConfig job = JobConfig.builder("io.rewind.apps.workloads.Discovery")
+                    .ranks(4)
+                    .args("16", "3", "5", mode)
+                    .timeout(LIMIT)
+                    .clusters(ClusterLayout.blocks(2))
+                    .quiet()
+                    .build();
+            RecoveryCheck check = RecoveryCheck.of(job);
+            long[] ops = check.operations();
+            int clusterOnly = 0;
+            int global = 0;
+            for (long at : new long[] {ops[1] / 3, ops[1] / 2, 2 * ops[1] / 3}) {
+                FailureSchedule s = new FailureSchedule(
+                        List.of(new FailureSchedule.Kill(1, FailureSchedule.Trigger.OPERATION, at)));
+                for (int every : new int[] {0, 3}) {
+                    RecoveryCheck.Verdict v = check.run(SPBC, every, s);
+                    assertTrue(v.ok(), () -> mode + ": " + v.describe());
+                    for (RunReport.FailureRecord f : v.result().report().failures()) {
+                        boolean unguarded = f.notes().stream().anyMatch(n -> n.contains("outside a declared"));
+                        if (mode.equals("patterns")) {
+                            assertTrue(!unguarded, () -> "patterns declared, yet: " + v.describe());
+                            clusterOnly += f.rolledBack().equals(Set.of(0, 1)) ? 1 : 0;
+                        } else {
+                            global += unguarded && f.rollbackSet() == 4 ? 1 : 0;
+                        }
+                    }
+                }
+            }
+            if (mode.equals("patterns")) {
+                assertTrue(clusterOnly > 0, "no recovery stayed in the crashed cluster");
+            } else {
+                assertTrue(global > 0, "the undeclared wildcards never led to a global rollback");
+            }
+        }
+    }
 }
