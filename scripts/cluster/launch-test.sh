@@ -66,10 +66,13 @@ check() { # name, then the command line
 
 hostfile="$state/hostfile"
 printf 'node-a slots=2\nnode-b slots=2\n' > "$hostfile"
-for protocol in global pessimistic; do
+for protocol in global pessimistic spbc; do
+  # spbc: one cluster per node (node-a holds ranks 0-1, node-b ranks 2-3; the Slurm node all four)
+  clusters=()
+  if [ "$protocol" = spbc ]; then clusters=(--clusters node); fi
   # REWIND_LAUNCH_EXTRA: more options for every run, e.g. --shm (ranks of one host through shared memory)
   # shellcheck disable=SC2206 # word splitting of the extra options is intended
-  common=(-n 4 --no-record --timeout 240s --protocol "$protocol" --checkpoint-every 4 ${REWIND_LAUNCH_EXTRA:-})
+  common=(-n 4 --no-record --timeout 240s --protocol "$protocol" "${clusters[@]}" --checkpoint-every 4 ${REWIND_LAUNCH_EXTRA:-})
   check "ssh, $protocol, rank 2 killed" \
     "$rewind" run "${common[@]}" --launch ssh --hostfile "$hostfile" --rsh "ssh -F $REWIND_SSH_CONFIG" \
     --kill 2@o60 "${program[@]}"

@@ -73,6 +73,7 @@ public final class Jobs {
                 .quiet()
                 .timeout(Duration.ofSeconds(60))
                 .args(args)
+                .clusters(io.rewind.ft.ClusterLayout.forTests())
                 .build();
     }
 

@@ -29,10 +29,10 @@ final class FaultToleranceOptions {
 
     @Option(
             names = "--clusters",
-            paramLabel = "K|node|FILE",
-            description = "For --protocol spbc, the clusters: K blocks of contiguous ranks, one cluster per node "
-                    + "(node: with ranks as processes), or a cluster file written by 'rewind analyze cluster'. "
-                    + "Default: two blocks.")
+            paramLabel = "K|each|node|FILE",
+            description = "For --protocol spbc, the clusters: K blocks of contiguous ranks, one cluster per rank "
+                    + "(each), one per node (node: with ranks as processes), or a cluster file written by 'rewind "
+                    + "analyze cluster'. Default: two blocks.")
     String clusters;
 
     @Option(
@@ -180,7 +180,9 @@ final class FaultToleranceOptions {
      */
     static ClusterLayout clusterLayout(String spec) {
         String s = spec.strip();
-        if (s.equalsIgnoreCase("node") || s.chars().allMatch(Character::isDigit) && !s.isEmpty()) {
+        if (s.equalsIgnoreCase("node")
+                || s.equalsIgnoreCase("each")
+                || s.chars().allMatch(Character::isDigit) && !s.isEmpty()) {
             return ClusterLayout.parse(s);
         }
         Path file = Path.of(s);

@@ -10,6 +10,7 @@ import java.util.Objects;
  *
  * <ul>
  *   <li>{@code default}: two blocks, or one cluster for a single rank;
+ *   <li>{@code each}: one cluster per rank;
  *   <li>{@code 4}: four blocks of contiguous ranks (sizes differ by at most one);
  *   <li>{@code node}: the ranks placed on one node form a cluster (one cluster when every rank is a
  *       thread of one JVM);
@@ -29,12 +30,16 @@ public final class ClusterLayout {
     }
 
     private static final String DEFAULT_SPEC = "default";
+    private static final String EACH_SPEC = "each";
 
     /**
      * Two blocks (one for a single rank): the default, so that a failure rolls back half of the ranks.
      * Its spec is {@code default}.
      */
     public static final ClusterLayout DEFAULT = new ClusterLayout(Kind.BLOCKS, 2, null, true);
+
+    /** One cluster per rank, whatever the number of ranks (pure message logging). Its spec is {@code each}. */
+    public static final ClusterLayout EACH_RANK = new ClusterLayout(Kind.BLOCKS, Integer.MAX_VALUE, null, true);
 
     private final Kind kind;
     private final int blocks;
@@ -55,6 +60,14 @@ public final class ClusterLayout {
             throw new IllegalArgumentException("the number of clusters must be at least 1, was " + k);
         }
         return new ClusterLayout(Kind.BLOCKS, k, null, false);
+    }
+
+    /**
+     * The layout the recovery oracle's jobs use: {@code -Drewind.spbc.clusters=SPEC} (a slow tier runs
+     * the suites with {@code 1}, {@code each} ...), else {@link #DEFAULT}.
+     */
+    public static ClusterLayout forTests() {
+        return parse(System.getProperty("rewind.spbc.clusters", DEFAULT_SPEC));
     }
 
     /** One cluster per node. */
@@ -98,6 +111,9 @@ public final class ClusterLayout {
         if (s.equalsIgnoreCase(DEFAULT_SPEC)) {
             return DEFAULT;
         }
+        if (s.equalsIgnoreCase(EACH_SPEC)) {
+            return EACH_RANK;
+        }
         if (s.equalsIgnoreCase("node")) {
             return perNode();
         }
@@ -117,8 +133,8 @@ public final class ClusterLayout {
             return Integer.parseInt(s);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("bad cluster layout '" + spec
-                    + "': expected a number of clusters, 'node', a cluster file, or 'ranks:' and one "
-                    + "cluster number per rank");
+                    + "': expected a number of clusters, 'each', 'node', a cluster file, or 'ranks:' and one"
+                    + " cluster number per rank");
         }
     }
 
@@ -129,7 +145,7 @@ public final class ClusterLayout {
     /** The spec {@link #parse} reads back. */
     public String spec() {
         return switch (kind) {
-            case BLOCKS -> capped ? DEFAULT_SPEC : Integer.toString(blocks);
+            case BLOCKS -> capped ? (blocks == Integer.MAX_VALUE ? EACH_SPEC : DEFAULT_SPEC) : Integer.toString(blocks);
             case NODE -> "node";
             case EXPLICIT -> {
                 StringBuilder b = new StringBuilder(EXPLICIT_PREFIX);

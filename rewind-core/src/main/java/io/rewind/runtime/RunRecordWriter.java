@@ -84,6 +84,7 @@ public final class RunRecordWriter {
         record.put("wallMs", report.wall().toNanos() / 1e6);
         record.put("checkpoints", report.checkpoints());
         record.put("loggedBytes", report.loggedBytes());
+        record.put("collectiveLoggedBytes", report.collectiveLoggedBytes());
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {

@@ -51,6 +51,7 @@ class EveryProgramRecoversTest {
                 .ranks(4)
                 .args(args)
                 .timeout(LIMIT)
+                .clusters(io.rewind.ft.ClusterLayout.forTests())
                 .quiet()
                 .build();
         RecoveryCheck check = RecoveryCheck.of(job);

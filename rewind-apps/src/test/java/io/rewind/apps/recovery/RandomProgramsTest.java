@@ -32,6 +32,7 @@ class RandomProgramsTest {
                 .ranks(ranks)
                 .args(Long.toString(programSeed), Integer.toString(steps))
                 .timeout(LIMIT)
+                .clusters(io.rewind.ft.ClusterLayout.forTests())
                 .quiet()
                 .build();
         RecoveryCheck check = RecoveryCheck.of(job);
