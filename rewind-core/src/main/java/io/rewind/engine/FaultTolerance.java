@@ -94,6 +94,15 @@ public interface FaultTolerance {
     /** Records the outcome of a completion function or probe (test, testAny, iProbe...). */
     default void onPollOutcome(long index, long[] outcome) {}
 
+    /**
+     * Records the outcome of a completion function (test, testAll, testAny, testSome, waitAny,
+     * waitSome): like {@link #onPollOutcome}, for protocols that tell which requests completed first
+     * apart from which message a probe saw (a pattern id orders matching, not completion).
+     */
+    default void onCompletionOutcome(long index, long[] outcome) {
+        onPollOutcome(index, outcome);
+    }
+
     /** During replay, the recorded outcome of a completion function or probe, or null to run freely. */
     default long[] forcedPollOutcome(long index) {
         return null;

@@ -393,7 +393,7 @@ public final class RankEngine {
         for (int i = 0; i < out.length; i++) {
             record[i] = out[i];
         }
-        faultTolerance.onPollOutcome(index, record);
+        faultTolerance.onCompletionOutcome(index, record);
         return out;
     }
 

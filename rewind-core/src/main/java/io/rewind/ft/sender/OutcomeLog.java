@@ -23,6 +23,11 @@ public interface OutcomeLog {
     /** A completion function or probe returned {@code outcome}; called before the rank sees it. */
     void polled(long index, long[] outcome);
 
+    /** A completion function returned {@code outcome} (which requests completed); by default a poll. */
+    default void completed(long index, long[] outcome) {
+        polled(index, outcome);
+    }
+
     /** For a restarted incarnation: the match wildcard receive {@code index} must make, or null. */
     ForcedMatch forcedWildcard(long index);
 

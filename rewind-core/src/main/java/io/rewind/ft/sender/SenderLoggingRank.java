@@ -479,6 +479,11 @@ public final class SenderLoggingRank implements RankProtocol {
     }
 
     @Override
+    public void onCompletionOutcome(long index, long[] outcome) {
+        outcomes.completed(index, outcome);
+    }
+
+    @Override
     public long[] forcedPollOutcome(long index) {
         return restarted ? outcomes.forcedPoll(index) : null;
     }

@@ -8,7 +8,8 @@ import io.rewind.ft.sender.OutcomeLog;
 
 /**
  * What SPBC does with non-deterministic outcomes: it keeps none, and a restarted rank matches freely.
- * A choice made inside a declared communication pattern is safe by the programmer's word; the first
+ * A wildcard match or probe made inside a declared communication pattern is safe by the programmer's
+ * word (completion functions never are, see {@link #completed}); the first
  * one outside every pattern after each recovery line is reported to the job's protocol before the
  * rank acts on it, so that a failure whose re-execution would repeat it rolls every rank back instead
  * (see {@link SpbcProtocol#plan}). One report per checkpoint interval at most: a flag, not a log.
@@ -44,11 +45,23 @@ final class SpbcOutcomes implements OutcomeLog {
         }
     }
 
+    /** A probe: inside a pattern, the ids keep it from seeing a message of another iteration. */
     @Override
     public void polled(long index, long[] outcome) {
         if (engine == null || !engine.inPattern()) {
             unguardedChoice();
         }
+    }
+
+    /**
+     * A completion function: unguarded even inside a pattern. Pattern ids order matching, not which
+     * request completes first; replay delivers logged messages early, so a test can now see complete
+     * what the program's own dependencies kept incomplete the first time (the SPBC paper's case 4.2.2,
+     * a non-blocking barrier tested before every request of the iteration was received).
+     */
+    @Override
+    public void completed(long index, long[] outcome) {
+        unguardedChoice();
     }
 
     private void unguardedChoice() {
