@@ -163,6 +163,21 @@ final class Harness {
         return LoggingBench.quantile(a, q);
     }
 
+    /**
+     * A distribution-free 95 % confidence interval of the median: the order statistics n/2 -+
+     * 0.98 sqrt(n) (normal approximation to the binomial), {NaN, NaN} for fewer than 6 values.
+     */
+    static double[] medianCi95(List<Double> xs) {
+        int n = xs.size();
+        if (n < 6) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int lo = (int) Math.floor(n / 2.0 - 0.98 * Math.sqrt(n));
+        int hi = (int) Math.ceil(n / 2.0 + 0.98 * Math.sqrt(n));
+        return new double[] {a[Math.max(0, lo)], a[Math.min(n - 1, hi)]};
+    }
+
     static double min(List<Double> xs) {
         return xs.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN);
     }
