@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
             LoggingBench.class,
             OverheadBench.class,
             RecoveryBench.class,
+            ClustersBench.class,
             ChaosBench.class,
             ProfileBench.class,
             CommandLine.HelpCommand.class

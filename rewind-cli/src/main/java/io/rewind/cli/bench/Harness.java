@@ -2,12 +2,14 @@ package io.rewind.cli.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import io.rewind.ft.ClusterLayout;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
+import io.rewind.runtime.PointListener;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -23,7 +25,13 @@ import java.util.Map;
 final class Harness {
     private Harness() {}
 
-    /** One job of a workload. */
+    /**
+     * One job of a workload.
+     *
+     * @param clusters the clusters of a hierarchical protocol, or null for the protocol's default
+     * @param clusterFile where that layout is written as a cluster file, or null when {@code clusters}
+     *     is a number of blocks; only for {@link #commandLine()}
+     */
     record Run(
             BenchWorkload workload,
             BenchWorkload.Size size,
@@ -32,9 +40,27 @@ final class Harness {
             int checkpointEvery,
             int keepLines,
             FailureSchedule failures,
-            Duration timeout) {
+            Duration timeout,
+            ClusterLayout clusters,
+            Path clusterFile) {
+        Run(
+                BenchWorkload workload,
+                BenchWorkload.Size size,
+                int ranks,
+                ProtocolDescriptor protocol,
+                int checkpointEvery,
+                int keepLines,
+                FailureSchedule failures,
+                Duration timeout) {
+            this(workload, size, ranks, protocol, checkpointEvery, keepLines, failures, timeout, null, null);
+        }
+
         JobResult execute() {
-            return Job.run(JobConfig.builder(workload.mainClass())
+            return execute(PointListener.NONE);
+        }
+
+        JobResult execute(PointListener listener) {
+            JobConfig.Builder b = JobConfig.builder(workload.mainClass())
                     .ranks(ranks)
                     .args(workload.args(size))
                     .protocol(protocol)
@@ -42,8 +68,12 @@ final class Harness {
                     .keepLines(keepLines)
                     .failures(failures)
                     .timeout(timeout)
-                    .quiet()
-                    .build());
+                    .pointListener(listener)
+                    .quiet();
+            if (clusters != null) {
+                b.clusters(clusters);
+            }
+            return Job.run(b.build());
         }
 
         /** The {@code rewind run} command line that repeats this job. */
@@ -59,6 +89,9 @@ final class Harness {
                         .append(checkpointEvery)
                         .append(" --keep-lines ")
                         .append(keepLines);
+            }
+            if (clusters != null) {
+                sb.append(" --clusters ").append(clusterFile != null ? clusterFile.toString() : clusters.spec());
             }
             if (!failures.isEmpty()) {
                 sb.append(" --kill ").append(failures);
@@ -119,6 +152,30 @@ final class Harness {
         Arrays.sort(a);
         int n = a.length;
         return n % 2 == 1 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2;
+    }
+
+    /** The q-quantile (0..1) of the values, nearest rank; NaN for none. */
+    static double quantile(List<Double> xs, double q) {
+        if (xs.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return LoggingBench.quantile(a, q);
+    }
+
+    /**
+     * A distribution-free 95 % confidence interval of the median: the order statistics n/2 -+
+     * 0.98 sqrt(n) (normal approximation to the binomial), {NaN, NaN} for fewer than 6 values.
+     */
+    static double[] medianCi95(List<Double> xs) {
+        int n = xs.size();
+        if (n < 6) {
+            return new double[] {Double.NaN, Double.NaN};
+        }
+        double[] a = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int lo = (int) Math.floor(n / 2.0 - 0.98 * Math.sqrt(n));
+        int hi = (int) Math.ceil(n / 2.0 + 0.98 * Math.sqrt(n));
+        return new double[] {a[Math.max(0, lo)], a[Math.min(n - 1, hi)]};
     }
 
     static double min(List<Double> xs) {

@@ -1,18 +1,23 @@
 package io.rewind.cli.bench;
 
+import io.rewind.ft.ClusterLayout;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobResult;
+import io.rewind.runtime.PointListener;
 import io.rewind.runtime.RunReport;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicLongArray;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -21,6 +26,12 @@ import picocli.CommandLine.Option;
  * count, as a ratio of run time against protocol {@code none}, with what the protocol logged and
  * checkpointed. Runs are interleaved (every repetition runs every variant once, in turn) so that
  * drift of the machine touches all variants alike.
+ *
+ * <p>On a shared machine whose speed drifts by tens of percent between runs, whole runs one after
+ * another cannot show a 1 % cost. {@code --paired} runs the variants' jobs of a workload at once and
+ * lets them take turns one iteration at a time ({@link Turnstile}), so iteration k of every protocol
+ * runs within milliseconds of iteration k of {@code none}; the paired ratios' median and quartiles
+ * are reported, as {@link LoggingBench} does for ping-pong batches.
  */
 @Command(
         name = "overhead",
@@ -42,7 +53,7 @@ public final class OverheadBench implements Callable<Integer> {
 
     @Option(
             names = "--protocols",
-            defaultValue = "none,global,pessimistic",
+            defaultValue = "none,global,pessimistic,spbc",
             description = "Protocols to compare; none is always added as the reference. Default: ${DEFAULT-VALUE}.")
     String protocols;
 
@@ -73,6 +84,23 @@ public final class OverheadBench implements Callable<Integer> {
             description = "Seconds a run may take. Default: ${DEFAULT-VALUE}.")
     int timeoutSeconds;
 
+    @Option(
+            names = "--clusters",
+            defaultValue = "4",
+            description = "Clusters of spbc: K blocks of contiguous ranks (at most one per rank). "
+                    + "Default: ${DEFAULT-VALUE}.")
+    int clusters;
+
+    @Option(
+            names = "--paired",
+            description = {
+                "Run the protocols' jobs of a workload at once in this JVM, taking turns one iteration",
+                "(Checkpointer.point() to the next) at a time, and divide each protocol's iteration k by",
+                "none's iteration k: reports the median of those paired ratios with quartiles, and the",
+                "ratio of the summed iterations of each repetition. Writes overhead-paired.*."
+            })
+    boolean paired;
+
     @Option(names = "--out", defaultValue = "runs/overhead", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
 
@@ -95,8 +123,9 @@ public final class OverheadBench implements Callable<Integer> {
             System.err.println("rewind bench overhead: " + e.getMessage());
             return 2;
         }
-        if (repeat < 1 || checkpoints < 1) {
-            System.err.println("rewind bench overhead: --repeat and --checkpoints must be positive");
+        if (repeat < 1 || checkpoints < 0 || clusters < 1) {
+            System.err.println(
+                    "rewind bench overhead: --repeat and --clusters must be positive, --checkpoints " + "at least 0");
             return 2;
         }
         List<Integer> counts = ns;
@@ -105,22 +134,19 @@ public final class OverheadBench implements Callable<Integer> {
             return 2;
         }
         for (BenchWorkload w : ws) {
-            // One untimed run per workload, so the first timed variant does not pay for class loading and JIT.
+            // One untimed run per workload, so the first timed variant does not pay for class loading and JIT;
+            // paired, one of every protocol, as their jobs' iterations are compared one by one.
             for (int n : ns) {
                 if (n >= w.minRanks()) {
-                    new Harness.Run(
-                                    w,
-                                    sz,
-                                    n,
-                                    ProtocolRegistry.NONE,
-                                    0,
-                                    2,
-                                    FailureSchedule.NONE,
-                                    Duration.ofSeconds(timeoutSeconds))
-                            .execute();
+                    for (ProtocolDescriptor p : paired ? ps : List.of(ProtocolRegistry.NONE)) {
+                        run(w, sz, n, p).execute();
+                    }
                     break;
                 }
             }
+        }
+        if (paired) {
+            return callPaired(ws, ps, ns, sz);
         }
         Map<Key, List<Double>> seconds = new LinkedHashMap<>();
         Map<Key, RunReport> last = new LinkedHashMap<>();
@@ -131,17 +157,8 @@ public final class OverheadBench implements Callable<Integer> {
                     if (n < w.minRanks()) {
                         continue;
                     }
-                    int every = Math.max(1, w.iterations(sz) / checkpoints);
                     for (ProtocolDescriptor p : ps) {
-                        Harness.Run run = new Harness.Run(
-                                w,
-                                sz,
-                                n,
-                                p,
-                                p == ProtocolRegistry.NONE ? 0 : every,
-                                2,
-                                FailureSchedule.NONE,
-                                Duration.ofSeconds(timeoutSeconds));
+                        Harness.Run run = run(w, sz, n, p);
                         JobResult r = run.execute();
                         String line = Harness.resultLine(r, w.prefix());
                         if (!r.ok() || line == null) {
@@ -175,6 +192,9 @@ public final class OverheadBench implements Callable<Integer> {
                 0,
                 "protocol",
                 "protocol",
+                0,
+                "clusters",
+                "clusters",
                 0,
                 "runs",
                 "runs",
@@ -228,6 +248,7 @@ public final class OverheadBench implements Callable<Integer> {
                     k.workload().cliName(),
                     k.ranks(),
                     k.protocol().name(),
+                    clustersCell(k.protocol(), k.ranks()),
                     s.size(),
                     med,
                     Harness.min(s),
@@ -247,11 +268,240 @@ public final class OverheadBench implements Callable<Integer> {
         settings.put("repeat", repeat);
         settings.put("checkpoints_per_run", checkpoints);
         settings.put("cores", Runtime.getRuntime().availableProcessors());
-        String cmd = "rewind bench overhead --workloads " + workloads + " --protocols " + protocols + " -n " + ranks
-                + " --repeat " + repeat + " --size " + size + " --checkpoints " + checkpoints;
-        t.write(out, "overhead", cmd, settings);
+        t.write(out, "overhead", command(), settings);
         System.out.print(t.markdown());
         System.out.println("wrote overhead.json, overhead.csv and overhead.md in " + out);
+        return 0;
+    }
+
+    /** The job of one variant: checkpoints every iterations/--checkpoints points, spbc in --clusters blocks. */
+    private Harness.Run run(BenchWorkload w, BenchWorkload.Size sz, int n, ProtocolDescriptor p) {
+        int every = p == ProtocolRegistry.NONE || checkpoints == 0 ? 0 : Math.max(1, w.iterations(sz) / checkpoints);
+        ClusterLayout layout = p.create().usesClusters() ? ClusterLayout.blocks(Math.min(clusters, n)) : null;
+        return new Harness.Run(
+                w, sz, n, p, every, 2, FailureSchedule.NONE, Duration.ofSeconds(timeoutSeconds), layout, null);
+    }
+
+    private String clustersCell(ProtocolDescriptor p, int n) {
+        return p.create().usesClusters() ? Integer.toString(Math.min(clusters, n)) : "-";
+    }
+
+    private String command() {
+        return "rewind bench overhead --workloads " + workloads + " --protocols " + protocols + " -n " + ranks
+                + " --repeat " + repeat + " --size " + size + " --checkpoints " + checkpoints + " --clusters "
+                + clusters + (paired ? " --paired" : "");
+    }
+
+    /**
+     * When each point was passed by one job taking turns: the time its last rank reached the point
+     * (its iteration ended) and the time its first rank went on from it (its next turn began). An
+     * iteration's own time, point k-1 to point k, is then the span in which only this job ran.
+     */
+    private static final class TurnTimes {
+        private final AtomicLongArray arrived;
+        private final AtomicLongArray resumed;
+
+        TurnTimes(int iterations) {
+            arrived = new AtomicLongArray(iterations + 1);
+            resumed = new AtomicLongArray(iterations + 1);
+        }
+
+        PointListener around(PointListener turn) {
+            return (rank, point) -> {
+                int p = (int) Math.min(point, arrived.length() - 1);
+                arrived.accumulateAndGet(p, System.nanoTime(), Math::max);
+                turn.atPoint(rank, point);
+                resumed.accumulateAndGet(p, System.nanoTime(), (a, b) -> a == 0 ? b : Math.min(a, b));
+            };
+        }
+
+        /** Seconds of iterations 2..N (the first runs before any turn is taken: all jobs at once). */
+        double[] iterationSeconds() {
+            double[] out = new double[arrived.length() - 2];
+            for (int k = 2; k < arrived.length(); k++) {
+                out[k - 2] = (arrived.get(k) - resumed.get(k - 1)) / 1e9;
+            }
+            return out;
+        }
+    }
+
+    /** {@code --paired}: every repetition starts all protocols' jobs of a workload at once, taking turns. */
+    private Integer callPaired(
+            List<BenchWorkload> ws, List<ProtocolDescriptor> ps, List<Integer> ns, BenchWorkload.Size sz)
+            throws IOException {
+        Map<Key, List<Double>> iterationRatios = new LinkedHashMap<>();
+        Map<Key, List<Double>> runRatios = new LinkedHashMap<>();
+        Map<Key, List<Double>> busy = new LinkedHashMap<>();
+        Map<Key, RunReport> last = new LinkedHashMap<>();
+        Map<Key, Integer> pairedIterations = new LinkedHashMap<>();
+        for (int rep = 0; rep < repeat; rep++) {
+            for (BenchWorkload w : ws) {
+                for (int n : ns) {
+                    if (n < w.minRanks()) {
+                        continue;
+                    }
+                    int iterations = w.iterations(sz);
+                    List<Harness.Run> runs = new ArrayList<>();
+                    List<TurnTimes> times = new ArrayList<>();
+                    for (ProtocolDescriptor p : ps) {
+                        runs.add(run(w, sz, n, p));
+                        times.add(new TurnTimes(iterations));
+                    }
+                    Turnstile turns = new Turnstile(
+                            runs.size(), n, Duration.ofSeconds(timeoutSeconds).toNanos());
+                    JobResult[] results = new JobResult[runs.size()];
+                    List<Thread> threads = new ArrayList<>();
+                    for (int j = 0; j < runs.size(); j++) {
+                        int job = j;
+                        threads.add(Thread.ofPlatform().name("bench-job-" + j).start(() -> {
+                            try {
+                                results[job] =
+                                        runs.get(job).execute(times.get(job).around(turns.listenerFor(job)));
+                            } finally {
+                                turns.finished(job);
+                            }
+                        }));
+                    }
+                    for (Thread t : threads) {
+                        try {
+                            t.join();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return 1;
+                        }
+                    }
+                    String reference = Harness.resultLine(results[0], w.prefix());
+                    for (int j = 0; j < runs.size(); j++) {
+                        JobResult r = results[j];
+                        String line = r == null ? null : Harness.resultLine(r, w.prefix());
+                        if (r == null || !r.ok() || line == null || !line.equals(reference)) {
+                            System.err.print("rewind bench overhead: " + w.cliName() + " on " + n + " ranks under "
+                                    + ps.get(j).name() + " failed or printed another result (" + line + " against "
+                                    + reference + ")\n  " + runs.get(j).commandLine() + "\n"
+                                    + (r == null ? "" : r.describeFailures()));
+                            return 1;
+                        }
+                    }
+                    double[] base = times.get(0).iterationSeconds();
+                    double baseSum = Arrays.stream(base).sum();
+                    for (int j = 0; j < runs.size(); j++) {
+                        Key k = new Key(w, n, ps.get(j));
+                        double[] mine = times.get(j).iterationSeconds();
+                        List<Double> rs = iterationRatios.computeIfAbsent(k, x -> new ArrayList<>());
+                        for (int i = 0; i < mine.length; i++) {
+                            rs.add(mine[i] / base[i]);
+                        }
+                        double sum = Arrays.stream(mine).sum();
+                        runRatios.computeIfAbsent(k, x -> new ArrayList<>()).add(sum / baseSum);
+                        busy.computeIfAbsent(k, x -> new ArrayList<>()).add(sum);
+                        last.put(k, results[j].report());
+                        pairedIterations.put(k, mine.length);
+                        System.err.printf(
+                                Locale.ROOT,
+                                "  %s n=%d %s run %d: %.3f s in its turns, %.4f of none%n",
+                                w.cliName(),
+                                n,
+                                ps.get(j).name(),
+                                rep + 1,
+                                sum,
+                                sum / baseSum);
+                    }
+                }
+            }
+        }
+        Harness.Table t = new Harness.Table(
+                "workload",
+                "workload",
+                0,
+                "ranks",
+                "ranks",
+                0,
+                "protocol",
+                "protocol",
+                0,
+                "clusters",
+                "clusters",
+                0,
+                "runs",
+                "runs",
+                0,
+                "paired_iterations",
+                "paired iterations per run",
+                0,
+                "ratio_median",
+                "iteration ratio median",
+                4,
+                "ratio_p25",
+                "p25",
+                4,
+                "ratio_p75",
+                "p75",
+                4,
+                "ratio_ci95_low",
+                "median 95 % CI low",
+                4,
+                "ratio_ci95_high",
+                "high",
+                4,
+                "run_ratio_median",
+                "run ratio median",
+                4,
+                "run_ratio_min",
+                "run ratio min",
+                4,
+                "run_ratio_max",
+                "run ratio max",
+                4,
+                "turns_s",
+                "s in its turns (median)",
+                3,
+                "logged_share",
+                "logged share of bytes sent",
+                3,
+                "logged_bytes",
+                "logged bytes",
+                0,
+                "determinants",
+                "determinants",
+                0,
+                "checkpoints",
+                "checkpoints",
+                0);
+        for (Map.Entry<Key, List<Double>> e : iterationRatios.entrySet()) {
+            Key k = e.getKey();
+            List<Double> rs = e.getValue();
+            RunReport rep = last.get(k);
+            long sent = rep.sentBytes();
+            t.add(
+                    k.workload().cliName(),
+                    k.ranks(),
+                    k.protocol().name(),
+                    clustersCell(k.protocol(), k.ranks()),
+                    runRatios.get(k).size(),
+                    pairedIterations.get(k),
+                    Harness.median(rs),
+                    Harness.quantile(rs, 0.25),
+                    Harness.quantile(rs, 0.75),
+                    Harness.medianCi95(rs)[0],
+                    Harness.medianCi95(rs)[1],
+                    Harness.median(runRatios.get(k)),
+                    Harness.min(runRatios.get(k)),
+                    Harness.max(runRatios.get(k)),
+                    Harness.median(busy.get(k)),
+                    sent == 0 ? 0.0 : rep.loggedBytes() / (double) sent,
+                    rep.loggedBytes(),
+                    rep.events(),
+                    rep.checkpoints());
+        }
+        Map<String, Object> settings = new LinkedHashMap<>();
+        settings.put("size", sz.name().toLowerCase(Locale.ROOT));
+        settings.put("repeat", repeat);
+        settings.put("checkpoints_per_run", checkpoints);
+        settings.put("clusters", clusters);
+        settings.put("cores", Runtime.getRuntime().availableProcessors());
+        t.write(out, "overhead-paired", command(), settings);
+        System.out.print(t.markdown());
+        System.out.println("wrote overhead-paired.json, overhead-paired.csv and overhead-paired.md in " + out);
         return 0;
     }
 }

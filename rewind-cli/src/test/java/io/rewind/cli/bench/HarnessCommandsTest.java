@@ -86,7 +86,7 @@ class HarnessCommandsTest {
                 dir.toString());
         assertEquals(0, status);
         JsonNode rows = rows(dir.resolve("overhead.json"));
-        assertEquals(2 * 2 * 3, rows.size());
+        assertEquals(2 * 2 * 4, rows.size());
         for (JsonNode r : rows) {
             String p = r.get("protocol").asText();
             if (p.equals("none")) {
@@ -95,7 +95,7 @@ class HarnessCommandsTest {
             } else {
                 assertTrue(r.get("checkpoints").asLong() > 0, r.toString());
             }
-            if (p.equals("pessimistic")) {
+            if (p.equals("pessimistic") || p.equals("spbc")) {
                 assertTrue(r.get("logged_bytes").asLong() > 0, r.toString());
             } else {
                 assertEquals(0, r.get("logged_bytes").asLong(), r.toString());
@@ -105,22 +105,118 @@ class HarnessCommandsTest {
     }
 
     @Test
-    void recoveryRollsBackOneRankLocallyAndAllGlobally(@TempDir Path dir) throws Exception {
+    void overheadPairedTakesTurnsIterationByIteration(@TempDir Path dir) throws Exception {
         int status = run(
-                new RecoveryBench(), "--workloads", "stencil3d", "-n", "3", "--repeat", "1", "--out", dir.toString());
+                new OverheadBench(),
+                "--workloads",
+                "stencil3d",
+                "--protocols",
+                "spbc",
+                "--clusters",
+                "2",
+                "-n",
+                "4",
+                "--checkpoints",
+                "0",
+                "--repeat",
+                "1",
+                "--paired",
+                "--out",
+                dir.toString());
+        assertEquals(0, status);
+        JsonNode rows = rows(dir.resolve("overhead-paired.json"));
+        assertEquals(2, rows.size());
+        JsonNode none = rows.get(0);
+        JsonNode spbc = rows.get(1);
+        assertEquals("none", none.get("protocol").asText());
+        assertEquals(1.0, none.get("ratio_median").asDouble(), 1e-12);
+        assertEquals("2", spbc.get("clusters").asText());
+        // 24 iterations: the first runs before the jobs take turns, the other 23 are paired.
+        assertEquals(23, spbc.get("paired_iterations").asInt());
+        double ratio = spbc.get("ratio_median").asDouble();
+        assertTrue(ratio > 0.2 && ratio < 5, spbc.toString());
+        assertTrue(spbc.get("ratio_p25").asDouble() <= ratio
+                && ratio <= spbc.get("ratio_p75").asDouble());
+        // Two blocks of two ranks: the halo between ranks 1 and 2 crosses the clusters, the rest does not.
+        double share = spbc.get("logged_share").asDouble();
+        assertTrue(share > 0.1 && share < 0.9, spbc.toString());
+        assertEquals(0, spbc.get("checkpoints").asLong());
+    }
+
+    @Test
+    void recoveryRollsBackOneRankLocallyAClusterUnderSpbcAndAllGlobally(@TempDir Path dir) throws Exception {
+        int status = run(
+                new RecoveryBench(),
+                "--workloads",
+                "stencil3d",
+                "-n",
+                "4",
+                "--spbc-clusters",
+                "2,8,N",
+                "--repeat",
+                "1",
+                "--out",
+                dir.toString());
         assertEquals(0, status);
         JsonNode rows = rows(dir.resolve("recovery.json"));
-        assertEquals(2, rows.size());
+        // pessimistic, global, spbc K=2 and K=4 (8 clusters of 4 ranks are left out)
+        assertEquals(4, rows.size());
         for (JsonNode r : rows) {
-            boolean local = r.get("protocol").asText().equals("pessimistic");
-            assertEquals(local ? 1 : 3, r.get("rolled_back").asInt(), r.toString());
+            int expected =
+                    switch (r.get("protocol").asText()) {
+                        case "pessimistic", "spbc K=4" -> 1;
+                        case "spbc K=2" -> 2; // ranks 2 and 3, the block of the killed rank 3
+                        case "global" -> 4;
+                        default -> throw new AssertionError(r.toString());
+                    };
+            assertEquals(expected, r.get("rolled_back").asInt(), r.toString());
             assertEquals(1, r.get("line").asInt(), "the line at 40% is restored: " + r);
             assertEquals(18, r.get("kill_at").asInt());
             assertTrue(r.get("rework_ms").asDouble() > 0, r.toString());
-            if (local) {
+            // Both sides of the ratio come from the point timestamps of the rolled-back ranks.
+            assertTrue(r.get("cluster_rework_ms").asDouble() > 0, r.toString());
+            assertTrue(r.get("span_failure_free_ms").asDouble() > 0, r.toString());
+            assertTrue(r.get("rework_ratio").asDouble() > 0, r.toString());
+            if (expected < 4) {
                 assertTrue(r.get("replayed").asLong() > 0, r.toString());
             }
         }
+    }
+
+    @Test
+    void clustersRunsEveryClusteringUnderSpbcBesideThePrediction(@TempDir Path dir) throws Exception {
+        int status = run(
+                new ClustersBench(),
+                "--workloads",
+                "stencil3d",
+                "-n",
+                "8",
+                "-k",
+                "2,N",
+                "--size",
+                "small",
+                "--out",
+                dir.toString());
+        assertEquals(0, status);
+        JsonNode rows = rows(dir.resolve("clusters.json"));
+        assertTrue(rows.size() >= 2 && rows.size() <= 3, rows.toString());
+        JsonNode two = rows.get(0);
+        JsonNode each = rows.get(rows.size() - 1);
+        assertEquals(2, two.get("clusters").asInt());
+        assertEquals(8, each.get("clusters").asInt());
+        assertEquals("min-cut = balanced", each.get("variant").asText(), "one rank per cluster: one clustering");
+        // One rank per cluster logs every message; two clusters of the 1-D decomposition only the cut halo.
+        assertTrue(each.get("logged_share").asDouble() > 0.95, each.toString());
+        assertTrue(two.get("logged_share").asDouble() < 0.3, two.toString());
+        for (JsonNode r : rows) {
+            // The tool's prediction counts point-to-point bytes; the run adds collectives logged per call.
+            long measured = r.get("max_rank_logged_bytes").asLong();
+            long predicted = r.get("predicted_max_log_bytes").asLong();
+            long collectives = r.get("collective_logged_bytes").asLong();
+            assertTrue(measured >= predicted && measured <= predicted + collectives, r.toString());
+            assertTrue(r.get("log_max_MBps").asDouble() >= r.get("log_avg_MBps").asDouble(), r.toString());
+        }
+        assertTrue(Files.exists(dir.resolve("cluster-files").resolve("stencil3d-8-k2-mincut.clusters")));
     }
 
     @Test
