@@ -3,10 +3,7 @@ package io.rewind.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -22,30 +19,14 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class RunCommandTest {
 
-    /** Exit status and what the command printed to standard output and standard error. */
-    private record Run(int status, String out, String err) {}
-
-    private static Run run(String... args) {
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            status = RewindCommand.execute(args);
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"off-heap", "mapped-file", "hybrid"})
     void aCrashedRankRecoversWithEveryBackendAndItsDefaults(String backend) {
-        Run r = run(
+        CommandRun r = run(
                 "run",
                 "-n",
                 "3",
@@ -70,7 +51,7 @@ class RunCommandTest {
 
     @Test
     void killsWithTheDummyBackendAreRefusedBeforeTheJobRuns() {
-        Run r = run(
+        CommandRun r = run(
                 "run",
                 "-n",
                 "3",
@@ -92,7 +73,7 @@ class RunCommandTest {
     @Test
     void chaosCrashesAProgramWithoutCheckpointPoints() {
         // Ring never calls point(): the kills drawn at points strike at operation counts instead.
-        Run r = run(
+        CommandRun r = run(
                 "run",
                 "-n",
                 "4",
@@ -114,7 +95,7 @@ class RunCommandTest {
     @Test
     void aRealRunWritesTheRecordThatRewindReportPlots(@TempDir Path dir) throws IOException {
         Path record = dir.resolve("run.json");
-        Run r = run(
+        CommandRun r = run(
                 "run",
                 "-n",
                 "4",
@@ -133,7 +114,7 @@ class RunCommandTest {
         assertTrue(json.contains("\"format\" : \"rewind-run-record\""), json);
         assertTrue(json.contains("\"phase\" : \"respawn\"") && json.contains("\"rank\" : 2"), json);
         Path html = dir.resolve("report.html");
-        Run report = run("report", "--run", record.toString(), "-o", html.toString());
+        CommandRun report = run("report", "--run", record.toString(), "-o", html.toString());
         assertEquals(0, report.status(), report.out() + report.err());
         assertTrue(Files.readString(html).contains("<svg"), "the report draws the run");
     }
@@ -151,14 +132,14 @@ class RunCommandTest {
                         "--log-copy pack",
                         "--no-log-huge-pages",
                         "--summary"));
-        Run r = run("run", "@" + job, "io.rewind.apps.workloads.Stencil2D", "32", "10");
+        CommandRun r = run("run", "@" + job, "io.rewind.apps.workloads.Stencil2D", "32", "10");
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("protocol pessimistic, 2 ranks"), r.out());
     }
 
     @Test
     void aBadLogOptionIsRefusedBeforeTheJobStarts() {
-        Run backend = run(
+        CommandRun backend = run(
                 "run",
                 "-n",
                 "2",
@@ -169,7 +150,7 @@ class RunCommandTest {
                 "io.rewind.apps.examples.Hello");
         assertEquals(2, backend.status());
         assertTrue(backend.err().contains("unknown log backend 'tape'"), backend.err());
-        Run copy = run(
+        CommandRun copy = run(
                 "run", "-n", "2", "--protocol", "pessimistic", "--log-copy", "lazy", "io.rewind.apps.examples.Hello");
         assertEquals(2, copy.status());
         assertTrue(copy.err().contains("unknown log copy method 'lazy'"), copy.err());
@@ -180,7 +161,7 @@ class RunCommandTest {
     @ValueSource(strings = {"--checkpoint-dir", "--log-dir"})
     void aFolderThatCannotBeCreatedIsOneLineAndExitStatusTwo(String option, @TempDir Path dir) throws IOException {
         Path below = Files.writeString(dir.resolve("a-file"), "not a folder").resolve("sub");
-        Run r = run(
+        CommandRun r = run(
                 "run",
                 "-n",
                 "2",

@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,26 +24,11 @@ class SpbcClusterFileTest {
     private static final String MAIN = "io.rewind.apps.workloads.Stencil3D";
     private static final List<String> ARGS = List.of("16", "24"); // the workload's small size
 
-    private record Run(int status, String out, String err) {}
-
-    private static Run run(String... args) {
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            status = RewindCommand.execute(args);
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
-        return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static CommandRun run(String... args) {
+        return CommandRun.of(args);
     }
 
-    private static Run job(String... options) {
+    private static CommandRun job(String... options) {
         List<String> a = new ArrayList<>(List.of("run", "-n", "6", "--timeout", "60s", "--no-tag-output"));
         a.addAll(List.of(options));
         a.add(MAIN);
@@ -55,7 +37,7 @@ class SpbcClusterFileTest {
     }
 
     /** The workload's result line (the last line it prints). */
-    private static String result(Run r) {
+    private static String result(CommandRun r) {
         return r.out()
                 .lines()
                 .filter(l -> l.startsWith("stencil3d "))
@@ -66,22 +48,23 @@ class SpbcClusterFileTest {
     @Test
     void theRunLogsAndRollsBackWhatTheClusteringToolPredicted(@TempDir Path dir) throws IOException {
         Path profile = dir.resolve("stencil3d.profile");
-        Run p = run("bench", "profile", "-n", "6", "-o", profile.toString(), "stencil3d");
+        CommandRun p = run("bench", "profile", "-n", "6", "-o", profile.toString(), "stencil3d");
         assertEquals(0, p.status(), p.out() + p.err());
 
         Path clusters = dir.resolve("clusters.txt");
-        Run a = run("analyze", "cluster", "-i", profile.toString(), "-k", "3", "--json", "-o", clusters.toString());
+        CommandRun a =
+                run("analyze", "cluster", "-i", profile.toString(), "-k", "3", "--json", "-o", clusters.toString());
         assertEquals(0, a.status(), a.out() + a.err());
         JsonNode analysis = new ObjectMapper().readTree(a.out());
         long predictedLogged = analysis.get("computed").get("loggedBytes").asLong();
         int[] clusterOf = new ObjectMapper().convertValue(analysis.get("clusterOf"), int[].class);
         assertTrue(predictedLogged > 0, a.out());
 
-        Run reference = job("--protocol", "none", "--no-record");
+        CommandRun reference = job("--protocol", "none", "--no-record");
         assertEquals(0, reference.status(), reference.out() + reference.err());
 
         Path record = dir.resolve("failure-free.json");
-        Run free = job(
+        CommandRun free = job(
                 "--protocol",
                 "spbc",
                 "--clusters",
@@ -99,7 +82,7 @@ class SpbcClusterFileTest {
 
         int victim = 4;
         Path crashRecord = dir.resolve("crash.json");
-        Run crash = job(
+        CommandRun crash = job(
                 "--protocol",
                 "spbc",
                 "--clusters",
