@@ -71,6 +71,25 @@ class RunCommandTest {
     }
 
     @Test
+    void badClusterOptionsAreRefusedBeforeTheJobRuns() {
+        String[][] cases = {
+            {"--protocol", "pessimistic", "--clusters", "2"},
+            {"--protocol", "spbc", "--clusters", "no-such-cluster-file.txt"},
+            {"--protocol", "spbc", "--clusters", "5"}
+        };
+        String[] why = {"not for pessimistic", "nor a cluster file that exists", "cannot make 5 clusters of 3 ranks"};
+        for (int i = 0; i < cases.length; i++) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "-n", "3"));
+            args.addAll(java.util.List.of(cases[i]));
+            args.addAll(java.util.List.of("io.rewind.apps.examples.Ring", "10"));
+            CommandRun r = run(args.toArray(new String[0]));
+            assertEquals(2, r.status(), r.out() + r.err());
+            assertTrue(r.err().contains(why[i]), r.err());
+            assertTrue(!r.out().contains("protocol "), "no job ran: " + r.out());
+        }
+    }
+
+    @Test
     void chaosCrashesAProgramWithoutCheckpointPoints() {
         // Ring never calls point(): the kills drawn at points strike at operation counts instead.
         CommandRun r = run(
