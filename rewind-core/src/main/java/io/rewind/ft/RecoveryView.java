@@ -20,6 +20,22 @@ public interface RecoveryView {
      */
     long newestCommonLine(Collection<Integer> ranks, long atMost);
 
+    /**
+     * The oldest of the newest lines of the ranks outside {@code group} ({@link Long#MAX_VALUE} if none):
+     * ranks restarting together go back no later, since a rank outside that crashes later restarts from
+     * its own newest line and may need what the group sent after it, which only a re-execution that
+     * starts early enough sends again (the group's logs die with it).
+     */
+    default long newestLineOutside(Collection<Integer> group) {
+        long atMost = Long.MAX_VALUE;
+        for (int r = 0; r < ranks(); r++) {
+            if (!group.contains(r)) {
+                atMost = Math.min(atMost, newestLine(r));
+            }
+        }
+        return atMost;
+    }
+
     /** The newest line every rank of the job holds a valid file for (0: none): where a global rollback goes. */
     default long newestLineAllHold() {
         List<Integer> all = new ArrayList<>();

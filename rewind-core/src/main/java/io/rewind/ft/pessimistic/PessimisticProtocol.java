@@ -65,13 +65,7 @@ public final class PessimisticProtocol implements Protocol {
      */
     @Override
     public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
-        long atMost = Long.MAX_VALUE;
-        for (int r = 0; r < view.ranks(); r++) {
-            if (!failed.contains(r)) {
-                atMost = Math.min(atMost, view.newestLine(r));
-            }
-        }
-        long line = view.newestCommonLine(failed, atMost);
+        long line = view.newestCommonLine(failed, view.newestLineOutside(failed));
         for (int r : failed) {
             long oldestKept = lines.oldestLine(r);
             if (oldestKept > 0 && line < oldestKept) {

@@ -154,13 +154,7 @@ public final class SpbcProtocol implements Protocol {
         if (rollback.size() == view.ranks()) {
             return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), List.of());
         }
-        long atMost = Long.MAX_VALUE;
-        for (int r = 0; r < view.ranks(); r++) {
-            if (!rollback.contains(r)) {
-                atMost = Math.min(atMost, view.newestLine(r));
-            }
-        }
-        long line = view.newestCommonLine(rollback, atMost);
+        long line = view.newestCommonLine(rollback, view.newestLineOutside(rollback));
         for (int c : clusters(failed)) {
             long oldestKept = lines.oldestLineOfGroup(members[c]);
             if (oldestKept > 0 && line < oldestKept) {
@@ -184,8 +178,9 @@ public final class SpbcProtocol implements Protocol {
             return everyRank(
                     view,
                     "rank" + (unguarded.size() > 1 ? "s " : " ") + unguarded
-                            + " made non-deterministic choices (wildcard receives, completion functions or"
-                            + " probes) outside a declared communication pattern after recovery line " + line
+                            + " made non-deterministic choices spbc cannot repeat (wildcard receives or probes"
+                            + " outside a declared communication pattern, or completion functions) after recovery"
+                            + " line " + line
                             + "; spbc keeps no determinants, so cluster" + (failed.size() > 1 ? "s " : " ")
                             + clusters(failed) + " might send other clusters something else when re-executed:"
                             + " every rank rolls back");
