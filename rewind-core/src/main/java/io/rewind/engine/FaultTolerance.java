@@ -83,6 +83,23 @@ public interface FaultTolerance {
         return false;
     }
 
+    /**
+     * Whether frames may carry protocol words ({@link Frame#piggyback()}) that this rank's protocol
+     * must read when they arrive ({@link #onPiggyback}).
+     */
+    default boolean readsPiggybacks() {
+        return false;
+    }
+
+    /**
+     * A frame carrying protocol words arrived from an incarnation that is not fenced: called once per
+     * arriving frame, duplicates and early frames included, before the frame can be matched (so that
+     * nothing the rank does after taking the message is done without them). Called under the
+     * mailbox's lock, on whatever thread delivers the frame: the protocol must not call into the
+     * mailbox or block.
+     */
+    default void onPiggyback(Frame frame) {}
+
     /** A wildcard-source receive matched: record the outcome before the receive completes. */
     default void onWildcardMatch(long index, Frame frame) {}
 

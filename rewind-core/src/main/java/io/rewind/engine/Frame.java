@@ -27,6 +27,12 @@ public final class Frame {
     final int incarnation;
     int patternId;
     int iterationId;
+    /**
+     * What the sending rank's protocol carries on this frame besides the payload (a causal protocol's
+     * determinants), read by the receiving rank's protocol when the frame arrives; null for none.
+     */
+    long[] piggyback;
+
     final long lengthBytes;
     MemorySegment data;
     long dataOffset;
@@ -137,6 +143,16 @@ public final class Frame {
     public void setPattern(int patternId, int iterationId) {
         this.patternId = patternId;
         this.iterationId = iterationId;
+    }
+
+    /** The protocol words carried on this frame, or null (see {@link FaultTolerance#onPiggyback}). */
+    public long[] piggyback() {
+        return piggyback;
+    }
+
+    /** Carries {@code words} on this frame (null: nothing); set before the frame is handed off. */
+    public void setPiggyback(long[] words) {
+        this.piggyback = words;
     }
 
     public long sequence() {
@@ -293,6 +309,7 @@ public final class Frame {
                 null);
         f.patternId = patternId;
         f.iterationId = iterationId;
+        f.piggyback = piggyback;
         f.materialize();
         return f;
     }

@@ -67,6 +67,7 @@ public final class Mailbox implements FrameSink {
             if (closed || isFenced(frame)) {
                 return; // the receiving incarnation is gone, or the sending one: the frame is dropped
             }
+            readPiggyback(frame);
             match = matchOrQueue(frame);
         }
         if (match != null) {
@@ -82,6 +83,7 @@ public final class Mailbox implements FrameSink {
             if (closed || isFenced(frame)) {
                 return;
             }
+            readPiggyback(frame);
             inOrder = arrivals.admitNext(frame);
             if (inOrder) {
                 match = matchOrQueue(frame);
@@ -176,6 +178,20 @@ public final class Mailbox implements FrameSink {
 
     void acknowledgeMatchesWith(java.util.function.Consumer<Frame> acknowledger) {
         this.matchAcknowledger = acknowledger;
+    }
+
+    /** Under the lock: what the frame carries for this rank's protocol, read once, when it arrives. */
+    private void readPiggyback(Frame frame) {
+        if (frame.piggyback != null && piggybackReader != null) {
+            piggybackReader.accept(frame);
+        }
+    }
+
+    /** Who reads the protocol words frames carry (null: nobody, the words are ignored). */
+    private java.util.function.Consumer<Frame> piggybackReader;
+
+    void readPiggybacksWith(java.util.function.Consumer<Frame> reader) {
+        this.piggybackReader = reader;
     }
 
     /** Under the lock: whether the frame comes from an incarnation of its sender known to be dead. */

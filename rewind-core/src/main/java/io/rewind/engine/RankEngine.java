@@ -82,6 +82,9 @@ public final class RankEngine {
         this.interposed = faultTolerance.interposes();
         this.mailbox = new Mailbox(faultTolerance.tracksArrivals(), worldSize);
         mailbox.acknowledgeMatchesWith(this::acknowledgeMatch);
+        if (faultTolerance.readsPiggybacks()) {
+            mailbox.readPiggybacksWith(faultTolerance::onPiggyback);
+        }
         this.traffic = new TrafficCounters(worldSize);
         this.waitStrategy = new WaitStrategy(this, config.spinIterations());
         int[] all = new int[worldSize];

@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The wire form of every control message a job sends: the engine's incarnation notice and the
  * recovery messages of {@link RecoveryMessages}. Big-endian: a type byte, the sender's world rank and
- * incarnation, then the fields of the type; a map is a count followed by (int key, long value) pairs.
+ * incarnation, then the fields of the type; a map is a count followed by (int key, long value) pairs; the answer to a rollback request ends with
+ * the determinants it returns, a count followed by that many longs.
  */
 public final class ControlMessageCodec implements ControlCodec {
     public static final ControlMessageCodec INSTANCE = new ControlMessageCodec();
@@ -35,7 +36,7 @@ public final class ControlMessageCodec implements ControlCodec {
         return switch (message) {
             case IncarnationNotice m -> header(INCARNATION_NOTICE, m, 0).array();
             case RecoveryMessages.RollbackRequest m -> withMap(ROLLBACK_REQUEST, m, m.held());
-            case RecoveryMessages.LastMessages m -> withMap(LAST_MESSAGES, m, m.arrived());
+            case RecoveryMessages.LastMessages m -> lastMessages(m);
             case RecoveryMessages.ReplayBatch m -> header(REPLAY_BATCH, m, 2 * Integer.BYTES)
                     .putInt(m.batch())
                     .putInt(m.frames())
@@ -66,7 +67,8 @@ public final class ControlMessageCodec implements ControlCodec {
                     switch (type) {
                         case INCARNATION_NOTICE -> new IncarnationNotice(source, incarnation);
                         case ROLLBACK_REQUEST -> new RecoveryMessages.RollbackRequest(source, incarnation, readMap(in));
-                        case LAST_MESSAGES -> new RecoveryMessages.LastMessages(source, incarnation, readMap(in));
+                        case LAST_MESSAGES -> new RecoveryMessages.LastMessages(
+                                source, incarnation, readMap(in), readWords(in));
                         case REPLAY_BATCH -> new RecoveryMessages.ReplayBatch(
                                 source, incarnation, in.getInt(), in.getInt());
                         case REPLAY_ACK -> new RecoveryMessages.ReplayAck(source, incarnation, in.getInt());
@@ -96,6 +98,36 @@ public final class ControlMessageCodec implements ControlCodec {
             out.putInt(e.getKey()).putLong(e.getValue());
         }
         return out.array();
+    }
+
+    /** The map, then the outcomes: a count and that many longs. */
+    private static byte[] lastMessages(RecoveryMessages.LastMessages m) {
+        long[] outcomes = m.outcomes();
+        Map<Integer, Long> map = m.arrived();
+        ByteBuffer out = header(
+                LAST_MESSAGES,
+                m,
+                Integer.BYTES + map.size() * ENTRY_BYTES + Integer.BYTES + outcomes.length * Long.BYTES);
+        out.putInt(map.size());
+        for (Map.Entry<Integer, Long> e : map.entrySet()) {
+            out.putInt(e.getKey()).putLong(e.getValue());
+        }
+        out.putInt(outcomes.length);
+        for (long w : outcomes) {
+            out.putLong(w);
+        }
+        return out.array();
+    }
+
+    private static long[] readWords(ByteBuffer in) {
+        int count = in.getInt();
+        if (count < 0 || (long) count * Long.BYTES > in.remaining()) {
+            throw new IllegalArgumentException(count + " words in " + in.remaining() + " bytes");
+        }
+        long[] words = new long[count];
+        in.asLongBuffer().get(words);
+        in.position(in.position() + count * Long.BYTES);
+        return words;
     }
 
     private static Map<Integer, Long> readMap(ByteBuffer in) {

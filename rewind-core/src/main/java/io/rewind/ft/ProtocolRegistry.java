@@ -1,5 +1,6 @@
 package io.rewind.ft;
 
+import io.rewind.ft.causal.CausalProtocol;
 import io.rewind.ft.global.GlobalRollbackProtocol;
 import io.rewind.ft.none.NoProtocol;
 import io.rewind.ft.pessimistic.PessimisticProtocol;
@@ -23,6 +24,12 @@ public final class ProtocolRegistry {
                     "sender-based payload logging and an event logger: only the "
                             + "crashed rank rolls back, survivors replay its messages",
                     PessimisticProtocol::new),
+            new ProtocolDescriptor(
+                    "causal",
+                    "sender-based payload logging with determinants piggybacked on messages, no event "
+                            + "logger: only the crashed rank rolls back, survivors replay its messages and "
+                            + "return its determinants",
+                    CausalProtocol::new),
             new ProtocolDescriptor(
                     "spbc",
                     "hierarchical, for channel-deterministic programs: coordinated checkpoints inside "

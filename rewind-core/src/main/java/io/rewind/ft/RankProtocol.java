@@ -21,6 +21,20 @@ public interface RankProtocol extends FaultTolerance {
      */
     default void onStart(RankEngine engine, Map<Long, Long> held) {}
 
+    /**
+     * What the protocol keeps in the rank's checkpoint (null: nothing), taken on the rank's thread
+     * right after the mailbox snapshot of the same checkpoint.
+     */
+    default byte[] checkpointState() {
+        return null;
+    }
+
+    /**
+     * For an incarnation that starts from a checkpoint: what {@link #checkpointState()} gave when that
+     * line was written. Called before {@link #onStart}.
+     */
+    default void restoreState(byte[] state) {}
+
     /** Frames other ranks replayed to this incarnation so far. */
     default long replayedToThisRank() {
         return 0;

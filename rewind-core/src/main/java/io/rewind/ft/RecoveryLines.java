@@ -13,8 +13,14 @@ public final class RecoveryLines {
     private final int keepLines;
     private final Deque<Line>[] lines;
 
-    /** One line of one rank. */
-    public record Line(long number, Map<Long, Long> frontiers) {}
+    /**
+     * One line of one rank.
+     *
+     * @param events the rank's counts of non-deterministic events when it wrote the line (wildcard
+     *               receives, then polls), or null if unknown: determinants of earlier events are never
+     *               needed by a restart from this line
+     */
+    public record Line(long number, Map<Long, Long> frontiers, long[] events) {}
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     public RecoveryLines(int ranks, int keepLines) {
@@ -26,10 +32,15 @@ public final class RecoveryLines {
     }
 
     public void published(int rank, long number, Map<Long, Long> frontiers) {
+        published(rank, number, frontiers, null);
+    }
+
+    /** Rank {@code rank} wrote line {@code number}; {@code events} as in {@link Line}, or null. */
+    public void published(int rank, long number, Map<Long, Long> frontiers, long[] events) {
         synchronized (lines[rank]) {
             Deque<Line> d = lines[rank];
             d.removeIf(l -> l.number() >= number); // a restarted rank writes a line again
-            d.addLast(new Line(number, Map.copyOf(frontiers)));
+            d.addLast(new Line(number, Map.copyOf(frontiers), events == null ? null : events.clone()));
             while (d.size() > keepLines) {
                 d.removeFirst();
             }
@@ -47,6 +58,19 @@ public final class RecoveryLines {
     public void discardAfter(int rank, long number) {
         synchronized (lines[rank]) {
             lines[rank].removeIf(l -> l.number() > number);
+        }
+    }
+
+    /**
+     * The rank's event counts at the oldest line it keeps ({@link Line#events}): no restart of it can
+     * need a determinant of an earlier event. Null while it keeps no line or the counts are unknown.
+     */
+    public long[] eventsAtOldestLine(int rank) {
+        synchronized (lines[rank]) {
+            Line oldest = lines[rank].peekFirst();
+            return oldest == null || oldest.events() == null
+                    ? null
+                    : oldest.events().clone();
         }
     }
 

@@ -24,10 +24,45 @@ public final class RecoveryMessages {
         }
     }
 
-    /** The answer: of what the restarted rank sent, the answering rank holds up to {@code arrived} per context. */
-    public record LastMessages(int sourceWorld, int incarnation, Map<Integer, Long> arrived) implements ControlMessage {
+    /**
+     * The answer: of what the restarted rank sent, the answering rank holds up to {@code arrived} per
+     * context; {@code outcomes} are the determinants of the restarted rank's events it holds (causal
+     * logging; empty for the other protocols).
+     */
+    public record LastMessages(int sourceWorld, int incarnation, Map<Integer, Long> arrived, long[] outcomes)
+            implements ControlMessage {
         public LastMessages {
             arrived = Map.copyOf(arrived);
+            outcomes = outcomes.clone();
+        }
+
+        public LastMessages(int sourceWorld, int incarnation, Map<Integer, Long> arrived) {
+            this(sourceWorld, incarnation, arrived, new long[0]);
+        }
+
+        @Override
+        public long[] outcomes() {
+            return outcomes.clone();
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof LastMessages m
+                    && m.sourceWorld == sourceWorld
+                    && m.incarnation == incarnation
+                    && m.arrived.equals(arrived)
+                    && java.util.Arrays.equals(m.outcomes, outcomes);
+        }
+
+        @Override
+        public int hashCode() {
+            return java.util.Objects.hash(sourceWorld, incarnation, arrived, java.util.Arrays.hashCode(outcomes));
+        }
+
+        @Override
+        public String toString() {
+            return "LastMessages[sourceWorld=" + sourceWorld + ", incarnation=" + incarnation + ", arrived=" + arrived
+                    + ", outcomes=" + outcomes.length + " words]";
         }
     }
 

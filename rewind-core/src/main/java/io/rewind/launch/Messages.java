@@ -113,6 +113,7 @@ final class Messages {
             int incarnation,
             long line,
             Map<Long, Long> frontiers,
+            long[] events,
             long bytes,
             long nanos,
             List<String> holders,
@@ -155,7 +156,7 @@ final class Messages {
     record Finished() implements Serializable {}
 
     /** A line of a rank was published ({@code frontiers}) or lines past {@code line} discarded (null). */
-    record Lines(int rank, long line, Map<Long, Long> frontiers) implements Serializable {}
+    record Lines(int rank, long line, Map<Long, Long> frontiers, long[] events) implements Serializable {}
 
     // --- requests to the job-level services, and their answers ------------------------------------
 

@@ -159,7 +159,7 @@ public final class ProcessJob {
             Map<Long, Long> frontiers = ResumePoint.frontiers(image);
             long[] output = CheckpointAgent.outputPosition(image);
             held.written(s.rank, line, List.of(), output);
-            lines.published(s.rank, line, frontiers);
+            lines.published(s.rank, line, frontiers, ResumePoint.events(image));
             protocol.onCheckpoint(s.rank, line, frontiers);
             s.restartLine = line;
             s.lineReached = line;
@@ -915,7 +915,7 @@ public final class ProcessJob {
                 launch.sharedMemory()));
         for (int r = 0; r < slots.length; r++) {
             for (RecoveryLines.Line l : lines.lines(r)) {
-                link.send(new Messages.Lines(r, l.number(), l.frontiers()));
+                link.send(new Messages.Lines(r, l.number(), l.frontiers(), l.events()));
             }
         }
     }
@@ -992,10 +992,10 @@ public final class ProcessJob {
             }
         }
         held.written(c.rank(), c.line(), live, c.output());
-        lines.published(c.rank(), c.line(), c.frontiers());
+        lines.published(c.rank(), c.line(), c.frontiers(), c.events());
         protocol.onCheckpoint(c.rank(), c.line(), c.frontiers());
         report.checkpoint(c.rank(), c.bytes(), c.nanos());
-        broadcast(new Messages.Lines(c.rank(), c.line(), c.frontiers()));
+        broadcast(new Messages.Lines(c.rank(), c.line(), c.frontiers(), c.events()));
     }
 
     private void onEnded(Messages.Ended e) {
@@ -1160,7 +1160,7 @@ public final class ProcessJob {
             if (plan.discardNewerLines()) {
                 held.discardAfter(r, plan.line());
                 lines.discardAfter(r, plan.line());
-                broadcast(new Messages.Lines(r, plan.line(), null));
+                broadcast(new Messages.Lines(r, plan.line(), null, null));
             }
         }
         protocol.onRollback(plan);

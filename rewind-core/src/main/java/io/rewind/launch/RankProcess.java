@@ -263,7 +263,7 @@ public final class RankProcess implements RankSupervisor {
             case Messages.EventLoggerAt at -> eventLogger.moveTo(at);
             case Messages.Lines l -> {
                 if (l.frontiers() != null) {
-                    lines.published(l.rank(), l.line(), l.frontiers());
+                    lines.published(l.rank(), l.line(), l.frontiers(), l.events());
                 } else {
                     lines.discardAfter(l.rank(), l.line());
                 }
@@ -283,10 +283,10 @@ public final class RankProcess implements RankSupervisor {
     }
 
     @Override
-    public void checkpointed(long line, Map<Long, Long> frontiers, long bytes, long nanos) {
+    public void checkpointed(long line, Map<Long, Long> frontiers, long[] events, long bytes, long nanos) {
         NodeStorageClient.Written w = storage.written(line);
         link.send(new Messages.Checkpointed(
-                rank, incarnation, line, Map.copyOf(frontiers), bytes, nanos, w.holders(), w.output()));
+                rank, incarnation, line, Map.copyOf(frontiers), events, bytes, nanos, w.holders(), w.output()));
     }
 
     @Override

@@ -20,6 +20,14 @@ public final class CheckpointAgent {
     static final String RUNTIME_SECTION = "rewind.runtime";
     /** Lines the rank had printed at the checkpoint, per stream: two longs. */
     static final String OUTPUT_SECTION = "rewind.output";
+    /** What the rank's protocol keeps in its checkpoint ({@link io.rewind.ft.RankProtocol#checkpointState}). */
+    static final String PROTOCOL_SECTION = "rewind.protocol";
+
+    /** The counts of non-deterministic events a line's runtime state holds (wildcard receives, polls). */
+    static long[] events(CheckpointImage image) {
+        long[] c = EngineStateCodec.decode(image.section(RUNTIME_SECTION)).counters();
+        return new long[] {c[0], c[1]};
+    }
 
     private final Job job;
     private final Job.Incarnation incarnation;
@@ -157,6 +165,12 @@ public final class CheckpointAgent {
             data.put(e.getKey(), e.getValue().save());
         }
         data.put(RUNTIME_SECTION, EngineStateCodec.encode(engine, mailbox));
+        long[] counters = engine.counters();
+        // After the mailbox: the protocol's state then covers every frame the snapshot holds.
+        byte[] protocolState = incarnation.protocol.checkpointState();
+        if (protocolState != null) {
+            data.put(PROTOCOL_SECTION, protocolState);
+        }
         long[] printed = incarnation.output().position();
         data.put(
                 OUTPUT_SECTION,
@@ -167,6 +181,12 @@ public final class CheckpointAgent {
         CheckpointImage image = new CheckpointImage(incarnation.rank, line, data);
         job.injector().duringCheckpoint(incarnation, line, image, job.store());
         long bytes = job.checkpoints().write(image);
-        job.onCheckpoint(incarnation, line, mailbox.frontiers(), bytes, System.nanoTime() - t0);
+        job.onCheckpoint(
+                incarnation,
+                line,
+                mailbox.frontiers(),
+                new long[] {counters[0], counters[1]},
+                bytes,
+                System.nanoTime() - t0);
     }
 }

@@ -527,7 +527,7 @@ public final class Job {
     private Incarnation resume(RankSlot slot, long line) {
         Incarnation inc = prepare(slot, 0, store.load(slot.rank, line));
         slot.lineReached = line;
-        lines.published(slot.rank, line, inc.restoredFrontiers);
+        lines.published(slot.rank, line, inc.restoredFrontiers, inc.restoredEvents);
         protocol.onCheckpoint(slot.rank, line, inc.restoredFrontiers);
         return inc;
     }
@@ -555,6 +555,11 @@ public final class Job {
             EngineStateCodec.State state = EngineStateCodec.decode(image.section(CheckpointAgent.RUNTIME_SECTION));
             inc.engine.mailbox().restore(state.mailbox());
             inc.restoredFrontiers = state.mailbox().frontiers();
+            inc.restoredEvents = new long[] {state.counters()[0], state.counters()[1]};
+            byte[] protocolState = image.sections().get(CheckpointAgent.PROTOCOL_SECTION);
+            if (protocolState != null) {
+                inc.protocol.restoreState(protocolState);
+            }
         }
         inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader);
         inc.thread = Thread.ofPlatform()
@@ -1004,14 +1009,14 @@ public final class Job {
         }
     }
 
-    void onCheckpoint(Incarnation inc, long line, Map<Long, Long> frontiers, long bytes, long nanos) {
+    void onCheckpoint(Incarnation inc, long line, Map<Long, Long> frontiers, long[] events, long bytes, long nanos) {
         inc.slot.lineReached = line;
-        lines.published(inc.rank, line, frontiers);
+        lines.published(inc.rank, line, frontiers, events);
         protocol.onCheckpoint(inc.rank, line, frontiers);
         inc.protocol.afterCheckpoint();
         report.checkpoint(inc.rank, bytes, nanos);
         if (supervisor != null) {
-            supervisor.checkpointed(line, frontiers, bytes, nanos);
+            supervisor.checkpointed(line, frontiers, events, bytes, nanos);
         }
     }
 
@@ -1075,6 +1080,8 @@ public final class Job {
         RankClassLoader loader;
         Thread thread;
         Map<Long, Long> restoredFrontiers;
+        /** The event counts of the line it restarted from (null: a fresh start). */
+        long[] restoredEvents;
         /** The current state, since when and why; replaced whole by {@link #transition}. */
         private final AtomicReference<StateEntry> state =
                 new AtomicReference<>(new StateEntry(IncarnationState.STARTING, System.nanoTime(), "prepared"));

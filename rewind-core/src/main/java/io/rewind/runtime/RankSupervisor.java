@@ -12,7 +12,7 @@ public interface RankSupervisor {
     void restored(long line, long nanos);
 
     /** The rank wrote recovery line {@code line} with these arrival frontiers. */
-    void checkpointed(long line, Map<Long, Long> frontiers, long bytes, long nanos);
+    void checkpointed(long line, Map<Long, Long> frontiers, long[] events, long bytes, long nanos);
 
     /** A restarted rank is back where its predecessor crashed, having been replayed {@code replayed} frames. */
     void caughtUp(long replayed);

@@ -88,6 +88,11 @@ public final class ResumePoint {
                 .frontiers();
     }
 
+    /** The counts of non-deterministic events a line holds ({@link io.rewind.ft.RecoveryLines.Line#events}). */
+    public static long[] events(io.rewind.checkpoint.CheckpointImage image) {
+        return CheckpointAgent.events(image);
+    }
+
     private static Properties manifestOf(JobConfig c) {
         Properties p = new Properties();
         p.setProperty("ranks", Integer.toString(c.ranks()));

@@ -33,4 +33,45 @@ public interface OutcomeLog {
 
     /** For a restarted incarnation: the outcome poll {@code index} must have, or null. */
     long[] forcedPoll(long index);
+
+    // Outcomes that travel with the rank's messages (causal logging); by default none do.
+
+    /** Whether frames carry outcomes this log reads when they arrive ({@link #onPiggyback}). */
+    default boolean readsPiggybacks() {
+        return false;
+    }
+
+    /** The words a frame about to be handed off to {@code destinationWorld} carries, or null. */
+    default long[] piggybackFor(int destinationWorld) {
+        return null;
+    }
+
+    /** A frame that carries words arrived (under the mailbox's lock: do not block). */
+    default void onPiggyback(Frame frame) {}
+
+    /** Whether a restarted incarnation needs the outcomes in its peers' answers before it runs. */
+    default boolean answersCarryOutcomes() {
+        return false;
+    }
+
+    /** The outcomes of {@code restartedRank}'s events held here, for the answer to its rollback request. */
+    default long[] outcomesOf(int restartedRank) {
+        return NO_WORDS;
+    }
+
+    /** {@code peer} restarted from its checkpoint: what it was sent since is gone. */
+    default void peerRestarted(int peer) {}
+
+    /** For a restarted incarnation: {@code peer} answered with {@code outcomes} of this rank's events. */
+    default void answered(int peer, long[] outcomes) {}
+
+    /** What the log keeps in the rank's checkpoint, or null. */
+    default byte[] checkpointState() {
+        return null;
+    }
+
+    /** For an incarnation that starts from a checkpoint: what {@link #checkpointState} gave then. */
+    default void restoreState(byte[] state) {}
+
+    long[] NO_WORDS = new long[0];
 }

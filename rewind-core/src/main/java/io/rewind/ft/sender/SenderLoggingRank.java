@@ -87,6 +87,8 @@ public final class SenderLoggingRank implements RankProtocol {
     private int inFlight;
     /** Rollback requests that came while frames were in flight, taken up by the next progress. */
     private final List<RecoveryMessages.RollbackRequest> deferred = new ArrayList<>();
+    /** What this incarnation's checkpoint held per incoming channel (its rollback request says so). */
+    private Map<Long, Long> restoredHeld = Map.of();
     /** Frames replayed to this incarnation, as the batches announced them. */
     private long replayedIn;
 
@@ -276,6 +278,7 @@ public final class SenderLoggingRank implements RankProtocol {
         // gets the message without waiting for the log (in a ping-pong the log copy overlaps the peer's
         // reply).
         try {
+            frame.setPiggyback(outcomes.piggybackFor(destinationWorld));
             transport.send(destinationWorld, frame);
         } finally {
             if (after != AfterHandOff.NOTHING) {
@@ -317,6 +320,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 }
             }
         }
+        frame.setPiggyback(outcomes.piggybackFor(destinationWorld));
         transport.send(destinationWorld, frame);
         return true;
     }
@@ -464,6 +468,31 @@ public final class SenderLoggingRank implements RankProtocol {
     }
 
     @Override
+    public boolean readsPiggybacks() {
+        return outcomes.readsPiggybacks();
+    }
+
+    @Override
+    public void onPiggyback(Frame frame) {
+        outcomes.onPiggyback(frame);
+    }
+
+    @Override
+    public byte[] checkpointState() {
+        return outcomes.checkpointState();
+    }
+
+    @Override
+    public void restoreState(byte[] state) {
+        outcomes.restoreState(state);
+    }
+
+    /** The outcome log of this incarnation. */
+    public OutcomeLog outcomes() {
+        return outcomes;
+    }
+
+    @Override
     public void onWildcardMatch(long index, Frame frame) {
         outcomes.wildcardMatched(index, frame);
     }
@@ -533,6 +562,7 @@ public final class SenderLoggingRank implements RankProtocol {
     @Override
     public void onStart(RankEngine rankEngine, Map<Long, Long> held) {
         this.engine = rankEngine;
+        this.restoredHeld = Map.copyOf(held);
         outcomes.started(rankEngine);
         if (!restarted) {
             return;
@@ -572,6 +602,9 @@ public final class SenderLoggingRank implements RankProtocol {
         switch (message) {
             case RecoveryMessages.RollbackRequest r -> onRollbackRequest(r, transport);
             case RecoveryMessages.LastMessages m -> {
+                if (restarted) {
+                    outcomes.answered(m.sourceWorld(), m.outcomes());
+                }
                 synchronized (lock) {
                     peerHolds(m.sourceWorld(), m.arrived());
                     answered.add(m.sourceWorld());
@@ -605,6 +638,7 @@ public final class SenderLoggingRank implements RankProtocol {
     private void onRollbackRequest(RecoveryMessages.RollbackRequest r, Transport transport) {
         int peer = r.sourceWorld();
         Map<Integer, Long> arrived = engine.mailbox().arrivedFrom(peer);
+        boolean askAgain = false;
         synchronized (lock) {
             if (inFlight > 0) {
                 deferred.add(r); // a sending thread is between its hand-off and its log entry
@@ -612,9 +646,15 @@ public final class SenderLoggingRank implements RankProtocol {
                 return;
             }
             // What it holds now is what this rank may skip, if this rank is re-executing too; and if this
-            // rank waits for its answer, this is the answer (it restarted before it could give one).
+            // rank waits for its answer, this is the answer (it restarted before it could give one),
+            // unless the answer must bring outcomes: then it is asked again, in its new incarnation.
             peerHolds(peer, r.held());
-            answered.add(peer);
+            if (!outcomes.answersCarryOutcomes()) {
+                answered.add(peer);
+            } else if (restarted && !answered.contains(peer)) {
+                askAgain = true;
+            }
+            outcomes.peerRestarted(peer);
             enterStaged();
             // What the log holds for it now: frames sent from here on go to its new incarnation directly.
             Map<Integer, Long> end = new HashMap<>();
@@ -629,7 +669,12 @@ public final class SenderLoggingRank implements RankProtocol {
             replays.put(peer, new ReplayCursor(peer, r.incarnation(), next, end));
             replaying = true;
         }
-        transport.sendControl(peer, new RecoveryMessages.LastMessages(worldRank, incarnation, arrived));
+        transport.sendControl(
+                peer, new RecoveryMessages.LastMessages(worldRank, incarnation, arrived, outcomes.outcomesOf(peer)));
+        if (askAgain) {
+            transport.sendControl(
+                    peer, new RecoveryMessages.RollbackRequest(worldRank, incarnation, byContext(restoredHeld, peer)));
+        }
     }
 
     /** Lock held: {@code peer} holds, of what this rank sent it, up to {@code held} per context. */
@@ -676,6 +721,7 @@ public final class SenderLoggingRank implements RankProtocol {
             ReplayCursor c = due.get(i);
             List<Frame> batch = batches.get(i);
             for (Frame f : batch) {
+                f.setPiggyback(outcomes.piggybackFor(c.peer));
                 transport.send(c.peer, f);
             }
             transport.sendControl(

@@ -41,6 +41,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *       incarnation, patternId, iterationId; long sequence, payload length; then the payload's first bytes
  *   CONTROL (2): int length of the ControlCodec's bytes, int 0; then the first bytes
  *   MORE (4): the next bytes of the message being written
+ *   PIGGYBACK (5): int count, int 0; then that many longs: words the next frame carries for the
+ *       receiving rank's protocol (several records back to back if they do not fit in one; the frame
+ *       follows under the same lock and takes them all)
  * </pre>
  *
  * The receiver checks every field against the ring it came in (its sender, the sender's incarnation,
@@ -64,6 +67,10 @@ public final class ShmTransport implements Transport {
     static final int CONTROL = 2;
     static final int SYNCHRONOUS_FRAME = 3;
     static final int MORE = 4;
+    static final int PIGGYBACK = 5;
+    /** The most words one frame may carry: a ring whose sender sends more is refused. */
+    static final int MAX_PIGGYBACK_WORDS = 1 << 24;
+
     static final int FRAME_HEADER_BYTES = 8 * Integer.BYTES + 2 * Long.BYTES;
     static final int CONTROL_HEADER_BYTES = 2 * Integer.BYTES;
     /** Records one reader takes from one ring before it goes on to the next. */
@@ -477,6 +484,9 @@ public final class ShmTransport implements Transport {
                 if (closing) {
                     return false;
                 }
+                if (f.piggyback() != null && !piggyback(f.piggyback())) {
+                    return false;
+                }
                 long total = f.lengthBytes();
                 int first = (int) Math.min(total, maxRecord - FRAME_HEADER_BYTES);
                 int i = claim(f.isSynchronous() ? SYNCHRONOUS_FRAME : FRAME, FRAME_HEADER_BYTES + first);
@@ -512,6 +522,27 @@ public final class ShmTransport implements Transport {
             } finally {
                 writing.unlock();
             }
+        }
+
+        /** Writing lock held: the words the next frame carries, in as many records as they need. */
+        private boolean piggyback(long[] words) {
+            if (words.length > MAX_PIGGYBACK_WORDS) {
+                throw new IllegalArgumentException(
+                        "a frame carrying " + words.length + " protocol words, more than " + MAX_PIGGYBACK_WORDS);
+            }
+            int perRecord = (maxRecord - CONTROL_HEADER_BYTES) / Long.BYTES;
+            for (int from = 0; from < words.length; from += perRecord) {
+                int n = Math.min(perRecord, words.length - from);
+                int i = claim(PIGGYBACK, CONTROL_HEADER_BYTES + n * Long.BYTES);
+                if (i < 0) {
+                    return false;
+                }
+                memory.set(ValueLayout.JAVA_INT, i, n);
+                memory.set(ValueLayout.JAVA_INT, i + 4, 0);
+                MemorySegment.copy(words, from, memory, ValueLayout.JAVA_LONG, i + CONTROL_HEADER_BYTES, n);
+                ring.commit();
+            }
+            return true;
         }
 
         void sendControl(byte[] bytes) {
@@ -654,7 +685,10 @@ public final class ShmTransport implements Transport {
             try {
                 refusal = switch (type) {
                     case FRAME, SYNCHRONOUS_FRAME -> onFrame(data, offset, length, type == SYNCHRONOUS_FRAME);
-                    case CONTROL -> onControl(data, offset, length);
+                    case CONTROL -> piggyback != null
+                            ? "a control record after words for a frame"
+                            : onControl(data, offset, length);
+                    case PIGGYBACK -> onPiggyback(data, offset, length);
                     case MORE -> onMore(data, offset, length);
                     default -> "unknown record type " + type;
                 };
@@ -672,13 +706,40 @@ public final class ShmTransport implements Transport {
             refused = true;
             assembling = null;
             pending = null;
+            piggyback = null;
             note("refused the ring of rank " + sender + " (incarnation " + senderIncarnation + "): " + refusal);
         }
+
+        private String onPiggyback(MemorySegment b, int i, int length) {
+            if (assembling != null) {
+                return "a new message before the last one ended";
+            }
+            if (length < CONTROL_HEADER_BYTES) {
+                return "a piggyback record of " + length + " bytes";
+            }
+            int n = b.get(ValueLayout.JAVA_INT, i);
+            if (n < 1 || (long) n * Long.BYTES != length - CONTROL_HEADER_BYTES) {
+                return n + " piggybacked words in a record of " + length + " bytes";
+            }
+            int have = piggyback == null ? 0 : piggyback.length;
+            if ((long) have + n > MAX_PIGGYBACK_WORDS) {
+                return "more than " + MAX_PIGGYBACK_WORDS + " piggybacked words for one frame";
+            }
+            long[] words = piggyback == null ? new long[n] : Arrays.copyOf(piggyback, have + n);
+            MemorySegment.copy(b, ValueLayout.JAVA_LONG, i + CONTROL_HEADER_BYTES, words, have, n);
+            piggyback = words;
+            return null;
+        }
+
+        /** Words the next frame carries, from the piggyback records before it (null: none). */
+        private long[] piggyback;
 
         private String onFrame(MemorySegment b, int i, int length, boolean synchronous) {
             if (assembling != null) {
                 return "a new message before the last one ended";
             }
+            long[] words = piggyback;
+            piggyback = null;
             if (length < FRAME_HEADER_BYTES) {
                 return "a frame record of " + length + " bytes";
             }
@@ -724,6 +785,7 @@ public final class ShmTransport implements Transport {
                     total,
                     null);
             f.setPattern(patternId, iterationId);
+            f.setPiggyback(words);
             if (synchronous) {
                 f.markSynchronous();
             }

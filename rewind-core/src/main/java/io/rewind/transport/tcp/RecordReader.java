@@ -37,6 +37,8 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
 
     private boolean refused;
     private boolean fenceLogged;
+    /** Words the next frame carries, gathered from the piggyback records before it (null: none). */
+    private long[] piggyback;
 
     RecordReader(
             int worldRank,
@@ -96,12 +98,37 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
         return switch (type) {
             case WireFormat.FRAME -> readFrame(record, false);
             case WireFormat.SYNCHRONOUS_FRAME -> readFrame(record, true);
-            case WireFormat.CONTROL -> readControl(record);
+            case WireFormat.CONTROL -> piggyback != null
+                    ? "a control record after words for a frame"
+                    : readControl(record);
+            case WireFormat.PIGGYBACK -> readPiggyback(record);
             default -> "unknown record type " + type;
         };
     }
 
+    private String readPiggyback(ByteBuf in) {
+        if (in.readableBytes() < Integer.BYTES) {
+            return "a piggyback record of " + in.readableBytes() + " bytes after its type";
+        }
+        int n = in.readInt();
+        if (n < 1 || (long) n * Long.BYTES != in.readableBytes()) {
+            return n + " piggybacked words in a record of " + in.readableBytes() + " bytes";
+        }
+        int have = piggyback == null ? 0 : piggyback.length;
+        if ((long) have + n > WireFormat.MAX_PIGGYBACK_WORDS) {
+            return "more than " + WireFormat.MAX_PIGGYBACK_WORDS + " piggybacked words for one frame";
+        }
+        long[] words = piggyback == null ? new long[n] : java.util.Arrays.copyOf(piggyback, have + n);
+        for (int i = have; i < have + n; i++) {
+            words[i] = in.readLong();
+        }
+        piggyback = words;
+        return null;
+    }
+
     private String readFrame(ByteBuf in, boolean synchronous) {
+        long[] words = piggyback;
+        piggyback = null;
         if (in.readableBytes() < WireFormat.FRAME_HEADER_BYTES) {
             return "a frame record of " + in.readableBytes() + " bytes after its type, shorter than a frame header";
         }
@@ -154,6 +181,7 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
                 length,
                 null);
         f.setPattern(patternId, iterationId);
+        f.setPiggyback(words);
         if (synchronous) {
             f.markSynchronous();
         }

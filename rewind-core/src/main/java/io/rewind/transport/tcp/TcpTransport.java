@@ -283,7 +283,7 @@ public final class TcpTransport implements Transport {
             frame.releaseSender(); // no live incarnation: dropped, as by a crashed process
             return;
         }
-        ByteBuf record = WireFormat.encodeFrame(link.alloc(), frame);
+        ByteBuf record = WireFormat.encodeFrame(link.alloc(), frame, options.maxPayloadBytes());
         if (!link.write(record, readyTimeout, options.stallTimeout())) {
             frame.releaseSender();
         }

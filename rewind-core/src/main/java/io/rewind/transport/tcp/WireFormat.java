@@ -17,6 +17,10 @@ import java.lang.foreign.MemorySegment;
  *       negative, and the payload length is exactly what the record has left after the header.
  *   <li>{@link #CONTROL}: the bytes of the job's {@link io.rewind.engine.ControlCodec}, to the end of
  *       the record.
+ *   <li>{@link #PIGGYBACK}: words the next frame carries for the receiving rank's protocol ({@link
+ *       Frame#piggyback()}): a count (int), then that many longs, exactly to the end of the record.
+ *       Words too many for one record go in several, back to back; the frame follows the last one, in
+ *       the same write, and takes them all.
  * </ul>
  *
  * <p>A record is at most {@link #recordBytes(int) recordBytes(maxPayloadBytes)} long; every process of a
@@ -27,6 +31,10 @@ final class WireFormat {
     static final byte CONTROL = 2;
     /** A {@link #FRAME} of a synchronous send: the receiver acknowledges its match ({@link io.rewind.engine.MatchNotice}). */
     static final byte SYNCHRONOUS_FRAME = 3;
+    /** Words for the next frame ({@link Frame#piggyback()}). */
+    static final byte PIGGYBACK = 4;
+    /** The most words the frames of one connection may carry: a sender that sends more is refused. */
+    static final int MAX_PIGGYBACK_WORDS = 1 << 24;
     /** The length field in front of every record. */
     static final int LENGTH_BYTES = Integer.BYTES;
     /** context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, patternId, iterationId, length. */
@@ -62,11 +70,33 @@ final class WireFormat {
     }
 
     /** The frame as one record, length field included, its payload copied now. */
-    static ByteBuf encodeFrame(ByteBufAllocator alloc, Frame f) {
+    static ByteBuf encodeFrame(ByteBufAllocator alloc, Frame f, int maxPayloadBytes) {
         int payload = Math.toIntExact(f.lengthBytes());
         int record = FRAME_OVERHEAD_BYTES + payload;
-        ByteBuf buf = alloc.directBuffer(LENGTH_BYTES + record);
+        long[] words = f.piggyback();
+        int perRecord = piggybackWordsPerRecord(maxPayloadBytes);
+        int piggybackBytes = 0;
+        if (words != null) {
+            if (words.length > MAX_PIGGYBACK_WORDS) {
+                throw new IllegalArgumentException(
+                        "a frame carrying " + words.length + " protocol words, more than " + MAX_PIGGYBACK_WORDS);
+            }
+            int records = (words.length + perRecord - 1) / perRecord;
+            piggybackBytes = records * (LENGTH_BYTES + 1 + Integer.BYTES) + words.length * Long.BYTES;
+        }
+        ByteBuf buf = alloc.directBuffer(piggybackBytes + LENGTH_BYTES + record);
         try {
+            if (words != null) {
+                for (int from = 0; from < words.length; from += perRecord) {
+                    int n = Math.min(perRecord, words.length - from);
+                    buf.writeInt(1 + Integer.BYTES + n * Long.BYTES)
+                            .writeByte(PIGGYBACK)
+                            .writeInt(n);
+                    for (int i = from; i < from + n; i++) {
+                        buf.writeLong(words[i]);
+                    }
+                }
+            }
             buf.writeInt(record)
                     .writeByte(f.isSynchronous() ? SYNCHRONOUS_FRAME : FRAME)
                     .writeInt(f.context())
@@ -90,6 +120,16 @@ final class WireFormat {
             buf.release();
             throw e;
         }
+    }
+
+    /** As {@link #encodeFrame(ByteBufAllocator, Frame, int)} with the default maximum payload. */
+    static ByteBuf encodeFrame(ByteBufAllocator alloc, Frame f) {
+        return encodeFrame(alloc, f, 1 << 20);
+    }
+
+    /** Piggybacked words one record holds, so that it is no longer than the longest frame record. */
+    static int piggybackWordsPerRecord(int maxPayloadBytes) {
+        return Math.max(1, (recordBytes(maxPayloadBytes) - 1 - Integer.BYTES) / Long.BYTES);
     }
 
     /** A control message's codec bytes as one record, length field included. */

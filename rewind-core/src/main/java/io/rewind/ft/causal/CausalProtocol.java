@@ -1,0 +1,67 @@
+package io.rewind.ft.causal;
+
+import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolServices;
+import io.rewind.ft.RankProtocol;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.RecoveryPlan;
+import io.rewind.ft.RecoveryView;
+import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.sender.LocalRollback;
+import io.rewind.ft.sender.SenderLoggingRank;
+import java.util.Set;
+
+/**
+ * Causal message logging: payloads are logged at the sender, as under {@code pessimistic}, but the
+ * outcomes of non-deterministic events travel with the messages instead of going to an event logger
+ * ({@link CausalOutcomes}): no rank ever waits for a determinant to be stored. Only the failed ranks
+ * restart; the survivors replay their logs to them and give them back their determinants.
+ */
+public final class CausalProtocol implements Protocol {
+    private ProtocolServices services;
+    private RecoveryLines lines;
+
+    @Override
+    public String name() {
+        return "causal";
+    }
+
+    @Override
+    public boolean recovers() {
+        return true;
+    }
+
+    @Override
+    public boolean logsPayloads() {
+        return true;
+    }
+
+    @Override
+    public void start(ProtocolServices s) {
+        this.services = s;
+        this.lines = s.lines();
+    }
+
+    @Override
+    public RankProtocol openRank(int rank, int incarnation) {
+        PayloadLog log = PayloadLog.open(rank, services.payloadLog());
+        return new SenderLoggingRank(
+                name(),
+                destination -> true,
+                rank,
+                incarnation,
+                log,
+                new CausalOutcomes(rank, incarnation, services.ranks(), lines),
+                lines::safelyHeldUpTo,
+                services.applicationLevelCollectives());
+    }
+
+    /**
+     * Only the failed ranks restart ({@link LocalRollback#plan}), however many failed together: every
+     * determinant a survivor depends on is held by that survivor.
+     */
+    @Override
+    public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
+        return LocalRollback.plan(failed, view, lines);
+    }
+}
