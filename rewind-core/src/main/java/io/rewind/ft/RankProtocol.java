@@ -64,6 +64,14 @@ public interface RankProtocol extends FaultTolerance {
         return new long[2];
     }
 
+    /**
+     * For protocols that piggyback determinants: how many the incarnation made, how many frames carried
+     * some, and how many words they carried (zeros for the others).
+     */
+    default long[] determinantFigures() {
+        return new long[3];
+    }
+
     /** Frees what the incarnation held (it crashed or the job ended). */
     default void close() {}
 

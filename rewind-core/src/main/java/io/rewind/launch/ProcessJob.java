@@ -1013,6 +1013,7 @@ public final class ProcessJob {
                 e.log().appendedBytes(),
                 e.log().highWaterBytes());
         report.collectiveLog(e.log().collectiveEntries(), e.log().collectiveBytes());
+        report.determinants(e.log().determinants());
         s.transition(RankState.ENDED);
         report.rankTime(s.rank, (System.nanoTime() - startNanos) / 1e9);
         for (Slot o : slots) {

@@ -635,7 +635,8 @@ public final class Job {
                             stats == null ? 0 : stats.appendedBytes(),
                             stats == null ? 0 : stats.highWaterPayloadBytes(),
                             collectives[0],
-                            collectives[1]));
+                            collectives[1],
+                            inc.protocol.determinantFigures()));
         }
         coordinatorQueue.add(() -> onEnded(inc, o));
         if (o.ok() && protocol.recovers()) {
@@ -962,6 +963,7 @@ public final class Job {
         report.finalLog(inc.rank, inc.protocol.logStatistics());
         long[] collectives = inc.protocol.collectiveLogFigures();
         report.collectiveLog(collectives[0], collectives[1]);
+        report.determinants(inc.protocol.determinantFigures());
         inc.protocol.close();
         inc.loader.close();
     }

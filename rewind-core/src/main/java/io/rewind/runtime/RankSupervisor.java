@@ -35,7 +35,12 @@ public interface RankSupervisor {
 
     /** What a rank logged: appended entries and bytes, the most payload held at once, collective entries and bytes. */
     record LogFigures(
-            long appendedEntries, long appendedBytes, long highWaterBytes, long collectiveEntries, long collectiveBytes)
+            long appendedEntries,
+            long appendedBytes,
+            long highWaterBytes,
+            long collectiveEntries,
+            long collectiveBytes,
+            long[] determinants)
             implements java.io.Serializable {}
 
     /** The program called abort, or failed: the launcher ends the whole job. */

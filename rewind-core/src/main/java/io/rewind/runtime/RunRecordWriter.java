@@ -85,6 +85,10 @@ public final class RunRecordWriter {
         record.put("checkpoints", report.checkpoints());
         record.put("loggedBytes", report.loggedBytes());
         record.put("collectiveLoggedBytes", report.collectiveLoggedBytes());
+        record.put("determinantsMade", report.determinants().made());
+        record.put("piggybackedMessages", report.determinants().carryingFrames());
+        record.put("piggybackedBytes", report.determinants().piggybackBytes());
+        record.put("sentMessages", report.sentMessages());
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {

@@ -30,6 +30,7 @@ import java.util.Locale;
  * @param operations        communication operations each rank counted (the count {@code --kill RANK@oN}
  *                          refers to), in its last incarnation; a failure-free run's totals
  * @param rankLoggedBytes   payload bytes each rank logged, over all its incarnations
+ * @param determinants      determinants piggybacked on frames (causal logging)
  */
 public record RunReport(
         String protocol,
@@ -50,7 +51,17 @@ public record RunReport(
         Traffic traffic,
         List<FailureSchedule.Kill> killsNotStruck,
         long[] operations,
-        long[] rankLoggedBytes) {
+        long[] rankLoggedBytes,
+        Determinants determinants) {
+
+    /**
+     * What a protocol that piggybacks determinants did, over all ranks and incarnations.
+     *
+     * @param made            determinants made (one per non-deterministic event, re-executions included)
+     * @param carryingFrames  frames that carried determinants
+     * @param piggybackBytes  the bytes they carried (8 per word)
+     */
+    public record Determinants(long made, long carryingFrames, long piggybackBytes) {}
 
     /**
      * Who sent what to whom during the job, [source][destination], and how long each rank ran.
@@ -325,6 +336,19 @@ public record RunReport(
             collLogBytes += bytes;
         }
 
+        /** Adds an incarnation's {@link io.rewind.ft.RankProtocol#determinantFigures()}. */
+        public synchronized void determinants(long[] figures) {
+            if (figures != null) {
+                determinantsMade += figures[0];
+                carryingFrames += figures[1];
+                piggybackBytes += figures[2] * Long.BYTES;
+            }
+        }
+
+        private long determinantsMade;
+        private long carryingFrames;
+        private long piggybackBytes;
+
         public synchronized void events(long n, long bytes) {
             events = n;
             eventBytes = bytes;
@@ -360,8 +384,22 @@ public record RunReport(
                     new Traffic(p2pBytes, p2pMessages, collBytes, collMessages, rankSeconds),
                     notStruck,
                     operations.clone(),
-                    rankLogged.clone());
+                    rankLogged.clone(),
+                    new Determinants(determinantsMade, carryingFrames, piggybackBytes));
         }
+    }
+
+    /** Messages sent over the run, point to point and inside collectives, every incarnation. */
+    public long sentMessages() {
+        long sum = 0;
+        for (long[][] m : new long[][][] {traffic.p2pMessages(), traffic.collMessages()}) {
+            for (long[] row : m) {
+                for (long n : row) {
+                    sum += n;
+                }
+            }
+        }
+        return sum;
     }
 
     /** Payload bytes sent over the run, point to point and inside collectives, every incarnation. */
@@ -434,6 +472,17 @@ public record RunReport(
                     avg / 1024.0,
                     max / 1024.0,
                     maxRank));
+        }
+        if (determinants.made() > 0 || determinants.carryingFrames() > 0) {
+            long messages = sentMessages();
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "\n  determinants: %d made, piggybacked on %d of %d messages, %.1f KiB (%.1f B per message)",
+                    determinants.made(),
+                    determinants.carryingFrames(),
+                    messages,
+                    determinants.piggybackBytes() / 1024.0,
+                    messages == 0 ? 0.0 : (double) determinants.piggybackBytes() / messages));
         }
         for (FailureRecord f : failures) {
             sb.append("\n  failure: ").append(f);

@@ -107,6 +107,34 @@ public abstract class TransportConformanceSuite {
         assertEquals(sent.iterationId(), f.iterationId(), "iterationId");
         assertEquals(sentPayload.length, f.lengthBytes(), "lengthBytes");
         assertArrayEquals(sentPayload, got.payload(), "payload");
+        assertArrayEquals(sent.piggyback(), f.piggyback(), "piggybacked words");
+    }
+
+    /**
+     * Words a protocol piggybacks arrive with their frame, in order with the frames before and after
+     * it; as many as a causal protocol may send to a restarted peer at once (more than one record of
+     * a ring or connection holds).
+     */
+    @ParameterizedTest(name = "{0} words")
+    @ValueSource(ints = {1, 7, 300_000})
+    void carriesPiggybackedWordsWithTheirFrame(int words) throws Exception {
+        Ranks r = ranks(2, 2);
+        long[] piggyback = new Random(words).longs(words).toArray();
+        byte[] before = randomBytes(100, 1);
+        byte[] carrying = randomBytes(3000, 2);
+        byte[] after = randomBytes(10, 3);
+        Frame first = frame(0, 1, 6, 1, before);
+        Frame second = frame(0, 1, 6, 2, carrying);
+        second.setPiggyback(piggyback.clone());
+        Frame third = frame(0, 1, 6, 3, after);
+        r.transport(0).send(1, first);
+        r.transport(0).send(1, second);
+        r.transport(0).send(1, third);
+        assertSameFrame(first, before, r.sink(1).nextFrame());
+        RecordingSink.Arrival got = r.sink(1).nextFrame();
+        assertSameFrame(second, carrying, got);
+        assertArrayEquals(piggyback, got.frame().piggyback());
+        assertSameFrame(third, after, r.sink(1).nextFrame());
     }
 
     @ParameterizedTest(name = "{0} bytes")
@@ -280,6 +308,7 @@ public abstract class TransportConformanceSuite {
                 new RecoveryMessages.RollbackRequest(0, 0, Map.of(0, 5L, 3, Long.MAX_VALUE, -2, -1L)),
                 new RecoveryMessages.LastMessages(0, 0, Map.of()),
                 new RecoveryMessages.LastMessages(0, 0, Map.of(6, 42L)),
+                new RecoveryMessages.LastMessages(0, 0, Map.of(6, 42L), new long[] {1, -1, Long.MIN_VALUE}),
                 new RecoveryMessages.ReplayBatch(0, 0, 3, 64),
                 new RecoveryMessages.ReplayAck(0, 0, 3));
         for (ControlMessage m : messages) {

@@ -131,8 +131,8 @@ final class CausalOutcomes implements OutcomeLog {
         store.load(state);
     }
 
-    /** Determinants made, frames that carried some, words carried. */
-    long[] figures() {
+    @Override
+    public long[] figures() {
         return store.figures();
     }
 }

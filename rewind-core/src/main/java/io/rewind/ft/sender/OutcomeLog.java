@@ -73,5 +73,10 @@ public interface OutcomeLog {
     /** For an incarnation that starts from a checkpoint: what {@link #checkpointState} gave then. */
     default void restoreState(byte[] state) {}
 
+    /** Determinants made, frames that carried some, words they carried (see {@link io.rewind.ft.RankProtocol#determinantFigures}). */
+    default long[] figures() {
+        return new long[3];
+    }
+
     long[] NO_WORDS = new long[0];
 }

@@ -487,6 +487,11 @@ public final class SenderLoggingRank implements RankProtocol {
         outcomes.restoreState(state);
     }
 
+    @Override
+    public long[] determinantFigures() {
+        return outcomes.figures();
+    }
+
     /** The outcome log of this incarnation. */
     public OutcomeLog outcomes() {
         return outcomes;
