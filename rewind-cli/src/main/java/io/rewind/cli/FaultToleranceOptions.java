@@ -36,6 +36,21 @@ final class FaultToleranceOptions {
     String clusters;
 
     @Option(
+            names = "--log-quota",
+            paramLabel = "SIZE",
+            description = "For --protocol mcml, the most payload a rank's log may hold (for example 64MiB): above it "
+                    + "the rank stops logging channels (--switch-off). Default: no quota.")
+    String logQuota;
+
+    @Option(
+            names = "--switch-off",
+            paramLabel = "heaviest|dendrogram[:FILE]",
+            description = "For --protocol mcml, which channel a rank over its quota stops logging first: the heaviest, "
+                    + "or the nearest in a dendrogram (halves of contiguous ranks, or FILE as 'rewind analyze mcml "
+                    + "--dendrogram-out' writes). Default: heaviest.")
+    String switchOff;
+
+    @Option(
             names = "--checkpoint-every",
             paramLabel = "N",
             defaultValue = "10",
@@ -165,13 +180,52 @@ final class FaultToleranceOptions {
             }
             b.failures(FailureSchedule.chaos(chaos, ranks, chaosSpan));
         }
-        b.payloadLog(payloadLog());
+        PayloadLogConfig log = payloadLog();
+        if (logQuota != null || switchOff != null) {
+            if (!chosen.name().equals("mcml")) {
+                throw new IllegalArgumentException((logQuota != null ? "--log-quota" : "--switch-off")
+                        + " is for memory-constrained logging (--protocol mcml), not for " + chosen.name());
+            }
+        }
+        if (logQuota != null) {
+            double quota;
+            try {
+                quota = new io.rewind.cli.tools.ByteSizeConverter().convert(logQuota);
+            } catch (RuntimeException e) {
+                throw new IllegalArgumentException("--log-quota " + logQuota + ": " + e.getMessage(), e);
+            }
+            if (!(quota >= 1) || quota >= Long.MAX_VALUE) {
+                throw new IllegalArgumentException("--log-quota " + logQuota + ": must be at least 1 byte");
+            }
+            log = log.toBuilder().quotaBytes((long) quota).build();
+        }
+        if (switchOff != null) {
+            b.switchOff(switchOffSpec(switchOff));
+        }
+        b.payloadLog(log);
         switch (collectiveLogging.trim().toLowerCase(Locale.ROOT)) {
             case "application" -> b.applicationLevelCollectives(true);
             case "internal" -> b.applicationLevelCollectives(false);
             default -> throw new IllegalArgumentException(
                     "unknown collective logging '" + collectiveLogging + "' (use application or internal)");
         }
+    }
+
+    /** {@code heaviest}, {@code dendrogram}, or {@code dendrogram:FILE} read into explicit paths. */
+    static String switchOffSpec(String spec) {
+        String s = spec.strip();
+        if (s.regionMatches(true, 0, "dendrogram:", 0, "dendrogram:".length())) {
+            Path file = Path.of(s.substring("dendrogram:".length()));
+            if (!Files.isRegularFile(file)) {
+                throw new IllegalArgumentException("--switch-off " + spec + ": no dendrogram file " + file);
+            }
+            try {
+                return io.rewind.ft.mcml.SwitchOffOrder.readDendrogramFile(file).spec();
+            } catch (java.io.UncheckedIOException e) {
+                throw new IllegalArgumentException("--switch-off " + spec + ": " + e.getMessage(), e);
+            }
+        }
+        return io.rewind.ft.mcml.SwitchOffOrder.parse(s).spec();
     }
 
     /**

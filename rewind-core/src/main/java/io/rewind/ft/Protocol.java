@@ -63,10 +63,13 @@ public interface Protocol extends AutoCloseable {
     default void onCheckpoint(int rank, long line, Map<Long, Long> frontiers) {}
 
     /**
-     * A rank's protocol reported {@code words} ({@link ProtocolServices#reports}). Called on the
-     * reporting rank's thread or on the launcher's, concurrently with {@link #plan}: synchronise.
+     * A rank's protocol reported {@code words} ({@link ProtocolServices#reports}); what this returns
+     * (null for nothing) is the report's answer. Called on the reporting rank's thread or on the
+     * launcher's, concurrently with {@link #plan}: synchronise.
      */
-    default void onReport(int rank, int incarnation, long[] words) {}
+    default long[] onReport(int rank, int incarnation, long[] words) {
+        return null;
+    }
 
     /** The ranks of a plan are about to restart from {@code line}. */
     default void onRollback(RecoveryPlan plan) {}

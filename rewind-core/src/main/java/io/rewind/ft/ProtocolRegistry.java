@@ -2,6 +2,7 @@ package io.rewind.ft;
 
 import io.rewind.ft.causal.CausalProtocol;
 import io.rewind.ft.global.GlobalRollbackProtocol;
+import io.rewind.ft.mcml.McmlProtocol;
 import io.rewind.ft.none.NoProtocol;
 import io.rewind.ft.pessimistic.PessimisticProtocol;
 import io.rewind.ft.spbc.SpbcProtocol;
@@ -30,6 +31,12 @@ public final class ProtocolRegistry {
                             + "logger: only the crashed rank rolls back, survivors replay its messages and "
                             + "return its determinants",
                     CausalProtocol::new),
+            new ProtocolDescriptor(
+                    "mcml",
+                    "memory-constrained causal logging: under --log-quota, a rank stops logging its "
+                            + "heaviest (or nearest) channels; a crash rolls back the ranks whose channels to "
+                            + "it are not logged, transitively",
+                    McmlProtocol::new),
             new ProtocolDescriptor(
                     "spbc",
                     "hierarchical, for channel-deterministic programs: coordinated checkpoints inside "

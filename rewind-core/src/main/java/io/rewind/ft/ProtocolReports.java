@@ -8,9 +8,12 @@ package io.rewind.ft;
  */
 @FunctionalInterface
 public interface ProtocolReports {
-    /** Delivers {@code words} from incarnation {@code incarnation} of {@code rank}; returns once taken in. */
-    void report(int rank, int incarnation, long[] words);
+    /**
+     * Delivers {@code words} from incarnation {@code incarnation} of {@code rank}; returns once taken
+     * in, with the job protocol's answer ({@link Protocol#onReport}; null for none).
+     */
+    long[] report(int rank, int incarnation, long[] words);
 
     /** Reports that go nowhere, for protocols that make none. */
-    ProtocolReports NONE = (rank, incarnation, words) -> {};
+    ProtocolReports NONE = (rank, incarnation, words) -> null;
 }

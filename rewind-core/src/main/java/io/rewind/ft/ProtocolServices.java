@@ -19,6 +19,8 @@ import java.util.function.IntFunction;
  * @param clusterOf                  the cluster of every rank, for hierarchical protocols (from the job's
  *                                   {@link ClusterLayout} and, for one cluster per node, the placement)
  * @param reports                    how a rank's protocol reaches the job's ({@link Protocol#onReport})
+ * @param switchOff                  for memory-constrained logging, the order in which a rank over its log
+ *                                   quota switches channels off ({@code io.rewind.ft.mcml.SwitchOffOrder})
  */
 public record ProtocolServices(
         int ranks,
@@ -28,4 +30,5 @@ public record ProtocolServices(
         IntFunction<EventLogClient> eventLog,
         RecoveryLines lines,
         int[] clusterOf,
-        ProtocolReports reports) {}
+        ProtocolReports reports,
+        String switchOff) {}

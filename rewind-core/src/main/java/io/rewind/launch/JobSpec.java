@@ -29,6 +29,7 @@ record JobSpec(
         int keepLines,
         boolean applicationLevelCollectives,
         String clusters,
+        String switchOff,
         PayloadLog payloadLog)
         implements Serializable {
 
@@ -70,6 +71,7 @@ record JobSpec(
                 c.keepLines(),
                 c.applicationLevelCollectives(),
                 c.clusters().spec(),
+                c.switchOff(),
                 new PayloadLog(
                         l.backend(),
                         l.blockBytes(),
@@ -129,6 +131,7 @@ record JobSpec(
                 .payloadLog(log)
                 .applicationLevelCollectives(applicationLevelCollectives)
                 .clusters(io.rewind.ft.ClusterLayout.parse(clusters))
+                .switchOff(switchOff)
                 .build();
     }
 }

@@ -120,7 +120,8 @@ public final class ProcessJob {
                 new EventLogger(config.ranks())::clientFor,
                 lines,
                 clusterOf,
-                protocol::onReport));
+                protocol::onReport,
+                config.switchOff()));
         this.report = new RunReport.Builder(config);
         this.jobDir = Files.createTempDirectory("rewind-job-");
         this.secretFile = jobDir.resolve("secret");
@@ -629,8 +630,8 @@ public final class ProcessJob {
     private void serve(Link link, Messages.Request r) {
         switch (r.body()) {
             case Messages.ProtocolReport p -> {
-                protocol.onReport(p.rank(), p.incarnation(), p.words());
-                link.send(new Messages.Answer(r.id(), null, null));
+                long[] answer = protocol.onReport(p.rank(), p.incarnation(), p.words());
+                link.send(new Messages.Answer(r.id(), answer, null));
             }
             case Messages.CreateCommunicator c -> communicators
                     .arrive(c.request())

@@ -166,7 +166,8 @@ public final class RankProcess implements RankSupervisor {
                 config.protocol().create().usesClusters()
                         ? config.clusters().assign(config.ranks(), null)
                         : new int[config.ranks()],
-                this::report);
+                this::report,
+                config.switchOff());
         RankOutcome outcome = Job.runRankProcess(
                 config,
                 new RankProcessSetup(
@@ -358,9 +359,9 @@ public final class RankProcess implements RankSupervisor {
     }
 
     /** A report for the launcher's protocol: returns once the launcher has taken it in. */
-    private void report(int of, int inc, long[] words) {
+    private long[] report(int of, int inc, long[] words) {
         try {
-            requests.send(new Messages.ProtocolReport(of, inc, words.clone()))
+            return (long[]) requests.send(new Messages.ProtocolReport(of, inc, words.clone()))
                     .get(REPORT_WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -131,7 +131,8 @@ public final class Job {
                                 protocol.usesClusters()
                                         ? config.clusters().assign(config.ranks(), null)
                                         : new int[config.ranks()],
-                                protocol::onReport));
+                                protocol::onReport,
+                                config.switchOff()));
         if (checkpoints != null) {
             this.ownCheckpointDir = false;
             this.checkpointDir = null;

@@ -38,6 +38,8 @@ import java.util.Objects;
  * @param payloadLog settings of the sender-based payload log (logging protocols)
  * @param applicationLevelCollectives under a logging protocol, log collectives at application level
  * @param clusters  how a hierarchical protocol ({@code spbc}) partitions the ranks
+ * @param switchOff for {@code mcml}, the order in which a rank over its log quota switches channels off
+ *                  ({@link io.rewind.ft.mcml.SwitchOffOrder#parse})
  *                  (default); false logs every message of the tree algorithms (for comparison)
  * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
  * @param recordFile where the JSON run record goes at the end (null: not written)
@@ -63,6 +65,7 @@ public record JobConfig(
         PayloadLogConfig payloadLog,
         boolean applicationLevelCollectives,
         ClusterLayout clusters,
+        String switchOff,
         PointListener pointListener,
         Path recordFile,
         boolean resume) {
@@ -121,6 +124,7 @@ public record JobConfig(
                 payloadLog,
                 applicationLevelCollectives,
                 clusters,
+                switchOff,
                 pointListener,
                 recordFile,
                 resume);
@@ -147,6 +151,7 @@ public record JobConfig(
                 payloadLog,
                 applicationLevelCollectives,
                 clusters,
+                switchOff,
                 pointListener,
                 recordFile,
                 resume);
@@ -173,6 +178,7 @@ public record JobConfig(
                 payloadLog,
                 applicationLevelCollectives,
                 layout,
+                switchOff,
                 pointListener,
                 recordFile,
                 resume);
@@ -220,6 +226,7 @@ public record JobConfig(
         private PayloadLogConfig payloadLog;
         private boolean applicationLevelCollectives = true;
         private ClusterLayout clusters = ClusterLayout.DEFAULT;
+        private String switchOff = "heaviest";
         private PointListener pointListener = PointListener.NONE;
         private Path recordFile;
         private boolean resume;
@@ -325,6 +332,12 @@ public record JobConfig(
             return this;
         }
 
+        /** For {@code mcml}: heaviest (the default), dendrogram, or dendrogram=PATHS ({@link io.rewind.ft.mcml.SwitchOffOrder}). */
+        public Builder switchOff(String spec) {
+            this.switchOff = io.rewind.ft.mcml.SwitchOffOrder.parse(spec).spec(); // refused here if wrong
+            return this;
+        }
+
         public Builder applicationLevelCollectives(boolean on) {
             this.applicationLevelCollectives = on;
             return this;
@@ -361,6 +374,7 @@ public record JobConfig(
             if (protocol != null && protocol.create().usesClusters()) {
                 clusters.assign(ranks, null); // a layout that does not fit the job is refused before it runs
             }
+            io.rewind.ft.mcml.SwitchOffOrder.parse(switchOff).forRanks(ranks); // a dendrogram of another job size
             if (timeout == null || timeout.isNegative() || timeout.isZero()) {
                 throw new IllegalArgumentException("timeout must be positive, was " + timeout);
             }
@@ -427,6 +441,7 @@ public record JobConfig(
                     log,
                     applicationLevelCollectives,
                     clusters,
+                    switchOff,
                     pointListener,
                     recordFile,
                     resume);

@@ -54,6 +54,13 @@ final class AnalyzeMcmlCommand extends ToolCommand {
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the dendrogram's partitioner.")
     long seed;
 
+    @Option(
+            names = "--dendrogram-out",
+            paramLabel = "FILE",
+            description = "Write the communication dendrogram (the DENDROGRAM strategy's) to FILE, for "
+                    + "'rewind run --protocol mcml --switch-off dendrogram:FILE'.")
+    java.nio.file.Path dendrogramOut;
+
     @Override
     int execute() {
         CommProfile profile = input.load();
@@ -68,6 +75,16 @@ final class AnalyzeMcmlCommand extends ToolCommand {
                         case DENDROGRAM_CONTIGUOUS -> new SwitchOffStrategy.DendrogramNearestFirst(
                                 Dendrogram.contiguous(m.ranks()));
                     });
+        }
+        if (dendrogramOut != null) {
+            try {
+                java.nio.file.Files.writeString(
+                        dendrogramOut,
+                        io.rewind.ft.mcml.SwitchOffOrder.dendrogramText(
+                                Dendrogram.fromCommunication(m, seed).paths()));
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("cannot write " + dendrogramOut + ": " + e.getMessage(), e);
+            }
         }
         long start = System.nanoTime();
         McmlAnalysis a = McmlAnalysis.run(m, thetas, chosen);

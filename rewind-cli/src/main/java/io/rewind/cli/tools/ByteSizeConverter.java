@@ -4,7 +4,7 @@ import java.util.Locale;
 import picocli.CommandLine;
 
 /** Parses sizes such as 16GiB, 512MiB, 3.2GB, 1e9 (bytes). Binary and decimal suffixes both accepted. */
-final class ByteSizeConverter implements CommandLine.ITypeConverter<Double> {
+public final class ByteSizeConverter implements CommandLine.ITypeConverter<Double> {
 
     @Override
     public Double convert(String value) {

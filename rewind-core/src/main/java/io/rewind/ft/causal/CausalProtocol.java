@@ -51,9 +51,14 @@ public final class CausalProtocol implements Protocol {
                 rank,
                 incarnation,
                 log,
-                new CausalOutcomes(rank, incarnation, services.ranks(), lines),
+                outcomes(rank, incarnation, services.ranks(), lines),
                 lines::safelyHeldUpTo,
                 services.applicationLevelCollectives());
+    }
+
+    /** The outcome log of a causal rank (also used by {@code mcml}, which is causal under a log quota). */
+    public static io.rewind.ft.sender.OutcomeLog outcomes(int rank, int incarnation, int ranks, RecoveryLines lines) {
+        return new CausalOutcomes(rank, incarnation, ranks, lines);
     }
 
     /**

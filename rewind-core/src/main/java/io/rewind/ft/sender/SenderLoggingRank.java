@@ -56,6 +56,17 @@ public final class SenderLoggingRank implements RankProtocol {
     private final boolean restarted;
     private final PayloadLog log;
     private final OutcomeLog outcomes;
+    /** Which outgoing channels are logged under the log's quota (memory-constrained logging). */
+    private final ChannelSwitch channels;
+    /** Per destination: the incarnation its latest rollback request came from (absent: 0). */
+    private final Map<Integer, Integer> peerIncarnation = new HashMap<>();
+    /**
+     * Payload bytes the index holds (a frame carrying a shared result counts it, so this is never less
+     * than what the log holds) plus what is staged: what the quota is checked against. Lock held.
+     */
+    private long heldBytes;
+    /** Channels switched off by the quota, in order, as (destination, payload bytes dropped) pairs. */
+    private final List<long[]> switchedOff = new ArrayList<>();
 
     /** Up to which sequence number a receiver's recovery lines hold a channel: logged frames below it go. */
     private final HeldBound held;
@@ -146,6 +157,21 @@ public final class SenderLoggingRank implements RankProtocol {
             OutcomeLog outcomes,
             HeldBound held,
             boolean rootedCollectives) {
+        this(protocolName, logsTo, worldRank, incarnation, log, outcomes, held, rootedCollectives, ChannelSwitch.NONE);
+    }
+
+    /** As above, with a quota on the log kept by switching channels off ({@link ChannelSwitch}). */
+    public SenderLoggingRank(
+            String protocolName,
+            IntPredicate logsTo,
+            int worldRank,
+            int incarnation,
+            PayloadLog log,
+            OutcomeLog outcomes,
+            HeldBound held,
+            boolean rootedCollectives,
+            ChannelSwitch channels) {
+        this.channels = channels;
         this.protocolName = protocolName;
         this.logsTo = logsTo;
         this.rootedCollectives = rootedCollectives;
@@ -212,7 +238,7 @@ public final class SenderLoggingRank implements RankProtocol {
     @Override
     public boolean send(Frame frame, int destinationWorld, SharedPayload shared, Transport transport) {
         long key = ChannelKey.of(frame.context(), destinationWorld);
-        if (!logsTo.test(destinationWorld)) {
+        if (!logsTo.test(destinationWorld) || !roomToLog(destinationWorld, frame.lengthBytes())) {
             return sendUnlogged(frame, destinationWorld, key, transport);
         }
         // The log copies the sender's buffer as given: once handed off, a frame queued unmatched may
@@ -257,8 +283,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 } else {
                     LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, shared, method);
                     frame.setProtocolState(entry);
-                    channel(key)
-                            .add(frame.context(), frame.source(), frame.tag(), frame.sequence(), pattern(frame), entry);
+                    indexFrame(key, frame, entry);
                     if (!deliver) {
                         skippedFrames++;
                         entry.awaitCopy(); // nothing is transferred, so the log copy is finished here
@@ -289,14 +314,7 @@ public final class SenderLoggingRank implements RankProtocol {
                         } else {
                             LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, shared, method);
                             frame.setProtocolState(entry);
-                            channel(key)
-                                    .add(
-                                            frame.context(),
-                                            frame.source(),
-                                            frame.tag(),
-                                            frame.sequence(),
-                                            pattern(frame),
-                                            entry);
+                            indexFrame(key, frame, entry);
                         }
                     } finally {
                         inFlight--; // never left counted: a rollback request would wait for ever
@@ -305,6 +323,96 @@ public final class SenderLoggingRank implements RankProtocol {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether a frame of {@code bytes} to {@code destinationWorld} is logged: as long as the log would
+     * pass its quota, the channel the {@link ChannelSwitch} picks is switched off (the job is told
+     * first) and its entries dropped, until there is room or this frame's own channel is off. A channel
+     * being replayed to a restarted peer is not switched off before its replay ends; nor one the job
+     * refuses (its destination is being recovered on the strength of this log): the log then passes
+     * its quota until the next frame.
+     */
+    private boolean roomToLog(int destinationWorld, long bytes) {
+        long quota = channels.quotaBytes();
+        if (quota == Long.MAX_VALUE) {
+            return true;
+        }
+        synchronized (lock) {
+            Set<Integer> refused = null;
+            while (channels.logs(destinationWorld) && heldBytes + stageUsed + bytes > quota) {
+                long[] held = heldToEachDestination();
+                if (refused != null) {
+                    for (int r : refused) {
+                        held[r] = -1; // not a candidate now
+                    }
+                }
+                int victim = channels.nextOff(held);
+                if (victim < 0) {
+                    break;
+                }
+                if (replays.containsKey(victim)
+                        || deferred.stream().anyMatch(r -> r.sourceWorld() == victim)
+                        || !channels.switchOff(victim, peerIncarnation.getOrDefault(victim, 0))) {
+                    if (refused == null) {
+                        refused = new HashSet<>();
+                    }
+                    refused.add(victim);
+                    continue;
+                }
+                switchedOff.add(new long[] {victim, dropChannelsTo(victim)});
+            }
+            return channels.logs(destinationWorld);
+        }
+    }
+
+    /** Lock held: payload bytes the index holds per destination world rank. */
+    private long[] heldToEachDestination() {
+        int n = engine == null ? 0 : engine.worldSize();
+        long[] out = new long[n];
+        for (SentFrames c : index.values()) {
+            int peer = ChannelKey.peer(c.key);
+            if (peer < n && (ChannelKey.context(c.key) & SHARED_CONTEXT_BIT) == 0) {
+                out[peer] += c.bytes();
+            }
+        }
+        return out;
+    }
+
+    /** Lock held: drops every logged frame to {@code destinationWorld}; returns their payload bytes. */
+    private long dropChannelsTo(int destinationWorld) {
+        enterStaged();
+        long dropped = 0;
+        for (SentFrames c : index.values()) {
+            if (ChannelKey.peer(c.key) != destinationWorld || c.size() == 0) {
+                continue;
+            }
+            long last = c.sequence(c.tail() - 1);
+            long before = c.bytes();
+            c.dropUpTo(last);
+            c.truncatedTo(last);
+            dropped += before - c.bytes();
+            log.truncate(new Channel(ChannelKey.context(c.key), worldRank, destinationWorld), last);
+        }
+        heldBytes -= dropped;
+        releaseSharedResults();
+        return dropped;
+    }
+
+    /** Lock held: indexes a logged frame and counts its bytes against the quota. */
+    private void indexFrame(long key, Frame frame, LogEntry entry) {
+        channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), pattern(frame), entry);
+        heldBytes += entry.lengthBytes();
+    }
+
+    /**
+     * The channels the quota switched off so far, in order: destination world rank and the payload
+     * bytes dropped from the log then.
+     */
+    public List<long[]> switchedOff() {
+        synchronized (lock) {
+            return List.copyOf(switchedOff);
+        }
     }
 
     /**
@@ -361,8 +469,7 @@ public final class SenderLoggingRank implements RankProtocol {
         while ((s = staged.pollFirst()) != null) {
             Frame f = s.frame();
             LogEntry entry = logFrame(f, stageArea, s.offset(), s.destinationWorld(), null, CopyMethod.PACK);
-            channel(ChannelKey.of(f.context(), s.destinationWorld()))
-                    .add(f.context(), f.source(), f.tag(), f.sequence(), pattern(f), entry);
+            indexFrame(ChannelKey.of(f.context(), s.destinationWorld()), f, entry);
         }
         stageUsed = 0;
     }
@@ -569,6 +676,7 @@ public final class SenderLoggingRank implements RankProtocol {
         this.engine = rankEngine;
         this.restoredHeld = Map.copyOf(held);
         outcomes.started(rankEngine);
+        channels.started();
         if (!restarted) {
             return;
         }
@@ -654,6 +762,7 @@ public final class SenderLoggingRank implements RankProtocol {
             // rank waits for its answer, this is the answer (it restarted before it could give one),
             // unless the answer must bring outcomes: then it is asked again, in its new incarnation.
             peerHolds(peer, r.held());
+            peerIncarnation.put(peer, r.incarnation());
             if (!outcomes.answersCarryOutcomes()) {
                 answered.add(peer);
             } else if (restarted && !answered.contains(peer)) {
@@ -854,27 +963,33 @@ public final class SenderLoggingRank implements RankProtocol {
                 if (held <= 0) {
                     continue;
                 }
+                long before = c.bytes();
                 if (c.dropUpTo(held) == 0) {
                     continue;
                 }
+                heldBytes -= before - c.bytes();
                 log.truncate(new Channel(context, worldRank, dest), held);
                 c.truncatedTo(held);
             }
-            // Shared results: release those no remaining frame refers to.
-            Map<Integer, Long> minLiveShared = new HashMap<>();
-            for (SentFrames c : index.values()) {
-                for (int i = c.head(); i < c.tail(); i++) {
-                    MessageKey k = c.entry(i).key();
-                    if ((k.contextId() & SHARED_CONTEXT_BIT) != 0) {
-                        minLiveShared.merge(k.contextId(), k.sequence(), Math::min);
-                    }
+            releaseSharedResults();
+        }
+    }
+
+    /** Lock held: releases the shared results no remaining frame refers to. */
+    private void releaseSharedResults() {
+        Map<Integer, Long> minLiveShared = new HashMap<>();
+        for (SentFrames c : index.values()) {
+            for (int i = c.head(); i < c.tail(); i++) {
+                MessageKey k = c.entry(i).key();
+                if ((k.contextId() & SHARED_CONTEXT_BIT) != 0) {
+                    minLiveShared.merge(k.contextId(), k.sequence(), Math::min);
                 }
             }
-            for (Channel c : log.channels()) {
-                if ((c.contextId() & SHARED_CONTEXT_BIT) != 0) {
-                    long min = minLiveShared.getOrDefault(c.contextId(), Long.MAX_VALUE);
-                    log.truncate(c, min == Long.MAX_VALUE ? sharedSequence : min - 1);
-                }
+        }
+        for (Channel c : log.channels()) {
+            if ((c.contextId() & SHARED_CONTEXT_BIT) != 0) {
+                long min = minLiveShared.getOrDefault(c.contextId(), Long.MAX_VALUE);
+                log.truncate(c, min == Long.MAX_VALUE ? sharedSequence : min - 1);
             }
         }
     }

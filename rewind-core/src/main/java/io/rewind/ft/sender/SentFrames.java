@@ -97,7 +97,15 @@ final class SentFrames {
         patterns[at] = pattern;
         entries[at] = entry;
         tail++;
+        bytes += entry.lengthBytes();
     }
+
+    /** Payload bytes of the live frames (a shared result counts once per frame that carries it). */
+    long bytes() {
+        return bytes;
+    }
+
+    private long bytes;
 
     /** Index of the first live frame numbered above {@code sequence} ({@link #tail()} if none). */
     int firstAbove(long sequence) {
@@ -127,6 +135,9 @@ final class SentFrames {
     int dropUpTo(long sequence) {
         int end = firstAbove(sequence);
         int dropped = end - head;
+        for (int i = head; i < end; i++) {
+            bytes -= entries[i].lengthBytes();
+        }
         Arrays.fill(entries, head, end, null);
         head = end;
         if (head == tail) {
@@ -137,6 +148,7 @@ final class SentFrames {
     }
 
     void clear() {
+        bytes = 0;
         Arrays.fill(entries, head, tail, null);
         head = 0;
         tail = 0;

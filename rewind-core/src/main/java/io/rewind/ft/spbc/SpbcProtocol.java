@@ -118,12 +118,13 @@ public final class SpbcProtocol implements Protocol {
     }
 
     @Override
-    public void onReport(int rank, int incarnation, long[] words) {
+    public long[] onReport(int rank, int incarnation, long[] words) {
         if (words.length == 1 && words[0] == UNGUARDED_CHOICE) {
             synchronized (lock) {
                 unguardedAfter[rank] = Math.max(unguardedAfter[rank], newestLine[rank]);
             }
         }
+        return null;
     }
 
     @Override

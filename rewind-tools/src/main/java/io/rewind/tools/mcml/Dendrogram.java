@@ -18,16 +18,14 @@ public final class Dendrogram {
         this.kind = kind;
     }
 
-    /** Halves of consecutive rank ranges, as in the paper's example ([4-5] in [4-7] in [0-7]). */
+    /**
+     * Halves of consecutive rank ranges, as in the paper's example ([4-5] in [4-7] in [0-7]): the
+     * tree the runtime's {@code --switch-off dendrogram} uses (built the same way there).
+     */
     public static Dendrogram contiguous(int ranks) {
         int[][] path = new int[ranks][];
         fill(path, 0, ranks, new int[0]);
         return new Dendrogram(path, "contiguous");
-    }
-
-    /** Recursive bisection of the communication graph, so heavy partners share small clusters. */
-    public static Dendrogram fromCommunication(CommMatrix m, long seed) {
-        return new Dendrogram(Clusterer.dendrogram(m, seed), "communication");
     }
 
     private static void fill(int[][] path, int lo, int hi, int[] prefix) {
@@ -41,6 +39,20 @@ public final class Dendrogram {
         right[prefix.length] = 1;
         fill(path, lo, mid, left);
         fill(path, mid, hi, right);
+    }
+
+    /** Recursive bisection of the communication graph, so heavy partners share small clusters. */
+    public static Dendrogram fromCommunication(CommMatrix m, long seed) {
+        return new Dendrogram(Clusterer.dendrogram(m, seed), "communication");
+    }
+
+    /** Each rank's path from the root, as the runtime's dendrogram file holds it. */
+    public int[][] paths() {
+        int[][] out = new int[path.length][];
+        for (int r = 0; r < path.length; r++) {
+            out[r] = path[r].clone();
+        }
+        return out;
     }
 
     /** How the tree was built: "contiguous" or "communication". */

@@ -1,0 +1,225 @@
+package io.rewind.ft.mcml;
+
+import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolServices;
+import io.rewind.ft.RankProtocol;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.RecoveryPlan;
+import io.rewind.ft.RecoveryView;
+import io.rewind.ft.causal.CausalProtocol;
+import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.log.PayloadLogConfig;
+import io.rewind.ft.sender.SenderLoggingRank;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Memory-constrained message logging: {@code causal} with a quota on every rank's payload log. A rank
+ * whose log would pass the quota stops logging one outgoing channel after another ({@link
+ * SwitchOffOrder}: heaviest first, or nearest in a dendrogram first) and drops what it logged on them;
+ * a channel stays off for the rest of the run. The log never holds more than the quota (unless the job
+ * refuses a switch-off for a moment, see {@link #onReport}).
+ *
+ * <p>A failure rolls back the failed ranks and, transitively, every rank whose channel to a rolled-back
+ * rank is off (it alone can send those messages again): the rollback chain. All restart from one
+ * recovery line, the newest they all hold, no later than every other rank's newest; the other ranks
+ * replay to them from their logs and give them back their determinants, as under {@code causal}.
+ */
+public final class McmlProtocol implements Protocol {
+    /** Report of a rank starting: the answer lists the destinations its channels to are off. */
+    static final long STARTED = 1;
+    /** Report of a rank switching a channel off: destination, its incarnation as the rank knows it. */
+    static final long SWITCH_OFF = 2;
+
+    private final Object lock = new Object();
+    private ProtocolServices services;
+    private RecoveryLines lines;
+    private long quotaBytes;
+    private SwitchOffOrder order;
+    /** off[s][d]: rank s no longer logs what it sends to rank d. Guarded by the lock. */
+    private boolean[][] off;
+    /** The incarnation each rank last started in, as it reported. Guarded by the lock. */
+    private int[] incarnation;
+    /** Ranks a plan restarts whose new incarnation has not started yet. Guarded by the lock. */
+    private boolean[] restarting;
+    /** Every switch-off, in order: source, destination. Guarded by the lock. */
+    private final List<int[]> switchOffs = new ArrayList<>();
+
+    @Override
+    public String name() {
+        return "mcml";
+    }
+
+    @Override
+    public boolean recovers() {
+        return true;
+    }
+
+    @Override
+    public boolean logsPayloads() {
+        return true;
+    }
+
+    @Override
+    public void start(ProtocolServices s) {
+        this.services = s;
+        this.lines = s.lines();
+        long q = s.payloadLog().quotaBytes();
+        this.quotaBytes = q == PayloadLogConfig.UNLIMITED ? Long.MAX_VALUE : q;
+        this.order = SwitchOffOrder.parse(s.switchOff()).forRanks(s.ranks());
+        int n = s.ranks();
+        this.off = new boolean[n][n];
+        this.incarnation = new int[n];
+        this.restarting = new boolean[n];
+    }
+
+    @Override
+    public RankProtocol openRank(int rank, int incarnationNumber) {
+        // The quota is kept by switching channels off before a frame is logged; the log itself only
+        // counts (no listener acts on it).
+        PayloadLog log = PayloadLog.open(rank, services.payloadLog(), event -> {});
+        return new SenderLoggingRank(
+                name(),
+                destination -> true,
+                rank,
+                incarnationNumber,
+                log,
+                CausalProtocol.outcomes(rank, incarnationNumber, services.ranks(), lines),
+                // A receiver may roll back in a chain with any rank, to a line they all hold: a channel
+                // is trimmed only up to what the oldest line any rank keeps holds.
+                (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, everyRank()),
+                services.applicationLevelCollectives(),
+                new McmlChannels(rank, incarnationNumber, services.ranks(), quotaBytes, order, services.reports()));
+    }
+
+    private int[] everyRank() {
+        int[] all = new int[services.ranks()];
+        for (int r = 0; r < all.length; r++) {
+            all[r] = r;
+        }
+        return all;
+    }
+
+    /**
+     * A rank starting learns which of its channels are off. A rank switching a channel off is refused
+     * (answer 0) while the destination is being restarted by a plan, or has restarted since the rank
+     * last heard from it: that plan counted on the rank's log of the channel, and the restarted
+     * destination is about to ask for it. Otherwise the channel is off from now on (answer 1), before
+     * the rank drops anything.
+     */
+    @Override
+    public long[] onReport(int rank, int incarnationNumber, long[] words) {
+        synchronized (lock) {
+            if (words.length == 1 && words[0] == STARTED) {
+                incarnation[rank] = Math.max(incarnation[rank], incarnationNumber);
+                restarting[rank] = false;
+                List<Long> out = new ArrayList<>();
+                for (int d = 0; d < off.length; d++) {
+                    if (off[rank][d]) {
+                        out.add((long) d);
+                    }
+                }
+                return out.stream().mapToLong(Long::longValue).toArray();
+            }
+            if (words.length == 3 && words[0] == SWITCH_OFF) {
+                int d = (int) words[1];
+                if (d < 0 || d >= off.length || d == rank) {
+                    return new long[] {0};
+                }
+                if (restarting[d] || words[2] != incarnation[d]) {
+                    return new long[] {0};
+                }
+                if (!off[rank][d]) {
+                    off[rank][d] = true;
+                    switchOffs.add(new int[] {rank, d});
+                }
+                return new long[] {1};
+            }
+            return null;
+        }
+    }
+
+    /**
+     * The failed ranks and their rollback chains restart together from one line ({@link
+     * #rollbackSet}); if one of them keeps no line that recent, every rank rolls back.
+     */
+    @Override
+    public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
+        Chain chain;
+        synchronized (lock) {
+            chain = rollbackSet(failed, off);
+        }
+        Set<Integer> set = chain.ranks();
+        long line = view.newestCommonLine(set, view.newestLineOutside(set));
+        List<String> notes = new ArrayList<>();
+        if (set.size() > failed.size()) {
+            notes.add("ranks " + new TreeSet<>(Collections.unmodifiableSet(set)) + " roll back together: the channels"
+                    + " to the crashed rank" + (failed.size() > 1 ? "s" : "") + " are not logged from "
+                    + chain.dragged() + " (rollback chain of " + chain.depth() + ")");
+        }
+        for (int r : set) {
+            long oldestKept = lines.oldestLine(r);
+            if (oldestKept > 0 && line < oldestKept) {
+                notes.add("rank " + r + " keeps no recovery line common to the ranks rolling back with it; the "
+                        + "peers' logs no longer reach back far enough, so every rank rolls back");
+                return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), notes);
+            }
+        }
+        return new RecoveryPlan(set, line, false, notes);
+    }
+
+    @Override
+    public void onRollback(RecoveryPlan plan) {
+        synchronized (lock) {
+            for (int r : plan.rollback()) {
+                restarting[r] = true;
+            }
+        }
+    }
+
+    /**
+     * The ranks that roll back with {@code failed}: every rank whose channel to a rolling-back rank is
+     * off, transitively; and the depth of that chain (0 when only the failed ranks roll back).
+     */
+    static Chain rollbackSet(Set<Integer> failed, boolean[][] off) {
+        int n = off.length;
+        int[] depth = new int[n];
+        java.util.Arrays.fill(depth, -1);
+        Deque<Integer> queue = new ArrayDeque<>();
+        for (int f : failed) {
+            depth[f] = 0;
+            queue.add(f);
+        }
+        Set<Integer> dragged = new TreeSet<>();
+        int deepest = 0;
+        while (!queue.isEmpty()) {
+            int y = queue.poll();
+            for (int z = 0; z < n; z++) {
+                if (depth[z] < 0 && off[z][y]) {
+                    depth[z] = depth[y] + 1;
+                    deepest = Math.max(deepest, depth[z]);
+                    dragged.add(z);
+                    queue.add(z);
+                }
+            }
+        }
+        Set<Integer> all = new TreeSet<>(failed);
+        all.addAll(dragged);
+        return new Chain(all, dragged, deepest);
+    }
+
+    /** A rollback set: every rank in it, those dragged in by unlogged channels, the chain's depth. */
+    record Chain(Set<Integer> ranks, Set<Integer> dragged, int depth) {}
+
+    /** Every channel switched off so far, in order: {source, destination}. */
+    public List<int[]> switchOffs() {
+        synchronized (lock) {
+            return List.copyOf(switchOffs);
+        }
+    }
+}
