@@ -187,6 +187,10 @@ final class FaultToleranceOptions {
                         + " is for memory-constrained logging (--protocol mcml), not for " + chosen.name());
             }
         }
+        if (chosen.name().equals("mcml") && logQuota == null) {
+            throw new IllegalArgumentException(
+                    "--protocol mcml needs --log-quota SIZE (the most a rank's log may hold)");
+        }
         if (logQuota != null) {
             double quota;
             try {

@@ -91,6 +91,24 @@ public record JobConfig(
         return urls;
     }
 
+    /**
+     * The payload log settings a job of {@code protocol} runs with: {@code mcml} needs a quota, and one
+     * not given is {@link io.rewind.ft.mcml.McmlProtocol#defaultQuotaBytes()} (the command line asks for
+     * {@code --log-quota}; jobs built in code, such as the recovery oracle's, get a quota small enough
+     * that channels switch off).
+     */
+    static PayloadLogConfig logFor(ProtocolDescriptor protocol, PayloadLogConfig log) {
+        if (protocol != null
+                && protocol.name().equals("mcml")
+                && log != null
+                && log.quotaBytes() == PayloadLogConfig.UNLIMITED) {
+            return log.toBuilder()
+                    .quotaBytes(io.rewind.ft.mcml.McmlProtocol.defaultQuotaBytes())
+                    .build();
+        }
+        return log;
+    }
+
     /** This job with another protocol, checkpoint frequency and failure schedule; everything else is kept. */
     public JobConfig withFaultTolerance(ProtocolDescriptor p, int every, FailureSchedule f) {
         Objects.requireNonNull(p, "protocol");
@@ -121,7 +139,7 @@ public record JobConfig(
                 keepLines,
                 checkpointDir,
                 f,
-                payloadLog,
+                logFor(p, payloadLog),
                 applicationLevelCollectives,
                 clusters,
                 switchOff,
@@ -411,6 +429,7 @@ public record JobConfig(
             PayloadLogConfig log = payloadLog != null
                     ? payloadLog
                     : PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build();
+            log = logFor(protocol, log);
             checkRecoverable(protocol, failures, log);
             EngineConfig e = engine != null ? engine : EngineConfig.forRanks(ranks);
             PrintStream o = echo ? (out != null ? out : OutputRouter.rawStdout()) : null;

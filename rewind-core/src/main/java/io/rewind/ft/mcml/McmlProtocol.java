@@ -36,6 +36,15 @@ public final class McmlProtocol implements Protocol {
     /** Report of a rank switching a channel off: destination, its incarnation as the rank knows it. */
     static final long SWITCH_OFF = 2;
 
+    /**
+     * The quota of a job that gives none: {@code -Drewind.mcml.quota=BYTES}, else 8 KiB, small enough
+     * that every workload of the repository switches channels off (the recovery oracle runs {@code
+     * mcml} with it; a slow tier varies it).
+     */
+    public static long defaultQuotaBytes() {
+        return Long.getLong("rewind.mcml.quota", 8 << 10);
+    }
+
     private final Object lock = new Object();
     private ProtocolServices services;
     private RecoveryLines lines;
