@@ -84,6 +84,13 @@ final class RunCommand implements Callable<Integer> {
     boolean noRecord;
 
     @Option(
+            names = "--profile",
+            paramLabel = "FILE",
+            description = "Also write the run's communication profile (point-to-point and collective traffic per "
+                    + "channel, as 'rewind bench profile' does) to FILE, for 'rewind analyze'.")
+    Path profile;
+
+    @Option(
             names = "--launch",
             paramLabel = "MODE",
             defaultValue = "threads",
@@ -256,6 +263,14 @@ final class RunCommand implements Callable<Integer> {
             return 2;
         }
         JobResult result = processes == null ? Job.run(config) : ProcessJob.run(config, processes);
+        if (profile != null) {
+            try {
+                io.rewind.tools.profile.ProfileWriter.write(
+                        io.rewind.cli.bench.ProfileBench.profileOf(result.report()), profile);
+            } catch (RuntimeException e) {
+                System.err.println("rewind run: cannot write the profile " + profile + ": " + e.getMessage());
+            }
+        }
         if (summary || !config.failures().isEmpty() || loseNode != null || freezeNode != null) {
             System.out.println("rewind: " + result.report().summary());
             if (config.recordFile() != null) {

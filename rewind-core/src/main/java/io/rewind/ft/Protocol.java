@@ -71,6 +71,16 @@ public interface Protocol extends AutoCloseable {
         return null;
     }
 
+    /** What the protocol adds to the job's run record when the job ends (JSON-friendly values). */
+    default java.util.Map<String, Object> runRecord() {
+        return java.util.Map.of();
+    }
+
+    /** Lines the protocol adds to the job's summary when the job ends. */
+    default java.util.List<String> summary() {
+        return java.util.List.of();
+    }
+
     /** The ranks of a plan are about to restart from {@code line}. */
     default void onRollback(RecoveryPlan plan) {}
 

@@ -406,6 +406,7 @@ public final class ProcessJob {
             waitForExit(a.process, config.stopGrace());
         }
         report.killsNotStruck(pendingKills);
+        report.protocolFigures(protocol.runRecord(), protocol.summary());
         report.events(eventLogFigures()[0], eventLogFigures()[1]);
         List<RankOutcome> outcomes = new ArrayList<>();
         List<List<String>> output = new ArrayList<>();

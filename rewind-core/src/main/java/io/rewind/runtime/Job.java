@@ -336,6 +336,7 @@ public final class Job {
         JobAbortedException a = abort.get();
         injector.close();
         report.killsNotStruck(injector.unfired());
+        report.protocolFigures(protocol.runRecord(), protocol.summary());
         List<RankOutcome> outcomes = new ArrayList<>(n);
         List<List<String>> output = new ArrayList<>(n);
         for (RankSlot s : slots) {

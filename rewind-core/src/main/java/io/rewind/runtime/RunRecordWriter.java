@@ -89,6 +89,7 @@ public final class RunRecordWriter {
         record.put("piggybackedMessages", report.determinants().carryingFrames());
         record.put("piggybackedBytes", report.determinants().piggybackBytes());
         record.put("sentMessages", report.sentMessages());
+        record.putAll(report.protocolRecord());
         try {
             Path parent = file.toAbsolutePath().getParent();
             if (parent != null) {

@@ -31,6 +31,8 @@ import java.util.Locale;
  *                          refers to), in its last incarnation; a failure-free run's totals
  * @param rankLoggedBytes   payload bytes each rank logged, over all its incarnations
  * @param determinants      determinants piggybacked on frames (causal logging)
+ * @param protocolRecord    what the protocol adds to the run record ({@link io.rewind.ft.Protocol#runRecord})
+ * @param protocolSummary   lines the protocol adds to the summary
  */
 public record RunReport(
         String protocol,
@@ -52,7 +54,9 @@ public record RunReport(
         List<FailureSchedule.Kill> killsNotStruck,
         long[] operations,
         long[] rankLoggedBytes,
-        Determinants determinants) {
+        Determinants determinants,
+        java.util.Map<String, Object> protocolRecord,
+        List<String> protocolSummary) {
 
     /**
      * What a protocol that piggybacks determinants did, over all ranks and incarnations.
@@ -345,6 +349,15 @@ public record RunReport(
             }
         }
 
+        private java.util.Map<String, Object> protocolRecord = java.util.Map.of();
+        private List<String> protocolSummary = List.of();
+
+        /** What the job's protocol reports at the end ({@link io.rewind.ft.Protocol#runRecord}, {@link io.rewind.ft.Protocol#summary}). */
+        public synchronized void protocolFigures(java.util.Map<String, Object> record, List<String> summary) {
+            protocolRecord = java.util.Map.copyOf(record);
+            protocolSummary = List.copyOf(summary);
+        }
+
         private long determinantsMade;
         private long carryingFrames;
         private long piggybackBytes;
@@ -385,7 +398,9 @@ public record RunReport(
                     notStruck,
                     operations.clone(),
                     rankLogged.clone(),
-                    new Determinants(determinantsMade, carryingFrames, piggybackBytes));
+                    new Determinants(determinantsMade, carryingFrames, piggybackBytes),
+                    protocolRecord,
+                    protocolSummary);
         }
     }
 
@@ -483,6 +498,9 @@ public record RunReport(
                     messages,
                     determinants.piggybackBytes() / 1024.0,
                     messages == 0 ? 0.0 : (double) determinants.piggybackBytes() / messages));
+        }
+        for (String line : protocolSummary) {
+            sb.append("\n  ").append(line);
         }
         for (FailureRecord f : failures) {
             sb.append("\n  failure: ").append(f);

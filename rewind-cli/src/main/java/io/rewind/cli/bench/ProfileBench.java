@@ -132,7 +132,7 @@ public final class ProfileBench implements Callable<Integer> {
     }
 
     /** The run's traffic as a profile. */
-    static CommProfile profileOf(RunReport report) {
+    public static CommProfile profileOf(RunReport report) {
         RunReport.Traffic t = report.traffic();
         int n = report.ranks();
         return new CommProfile(

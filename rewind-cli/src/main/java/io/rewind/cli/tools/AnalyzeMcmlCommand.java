@@ -51,6 +51,15 @@ final class AnalyzeMcmlCommand extends ToolCommand {
                     + "communication; DENDROGRAM_CONTIGUOUS by rank ranges.")
     List<Strategy> strategies;
 
+    @Option(
+            names = "--quota",
+            split = ",",
+            paramLabel = "SIZE",
+            converter = ByteSizeConverter.class,
+            description = "Budgets per rank in bytes (for example 48KiB), instead of --theta: what a run with "
+                    + "'--protocol mcml --log-quota SIZE' would switch off.")
+    List<Double> quotas;
+
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the dendrogram's partitioner.")
     long seed;
 
@@ -87,7 +96,10 @@ final class AnalyzeMcmlCommand extends ToolCommand {
             }
         }
         long start = System.nanoTime();
-        McmlAnalysis a = McmlAnalysis.run(m, thetas, chosen);
+        McmlAnalysis a = quotas == null
+                ? McmlAnalysis.run(m, thetas, chosen)
+                : McmlAnalysis.runForBudgets(
+                        m, quotas.stream().mapToLong(Double::longValue).toArray(), chosen);
         double seconds = (System.nanoTime() - start) / 1e9;
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();

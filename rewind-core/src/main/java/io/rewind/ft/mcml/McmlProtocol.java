@@ -162,6 +162,7 @@ public final class McmlProtocol implements Protocol {
         Chain chain;
         synchronized (lock) {
             chain = rollbackSet(failed, off);
+            rollbacks.add(new Rollback(new TreeSet<>(failed), chain));
         }
         Set<Integer> set = chain.ranks();
         long line = view.newestCommonLine(set, view.newestLineOutside(set));
@@ -224,6 +225,60 @@ public final class McmlProtocol implements Protocol {
 
     /** A rollback set: every rank in it, those dragged in by unlogged channels, the chain's depth. */
     record Chain(Set<Integer> ranks, Set<Integer> dragged, int depth) {}
+
+    /** The quota, the channels switched off (source, destination, in order) and every rollback set. */
+    @Override
+    public java.util.Map<String, Object> runRecord() {
+        synchronized (lock) {
+            java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+            m.put("logQuotaBytes", quotaBytes);
+            m.put("switchOffOrder", order.toString());
+            m.put("channelsSwitchedOff", switchOffs.stream().map(int[]::clone).toList());
+            m.put(
+                    "rollbackSets",
+                    rollbacks.stream()
+                            .map(c -> java.util.Map.of(
+                                    "failed", List.copyOf(c.failed()),
+                                    "ranks", List.copyOf(c.chain().ranks()),
+                                    "chain", c.chain().depth()))
+                            .toList());
+            return m;
+        }
+    }
+
+    @Override
+    public List<String> summary() {
+        synchronized (lock) {
+            StringBuilder b = new StringBuilder();
+            b.append(String.format(
+                    java.util.Locale.ROOT,
+                    "mcml: quota %.1f KiB per rank, %d channel(s) switched off (%s first)",
+                    quotaBytes / 1024.0,
+                    switchOffs.size(),
+                    order));
+            for (int[] c : switchOffs.subList(0, Math.min(8, switchOffs.size()))) {
+                b.append(' ').append(c[0]).append("->").append(c[1]);
+            }
+            if (switchOffs.size() > 8) {
+                b.append(" ...");
+            }
+            for (Rollback r : rollbacks) {
+                b.append("\n  mcml: crash of ")
+                        .append(r.failed())
+                        .append(" rolled back ")
+                        .append(r.chain().ranks())
+                        .append(" (chain of ")
+                        .append(r.chain().depth())
+                        .append(')');
+            }
+            return List.of(b.toString());
+        }
+    }
+
+    /** A plan's rollback set, for the run record. */
+    private record Rollback(Set<Integer> failed, Chain chain) {}
+
+    private final List<Rollback> rollbacks = new ArrayList<>();
 
     /** Every channel switched off so far, in order: {source, destination}. */
     public List<int[]> switchOffs() {

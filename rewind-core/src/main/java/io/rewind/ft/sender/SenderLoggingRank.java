@@ -341,13 +341,9 @@ public final class SenderLoggingRank implements RankProtocol {
         synchronized (lock) {
             Set<Integer> refused = null;
             while (channels.logs(destinationWorld) && heldBytes + stageUsed + bytes > quota) {
-                long[] held = heldToEachDestination();
-                if (refused != null) {
-                    for (int r : refused) {
-                        held[r] = -1; // not a candidate now
-                    }
-                }
-                int victim = channels.nextOff(held);
+                int p2pVictim = nextOff(heldToEachDestination(true), refused);
+                // Only collectives' frames are left to drop: they go too.
+                int victim = p2pVictim >= 0 ? p2pVictim : nextOff(heldToEachDestination(false), refused);
                 if (victim < 0) {
                     break;
                 }
@@ -366,13 +362,28 @@ public final class SenderLoggingRank implements RankProtocol {
         }
     }
 
-    /** Lock held: payload bytes the index holds per destination world rank. */
-    private long[] heldToEachDestination() {
+    private int nextOff(long[] held, Set<Integer> refused) {
+        if (refused != null) {
+            for (int r : refused) {
+                held[r] = -1; // not a candidate now
+            }
+        }
+        return channels.nextOff(held);
+    }
+
+    /**
+     * Lock held: point-to-point payload bytes the index holds per destination world rank, which rank
+     * the channels (collectives carry a small share, and the analysis tools leave them out too).
+     */
+    private long[] heldToEachDestination(boolean pointToPointOnly) {
         int n = engine == null ? 0 : engine.worldSize();
         long[] out = new long[n];
         for (SentFrames c : index.values()) {
             int peer = ChannelKey.peer(c.key);
-            if (peer < n && (ChannelKey.context(c.key) & SHARED_CONTEXT_BIT) == 0) {
+            int context = ChannelKey.context(c.key);
+            if (peer < n
+                    && (context & SHARED_CONTEXT_BIT) == 0
+                    && !(pointToPointOnly && Contexts.isCollective(context))) {
                 out[peer] += c.bytes();
             }
         }

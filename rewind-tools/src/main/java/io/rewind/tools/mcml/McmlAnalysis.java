@@ -23,6 +23,7 @@ public record McmlAnalysis(long fullLogMaxBytes, List<Row> rows) {
      * @param unloggedFraction  share of all bytes no longer logged
      * @param maxLogBytes       largest per-rank log after switching off
      * @param rollback          rollback set and chain
+     * @param switchedOff       the channels switched off, as {source, destination}, by source then order
      */
     public record Row(
             String strategy,
@@ -31,7 +32,8 @@ public record McmlAnalysis(long fullLogMaxBytes, List<Row> rows) {
             int channelsOff,
             double unloggedFraction,
             long maxLogBytes,
-            RollbackAnalysis rollback) {}
+            RollbackAnalysis rollback,
+            List<int[]> switchedOff) {}
 
     public static McmlAnalysis run(CommMatrix m, double[] thetasPercent, List<SwitchOffStrategy> strategies) {
         long fullMax = 0;
@@ -46,23 +48,55 @@ public record McmlAnalysis(long fullLogMaxBytes, List<Row> rows) {
                     throw new IllegalArgumentException("theta must be a non-negative percentage: " + theta);
                 }
                 long threshold = (long) Math.floor(fullMax * theta / 100.0);
-                ChannelSwitchOff switchOff = ChannelSwitchOff.apply(m, threshold, strategy);
-                long stillLogged = 0;
-                long maxLog = 0;
-                for (long l : switchOff.loggedPerRank()) {
-                    stillLogged += l;
-                    maxLog = Math.max(maxLog, l);
-                }
-                rows.add(new Row(
-                        strategy.name(),
-                        theta,
-                        threshold,
-                        switchOff.channelsSwitchedOff(),
-                        total == 0 ? 0 : 1.0 - (double) stillLogged / total,
-                        maxLog,
-                        RollbackAnalysis.of(m, switchOff.off())));
+                rows.add(row(m, strategy, theta, threshold, total));
             }
         }
         return new McmlAnalysis(fullMax, rows);
+    }
+
+    /** The same analysis for budgets given in bytes (theta is then what each is of the largest log). */
+    public static McmlAnalysis runForBudgets(CommMatrix m, long[] budgets, List<SwitchOffStrategy> strategies) {
+        long fullMax = 0;
+        for (long sent : m.bytesSent()) {
+            fullMax = Math.max(fullMax, sent);
+        }
+        List<Row> rows = new ArrayList<>();
+        for (SwitchOffStrategy strategy : strategies) {
+            for (long budget : budgets) {
+                if (budget < 0) {
+                    throw new IllegalArgumentException("a budget must be a non-negative number of bytes: " + budget);
+                }
+                double theta = fullMax == 0 ? 100 : 100.0 * budget / fullMax;
+                rows.add(row(m, strategy, theta, budget, m.totalBytes()));
+            }
+        }
+        return new McmlAnalysis(fullMax, rows);
+    }
+
+    private static Row row(CommMatrix m, SwitchOffStrategy strategy, double theta, long threshold, long total) {
+        ChannelSwitchOff switchOff = ChannelSwitchOff.apply(m, threshold, strategy);
+        long stillLogged = 0;
+        long maxLog = 0;
+        for (long l : switchOff.loggedPerRank()) {
+            stillLogged += l;
+            maxLog = Math.max(maxLog, l);
+        }
+        List<int[]> off = new ArrayList<>();
+        for (int s = 0; s < m.ranks(); s++) {
+            for (int c = m.firstChannel(s); c < m.endChannel(s); c++) {
+                if (switchOff.off()[c]) {
+                    off.add(new int[] {s, m.destinationOf(c)});
+                }
+            }
+        }
+        return new Row(
+                strategy.name(),
+                theta,
+                threshold,
+                switchOff.channelsSwitchedOff(),
+                total == 0 ? 0 : 1.0 - (double) stillLogged / total,
+                maxLog,
+                RollbackAnalysis.of(m, switchOff.off()),
+                off);
     }
 }
