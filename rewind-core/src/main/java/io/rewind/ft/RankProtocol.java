@@ -13,6 +13,12 @@ public interface RankProtocol extends FaultTolerance {
     /** The rank wrote a checkpoint: what no recovery can ask for any more may be dropped. */
     default void afterCheckpoint() {}
 
+    /** The rank wrote recovery line {@code line} (then {@link #afterCheckpoint()} follows). */
+    default void wroteLine(long line) {}
+
+    /** This incarnation starts from recovery line {@code line}; called before {@link #onStart}. */
+    default void restartedFrom(long line) {}
+
     /**
      * Called on the rank's own thread before the program runs. {@code held} is what a restarted
      * incarnation's checkpoint holds per incoming channel (empty on a fresh start or a restart from

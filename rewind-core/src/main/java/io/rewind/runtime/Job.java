@@ -558,6 +558,7 @@ public final class Job {
             inc.engine.mailbox().restore(state.mailbox());
             inc.restoredFrontiers = state.mailbox().frontiers();
             inc.restoredEvents = new long[] {state.counters()[0], state.counters()[1]};
+            inc.protocol.restartedFrom(image.line());
             byte[] protocolState = image.sections().get(CheckpointAgent.PROTOCOL_SECTION);
             if (protocolState != null) {
                 inc.protocol.restoreState(protocolState);
@@ -1017,6 +1018,7 @@ public final class Job {
         inc.slot.lineReached = line;
         lines.published(inc.rank, line, frontiers, events);
         protocol.onCheckpoint(inc.rank, line, frontiers);
+        inc.protocol.wroteLine(line);
         inc.protocol.afterCheckpoint();
         report.checkpoint(inc.rank, bytes, nanos);
         if (supervisor != null) {

@@ -17,6 +17,9 @@ public interface OutcomeLog {
     /** The rank wrote a checkpoint. */
     default void afterCheckpoint() {}
 
+    /** The rank wrote recovery line {@code line}, or (for a restarted incarnation) starts from it. */
+    default void atLine(long line) {}
+
     /** A wildcard-source receive matched {@code frame}; called before the receive completes. */
     void wildcardMatched(long index, Frame frame);
 

@@ -296,6 +296,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 }
                 if (after != AfterHandOff.NOTHING) {
                     inFlight++; // handed off below, logged after: a rollback request waits for it
+                    inFlightBytes += frame.lengthBytes();
                 }
             }
         }
@@ -318,6 +319,7 @@ public final class SenderLoggingRank implements RankProtocol {
                         }
                     } finally {
                         inFlight--; // never left counted: a rollback request would wait for ever
+                        inFlightBytes -= frame.lengthBytes();
                     }
                 }
             }
@@ -328,39 +330,63 @@ public final class SenderLoggingRank implements RankProtocol {
     /**
      * Whether a frame of {@code bytes} to {@code destinationWorld} is logged: as long as the log would
      * pass its quota, the channel the {@link ChannelSwitch} picks is switched off (the job is told
-     * first) and its entries dropped, until there is room or this frame's own channel is off. A channel
-     * being replayed to a restarted peer is not switched off before its replay ends; nor one the job
-     * refuses (its destination is being recovered on the strength of this log): the log then passes
-     * its quota until the next frame.
+     * first) and its entries dropped, until there is room or this frame's own channel is off (a frame
+     * longer than the quota switches its own channel off). A channel cannot go off while its
+     * destination is being recovered from this log: its replay is under way, or the job refuses (the
+     * destination restarts, or restarted and its request has not been served yet). If every candidate
+     * is held so, the send waits, making the rank's progress (which serves those recoveries), until one
+     * is free: the log never passes its quota.
      */
     private boolean roomToLog(int destinationWorld, long bytes) {
         long quota = channels.quotaBytes();
         if (quota == Long.MAX_VALUE) {
             return true;
         }
-        synchronized (lock) {
-            Set<Integer> refused = null;
-            while (channels.logs(destinationWorld) && heldBytes + stageUsed + bytes > quota) {
-                int p2pVictim = nextOff(heldToEachDestination(true), refused);
-                // Only collectives' frames are left to drop: they go too.
-                int victim = p2pVictim >= 0 ? p2pVictim : nextOff(heldToEachDestination(false), refused);
-                if (victim < 0) {
-                    break;
-                }
-                if (replays.containsKey(victim)
-                        || deferred.stream().anyMatch(r -> r.sourceWorld() == victim)
-                        || !channels.switchOff(victim, peerIncarnation.getOrDefault(victim, 0))) {
-                    if (refused == null) {
-                        refused = new HashSet<>();
+        while (true) {
+            synchronized (lock) {
+                Set<Integer> refused = null;
+                while (channels.logs(destinationWorld) && heldBytes + stageUsed + inFlightBytes + bytes > quota) {
+                    int p2pVictim = nextOff(heldToEachDestination(true), refused);
+                    // Only collectives' frames are left to drop: they go too; with nothing held, the frame's
+                    // own channel, since the frame alone passes the quota.
+                    int anyVictim = p2pVictim >= 0 ? p2pVictim : nextOff(heldToEachDestination(false), refused);
+                    int victim = anyVictim >= 0 || (refused != null && refused.contains(destinationWorld))
+                            ? anyVictim
+                            : destinationWorld;
+                    if (victim < 0) {
+                        break;
                     }
-                    refused.add(victim);
-                    continue;
+                    if (replays.containsKey(victim)
+                            || deferred.stream().anyMatch(r -> r.sourceWorld() == victim)
+                            || !channels.switchOff(victim, peerIncarnation.getOrDefault(victim, 0))) {
+                        if (refused == null) {
+                            refused = new HashSet<>();
+                        }
+                        refused.add(victim);
+                        continue;
+                    }
+                    switchedOff.add(new long[] {victim, dropChannelsTo(victim)});
                 }
-                switchedOff.add(new long[] {victim, dropChannelsTo(victim)});
+                if (!channels.logs(destinationWorld)
+                        || heldBytes + stageUsed + inFlightBytes + bytes <= quota
+                        || engine == null) {
+                    return channels.logs(destinationWorld);
+                }
+                quotaWaits++;
             }
-            return channels.logs(destinationWorld);
+            engine.checkAlive(); // progress: serves the recoveries that hold the candidates
+            LockSupport.parkNanos(this, QUOTA_WAIT_SLICE_NANOS);
         }
     }
+
+    /** How long a send over the quota parks between tries while recoveries hold every candidate channel. */
+    private static final long QUOTA_WAIT_SLICE_NANOS = 1_000_000L;
+
+    /** Times a send waited for a recovery before it could switch a channel off. Lock held. */
+    private long quotaWaits;
+
+    /** Payload bytes of frames handed off and not logged yet (see {@link #inFlight}). Lock held. */
+    private long inFlightBytes;
 
     private int nextOff(long[] held, Set<Integer> refused) {
         if (refused != null) {
@@ -661,6 +687,16 @@ public final class SenderLoggingRank implements RankProtocol {
             }
         }
         return out;
+    }
+
+    @Override
+    public void wroteLine(long line) {
+        outcomes.atLine(line);
+    }
+
+    @Override
+    public void restartedFrom(long line) {
+        outcomes.atLine(line);
     }
 
     @Override

@@ -33,6 +33,14 @@ final class SpbcOutcomes implements OutcomeLog {
         this.engine = rankEngine;
     }
 
+    /** The newest line of this incarnation (written or restarted from): the report says choices came after it. */
+    private volatile long line;
+
+    @Override
+    public void atLine(long newest) {
+        line = newest;
+    }
+
     @Override
     public void afterCheckpoint() {
         reported = false;
@@ -68,7 +76,8 @@ final class SpbcOutcomes implements OutcomeLog {
         if (!reported) {
             synchronized (this) {
                 if (!reported) {
-                    reports.report(rank, incarnation, new long[] {SpbcProtocol.UNGUARDED_CHOICE});
+                    // The line travels with the report: the launcher may learn of the checkpoint later.
+                    reports.report(rank, incarnation, new long[] {SpbcProtocol.UNGUARDED_CHOICE, line});
                     reported = true;
                 }
             }

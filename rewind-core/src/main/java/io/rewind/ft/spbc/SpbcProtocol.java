@@ -119,9 +119,10 @@ public final class SpbcProtocol implements Protocol {
 
     @Override
     public long[] onReport(int rank, int incarnation, long[] words) {
-        if (words.length == 1 && words[0] == UNGUARDED_CHOICE) {
+        if (words.length >= 1 && words[0] == UNGUARDED_CHOICE) {
             synchronized (lock) {
-                unguardedAfter[rank] = Math.max(unguardedAfter[rank], newestLine[rank]);
+                long after = Math.max(newestLine[rank], words.length > 1 ? words[1] : 0);
+                unguardedAfter[rank] = Math.max(unguardedAfter[rank], after);
             }
         }
         return null;
