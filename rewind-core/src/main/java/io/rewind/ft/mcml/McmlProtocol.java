@@ -196,7 +196,7 @@ public final class McmlProtocol implements Protocol {
      * The ranks that roll back with {@code failed}: every rank whose channel to a rolling-back rank is
      * off, transitively; and the depth of that chain (0 when only the failed ranks roll back).
      */
-    static Chain rollbackSet(Set<Integer> failed, boolean[][] off) {
+    public static Chain rollbackSet(Set<Integer> failed, boolean[][] off) {
         int n = off.length;
         int[] depth = new int[n];
         java.util.Arrays.fill(depth, -1);
@@ -224,7 +224,7 @@ public final class McmlProtocol implements Protocol {
     }
 
     /** A rollback set: every rank in it, those dragged in by unlogged channels, the chain's depth. */
-    record Chain(Set<Integer> ranks, Set<Integer> dragged, int depth) {}
+    public record Chain(Set<Integer> ranks, Set<Integer> dragged, int depth) {}
 
     /** The quota, the channels switched off (source, destination, in order) and every rollback set. */
     @Override
