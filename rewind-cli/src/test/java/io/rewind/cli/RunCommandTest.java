@@ -90,6 +90,39 @@ class RunCommandTest {
     }
 
     @Test
+    void badMemoryConstrainedLoggingOptionsAreRefusedBeforeAnyJobRuns() {
+        String[][] cases = {
+            {"--protocol", "causal", "--log-quota", "64KiB"},
+            {"--protocol", "mcml"},
+            {"--protocol", "mcml", "--log-quota", "lots"},
+            {"--protocol", "mcml", "--log-quota", "0"},
+            {"--protocol", "mcml", "--log-quota", "1MiB", "--switch-off", "lightest"},
+            {"--protocol", "mcml", "--log-quota", "1MiB", "--switch-off", "dendrogram:no-such-dendrogram.txt"},
+            {"--protocol", "mcml", "--log-quota", "1MiB", "--switch-off", "dendrogram=0/1"},
+            {"--protocol", "pessimistic", "--switch-off", "heaviest"}
+        };
+        String[] why = {
+            "--log-quota is for memory-constrained logging",
+            "needs --log-quota",
+            "--log-quota lots",
+            "is not a size",
+            "unknown switch-off order 'lightest'",
+            "no dendrogram file",
+            "the dendrogram has 2 ranks, the job 3",
+            "--switch-off is for memory-constrained logging"
+        };
+        for (int i = 0; i < cases.length; i++) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "-n", "3"));
+            args.addAll(java.util.List.of(cases[i]));
+            args.addAll(java.util.List.of("io.rewind.apps.examples.Ring", "10"));
+            CommandRun r = run(args.toArray(new String[0]));
+            assertEquals(2, r.status(), String.join(" ", cases[i]) + ": " + r.out() + r.err());
+            assertTrue(r.err().contains(why[i]), String.join(" ", cases[i]) + ": " + r.err());
+            assertTrue(!r.out().contains("protocol "), "no job ran: " + r.out());
+        }
+    }
+
+    @Test
     void chaosCrashesAProgramWithoutCheckpointPoints() {
         // Ring never calls point(): the kills drawn at points strike at operation counts instead.
         CommandRun r = run(
