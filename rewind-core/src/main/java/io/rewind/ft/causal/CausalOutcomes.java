@@ -4,8 +4,10 @@ import io.rewind.engine.FaultTolerance.ForcedMatch;
 import io.rewind.engine.Frame;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.sender.OutcomeLog;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Causal logging of non-deterministic outcomes: each becomes a {@link Determinant} that the rank keeps
@@ -39,10 +41,37 @@ final class CausalOutcomes implements OutcomeLog {
         }));
     }
 
+    /**
+     * Polls are recorded as runs of one outcome: a loop of unsuccessful tests makes one determinant
+     * that grows (a newer, longer copy replaces it wherever it went), not one per test.
+     */
     @Override
     public void polled(long index, long[] outcome) {
-        store.made(new Determinant(rank, incarnation, Determinant.POLL, index, outcome.clone()));
+        Determinant d;
+        synchronized (runLock) {
+            if (run != null && run.index() + run.events() == index && sameOutcome(run, outcome)) {
+                long[] values = run.values().clone();
+                values[0]++;
+                run = new Determinant(rank, incarnation, Determinant.RUN, run.index(), values);
+            } else {
+                long[] values = new long[outcome.length + 1];
+                values[0] = 1;
+                System.arraycopy(outcome, 0, values, 1, outcome.length);
+                run = new Determinant(rank, incarnation, Determinant.RUN, index, values);
+            }
+            d = run;
+        }
+        store.made(d);
     }
+
+    private static boolean sameOutcome(Determinant run, long[] outcome) {
+        long[] v = run.values();
+        return v.length == outcome.length + 1 && Arrays.equals(v, 1, v.length, outcome, 0, outcome.length);
+    }
+
+    private final Object runLock = new Object();
+    /** The run of polls this incarnation is making. Guarded by {@link #runLock}. */
+    private Determinant run;
 
     @Override
     public ForcedMatch forcedWildcard(long index) {
@@ -55,12 +84,22 @@ final class CausalOutcomes implements OutcomeLog {
 
     @Override
     public long[] forcedPoll(long index) {
-        Determinant d;
         synchronized (forcedWildcards) {
-            d = forcedPolls.get(index);
+            Determinant d = forcedPolls.get(index);
+            if (d != null) {
+                return d.values().clone();
+            }
+            Map.Entry<Long, Determinant> r = forcedRuns.floorEntry(index);
+            if (r != null && r.getKey() + r.getValue().events() > index) {
+                long[] v = r.getValue().values();
+                return Arrays.copyOfRange(v, 1, v.length);
+            }
+            return null;
         }
-        return d == null ? null : d.values().clone();
     }
+
+    /** For a restarted incarnation: runs of polls to repeat, by their first poll. */
+    private final TreeMap<Long, Determinant> forcedRuns = new TreeMap<>();
 
     @Override
     public void afterCheckpoint() {
@@ -112,9 +151,16 @@ final class CausalOutcomes implements OutcomeLog {
                 if (d.origin() != rank || d.incarnation() >= incarnation) {
                     continue; // not this rank's, or of an incarnation not yet dead: nothing to repeat
                 }
-                Map<Long, Determinant> forced = d.kind() == Determinant.WILDCARD ? forcedWildcards : forcedPolls;
+                Map<Long, Determinant> forced =
+                        switch (d.kind()) {
+                            case Determinant.WILDCARD -> forcedWildcards;
+                            case Determinant.POLL -> forcedPolls;
+                            default -> forcedRuns;
+                        };
                 Determinant known = forced.get(d.index());
-                if (known == null || known.incarnation() < d.incarnation()) {
+                if (known == null
+                        || known.incarnation() < d.incarnation()
+                        || (known.incarnation() == d.incarnation() && known.events() < d.events())) {
                     forced.put(d.index(), d);
                 }
             }

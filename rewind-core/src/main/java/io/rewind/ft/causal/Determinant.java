@@ -14,25 +14,40 @@ import java.util.Arrays;
  *
  * @param origin      the world rank whose event it is
  * @param incarnation the incarnation that made it: a newer one's determinant of the same event wins
- * @param kind        {@link #WILDCARD} or {@link #POLL}
- * @param index       the event's number among the rank's events of that kind
- * @param values      for a wildcard receive: source, tag, sequence; for a poll: the outcome
+ * @param kind        {@link #WILDCARD}, {@link #POLL} or {@link #RUN}
+ * @param index       the event's number among the rank's events of that kind (for a run: its first)
+ * @param values      for a wildcard receive: source, tag, sequence; for a poll: the outcome; for a run:
+ *                    how many consecutive polls, then the outcome each of them had
  */
 record Determinant(int origin, int incarnation, int kind, long index, long[] values) {
     static final int WILDCARD = 1;
     static final int POLL = 2;
+    /**
+     * Consecutive polls with one outcome (a loop of unsuccessful tests or probes): one determinant,
+     * grown as the loop goes on, instead of one per poll.
+     */
+    static final int RUN = 3;
+
     static final int HEADER_WORDS = 3;
     /** The longest outcome a determinant may carry (a testSome over this many requests). */
     static final int MAX_VALUES = 1 << 20;
 
     Determinant {
-        if (origin < 0 || incarnation < 0 || index < 0 || (kind != WILDCARD && kind != POLL)) {
+        if (origin < 0 || incarnation < 0 || index < 0 || (kind != WILDCARD && kind != POLL && kind != RUN)) {
             throw new IllegalArgumentException(
                     "determinant of rank " + origin + "." + incarnation + ", kind " + kind + ", event " + index);
         }
         if (kind == WILDCARD && values.length != 3) {
             throw new IllegalArgumentException("a wildcard determinant has 3 values, not " + values.length);
         }
+        if (kind == RUN && (values.length < 1 || values[0] < 1)) {
+            throw new IllegalArgumentException("a run of polls counts at least one poll");
+        }
+    }
+
+    /** For a run: how many polls it covers (1 for any other determinant). */
+    long events() {
+        return kind == RUN ? values[0] : 1;
     }
 
     /** The event it describes, whatever the incarnation that made it. */
@@ -92,7 +107,7 @@ record Determinant(int origin, int incarnation, int kind, long index, long[] val
 
     @Override
     public String toString() {
-        return (kind == WILDCARD ? "wildcard" : "poll") + " " + index + " of rank " + origin + "." + incarnation + " "
-                + Arrays.toString(values);
+        return (kind == WILDCARD ? "wildcard" : kind == POLL ? "poll" : "polls") + " " + index + " of rank " + origin
+                + "." + incarnation + " " + Arrays.toString(values);
     }
 }

@@ -69,7 +69,8 @@ final class DeterminantStore {
         Long number = numberOf.get(e);
         if (number != null) {
             Determinant held = byNumber.get(number);
-            if (held.incarnation() >= d.incarnation()) {
+            boolean longerRun = held.incarnation() == d.incarnation() && d.events() > held.events();
+            if (held.incarnation() > d.incarnation() || (held.incarnation() == d.incarnation() && !longerRun)) {
                 return;
             }
             byNumber.remove(number);
@@ -147,7 +148,7 @@ final class DeterminantStore {
             for (Iterator<Determinant> it = byNumber.values().iterator(); it.hasNext(); ) {
                 Determinant d = it.next();
                 long[] events = bounds.computeIfAbsent(d.origin(), eventsAtOldestLine::apply);
-                if (events != null && d.index() < events[d.kind() == Determinant.WILDCARD ? 0 : 1]) {
+                if (events != null && d.index() + d.events() <= events[d.kind() == Determinant.WILDCARD ? 0 : 1]) {
                     it.remove();
                     numberOf.remove(d.event());
                 }
