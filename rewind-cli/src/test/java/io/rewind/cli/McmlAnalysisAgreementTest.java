@@ -61,6 +61,23 @@ class McmlAnalysisAgreementTest {
         return set;
     }
 
+    /** A run under mcml without checkpoints (the log grows for the whole run), recorded in {@code record}. */
+    private static CommandRun mcml(long quota, String switchOff, Path record, String... more) {
+        List<String> options = new ArrayList<>(List.of(
+                "--protocol",
+                "mcml",
+                "--log-quota",
+                Long.toString(quota),
+                "--switch-off",
+                switchOff,
+                "--checkpoint-every",
+                "0",
+                "--record",
+                record.toString()));
+        options.addAll(List.of(more));
+        return job(options.toArray(new String[0]));
+    }
+
     /** More than the collective frames any rank of the workload logs. */
     private static final long COLLECTIVE_MARGIN_BYTES = 2048;
 
@@ -124,17 +141,7 @@ class McmlAnalysisAgreementTest {
             Set<List<Integer>> predicted = pairs(rows.get(i).get("switchedOff"));
             assertFalse(predicted.isEmpty(), "the quota switches channels off: " + a.out());
             Path record = dir.resolve("free-" + i + ".json");
-            CommandRun free = job(
-                    "--protocol",
-                    "mcml",
-                    "--log-quota",
-                    Long.toString(quota),
-                    "--switch-off",
-                    switchOff[i],
-                    "--checkpoint-every",
-                    "0",
-                    "--record",
-                    record.toString());
+            CommandRun free = mcml(quota, switchOff[i], record);
             assertEquals(0, free.status(), free.out() + free.err());
             assertEquals(result(reference), result(free));
             JsonNode r = new ObjectMapper().readTree(record.toFile());
@@ -142,19 +149,8 @@ class McmlAnalysisAgreementTest {
 
             int victim = predicted.iterator().next().get(1); // a rank others stopped logging to
             Path crashRecord = dir.resolve("crash-" + i + ".json");
-            CommandRun crash = job(
-                    "--protocol",
-                    "mcml",
-                    "--log-quota",
-                    Long.toString(quota),
-                    "--switch-off",
-                    switchOff[i],
-                    "--checkpoint-every",
-                    "0",
-                    "--kill",
-                    victim + "@40", // the last step: the logs have grown past every switch-off by then
-                    "--record",
-                    crashRecord.toString());
+            // The last step: the logs have grown past every switch-off by then.
+            CommandRun crash = mcml(quota, switchOff[i], crashRecord, "--kill", victim + "@40");
             assertEquals(0, crash.status(), crash.out() + crash.err());
             assertEquals(result(reference), result(crash), crash.out());
             JsonNode failures =
