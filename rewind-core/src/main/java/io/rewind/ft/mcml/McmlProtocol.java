@@ -162,7 +162,6 @@ public final class McmlProtocol implements Protocol {
         Chain chain;
         synchronized (lock) {
             chain = rollbackSet(failed, off);
-            rollbacks.add(new Rollback(new TreeSet<>(failed), chain));
         }
         Set<Integer> set = chain.ranks();
         long line = view.newestCommonLine(set, view.newestLineOutside(set));
@@ -177,10 +176,20 @@ public final class McmlProtocol implements Protocol {
             if (oldestKept > 0 && line < oldestKept) {
                 notes.add("rank " + r + " keeps no recovery line common to the ranks rolling back with it; the "
                         + "peers' logs no longer reach back far enough, so every rank rolls back");
-                return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), notes);
+                RecoveryPlan global = RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), notes);
+                recordRollback(failed, chain, global);
+                return global;
             }
         }
-        return new RecoveryPlan(set, line, false, notes);
+        RecoveryPlan plan = new RecoveryPlan(set, line, false, notes);
+        recordRollback(failed, chain, plan);
+        return plan;
+    }
+
+    private void recordRollback(Set<Integer> failed, Chain chain, RecoveryPlan plan) {
+        synchronized (lock) {
+            rollbacks.add(new Rollback(new TreeSet<>(failed), chain, plan.rollback()));
+        }
     }
 
     @Override
@@ -239,7 +248,7 @@ public final class McmlProtocol implements Protocol {
                     rollbacks.stream()
                             .map(c -> java.util.Map.of(
                                     "failed", List.copyOf(c.failed()),
-                                    "ranks", List.copyOf(c.chain().ranks()),
+                                    "ranks", List.copyOf(c.rolledBack()),
                                     "chain", c.chain().depth()))
                             .toList());
             return m;
@@ -266,7 +275,7 @@ public final class McmlProtocol implements Protocol {
                 b.append("\n  mcml: crash of ")
                         .append(r.failed())
                         .append(" rolled back ")
-                        .append(r.chain().ranks())
+                        .append(r.rolledBack())
                         .append(" (chain of ")
                         .append(r.chain().depth())
                         .append(')');
@@ -275,8 +284,8 @@ public final class McmlProtocol implements Protocol {
         }
     }
 
-    /** A plan's rollback set, for the run record. */
-    private record Rollback(Set<Integer> failed, Chain chain) {}
+    /** A plan, for the run record: the crashed ranks, their chain, what rolled back (all: a global rollback). */
+    private record Rollback(Set<Integer> failed, Chain chain, Set<Integer> rolledBack) {}
 
     private final List<Rollback> rollbacks = new ArrayList<>();
 
