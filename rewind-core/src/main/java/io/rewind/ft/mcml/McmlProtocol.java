@@ -137,7 +137,7 @@ public final class McmlProtocol implements Protocol {
             }
             if (words.length == 3 && words[0] == SWITCH_OFF) {
                 int d = (int) words[1];
-                if (d < 0 || d >= off.length || d == rank) {
+                if (d < 0 || d >= off.length) {
                     return new long[] {0};
                 }
                 if (restarting[d] || words[2] != incarnation[d]) {
@@ -159,36 +159,45 @@ public final class McmlProtocol implements Protocol {
      */
     @Override
     public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
-        Chain chain;
+        // Under the lock switch-offs take: none is taken between the set computed here and the refusal
+        // of further ones towards its ranks (recordRollback), which would drop what they will ask for.
         synchronized (lock) {
-            chain = rollbackSet(failed, off);
-        }
-        Set<Integer> set = chain.ranks();
-        long line = view.newestCommonLine(set, view.newestLineOutside(set));
-        List<String> notes = new ArrayList<>();
-        if (set.size() > failed.size()) {
-            notes.add("ranks " + new TreeSet<>(Collections.unmodifiableSet(set)) + " roll back together: the channels"
-                    + " to the crashed rank" + (failed.size() > 1 ? "s" : "") + " are not logged from "
-                    + chain.dragged() + " (rollback chain of " + chain.depth() + ")");
-        }
-        for (int r : set) {
-            long oldestKept = lines.oldestLine(r);
-            if (oldestKept > 0 && line < oldestKept) {
-                notes.add("rank " + r + " keeps no recovery line common to the ranks rolling back with it; the "
-                        + "peers' logs no longer reach back far enough, so every rank rolls back");
-                RecoveryPlan global = RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), notes);
-                recordRollback(failed, chain, global);
-                return global;
+            Chain chain = rollbackSet(failed, off);
+            Set<Integer> set = chain.ranks();
+            long line = view.newestCommonLine(set, view.newestLineOutside(set));
+            List<String> notes = new ArrayList<>();
+            if (set.size() > failed.size()) {
+                notes.add("ranks " + new TreeSet<>(Collections.unmodifiableSet(set))
+                        + " roll back together: the channels to the crashed rank" + (failed.size() > 1 ? "s" : "")
+                        + " are not logged from " + chain.dragged() + " (rollback chain of " + chain.depth() + ")");
             }
+            for (int r : set) {
+                long oldestKept = lines.oldestLine(r);
+                if (oldestKept > 0 && line < oldestKept) {
+                    notes.add("rank " + r + " keeps no recovery line common to the ranks rolling back with it; the "
+                            + "peers' logs no longer reach back far enough, so every rank rolls back");
+                    RecoveryPlan global = RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), notes);
+                    recordRollback(failed, chain, global);
+                    return global;
+                }
+            }
+            RecoveryPlan plan = new RecoveryPlan(set, line, false, notes);
+            recordRollback(failed, chain, plan);
+            return plan;
         }
-        RecoveryPlan plan = new RecoveryPlan(set, line, false, notes);
-        recordRollback(failed, chain, plan);
-        return plan;
     }
 
+    /**
+     * Keeps the plan for the run record, and from now on refuses switch-offs towards its ranks: the plan
+     * counts on the logs of the channels to them as they are now (a switch-off taken in between the plan
+     * and the restart would drop what the restarted ranks are about to ask for).
+     */
     private void recordRollback(Set<Integer> failed, Chain chain, RecoveryPlan plan) {
         synchronized (lock) {
             rollbacks.add(new Rollback(new TreeSet<>(failed), chain, plan.rollback()));
+            for (int r : plan.rollback()) {
+                restarting[r] = true;
+            }
         }
     }
 

@@ -335,13 +335,15 @@ public final class SenderLoggingRank implements RankProtocol {
      * destination is being recovered from this log: its replay is under way, or the job refuses (the
      * destination restarts, or restarted and its request has not been served yet). If every candidate
      * is held so, the send waits, making the rank's progress (which serves those recoveries), until one
-     * is free: the log never passes its quota.
+     * is free: the log does not pass its quota. A wait that outlasts {@link #QUOTA_WAIT_LIMIT_NANOS}
+     * (a recovery that does not end) logs the frame over the quota, says so once, and goes on.
      */
     private boolean roomToLog(int destinationWorld, long bytes) {
         long quota = channels.quotaBytes();
         if (quota == Long.MAX_VALUE) {
             return true;
         }
+        long waitingSince = 0;
         while (true) {
             synchronized (lock) {
                 Set<Integer> refused = null;
@@ -372,7 +374,18 @@ public final class SenderLoggingRank implements RankProtocol {
                         || engine == null) {
                     return channels.logs(destinationWorld);
                 }
-                quotaWaits++;
+                long now = System.nanoTime();
+                if (waitingSince == 0) {
+                    waitingSince = now;
+                    quotaWaits++;
+                } else if (now - waitingSince > QUOTA_WAIT_LIMIT_NANOS) {
+                    if (quotaOverruns++ == 0) {
+                        System.err.println("rewind: rank " + worldRank + " logs over its quota of " + quota
+                                + " bytes: every channel it could switch off leads to a rank whose recovery has not"
+                                + " ended in " + QUOTA_WAIT_LIMIT_NANOS / 1_000_000_000L + " s " + refused);
+                    }
+                    return true;
+                }
             }
             engine.checkAlive(); // progress: serves the recoveries that hold the candidates
             LockSupport.parkNanos(this, QUOTA_WAIT_SLICE_NANOS);
@@ -384,6 +397,12 @@ public final class SenderLoggingRank implements RankProtocol {
 
     /** Times a send waited for a recovery before it could switch a channel off. Lock held. */
     private long quotaWaits;
+
+    /** Frames logged over the quota after a wait that did not end. Lock held. */
+    private long quotaOverruns;
+
+    /** How long a send over the quota waits for the recoveries that hold every candidate channel. */
+    private static final long QUOTA_WAIT_LIMIT_NANOS = 30_000_000_000L;
 
     /** Payload bytes of frames handed off and not logged yet (see {@link #inFlight}). Lock held. */
     private long inFlightBytes;
