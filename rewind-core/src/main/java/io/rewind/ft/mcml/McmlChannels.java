@@ -62,6 +62,11 @@ final class McmlChannels implements ChannelSwitch {
     }
 
     @Override
+    public void overQuota(long excessBytes) {
+        reports.report(rank, incarnation, new long[] {McmlProtocol.OVER_QUOTA, excessBytes});
+    }
+
+    @Override
     public boolean switchOff(int destinationWorld, int destinationIncarnation) {
         long[] answer = reports.report(
                 rank, incarnation, new long[] {McmlProtocol.SWITCH_OFF, destinationWorld, destinationIncarnation});

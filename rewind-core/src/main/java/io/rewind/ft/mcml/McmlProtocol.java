@@ -35,6 +35,13 @@ public final class McmlProtocol implements Protocol {
     static final long STARTED = 1;
     /** Report of a rank switching a channel off: destination, its incarnation as the rank knows it. */
     static final long SWITCH_OFF = 2;
+    /** Report of a frame logged over the quota while recoveries held every candidate channel: the excess. */
+    static final long OVER_QUOTA = 3;
+
+    /** Frames logged over the quota, and the largest excess. Guarded by the lock. */
+    private long overruns;
+
+    private long largestExcess;
 
     /**
      * The quota of a job that gives none: {@code -Drewind.mcml.quota=BYTES}, else 8 KiB, small enough
@@ -134,6 +141,11 @@ public final class McmlProtocol implements Protocol {
                     }
                 }
                 return out.stream().mapToLong(Long::longValue).toArray();
+            }
+            if (words.length == 2 && words[0] == OVER_QUOTA) {
+                overruns++;
+                largestExcess = Math.max(largestExcess, words[1]);
+                return null;
             }
             if (words.length == 3 && words[0] == SWITCH_OFF) {
                 int d = (int) words[1];
@@ -252,6 +264,8 @@ public final class McmlProtocol implements Protocol {
             m.put("logQuotaBytes", quotaBytes);
             m.put("switchOffOrder", order.toString());
             m.put("channelsSwitchedOff", switchOffs.stream().map(int[]::clone).toList());
+            m.put("quotaOverruns", overruns);
+            m.put("largestQuotaExcessBytes", largestExcess);
             m.put(
                     "rollbackSets",
                     rollbacks.stream()
@@ -279,6 +293,13 @@ public final class McmlProtocol implements Protocol {
             }
             if (switchOffs.size() > 8) {
                 b.append(" ...");
+            }
+            if (overruns > 0) {
+                b.append(String.format(
+                        java.util.Locale.ROOT,
+                        "; %d frame(s) logged over the quota during recoveries (at most %d bytes over)",
+                        overruns,
+                        largestExcess));
             }
             for (Rollback r : rollbacks) {
                 b.append("\n  mcml: crash of ")

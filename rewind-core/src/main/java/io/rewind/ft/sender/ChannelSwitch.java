@@ -30,6 +30,12 @@ public interface ChannelSwitch {
      */
     boolean switchOff(int destinationWorld, int destinationIncarnation);
 
+    /**
+     * The log is about to pass its quota by {@code excessBytes}: every channel it could switch off leads
+     * to a rank being recovered from it. Tells the job (the run record counts these).
+     */
+    default void overQuota(long excessBytes) {}
+
     /** No quota: every channel logged. */
     ChannelSwitch NONE = new ChannelSwitch() {
         @Override

@@ -333,76 +333,45 @@ public final class SenderLoggingRank implements RankProtocol {
      * first) and its entries dropped, until there is room or this frame's own channel is off (a frame
      * longer than the quota switches its own channel off). A channel cannot go off while its
      * destination is being recovered from this log: its replay is under way, or the job refuses (the
-     * destination restarts, or restarted and its request has not been served yet). If every candidate
-     * is held so, the send waits, making the rank's progress (which serves those recoveries), until one
-     * is free: the log does not pass its quota. A wait that outlasts {@link #QUOTA_WAIT_LIMIT_NANOS}
-     * (a recovery that does not end) logs the frame over the quota, says so once, and goes on.
+     * destination restarts, or restarted and this rank has not served its request yet). If every
+     * candidate is held so, the frame is logged over the quota (the job is told), and the next frame
+     * tries again: waiting here instead could hold up the very recovery it waits for, since the
+     * restarted rank may need this rank's next messages.
      */
     private boolean roomToLog(int destinationWorld, long bytes) {
         long quota = channels.quotaBytes();
         if (quota == Long.MAX_VALUE) {
             return true;
         }
-        long waitingSince = 0;
-        while (true) {
-            synchronized (lock) {
-                Set<Integer> refused = null;
-                while (channels.logs(destinationWorld) && heldBytes + stageUsed + inFlightBytes + bytes > quota) {
-                    int p2pVictim = nextOff(heldToEachDestination(true), refused);
-                    // Only collectives' frames are left to drop: they go too; with nothing held, the frame's
-                    // own channel, since the frame alone passes the quota.
-                    int anyVictim = p2pVictim >= 0 ? p2pVictim : nextOff(heldToEachDestination(false), refused);
-                    int victim = anyVictim >= 0 || (refused != null && refused.contains(destinationWorld))
-                            ? anyVictim
-                            : destinationWorld;
-                    if (victim < 0) {
-                        break;
-                    }
-                    if (replays.containsKey(victim)
-                            || deferred.stream().anyMatch(r -> r.sourceWorld() == victim)
-                            || !channels.switchOff(victim, peerIncarnation.getOrDefault(victim, 0))) {
-                        if (refused == null) {
-                            refused = new HashSet<>();
-                        }
-                        refused.add(victim);
-                        continue;
-                    }
-                    switchedOff.add(new long[] {victim, dropChannelsTo(victim)});
+        synchronized (lock) {
+            Set<Integer> refused = null;
+            while (channels.logs(destinationWorld) && heldBytes + stageUsed + inFlightBytes + bytes > quota) {
+                int p2pVictim = nextOff(heldToEachDestination(true), refused);
+                // Only collectives' frames are left to drop: they go too; with nothing held, the frame's own
+                // channel, since the frame alone passes the quota.
+                int anyVictim = p2pVictim >= 0 ? p2pVictim : nextOff(heldToEachDestination(false), refused);
+                int victim = anyVictim >= 0 || (refused != null && refused.contains(destinationWorld))
+                        ? anyVictim
+                        : destinationWorld;
+                if (victim < 0) {
+                    channels.overQuota(heldBytes + stageUsed + inFlightBytes + bytes - quota);
+                    break;
                 }
-                if (!channels.logs(destinationWorld)
-                        || heldBytes + stageUsed + inFlightBytes + bytes <= quota
-                        || engine == null) {
-                    return channels.logs(destinationWorld);
-                }
-                long now = System.nanoTime();
-                if (waitingSince == 0) {
-                    waitingSince = now;
-                    quotaWaits++;
-                } else if (now - waitingSince > QUOTA_WAIT_LIMIT_NANOS) {
-                    if (quotaOverruns++ == 0) {
-                        System.err.println("rewind: rank " + worldRank + " logs over its quota of " + quota
-                                + " bytes: every channel it could switch off leads to a rank whose recovery has not"
-                                + " ended in " + QUOTA_WAIT_LIMIT_NANOS / 1_000_000_000L + " s " + refused);
+                int known = victim == worldRank ? incarnation : peerIncarnation.getOrDefault(victim, 0);
+                if (replays.containsKey(victim)
+                        || deferred.stream().anyMatch(r -> r.sourceWorld() == victim)
+                        || !channels.switchOff(victim, known)) {
+                    if (refused == null) {
+                        refused = new HashSet<>();
                     }
-                    return true;
+                    refused.add(victim);
+                    continue;
                 }
+                switchedOff.add(new long[] {victim, dropChannelsTo(victim)});
             }
-            engine.checkAlive(); // progress: serves the recoveries that hold the candidates
-            LockSupport.parkNanos(this, QUOTA_WAIT_SLICE_NANOS);
+            return channels.logs(destinationWorld);
         }
     }
-
-    /** How long a send over the quota parks between tries while recoveries hold every candidate channel. */
-    private static final long QUOTA_WAIT_SLICE_NANOS = 1_000_000L;
-
-    /** Times a send waited for a recovery before it could switch a channel off. Lock held. */
-    private long quotaWaits;
-
-    /** Frames logged over the quota after a wait that did not end. Lock held. */
-    private long quotaOverruns;
-
-    /** How long a send over the quota waits for the recoveries that hold every candidate channel. */
-    private static final long QUOTA_WAIT_LIMIT_NANOS = 30_000_000_000L;
 
     /** Payload bytes of frames handed off and not logged yet (see {@link #inFlight}). Lock held. */
     private long inFlightBytes;
