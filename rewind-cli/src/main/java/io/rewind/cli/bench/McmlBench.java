@@ -134,7 +134,8 @@ public final class McmlBench implements Callable<Integer> {
         return off;
     }
 
-    private record Variant(String name, String spec) {}
+    /** A switch-off order: its name, the spec the job gets, what {@code --switch-off} takes. */
+    private record Variant(String name, String spec, String option) {}
 
     @Override
     public Integer call() throws IOException {
@@ -183,9 +184,16 @@ public final class McmlBench implements Callable<Integer> {
             int[][] paths = Dendrogram.fromCommunication(
                             ProfileBench.profileOf(b.report()).traffic(Traffic.P2P), seed)
                     .paths();
+            // The dendrogram file, so that the command lines printed for a failing run can be repeated.
+            Path dendrogramFile = out.resolve(w.cliName() + "-" + ranks + ".dendrogram");
+            java.nio.file.Files.createDirectories(out);
+            java.nio.file.Files.writeString(dendrogramFile, SwitchOffOrder.dendrogramText(paths));
             List<Variant> variants = new ArrayList<>();
             for (String s : strategyNames) {
-                variants.add(new Variant(s, s.equals("communication") ? new SwitchOffOrder(paths).spec() : s));
+                variants.add(
+                        s.equals("communication")
+                                ? new Variant(s, new SwitchOffOrder(paths).spec(), "dendrogram:" + dendrogramFile)
+                                : new Variant(s, s, s));
             }
             System.err.printf(
                     Locale.ROOT,
@@ -205,7 +213,7 @@ public final class McmlBench implements Callable<Integer> {
                     if (!r.ok() || !reference.equals(line)) {
                         System.err.print("rewind bench mcml: " + w.cliName() + " under mcml (theta " + theta + " %, "
                                 + v.name() + ") failed or printed " + line + " against " + reference + "\n  "
-                                + commandLine(run, quota, v) + "\n" + r.describeFailures());
+                                + commandLine(run, quota, v, FailureSchedule.NONE) + "\n" + r.describeFailures());
                         return 1;
                     }
                     boolean[][] off = offMatrix(r.report());
@@ -232,7 +240,7 @@ public final class McmlBench implements Callable<Integer> {
                             System.err.println("  mismatch: kill " + kill + " expected " + expected + " rolled back "
                                     + rolled + (k.ok() ? "" : " (run failed)") + ", output "
                                     + (reference.equals(kLine) ? "same" : kLine) + "\n    "
-                                    + commandLine(run, quota, v) + " --kill " + kill + "\n    its switch-offs "
+                                    + commandLine(run, quota, v, kill) + "\n    its switch-offs "
                                     + countOff(offMatrix(k.report())) + " channels, "
                                     + k.report().protocolRecord().get("rollbackSets") + "\n"
                                     + k.describeFailures());
@@ -311,10 +319,9 @@ public final class McmlBench implements Callable<Integer> {
         byDrag.sort((a, c) -> Integer.compare(
                 McmlProtocol.rollbackSet(Set.of(c), off).ranks().size(),
                 McmlProtocol.rollbackSet(Set.of(a), off).ranks().size()));
-        List<Integer> out = new ArrayList<>(byDrag.subList(0, Math.min(Math.max(0, count - 1), n)));
-        if (out.size() < count && !byDrag.isEmpty()) {
-            int last = byDrag.get(n - 1);
-            out.add(out.contains(last) ? byDrag.get(Math.min(out.size(), n - 1)) : last);
+        List<Integer> out = new ArrayList<>(byDrag.subList(0, Math.min(count, n)));
+        if (out.size() >= 2 && !out.contains(byDrag.get(n - 1))) {
+            out.set(out.size() - 1, byDrag.get(n - 1));
         }
         return out;
     }
@@ -329,11 +336,12 @@ public final class McmlBench implements Callable<Integer> {
         return c;
     }
 
-    private String commandLine(Harness.Run run, long quota, Variant v) {
-        return run.commandLine() + " --log-quota " + quota + " --switch-off "
-                + (v.name().equals("communication")
-                        ? "dendrogram:FILE (rewind analyze mcml --dendrogram-out)"
-                        : v.spec());
+    /** The {@code rewind run} command that repeats a run; its options go before the main class. */
+    private String commandLine(Harness.Run run, long quota, Variant v, FailureSchedule kill) {
+        String c = run.commandLine();
+        int at = c.indexOf(" " + run.workload().mainClass());
+        return c.substring(0, at) + " --log-quota " + quota + " --switch-off " + v.option()
+                + (kill.isEmpty() ? "" : " --kill " + kill) + c.substring(at);
     }
 
     private String command() {

@@ -28,5 +28,6 @@ class McmlBenchTest {
         assertEquals(62.5, r.setPercent(), 1e-9);
         // The longest chain first, then a rank that rolls back alone.
         assertEquals(List.of(0, 3), McmlBench.killTargets(off, 2));
+        assertEquals(List.of(0), McmlBench.killTargets(off, 1));
     }
 }
