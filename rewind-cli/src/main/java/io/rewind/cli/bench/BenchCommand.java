@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
             ClustersBench.class,
             ChaosBench.class,
             ProfileBench.class,
+            McmlBench.class,
             CommandLine.HelpCommand.class
         })
 public final class BenchCommand implements Runnable {

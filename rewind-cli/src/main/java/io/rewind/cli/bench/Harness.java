@@ -60,6 +60,11 @@ final class Harness {
         }
 
         JobResult execute(PointListener listener) {
+            return Job.run(builder(listener).build());
+        }
+
+        /** The job's configuration so far, for a bench that sets more (a log quota, say). */
+        JobConfig.Builder builder(PointListener listener) {
             JobConfig.Builder b = JobConfig.builder(workload.mainClass())
                     .ranks(ranks)
                     .args(workload.args(size))
@@ -73,7 +78,7 @@ final class Harness {
             if (clusters != null) {
                 b.clusters(clusters);
             }
-            return Job.run(b.build());
+            return b;
         }
 
         /** The {@code rewind run} command line that repeats this job. */

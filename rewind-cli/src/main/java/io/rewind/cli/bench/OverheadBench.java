@@ -39,7 +39,8 @@ import picocli.CommandLine.Option;
         description = {
             "Failure-free overhead: workloads x protocols x rank counts, interleaved and repeated.",
             "Reports the median run time and its spread, the ratio to protocol none, per-rank log growth",
-            "(average and maximum MB/s), logged bytes and entries, determinants, checkpoint size and time.",
+            "(average and maximum MB/s), logged bytes and entries, determinants (event logger or",
+            "piggybacked, with piggybacked bytes per message sent), checkpoint size and time.",
             "Writes overhead.json, overhead.csv and overhead.md into --out."
         })
 public final class OverheadBench implements Callable<Integer> {
@@ -282,6 +283,15 @@ public final class OverheadBench implements Callable<Integer> {
                 w, sz, n, p, every, 2, FailureSchedule.NONE, Duration.ofSeconds(timeoutSeconds), layout, null);
     }
 
+    /**
+     * Determinant bytes piggybacked per message sent (0 under protocols that piggyback nothing): what
+     * causal logging adds to every frame instead of a round trip to an event logger.
+     */
+    static double piggybackPerMessage(RunReport rep) {
+        long sent = rep.sentMessages();
+        return sent == 0 ? 0.0 : rep.determinants().piggybackBytes() / (double) sent;
+    }
+
     private String clustersCell(ProtocolDescriptor p, int n) {
         return p.create().usesClusters() ? Integer.toString(Math.min(clusters, n)) : "-";
     }
@@ -462,8 +472,17 @@ public final class OverheadBench implements Callable<Integer> {
                 "logged bytes",
                 0,
                 "determinants",
-                "determinants",
+                "events (event logger)",
                 0,
+                "determinants_made",
+                "determinants piggybacked",
+                0,
+                "sent_messages",
+                "messages sent",
+                0,
+                "piggyback_bytes_per_msg",
+                "piggybacked bytes per message",
+                3,
                 "checkpoints",
                 "checkpoints",
                 0);
@@ -491,6 +510,9 @@ public final class OverheadBench implements Callable<Integer> {
                     sent == 0 ? 0.0 : rep.loggedBytes() / (double) sent,
                     rep.loggedBytes(),
                     rep.events(),
+                    rep.determinants().made(),
+                    rep.sentMessages(),
+                    piggybackPerMessage(rep),
                     rep.checkpoints());
         }
         Map<String, Object> settings = new LinkedHashMap<>();
