@@ -66,8 +66,34 @@ class McmlProtocolTest {
         assertArrayEquals(new long[] {0}, switchOff(p, 0, 2, 0), "rank 0 has not served incarnation 1 yet");
         assertArrayEquals(new long[] {1}, switchOff(p, 0, 2, 1));
         assertArrayEquals(new long[] {1, 2}, p.onReport(0, 1, new long[] {McmlProtocol.STARTED}), "stays off");
-        assertArrayEquals(new long[] {0}, switchOff(p, 1, 1, 0), "not to itself");
-        assertEquals(2, p.switchOffs().size());
+        assertArrayEquals(new long[] {1}, switchOff(p, 1, 1, 0), "to itself too (what it sends itself is redone)");
+        assertEquals(3, p.switchOffs().size());
+    }
+
+    @Test
+    void aPlanRefusesSwitchOffsTowardsItsRanksFromTheMomentItIsMade() {
+        McmlProtocol p = started(3);
+        p.plan(Set.of(2), view(3));
+        assertArrayEquals(new long[] {0}, switchOff(p, 0, 2, 0), "before the runtime restarts rank 2");
+    }
+
+    private static io.rewind.ft.RecoveryView view(int ranks) {
+        return new io.rewind.ft.RecoveryView() {
+            @Override
+            public int ranks() {
+                return ranks;
+            }
+
+            @Override
+            public long newestLine(int rank) {
+                return 0;
+            }
+
+            @Override
+            public long newestCommonLine(java.util.Collection<Integer> set, long atMost) {
+                return 0;
+            }
+        };
     }
 
     @Test
