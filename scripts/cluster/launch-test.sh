@@ -66,10 +66,12 @@ check() { # name, then the command line
 
 hostfile="$state/hostfile"
 printf 'node-a slots=2\nnode-b slots=2\n' > "$hostfile"
-for protocol in global pessimistic spbc; do
-  # spbc: one cluster per node (node-a holds ranks 0-1, node-b ranks 2-3; the Slurm node all four)
+for protocol in global pessimistic causal mcml spbc; do
+  # spbc: one cluster per node (node-a holds ranks 0-1, node-b ranks 2-3; the Slurm node all four);
+  # mcml: a quota small enough that channels go off, so that a crash rolls back a chain
   clusters=()
   if [ "$protocol" = spbc ]; then clusters=(--clusters node); fi
+  if [ "$protocol" = mcml ]; then clusters=(--log-quota 1KiB); fi
   # REWIND_LAUNCH_EXTRA: more options for every run, e.g. --shm (ranks of one host through shared memory)
   # shellcheck disable=SC2206 # word splitting of the extra options is intended
   common=(-n 4 --no-record --timeout 240s --protocol "$protocol" "${clusters[@]}" --checkpoint-every 4 ${REWIND_LAUNCH_EXTRA:-})
