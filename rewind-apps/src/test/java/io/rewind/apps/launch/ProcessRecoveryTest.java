@@ -60,12 +60,18 @@ class ProcessRecoveryTest {
         return ProtocolRegistry.recovering().stream();
     }
 
+    /**
+     * Every protocol with each node's own folder; the shared folder, a matter of where lines are kept
+     * rather than of the protocol, with the two protocols that read lines differently (all ranks from
+     * one line, or only the failed ones from theirs).
+     */
     static Stream<Arguments> storages() {
         List<Arguments> out = new ArrayList<>();
         for (ProtocolDescriptor d : ProtocolRegistry.recovering()) {
             out.add(Arguments.of(d, false));
-            out.add(Arguments.of(d, true));
         }
+        out.add(Arguments.of(ProtocolRegistry.get("global"), true));
+        out.add(Arguments.of(ProtocolRegistry.get("pessimistic"), true));
         return out.stream();
     }
 
