@@ -34,6 +34,13 @@ final class JvmCommand {
         cmd.add(java);
         cmd.add("--enable-native-access=ALL-UNNAMED");
         cmd.add("--sun-misc-unsafe-memory-access=allow");
+        // The JVM's own warnings go to standard error: standard output is the program's, and is compared
+        // line by line with a failure-free run's.
+        cmd.add("-Xlog:disable");
+        cmd.add("-Xlog:all=warning:stderr");
+        // No performance-data file in the temporary folder: one left by a SIGKILLed JVM whose pid a new
+        // rank process gets again makes that JVM print a warning.
+        cmd.add("-XX:-UsePerfData");
         if (onlyJars(classPath)) {
             // The JVM archives classes from jar files only (it refuses a class path with a folder).
             cmd.add("-XX:+AutoCreateSharedArchive");
