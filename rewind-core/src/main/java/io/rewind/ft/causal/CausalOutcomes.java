@@ -22,6 +22,8 @@ final class CausalOutcomes implements OutcomeLog {
     private final int incarnation;
     private final DeterminantStore store;
     private final RecoveryLines lines;
+    /** Guards the forced outcomes below (answers arrive while the rank asks for them). */
+    private final Object forcedLock = new Object();
     /** For a restarted incarnation: the outcomes to repeat, by event, from the answers. */
     private final Map<Long, Determinant> forcedWildcards = new HashMap<>();
 
@@ -76,7 +78,7 @@ final class CausalOutcomes implements OutcomeLog {
     @Override
     public ForcedMatch forcedWildcard(long index) {
         Determinant d;
-        synchronized (forcedWildcards) {
+        synchronized (forcedLock) {
             d = forcedWildcards.get(index);
         }
         return d == null ? null : new ForcedMatch((int) d.values()[0], (int) d.values()[1], d.values()[2]);
@@ -84,7 +86,7 @@ final class CausalOutcomes implements OutcomeLog {
 
     @Override
     public long[] forcedPoll(long index) {
-        synchronized (forcedWildcards) {
+        synchronized (forcedLock) {
             Determinant d = forcedPolls.get(index);
             if (d != null) {
                 return d.values().clone();
@@ -146,7 +148,7 @@ final class CausalOutcomes implements OutcomeLog {
     /** An answer to this restarted incarnation: the determinants of its own events the peer holds. */
     @Override
     public void answered(int peer, long[] outcomes) {
-        synchronized (forcedWildcards) {
+        synchronized (forcedLock) {
             for (Determinant d : DeterminantStore.decode(outcomes)) {
                 if (d.origin() != rank || d.incarnation() >= incarnation) {
                     continue; // not this rank's, or of an incarnation not yet dead: nothing to repeat

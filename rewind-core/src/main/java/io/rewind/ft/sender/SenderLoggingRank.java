@@ -65,8 +65,6 @@ public final class SenderLoggingRank implements RankProtocol {
      * than what the log holds) plus what is staged: what the quota is checked against. Lock held.
      */
     private long heldBytes;
-    /** Channels switched off by the quota, in order, as (destination, payload bytes dropped) pairs. */
-    private final List<long[]> switchedOff = new ArrayList<>();
 
     /** Up to which sequence number a receiver's recovery lines hold a channel: logged frames below it go. */
     private final HeldBound held;
@@ -367,7 +365,7 @@ public final class SenderLoggingRank implements RankProtocol {
                     refused.add(victim);
                     continue;
                 }
-                switchedOff.add(new long[] {victim, dropChannelsTo(victim)});
+                dropChannelsTo(victim);
             }
             return channels.logs(destinationWorld);
         }
@@ -404,8 +402,8 @@ public final class SenderLoggingRank implements RankProtocol {
         return out;
     }
 
-    /** Lock held: drops every logged frame to {@code destinationWorld}; returns their payload bytes. */
-    private long dropChannelsTo(int destinationWorld) {
+    /** Lock held: drops every logged frame to {@code destinationWorld}. */
+    private void dropChannelsTo(int destinationWorld) {
         enterStaged();
         long dropped = 0;
         for (SentFrames c : index.values()) {
@@ -421,23 +419,12 @@ public final class SenderLoggingRank implements RankProtocol {
         }
         heldBytes -= dropped;
         releaseSharedResults();
-        return dropped;
     }
 
     /** Lock held: indexes a logged frame and counts its bytes against the quota. */
     private void indexFrame(long key, Frame frame, LogEntry entry) {
         channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), pattern(frame), entry);
         heldBytes += entry.lengthBytes();
-    }
-
-    /**
-     * The channels the quota switched off so far, in order: destination world rank and the payload
-     * bytes dropped from the log then.
-     */
-    public List<long[]> switchedOff() {
-        synchronized (lock) {
-            return List.copyOf(switchedOff);
-        }
     }
 
     /**
@@ -622,11 +609,6 @@ public final class SenderLoggingRank implements RankProtocol {
     @Override
     public long[] determinantFigures() {
         return outcomes.figures();
-    }
-
-    /** The outcome log of this incarnation. */
-    public OutcomeLog outcomes() {
-        return outcomes;
     }
 
     @Override
