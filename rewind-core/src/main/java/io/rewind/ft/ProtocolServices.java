@@ -21,6 +21,8 @@ import java.util.function.IntFunction;
  * @param reports                    how a rank's protocol reaches the job's ({@link Protocol#onReport})
  * @param switchOff                  for memory-constrained logging, the order in which a rank over its log
  *                                   quota switches channels off ({@code io.rewind.ft.mcml.SwitchOffOrder})
+ * @param loggers                    the job's logger nodes, which keep payload logs under a quota (null:
+ *                                   none)
  */
 public record ProtocolServices(
         int ranks,
@@ -31,4 +33,35 @@ public record ProtocolServices(
         RecoveryLines lines,
         int[] clusterOf,
         ProtocolReports reports,
-        String switchOff) {}
+        String switchOff,
+        io.rewind.ft.logger.LoggerNodes loggers) {
+
+    /** The same services without logger nodes. */
+    public ProtocolServices(
+            int ranks,
+            int keepLines,
+            PayloadLogConfig payloadLog,
+            boolean applicationLevelCollectives,
+            IntFunction<EventLogClient> eventLog,
+            RecoveryLines lines,
+            int[] clusterOf,
+            ProtocolReports reports,
+            String switchOff) {
+        this(
+                ranks,
+                keepLines,
+                payloadLog,
+                applicationLevelCollectives,
+                eventLog,
+                lines,
+                clusterOf,
+                reports,
+                switchOff,
+                null);
+    }
+
+    /** A rank incarnation's client of the logger nodes, or null if the job has none. */
+    public io.rewind.ft.logger.LoggerClient loggerClient(int rank, int incarnation) {
+        return loggers == null ? null : loggers.clientFor(rank, incarnation);
+    }
+}

@@ -102,6 +102,10 @@ public final class ProcessJob {
     private boolean allEnded;
 
     private ProcessJob(JobConfig given, Launch launch) throws IOException {
+        if (given.loggers().enabled()) {
+            throw new IllegalArgumentException("logger nodes (--loggers) run with ranks as threads of one JVM "
+                    + "(--launch threads) only: rank processes cannot reach them yet");
+        }
         this.launch = launch;
         this.protocol = given.protocol().create();
         // Clusters are fixed at the start, from the first placement (one per node, if asked), and

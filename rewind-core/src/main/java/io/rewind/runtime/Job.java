@@ -73,6 +73,8 @@ public final class Job {
     private final Protocol protocol;
     /** The job's event logger: outlives every rank, as a process of its own would. */
     private final EventLogger events;
+    /** The job's logger nodes (null: none, or a rank process, whose job holds them elsewhere). */
+    private final io.rewind.ft.logger.LoggerNodes loggers;
     /** What every rank's kept recovery lines hold, published as ranks checkpoint. */
     private final RecoveryLines lines;
 
@@ -118,6 +120,10 @@ public final class Job {
         this.protocol = config.protocol().create();
         this.events = new EventLogger(config.ranks());
         this.lines = services != null ? services.lines() : new RecoveryLines(config.ranks(), config.keepLines());
+        // A job whose protocol logs no payloads has nothing to dump (the baseline of a recovery check).
+        this.loggers = services == null && config.loggers().enabled() && protocol.logsPayloads()
+                ? new io.rewind.ft.logger.LoggerNodes(config.loggers(), config.ranks())
+                : null;
         protocol.start(
                 services != null
                         ? services
@@ -132,7 +138,8 @@ public final class Job {
                                         ? config.clusters().assign(config.ranks(), null)
                                         : new int[config.ranks()],
                                 protocol::onReport,
-                                config.switchOff()));
+                                config.switchOff(),
+                                loggers));
         if (checkpoints != null) {
             this.ownCheckpointDir = false;
             this.checkpointDir = null;
@@ -336,7 +343,15 @@ public final class Job {
         JobAbortedException a = abort.get();
         injector.close();
         report.killsNotStruck(injector.unfired());
-        report.protocolFigures(protocol.runRecord(), protocol.summary());
+        if (loggers != null) {
+            java.util.Map<String, Object> record = new java.util.LinkedHashMap<>(protocol.runRecord());
+            record.put("loggerNodes", loggers.runRecord());
+            List<String> summary = new ArrayList<>(protocol.summary());
+            summary.addAll(loggers.summary());
+            report.protocolFigures(record, summary);
+        } else {
+            report.protocolFigures(protocol.runRecord(), protocol.summary());
+        }
         List<RankOutcome> outcomes = new ArrayList<>(n);
         List<List<String>> output = new ArrayList<>(n);
         for (RankSlot s : slots) {
@@ -369,6 +384,9 @@ public final class Job {
         transport.close();
         report.events(events.events(), events.bytes());
         protocol.close();
+        if (loggers != null) {
+            loggers.close();
+        }
         cleanUpCheckpoints();
         int exit = 0;
         for (RankOutcome o : outcomes) {
@@ -864,6 +882,14 @@ public final class Job {
             store.holdPruning();
         }
         try {
+            if (loggers != null) {
+                // Messages only a dead logger held can be sent again only by their senders' re-execution.
+                io.rewind.ft.logger.LoggerNodes.Rollback senders = loggers.sendersToRollBack(failedRanks);
+                failedRanks.addAll(senders.senders());
+                for (String note : senders.notes()) {
+                    System.err.println("rewind: " + note);
+                }
+            }
             RecoveryPlan plan = protocol.plan(failedRanks, recoveryView);
             for (String note : plan.notes()) {
                 System.err.println("rewind: " + note);

@@ -41,6 +41,8 @@ import java.util.Objects;
  * @param switchOff for {@code mcml}, the order in which a rank over its log quota switches channels off
  *                  ({@link io.rewind.ft.mcml.SwitchOffOrder#parse})
  *                  (default); false logs every message of the tree algorithms (for comparison)
+ * @param loggers   logger nodes that hold the overflow of the ranks' payload logs ({@link
+ *                  io.rewind.ft.logger.LoggerConfig#NONE}: none)
  * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
  * @param recordFile where the JSON run record goes at the end (null: not written)
  * @param resume    start every rank from the newest recovery line all of them hold in {@code
@@ -66,6 +68,7 @@ public record JobConfig(
         boolean applicationLevelCollectives,
         ClusterLayout clusters,
         String switchOff,
+        io.rewind.ft.logger.LoggerConfig loggers,
         PointListener pointListener,
         Path recordFile,
         boolean resume) {
@@ -143,6 +146,7 @@ public record JobConfig(
                 applicationLevelCollectives,
                 clusters,
                 switchOff,
+                loggers,
                 pointListener,
                 recordFile,
                 resume);
@@ -170,6 +174,7 @@ public record JobConfig(
                 applicationLevelCollectives,
                 clusters,
                 switchOff,
+                loggers,
                 pointListener,
                 recordFile,
                 resume);
@@ -197,6 +202,7 @@ public record JobConfig(
                 applicationLevelCollectives,
                 layout,
                 switchOff,
+                loggers,
                 pointListener,
                 recordFile,
                 resume);
@@ -356,6 +362,14 @@ public record JobConfig(
             return this;
         }
 
+        /** Logger nodes for the ranks' payload logs (default: none). */
+        public Builder loggers(io.rewind.ft.logger.LoggerConfig c) {
+            this.loggers = Objects.requireNonNull(c, "loggers");
+            return this;
+        }
+
+        private io.rewind.ft.logger.LoggerConfig loggers = io.rewind.ft.logger.LoggerConfig.NONE;
+
         public Builder applicationLevelCollectives(boolean on) {
             this.applicationLevelCollectives = on;
             return this;
@@ -461,6 +475,7 @@ public record JobConfig(
                     applicationLevelCollectives,
                     clusters,
                     switchOff,
+                    loggers,
                     pointListener,
                     recordFile,
                     resume);

@@ -46,14 +46,15 @@ public final class CausalProtocol implements Protocol {
     public RankProtocol openRank(int rank, int incarnation) {
         PayloadLog log = PayloadLog.open(rank, services.payloadLog());
         return new SenderLoggingRank(
-                name(),
-                destination -> true,
-                rank,
-                incarnation,
-                log,
-                outcomes(rank, incarnation, services.ranks(), lines),
-                lines::safelyHeldUpTo,
-                services.applicationLevelCollectives());
+                        name(),
+                        destination -> true,
+                        rank,
+                        incarnation,
+                        log,
+                        outcomes(rank, incarnation, services.ranks(), lines),
+                        lines::safelyHeldUpTo,
+                        services.applicationLevelCollectives())
+                .dumpingTo(services.loggerClient(rank, incarnation));
     }
 
     /** The outcome log of a causal rank (also used by {@code mcml}, which is causal under a log quota). */

@@ -119,6 +119,29 @@ final class ChannelIndex {
         }
     }
 
+    /**
+     * Removes one live entry (its payload moved elsewhere, a logger node): unlike truncation, later
+     * sequence numbers stay live and the channel's obsolete bound does not move.
+     */
+    boolean remove(LogEntry entry) {
+        int at = find(entry.key().sequence());
+        if (at < 0 || entries.get(at) != entry) {
+            return false;
+        }
+        if (at == head) {
+            entries.set(head, null);
+            head++;
+        } else {
+            entries.remove(at);
+        }
+        payloadBytes -= entry.lengthBytes();
+        if (head >= COMPACT_MIN_HEAD && head * 2 >= entries.size()) {
+            entries.subList(0, head).clear();
+            head = 0;
+        }
+        return true;
+    }
+
     ChannelStatistics statistics() {
         return new ChannelStatistics(size(), payloadBytes, appendedEntries, appendedBytes, truncatedUpToSequence);
     }

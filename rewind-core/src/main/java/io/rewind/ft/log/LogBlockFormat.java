@@ -110,7 +110,31 @@ public final class LogBlockFormat {
         block.set(LONG, at + 48, fragmentOffsetBytes);
     }
 
-    static void writeEnd(MemorySegment block, long at) {
+    /** Bytes one whole message of {@code payloadBytes} takes as a record (header, payload, padding). */
+    public static long recordBytes(long payloadBytes) {
+        return HEADER_BYTES + align8(payloadBytes);
+    }
+
+    /**
+     * Writes the header of a whole message (one fragment, first and last) at {@code at}; its payload goes
+     * at {@code at + HEADER_BYTES}. For blocks assembled outside the log, such as dumps to a logger node.
+     */
+    public static void writeWholeMessageHeader(MemorySegment block, long at, MessageKey key, long lengthBytes) {
+        writeHeader(block, at, key, FLAG_FIRST | FLAG_LAST, lengthBytes, lengthBytes, 0);
+    }
+
+    /**
+     * The integrity check of a block that leaves the log (CRC-32C of its bytes): written by whoever
+     * sends it, verified by whoever reads it back.
+     */
+    public static int checksum(MemorySegment block) {
+        java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+        crc.update(block.asByteBuffer());
+        return (int) crc.getValue();
+    }
+
+    /** Marks the end of the records at {@code at} (when room remains). */
+    public static void writeEnd(MemorySegment block, long at) {
         if (at + 4 <= block.byteSize()) {
             block.set(INT, at, 0);
         }

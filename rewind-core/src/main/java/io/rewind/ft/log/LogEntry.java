@@ -17,7 +17,7 @@ import java.util.concurrent.CountDownLatch;
  * A {@link CopyMethod#HELPER_THREAD} entry is filled by the log's copier thread, or by the thread
  * that awaits it first if the copier has not started on it yet.
  */
-public final class LogEntry {
+public final class LogEntry implements StoredPayload {
 
     private static final int PENDING = 0;
     private static final int CLAIMED = 1;
@@ -75,10 +75,35 @@ public final class LogEntry {
         this.helperDone = copyMethod == CopyMethod.HELPER_THREAD ? new CountDownLatch(1) : null;
     }
 
+    /** Where the payload went when it left the log for a logger node (null: it did not). */
+    private volatile StoredPayload movedTo;
+
+    /** Where the payload went when it left the log for a logger node, or null. */
+    public StoredPayload movedTo() {
+        return movedTo;
+    }
+
+    /** The payload now lives at {@code where} (a logger node); this entry leaves the log. */
+    public void movedTo(StoredPayload where) {
+        this.movedTo = where;
+    }
+
+    /** Whether the entry is still in its log (not truncated, not evicted, log open). */
+    public boolean isLive() {
+        return log.isLive(this);
+    }
+
+    /** The log this entry belongs to. */
+    PayloadLog log() {
+        return log;
+    }
+
+    @Override
     public MessageKey key() {
         return key;
     }
 
+    @Override
     public long lengthBytes() {
         return lengthBytes;
     }

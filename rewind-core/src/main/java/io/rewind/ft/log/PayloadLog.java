@@ -363,6 +363,97 @@ public final class PayloadLog implements AutoCloseable {
         }
     }
 
+    /**
+     * The oldest live entries in send order whose copy is done, up to {@code maxBytes} of payload (at
+     * least one entry if any qualifies): what a dump to a logger node takes. Stops at the first entry
+     * still being copied, so the result is a prefix of the send order.
+     */
+    public List<LogEntry> oldestEntries(long maxBytes) {
+        lock.lock();
+        try {
+            ensureOpen();
+            List<LogEntry> out = new ArrayList<>();
+            long bytes = 0;
+            for (LogEntry entry : sendOrder) {
+                if (entry.truncated) {
+                    continue;
+                }
+                if (!entry.isCopyDone() || (!out.isEmpty() && bytes + entry.lengthBytes() > maxBytes)) {
+                    break;
+                }
+                out.add(entry);
+                bytes += entry.lengthBytes();
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Takes live entries out of the log because their payload is now kept elsewhere (a logger node):
+     * their memory goes back as for truncation, but the channels are not marked obsolete. Entries no
+     * longer live are ignored.
+     *
+     * @return payload bytes released
+     */
+    public long evict(List<LogEntry> evicted) {
+        lock.lock();
+        try {
+            ensureOpen();
+            long released = 0;
+            for (LogEntry entry : evicted) {
+                if (entry.truncated || entry.log() != this) {
+                    continue;
+                }
+                ChannelIndex index = channels.get(entry.key().channel());
+                if (index == null || !index.remove(entry)) {
+                    continue;
+                }
+                released += entry.lengthBytes();
+                evictedEntries++;
+                evictedBytes += entry.lengthBytes();
+                entry.truncated = true;
+                entries--;
+                payloadBytes -= entry.lengthBytes();
+                truncatedInSendOrder++;
+                if (entry.retained) {
+                    for (Extent extent : entry.extents) {
+                        extent.block().liveEntries--;
+                        settle(extent.block());
+                    }
+                }
+            }
+            sweepSendOrder();
+            return released;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether {@code entry} is still held (neither truncated nor evicted). */
+    boolean isLive(LogEntry entry) {
+        lock.lock();
+        try {
+            return !closed && !entry.truncated;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private long evictedEntries;
+    private long evictedBytes;
+
+    /** Payload bytes taken out of the log by {@link #evict} since it was opened. */
+    public long evictedBytes() {
+        lock.lock();
+        try {
+            return evictedBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Channels that have ever been appended to or truncated. */
     public Set<Channel> channels() {
         lock.lock();
@@ -435,6 +526,11 @@ public final class PayloadLog implements AutoCloseable {
                 spill.source().onIntervalEnd();
             }
         }
+        sweepSendOrder();
+    }
+
+    /** Drops gone entries from the head of the send order, and sweeps them all once they are many. */
+    private void sweepSendOrder() {
         while (!sendOrder.isEmpty() && sendOrder.peekFirst().truncated) {
             sendOrder.pollFirst();
             truncatedInSendOrder--;

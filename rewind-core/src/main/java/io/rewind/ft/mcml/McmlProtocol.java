@@ -100,17 +100,19 @@ public final class McmlProtocol implements Protocol {
         // counts (no listener acts on it).
         PayloadLog log = PayloadLog.open(rank, services.payloadLog(), event -> {});
         return new SenderLoggingRank(
-                name(),
-                destination -> true,
-                rank,
-                incarnationNumber,
-                log,
-                CausalProtocol.outcomes(rank, incarnationNumber, services.ranks(), lines),
-                // A receiver may roll back in a chain with any rank, to a line they all hold: a channel
-                // is trimmed only up to what the oldest line any rank keeps holds.
-                (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, everyRank()),
-                services.applicationLevelCollectives(),
-                new McmlChannels(rank, incarnationNumber, services.ranks(), quotaBytes, order, services.reports()));
+                        name(),
+                        destination -> true,
+                        rank,
+                        incarnationNumber,
+                        log,
+                        CausalProtocol.outcomes(rank, incarnationNumber, services.ranks(), lines),
+                        // A receiver may roll back in a chain with any rank, to a line they all hold: a channel
+                        // is trimmed only up to what the oldest line any rank keeps holds.
+                        (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, everyRank()),
+                        services.applicationLevelCollectives(),
+                        new McmlChannels(
+                                rank, incarnationNumber, services.ranks(), quotaBytes, order, services.reports()))
+                .dumpingTo(services.loggerClient(rank, incarnationNumber));
     }
 
     private int[] everyRank() {

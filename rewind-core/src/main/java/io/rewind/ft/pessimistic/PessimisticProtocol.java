@@ -51,7 +51,13 @@ public final class PessimisticProtocol implements Protocol {
     public RankProtocol openRank(int rank, int incarnation) {
         PayloadLog log = PayloadLog.open(rank, services.payloadLog());
         return new SenderLoggingRank(
-                rank, incarnation, log, services.eventLog().apply(rank), lines, services.applicationLevelCollectives());
+                        rank,
+                        incarnation,
+                        log,
+                        services.eventLog().apply(rank),
+                        lines,
+                        services.applicationLevelCollectives())
+                .dumpingTo(services.loggerClient(rank, incarnation));
     }
 
     /** Only the failed ranks restart ({@link LocalRollback#plan}). */

@@ -18,6 +18,11 @@ import io.rewind.ft.log.LogStatistics;
 import io.rewind.ft.log.MessageKey;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PipelinedCopier;
+import io.rewind.ft.log.StoredPayload;
+import io.rewind.ft.logger.Dump;
+import io.rewind.ft.logger.DumpedPayload;
+import io.rewind.ft.logger.LoggerClient;
+import io.rewind.ft.logger.LostPayloadException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -205,6 +210,34 @@ public final class SenderLoggingRank implements RankProtocol {
     /** How long a replay waits for a sending thread to finish a log copy it is making (a memory copy). */
     private static final long COPY_WAIT_NANOS = 30_000_000_000L;
 
+    /**
+     * Keeps this rank's log under the loggers' quota by dumping its oldest entries to logger nodes
+     * (Algorithm 1 of "Addressing the last roadblock for message logging in HPC"). Call once, before
+     * the rank starts.
+     */
+    public SenderLoggingRank dumpingTo(LoggerClient client) {
+        this.loggers = client;
+        if (client != null) {
+            client.peakSource(() -> log.statistics().highWaterPayloadBytes());
+        }
+        return this;
+    }
+
+    /** The logger nodes this rank dumps to (null: none, the log only grows). */
+    private LoggerClient loggers;
+    /** The one dump on its way to a logger, or null. Lock held. */
+    private Dump dumpInFlight;
+    /** Payload bytes appended to the log by this incarnation, and at the last dump: the growth rate. */
+    private long appendedBytes;
+
+    private long appendedAtLastDump;
+    private long lastDumpNanos = System.nanoTime();
+    /** After every logger declined, proactive dumps wait until the log holds more than this. */
+    private long retryDumpAbove;
+
+    /** How long a rank at its quota waits for one dump before it logs over the quota (and says so). */
+    private static final long DUMP_WAIT_NANOS = 10_000_000_000L;
+
     @Override
     public String name() {
         return protocolName;
@@ -238,6 +271,15 @@ public final class SenderLoggingRank implements RankProtocol {
         long key = ChannelKey.of(frame.context(), destinationWorld);
         if (!logsTo.test(destinationWorld) || !roomToLog(destinationWorld, frame.lengthBytes())) {
             return sendUnlogged(frame, destinationWorld, key, transport);
+        }
+        if (loggers != null
+                && shared == null
+                && frame.lengthBytes() > loggers.config().quotaBytes()
+                && channels.logs(destinationWorld)) {
+            Boolean sent = sendLoggedAtLogger(frame, destinationWorld, key, transport);
+            if (sent != null) {
+                return sent;
+            }
         }
         // The log copies the sender's buffer as given: once handed off, a frame queued unmatched may
         // be switched to a private copy by the receiving side.
@@ -319,10 +361,197 @@ public final class SenderLoggingRank implements RankProtocol {
                         inFlight--; // never left counted: a rollback request would wait for ever
                         inFlightBytes -= frame.lengthBytes();
                     }
+                    dumpIfDue();
+                }
+            } else if (loggers != null) {
+                synchronized (lock) {
+                    dumpIfDue();
                 }
             }
         }
         return true;
+    }
+
+    /**
+     * A frame longer than the whole quota: its log copy goes straight to a logger before it is handed
+     * off (the blocking dump of a message that cannot fit), so the rank's log never holds it. Null if
+     * every logger declined: it is then logged here like any frame, over the quota.
+     */
+    private Boolean sendLoggedAtLogger(Frame frame, int destinationWorld, long key, Transport transport) {
+        synchronized (lock) {
+            boolean peerHasIt = restarted && frame.sequence() <= skipUpTo.getOrDefault(key, 0L);
+            boolean deliver = !peerHasIt || frame.isSynchronous();
+            if (frame.sequence() > channel(key).truncatedUpTo()) {
+                long t0 = System.nanoTime();
+                DumpedPayload stored = loggers.storeNow(
+                        new MessageKey(
+                                frame.context(),
+                                worldRank,
+                                destinationWorld,
+                                frame.tag(),
+                                frame.sequence(),
+                                incarnation),
+                        frame.data(),
+                        frame.dataOffset(),
+                        frame.lengthBytes(),
+                        destinationWorld);
+                if (stored == null) {
+                    return null;
+                }
+                loggers.blocked(System.nanoTime() - t0);
+                appendedBytes += frame.lengthBytes();
+                countCollective(frame);
+                channel(key)
+                        .add(frame.context(), frame.source(), frame.tag(), frame.sequence(), pattern(frame), stored);
+            }
+            if (!deliver) {
+                skippedFrames++;
+                return false;
+            }
+        }
+        frame.setPiggyback(outcomes.piggybackFor(destinationWorld));
+        transport.send(destinationWorld, frame);
+        return true;
+    }
+
+    /** Payload bytes this rank's log holds in memory, or is about to (staged, in flight). Lock held. */
+    private long memoryHeld() {
+        return heldBytes + stageUsed + inFlightBytes;
+    }
+
+    /**
+     * Lock held. Takes a finished dump in, and starts the next once the log passes the dump threshold
+     * (one dump in flight at a time; never waits).
+     */
+    private void dumpIfDue() {
+        if (loggers == null) {
+            return;
+        }
+        if (dumpInFlight != null) {
+            if (!dumpInFlight.isDone()) {
+                return;
+            }
+            takeInDump();
+        }
+        long held = memoryHeld();
+        if (held > loggers.config().thresholdBytes() && held > retryDumpAbove) {
+            dumpInFlight = startDump(dumpSize());
+        }
+    }
+
+    /**
+     * Lock held. Before {@code bytes} more are logged: at the quota, waits for the dump in flight and
+     * dumps more, until they fit (Algorithm 1's blocking dump). If no logger takes anything, the frame
+     * is logged over the quota and the job is told.
+     */
+    private void dumpForRoom(long bytes) {
+        long quota = loggers.config().quotaBytes();
+        if (memoryHeld() + bytes <= quota) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        boolean waited = false;
+        while (memoryHeld() + bytes > quota) {
+            if (dumpInFlight == null) {
+                enterStaged(); // staged payloads count against the quota; once entered they can be dumped
+                dumpInFlight = startDump(Math.max(dumpSize(), memoryHeld() + bytes - quota));
+                if (dumpInFlight == null) {
+                    break;
+                }
+            }
+            waited = true;
+            if (!dumpInFlight.await(DUMP_WAIT_NANOS)) {
+                break;
+            }
+            takeInDump();
+        }
+        if (waited) {
+            loggers.blocked(System.nanoTime() - t0);
+        }
+        if (memoryHeld() + bytes > quota && channels.quotaBytes() == Long.MAX_VALUE) {
+            loggers.overQuota(memoryHeld() + bytes - quota);
+        }
+    }
+
+    /** What a proactive dump takes: alpha times the log's growth rate, within an eighth and half the quota. */
+    private long dumpSize() {
+        long quota = loggers.config().quotaBytes();
+        long now = System.nanoTime();
+        double seconds = Math.max(1e-6, (now - lastDumpNanos) / 1e9);
+        double rate = (appendedBytes - appendedAtLastDump) / seconds;
+        long wanted = (long) Math.min(Long.MAX_VALUE / 2.0, loggers.config().alphaSeconds() * rate);
+        return Math.max(Math.max(1, quota / 8), Math.min(quota / 2, wanted));
+    }
+
+    /** Lock held: hands the oldest {@code maxBytes} of the log to a logger; null if none took it. */
+    private Dump startDump(long maxBytes) {
+        List<LogEntry> oldest = log.oldestEntries(maxBytes);
+        if (oldest.isEmpty()) {
+            return null;
+        }
+        Dump d = loggers.startDump(oldest);
+        if (d == null) {
+            loggers.declinedByAll();
+            retryDumpAbove = memoryHeld() + Math.max(1, loggers.config().quotaBytes() / 16);
+        } else {
+            retryDumpAbove = 0;
+            appendedAtLastDump = appendedBytes;
+            lastDumpNanos = System.nanoTime();
+        }
+        return d;
+    }
+
+    /**
+     * Lock held: the dump in flight is done. Every frame whose payload a logger now holds refers to it
+     * there, and the log lets those entries go.
+     */
+    private void takeInDump() {
+        Dump d = dumpInFlight;
+        dumpInFlight = null;
+        List<LogEntry> entries = d.entries();
+        java.util.IdentityHashMap<LogEntry, Integer> position = new java.util.IdentityHashMap<>();
+        for (int i = 0; i < entries.size(); i++) {
+            position.put(entries.get(i), i);
+        }
+        int[] references = new int[entries.size()];
+        List<int[]> where = new ArrayList<>(); // entry index, frame index; and the channel alongside
+        List<SentFrames> whereChannel = new ArrayList<>();
+        List<Set<Integer>> destinations = new ArrayList<>(entries.size());
+        for (int i = 0; i < entries.size(); i++) {
+            destinations.add(new java.util.TreeSet<>());
+        }
+        for (SentFrames c : index.values()) {
+            for (int j = c.head(); j < c.tail(); j++) {
+                Integer i = c.payload(j) instanceof LogEntry e ? position.get(e) : null;
+                if (i != null) {
+                    references[i]++;
+                    destinations.get(i).add(ChannelKey.peer(c.key));
+                    where.add(new int[] {i, j});
+                    whereChannel.add(c);
+                }
+            }
+        }
+        int[][] dests = new int[entries.size()][];
+        for (int i = 0; i < dests.length; i++) {
+            dests[i] = destinations.get(i).stream().mapToInt(Integer::intValue).toArray();
+        }
+        DumpedPayload[] dumped = loggers.takeIn(d, dests, references);
+        for (int k = 0; k < where.size(); k++) {
+            int i = where.get(k)[0];
+            if (dumped[i] != null) {
+                entries.get(i).movedTo(dumped[i]);
+                SentFrames c = whereChannel.get(k);
+                heldBytes -= entries.get(i).lengthBytes();
+                c.dumped(where.get(k)[1], dumped[i]);
+            }
+        }
+        List<LogEntry> gone = new ArrayList<>();
+        for (int i = 0; i < dumped.length; i++) {
+            if (dumped[i] != null || references[i] == 0) {
+                gone.add(entries.get(i));
+            }
+        }
+        log.evict(gone);
     }
 
     /**
@@ -337,6 +566,11 @@ public final class SenderLoggingRank implements RankProtocol {
      * restarted rank may need this rank's next messages.
      */
     private boolean roomToLog(int destinationWorld, long bytes) {
+        if (loggers != null && bytes <= loggers.config().quotaBytes()) {
+            synchronized (lock) {
+                dumpForRoom(bytes);
+            }
+        }
         long quota = channels.quotaBytes();
         if (quota == Long.MAX_VALUE) {
             return true;
@@ -423,8 +657,12 @@ public final class SenderLoggingRank implements RankProtocol {
 
     /** Lock held: indexes a logged frame and counts its bytes against the quota. */
     private void indexFrame(long key, Frame frame, LogEntry entry) {
-        channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), pattern(frame), entry);
-        heldBytes += entry.lengthBytes();
+        // A collective's shared result may have gone to a logger since its first frame was logged.
+        StoredPayload stored = entry.movedTo() instanceof DumpedPayload d && d.reference() ? d : entry;
+        channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), pattern(frame), stored);
+        if (stored == entry) {
+            heldBytes += entry.lengthBytes();
+        }
     }
 
     /**
@@ -492,6 +730,7 @@ public final class SenderLoggingRank implements RankProtocol {
             if (!staged.isEmpty()) {
                 enterStaged();
             }
+            dumpIfDue();
         }
     }
 
@@ -516,7 +755,10 @@ public final class SenderLoggingRank implements RankProtocol {
             SharedPayload shared,
             CopyMethod method) {
         if (shared != null) {
-            if (shared.protocolState() instanceof LogEntry entry) {
+            // The entry its first frame made, if it is still kept here or at a logger; else (all frames
+            // that carried it trimmed) a new one.
+            if (shared.protocolState() instanceof LogEntry entry
+                    && (entry.movedTo() instanceof DumpedPayload d ? !d.isReleased() : entry.isLive())) {
                 return entry;
             }
             LogEntry entry = log.append(
@@ -533,6 +775,7 @@ public final class SenderLoggingRank implements RankProtocol {
                     method);
             shared.setProtocolState(entry);
             countCollective(frame);
+            appendedBytes += frame.lengthBytes();
             return entry;
         }
         LogEntry entry = log.append(
@@ -543,6 +786,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 frame.lengthBytes(),
                 method);
         countCollective(frame);
+        appendedBytes += frame.lengthBytes();
         return entry;
     }
 
@@ -905,14 +1149,7 @@ public final class SenderLoggingRank implements RankProtocol {
 
     /** Lock held: a private copy of logged frame {@code i} of {@code channel}, addressed to {@code peer}. */
     private Frame replayCopy(SentFrames channel, int i, int peer) {
-        LogEntry entry = channel.entry(i);
-        // A frame handed off just now may still be on its way into the log: the sending thread copies
-        // it right after the hand-off, without this lock.
-        if (!entry.awaitCopyDone(COPY_WAIT_NANOS)) {
-            throw new IllegalStateException("rank " + worldRank + " did not finish logging " + entry.key() + " within "
-                    + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
-        }
-        byte[] payload = entry.payloadToArray();
+        byte[] payload = payloadOf(channel.payload(i));
         Frame copy = new Frame(
                 channel.context(i),
                 channel.source(i),
@@ -928,6 +1165,25 @@ public final class SenderLoggingRank implements RankProtocol {
         long pattern = channel.pattern(i);
         copy.setPattern((int) (pattern >>> 32), (int) pattern);
         return copy;
+    }
+
+    /** Lock held: a logged payload, from this rank's log or from the logger that holds it. */
+    private byte[] payloadOf(StoredPayload stored) {
+        if (stored instanceof DumpedPayload dumped) {
+            try {
+                return loggers.readToArray(dumped);
+            } catch (LostPayloadException e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        }
+        LogEntry entry = (LogEntry) stored;
+        // A frame handed off just now may still be on its way into the log: the sending thread copies
+        // it right after the hand-off, without this lock.
+        if (!entry.awaitCopyDone(COPY_WAIT_NANOS)) {
+            throw new IllegalStateException("rank " + worldRank + " did not finish logging " + entry.key() + " within "
+                    + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
+        }
+        return entry.payloadToArray();
     }
 
     @Override
@@ -997,7 +1253,7 @@ public final class SenderLoggingRank implements RankProtocol {
         Map<Integer, Long> minLiveShared = new HashMap<>();
         for (SentFrames c : index.values()) {
             for (int i = c.head(); i < c.tail(); i++) {
-                MessageKey k = c.entry(i).key();
+                MessageKey k = c.payload(i).key();
                 if ((k.contextId() & SHARED_CONTEXT_BIT) != 0) {
                     minLiveShared.merge(k.contextId(), k.sequence(), Math::min);
                 }
@@ -1064,6 +1320,10 @@ public final class SenderLoggingRank implements RankProtocol {
             staged.clear();
             index.clear();
             lastChannel = null;
+        }
+        if (loggers != null) {
+            loggers.peakLog(log.statistics().highWaterPayloadBytes());
+            loggers.close();
         }
         log.close();
     }

@@ -1,6 +1,8 @@
 package io.rewind.ft.sender;
 
 import io.rewind.ft.log.LogEntry;
+import io.rewind.ft.log.StoredPayload;
+import io.rewind.ft.logger.DumpedPayload;
 import java.util.Arrays;
 
 /**
@@ -8,7 +10,8 @@ import java.util.Arrays;
  * sequence order: what replay re-sends and what truncation trims. Parallel primitive arrays used as
  * a queue (appended at the tail, consumed from the head), so that a logged send allocates nothing
  * here; the payload and its envelope live in the {@link LogEntry}, which a collective's shared
- * result lends to every frame that carries it. Frames normally arrive in sequence order; a frame
+ * result lends to every frame that carries it, or, once dumped, at logger nodes ({@link
+ * DumpedPayload}). Frames normally arrive in sequence order; a frame
  * overtaken by a concurrent sender is inserted in place. Guarded by the protocol's lock.
  */
 final class SentFrames {
@@ -22,7 +25,7 @@ final class SentFrames {
     /** Pattern id (high half) and iteration id (low half) each frame was sent in: replay keeps them. */
     private long[] patterns = new long[INITIAL];
 
-    private LogEntry[] entries = new LogEntry[INITIAL];
+    private StoredPayload[] entries = new StoredPayload[INITIAL];
     /** Live frames are at [head, tail). */
     private int head;
 
@@ -59,8 +62,15 @@ final class SentFrames {
         return sequences[i];
     }
 
-    LogEntry entry(int i) {
+    /** Where frame {@code i}'s payload is: a log entry in memory, or a dumped payload. */
+    StoredPayload payload(int i) {
         return entries[i];
+    }
+
+    /** Frame {@code i}'s payload went to logger nodes: it no longer counts in memory. */
+    void dumped(int i, DumpedPayload p) {
+        bytes -= entries[i].lengthBytes();
+        entries[i] = p;
     }
 
     int head() {
@@ -75,7 +85,7 @@ final class SentFrames {
         add(context, source, tag, sequence, 0L, entry);
     }
 
-    void add(int context, int source, int tag, long sequence, long pattern, LogEntry entry) {
+    void add(int context, int source, int tag, long sequence, long pattern, StoredPayload entry) {
         if (tail == sequences.length) {
             makeRoom();
         }
@@ -97,10 +107,15 @@ final class SentFrames {
         patterns[at] = pattern;
         entries[at] = entry;
         tail++;
-        bytes += entry.lengthBytes();
+        if (!(entry instanceof DumpedPayload)) {
+            bytes += entry.lengthBytes();
+        }
     }
 
-    /** Payload bytes of the live frames (a shared result counts once per frame that carries it). */
+    /**
+     * Payload bytes of the live frames held in memory (a shared result counts once per frame that carries
+     * it; dumped frames do not count).
+     */
     long bytes() {
         return bytes;
     }
@@ -136,7 +151,7 @@ final class SentFrames {
         int end = firstAbove(sequence);
         int dropped = end - head;
         for (int i = head; i < end; i++) {
-            bytes -= entries[i].lengthBytes();
+            forget(entries[i]);
         }
         Arrays.fill(entries, head, end, null);
         head = end;
@@ -147,7 +162,18 @@ final class SentFrames {
         return dropped;
     }
 
+    private void forget(StoredPayload p) {
+        if (p instanceof DumpedPayload d) {
+            d.unreference();
+        } else {
+            bytes -= p.lengthBytes();
+        }
+    }
+
     void clear() {
+        for (int i = head; i < tail; i++) {
+            forget(entries[i]);
+        }
         bytes = 0;
         Arrays.fill(entries, head, tail, null);
         head = 0;
@@ -170,7 +196,7 @@ final class SentFrames {
         sources = moved(sources, capacity, live);
         tags = moved(tags, capacity, live);
         patterns = moved(patterns, capacity, live);
-        LogEntry[] e = new LogEntry[capacity];
+        StoredPayload[] e = new StoredPayload[capacity];
         System.arraycopy(entries, head, e, 0, live);
         entries = e;
         head = 0;

@@ -98,16 +98,17 @@ public final class SpbcProtocol implements Protocol {
         int cluster = clusterOf[rank];
         PayloadLog log = PayloadLog.open(rank, services.payloadLog());
         return new SenderLoggingRank(
-                name(),
-                destination -> clusterOf[destination] != cluster,
-                rank,
-                incarnation,
-                log,
-                new SpbcOutcomes(rank, incarnation, services.reports()),
-                // A receiver rolls back with its whole cluster, to a line all members hold: its log of a
-                // channel may only be trimmed up to what the cluster's oldest kept line holds.
-                (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, members[clusterOf[receiver]]),
-                services.applicationLevelCollectives());
+                        name(),
+                        destination -> clusterOf[destination] != cluster,
+                        rank,
+                        incarnation,
+                        log,
+                        new SpbcOutcomes(rank, incarnation, services.reports()),
+                        // A receiver rolls back with its whole cluster, to a line all members hold: its log of a
+                        // channel may only be trimmed up to what the cluster's oldest kept line holds.
+                        (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, members[clusterOf[receiver]]),
+                        services.applicationLevelCollectives())
+                .dumpingTo(services.loggerClient(rank, incarnation));
     }
 
     @Override
