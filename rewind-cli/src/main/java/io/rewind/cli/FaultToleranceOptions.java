@@ -38,9 +38,49 @@ final class FaultToleranceOptions {
     @Option(
             names = "--log-quota",
             paramLabel = "SIZE",
-            description = "For --protocol mcml, the most payload a rank's log may hold (for example 64MiB): above it "
-                    + "the rank stops logging channels (--switch-off). Default: no quota.")
+            description = "The most payload a rank's log may hold in memory (for example 64MiB). With --loggers the "
+                    + "rank dumps the oldest part of its log to a logger node before it gets there; under --protocol "
+                    + "mcml (without loggers, or when every logger is full) it stops logging channels "
+                    + "(--switch-off). Default: no quota.")
     String logQuota;
+
+    @Option(
+            names = "--loggers",
+            paramLabel = "K",
+            defaultValue = "0",
+            description = "Logger nodes that hold what the ranks' logs dump to stay under --log-quota (protocols "
+                    + "that log payloads: pessimistic, causal, mcml, spbc). They are not application ranks. "
+                    + "Default: ${DEFAULT-VALUE} (none).")
+    int loggers;
+
+    @Option(
+            names = "--logger-memory",
+            paramLabel = "SIZE",
+            description = "What one logger node accepts in all; a full logger declines dumps and the rank asks the "
+                    + "next. Default: no limit.")
+    String loggerMemory;
+
+    @Option(
+            names = "--logger-replicas",
+            paramLabel = "N",
+            description = "Loggers every dump goes to, 1 or 2: with 2, the death of one logger loses nothing. "
+                    + "Default: 1.")
+    Integer loggerReplicas;
+
+    @Option(
+            names = "--dump-alpha",
+            paramLabel = "SECONDS",
+            description = "A proactive dump takes this many seconds of the log's measured growth (within an eighth "
+                    + "and half of the quota). Default: 0.5.")
+    Double dumpAlpha;
+
+    @Option(
+            names = "--kill-logger",
+            paramLabel = "LOGGER@DUMP[,...]",
+            description =
+                    "Kill logger nodes, each when asked for its n-th dump (e.g. 0@3): what it alone held is lost, "
+                            + "and its senders roll back with a rank that needs it.")
+    String killLogger;
 
     @Option(
             names = "--switch-off",
@@ -181,12 +221,15 @@ final class FaultToleranceOptions {
             b.failures(FailureSchedule.chaos(chaos, ranks, chaosSpan));
         }
         PayloadLogConfig log = payloadLog();
-        if (logQuota != null || switchOff != null) {
-            if (!chosen.name().equals("mcml")) {
-                throw new IllegalArgumentException((logQuota != null ? "--log-quota" : "--switch-off")
-                        + " is for memory-constrained logging (--protocol mcml), not for " + chosen.name());
-            }
+        if (switchOff != null && !chosen.name().equals("mcml")) {
+            throw new IllegalArgumentException(
+                    "--switch-off is for memory-constrained logging (--protocol mcml), not for " + chosen.name());
         }
+        if (logQuota != null && !chosen.name().equals("mcml") && loggers == 0) {
+            throw new IllegalArgumentException("--log-quota needs --loggers K (logger nodes that take what the log "
+                    + "dumps) or --protocol mcml (which stops logging channels instead)");
+        }
+        applyLoggers(b, chosen);
         if (chosen.name().equals("mcml") && logQuota == null) {
             throw new IllegalArgumentException(
                     "--protocol mcml needs --log-quota SIZE (the most a rank's log may hold)");
@@ -201,7 +244,9 @@ final class FaultToleranceOptions {
             if (!(quota >= 1) || quota >= Long.MAX_VALUE) {
                 throw new IllegalArgumentException("--log-quota " + logQuota + ": must be at least 1 byte");
             }
-            log = log.toBuilder().quotaBytes((long) quota).build();
+            if (chosen.name().equals("mcml")) {
+                log = log.toBuilder().quotaBytes((long) quota).build();
+            }
         }
         if (switchOff != null) {
             b.switchOff(switchOffSpec(switchOff));
@@ -213,6 +258,62 @@ final class FaultToleranceOptions {
             default -> throw new IllegalArgumentException(
                     "unknown collective logging '" + collectiveLogging + "' (use application or internal)");
         }
+    }
+
+    /** Logger nodes: {@code --loggers} and the options that only mean something with it. */
+    private void applyLoggers(JobConfig.Builder b, ProtocolDescriptor chosen) {
+        if (loggers < 0) {
+            throw new IllegalArgumentException("--loggers must be 0 or more, was " + loggers);
+        }
+        if (loggers == 0) {
+            for (String[] given : new String[][] {
+                {"--logger-memory", loggerMemory},
+                {"--logger-replicas", loggerReplicas == null ? null : "set"},
+                {"--dump-alpha", dumpAlpha == null ? null : "set"},
+                {"--kill-logger", killLogger}
+            }) {
+                if (given[1] != null) {
+                    throw new IllegalArgumentException(given[0] + " needs --loggers K");
+                }
+            }
+            return;
+        }
+        if (!chosen.create().logsPayloads()) {
+            throw new IllegalArgumentException("--loggers holds payload logs, and " + chosen.name()
+                    + " logs none: use pessimistic, causal, mcml or spbc");
+        }
+        if (logQuota == null) {
+            throw new IllegalArgumentException(
+                    "--loggers needs --log-quota SIZE (the most a rank's log may hold before it dumps)");
+        }
+        io.rewind.ft.logger.LoggerConfig c =
+                io.rewind.ft.logger.LoggerConfig.of(loggers, (long) size("--log-quota", logQuota));
+        if (loggerMemory != null) {
+            c = c.withCapacity((long) size("--logger-memory", loggerMemory));
+        }
+        if (loggerReplicas != null) {
+            c = c.withReplicas(loggerReplicas);
+        }
+        if (dumpAlpha != null) {
+            c = c.withAlpha(dumpAlpha);
+        }
+        if (killLogger != null) {
+            c = c.withKills(io.rewind.ft.logger.LoggerConfig.Kill.parse(killLogger));
+        }
+        b.loggers(c);
+    }
+
+    private static double size(String option, String text) {
+        double bytes;
+        try {
+            bytes = new io.rewind.cli.tools.ByteSizeConverter().convert(text);
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(option + " " + text + ": " + e.getMessage(), e);
+        }
+        if (!(bytes >= 1) || bytes >= Long.MAX_VALUE) {
+            throw new IllegalArgumentException(option + " " + text + ": must be at least 1 byte");
+        }
+        return bytes;
     }
 
     /** {@code heaviest}, {@code dendrogram}, or {@code dendrogram:FILE} read into explicit paths. */
