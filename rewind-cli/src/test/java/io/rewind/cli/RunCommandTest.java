@@ -102,7 +102,7 @@ class RunCommandTest {
             {"--protocol", "pessimistic", "--switch-off", "heaviest"}
         };
         String[] why = {
-            "--log-quota is for memory-constrained logging",
+            "--log-quota needs --loggers K",
             "needs --log-quota",
             "--log-quota lots",
             "is not a size",
@@ -110,6 +110,47 @@ class RunCommandTest {
             "no dendrogram file",
             "the dendrogram has 2 ranks, the job 3",
             "--switch-off is for memory-constrained logging"
+        };
+        for (int i = 0; i < cases.length; i++) {
+            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "-n", "3"));
+            args.addAll(java.util.List.of(cases[i]));
+            args.addAll(java.util.List.of("io.rewind.apps.examples.Ring", "10"));
+            CommandRun r = run(args.toArray(new String[0]));
+            assertEquals(2, r.status(), String.join(" ", cases[i]) + ": " + r.out() + r.err());
+            assertTrue(r.err().contains(why[i]), String.join(" ", cases[i]) + ": " + r.err());
+            assertTrue(!r.out().contains("protocol "), "no job ran: " + r.out());
+        }
+    }
+
+    @Test
+    void badLoggerNodeOptionsAreRefusedBeforeAnyJobRuns() {
+        String[][] cases = {
+            {"--protocol", "pessimistic", "--loggers", "2"},
+            {"--protocol", "global", "--loggers", "2", "--log-quota", "64KiB"},
+            {"--protocol", "none", "--loggers", "1", "--log-quota", "64KiB"},
+            {"--protocol", "pessimistic", "--logger-replicas", "2"},
+            {"--protocol", "pessimistic", "--loggers", "1", "--log-quota", "64KiB", "--logger-replicas", "2"},
+            {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--logger-replicas", "3"},
+            {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--kill-logger", "2@1"},
+            {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--kill-logger", "zero"},
+            {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--logger-memory", "none"},
+            {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--dump-alpha", "-1"},
+            {"--protocol", "pessimistic", "--loggers", "-1", "--log-quota", "64KiB"},
+            {"--protocol", "pessimistic", "--loggers", "1", "--log-quota", "64KiB", "--launch", "local"}
+        };
+        String[] why = {
+            "--loggers needs --log-quota",
+            "global logs none",
+            "none logs none",
+            "--logger-replicas needs --loggers K",
+            "2 replicas of every dump need at least 2 loggers",
+            "logger replicas must be 1 or 2",
+            "names logger 2 but the job has 2",
+            "'zero' is not LOGGER@DUMP",
+            "--logger-memory none",
+            "alpha must be a positive number",
+            "--loggers must be 0 or more",
+            "--launch threads"
         };
         for (int i = 0; i < cases.length; i++) {
             java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "-n", "3"));
