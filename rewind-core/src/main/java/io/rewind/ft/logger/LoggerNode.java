@@ -228,6 +228,14 @@ final class LoggerNode {
         return held;
     }
 
+    /** Flips one byte of a stored block, as a storage fault would (tests of the integrity check). */
+    void corruptForTest(long blockId) {
+        synchronized (job.lock) {
+            StoredBlock b = blocks.get(blockId);
+            b.data[b.data.length / 2] ^= 0x5a;
+        }
+    }
+
     /** Stops the thread (the job ended). */
     void stop() {
         queue.add(STOP);
