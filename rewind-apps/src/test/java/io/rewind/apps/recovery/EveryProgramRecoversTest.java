@@ -75,4 +75,43 @@ class EveryProgramRecoversTest {
         }
         assertTrue(polls || struck > 0, mainClass + ": no kill struck, so nothing was checked");
     }
+
+    /**
+     * The same programs under every protocol that logs payloads, with two logger nodes and a quota of 2
+     * KiB per rank (so ranks dump as they go, and replay reads back from the loggers): bit for bit, and
+     * no rank's log over its quota.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("programs")
+    void recoversBitForBitWithLoggerNodes(String mainClass, List<String> args, boolean checkpoints) {
+        long quota = 2 << 10;
+        JobConfig job = JobConfig.builder(mainClass)
+                .ranks(4)
+                .args(args)
+                .timeout(LIMIT)
+                .clusters(io.rewind.ft.ClusterLayout.forTests())
+                .loggers(io.rewind.ft.logger.LoggerConfig.of(2, quota))
+                .quiet()
+                .build();
+        RecoveryCheck check = RecoveryCheck.of(job);
+        FailureSchedule s = check.schedules(mainClass.hashCode() + 1, 1).get(0);
+        for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
+            if (!p.create().logsPayloads()) {
+                continue;
+            }
+            RecoveryCheck.Verdict v = check.run(p, checkpoints ? 3 : 0, s);
+            assertTrue(v.ok(), () -> mainClass + " " + args + ": " + v.describe());
+            @SuppressWarnings("unchecked")
+            java.util.Map<String, Object> loggers = (java.util.Map<String, Object>)
+                    v.result().report().protocolRecord().get("loggerNodes");
+            @SuppressWarnings("unchecked")
+            List<java.util.Map<String, Object>> ranks =
+                    (List<java.util.Map<String, Object>>) loggers.get("dumpsPerRank");
+            for (java.util.Map<String, Object> r : ranks) {
+                assertTrue(
+                        ((Number) r.get("peakLogBytes")).longValue() <= quota,
+                        () -> "over the quota: " + r + "\n" + v.describe());
+            }
+        }
+    }
 }
