@@ -17,6 +17,7 @@ import picocli.CommandLine.Command;
             ChaosBench.class,
             ProfileBench.class,
             McmlBench.class,
+            LoggersBench.class,
             CommandLine.HelpCommand.class
         })
 public final class BenchCommand implements Runnable {
