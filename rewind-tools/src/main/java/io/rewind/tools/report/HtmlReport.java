@@ -192,7 +192,9 @@ public final class HtmlReport {
             int n = run.ranks();
             List<RunRecord.LogSample> samples = run.logSamples();
             long[] last = samples.get(samples.size() - 1).logBytes();
-            Units.ByteUnit unit = Units.byteUnit(largest(samples, RunRecord.LogSample::logBytes));
+            Long quota = run.quotaBytes();
+            Units.ByteUnit unit = Units.byteUnit(
+                    Math.max(largest(samples, RunRecord.LogSample::logBytes), quota == null ? 1 : quota));
             int[] top = IntStream.range(0, n)
                     .boxed()
                     .sorted(Comparator.<Integer>comparingLong(r -> last[r]).reversed())
@@ -203,6 +205,13 @@ public final class HtmlReport {
             series.addAll(perRankSeries(samples, RunRecord.LogSample::logBytes, top, t, unit, false));
             title = "Payload log per rank over time (" + run.protocol() + ")";
             caption = "Measured: the " + top.length + " ranks with the largest final log, and the mean.";
+            if (quota != null) {
+                // The quota as a flat line: with logger nodes a rank's log should rise to it and stay there,
+                // whatever the run's length, and this is where one sees it does.
+                series.add(quotaLine(quota, t, unit));
+                caption += " The dashed line is the log quota (" + Units.bytes(quota) + ") each rank dumps to"
+                        + " stay under.";
+            }
             section(
                     body,
                     "Log growth",
@@ -295,6 +304,12 @@ public final class HtmlReport {
                 "Measured: memory the log takes (blocks in use, spare and prepared ahead, headers and unused"
                         + " tails included) for the ranks of the chart above, the largest of all ranks and the"
                         + " mean. Its gap to the payload is the log's overhead.");
+    }
+
+    /** A horizontal line at the log quota across the sampled span. */
+    static Charts.Series quotaLine(long quotaBytes, double[] t, Units.ByteUnit unit) {
+        double y = quotaBytes / unit.divisor();
+        return new Charts.Series("log quota", new double[] {t[0], t[t.length - 1]}, new double[] {y, y}, "#c00", "8 4");
     }
 
     /** The largest figure of any rank in any sample (at least 1, for a unit). */

@@ -18,6 +18,10 @@ import java.util.List;
  *                           in time order
  * @param recovery           recovery phases, one entry per (rank, phase)
  * @param protocolComparison one row per protocol compared (may be empty)
+ * @param loggerNodes        the logger nodes' figures of a run with {@code --loggers}, or null; only
+ *                           their log quota is read
+ * @param logQuotaBytes      the log quota of a run under {@code mcml} (which has it at the top level),
+ *                           or null
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -29,7 +33,9 @@ public record RunRecord(
         int ranks,
         List<LogSample> logSamples,
         List<RecoveryPhase> recovery,
-        List<ProtocolRow> protocolComparison) {
+        List<ProtocolRow> protocolComparison,
+        LoggerNodes loggerNodes,
+        Long logQuotaBytes) {
 
     public static final String FORMAT = "rewind-run-record";
 
@@ -49,6 +55,22 @@ public record RunRecord(
     @JsonIgnoreProperties(ignoreUnknown = true)
     @JsonInclude(JsonInclude.Include.NON_NULL)
     public record LogSample(double timeMs, long[] logBytes, long[] logMemoryBytes) {}
+
+    /**
+     * The most payload a rank's log was allowed to hold, when the run had one: the logger nodes'
+     * quota, or else mcml's; null without a quota.
+     */
+    public Long quotaBytes() {
+        if (loggerNodes != null && loggerNodes.logQuotaBytes() != null) {
+            return loggerNodes.logQuotaBytes();
+        }
+        return logQuotaBytes;
+    }
+
+    /** @param logQuotaBytes the quota each rank's log was kept under by dumping to the logger nodes */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record LoggerNodes(Long logQuotaBytes) {}
 
     /** Whether every log sample has the memory figures (records written since they are sampled). */
     public boolean hasLogMemory() {

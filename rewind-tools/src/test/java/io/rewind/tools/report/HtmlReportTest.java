@@ -1,6 +1,8 @@
 package io.rewind.tools.report;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rewind.tools.model.ModelParameters;
@@ -60,6 +62,40 @@ class HtmlReportTest {
         // 12 ranks: the 8 with the largest final payload log, as in the payload chart (rank 11 first).
         assertTrue(chart.contains(">rank 11<") && chart.contains(">rank 4<"), chart);
         assertFalse(chart.contains(">rank 3<"), "rank 3 is not among the 8: " + chart);
+    }
+
+    /** The log-growth figure of a rendered report. */
+    static String logGrowthChart(String html) {
+        int at = html.indexOf("id=\"log-growth\"");
+        return html.substring(at, html.indexOf("</figure>", at));
+    }
+
+    @Test
+    void drawsTheLoggerNodesQuotaAcrossThePayloadChart() {
+        // As the runtime writes it: the logger nodes' figures, with their quota, at the record's top level.
+        String json = record(4, 6, true)
+                .replaceFirst("\\{", "{\"loggerNodes\":{\"loggers\":1,\"logQuotaBytes\":3000000,\"dumpsPerRank\":[]},");
+        RunRecord run = RunRecordJson.parse(json, "run.json");
+        assertEquals(3_000_000L, run.quotaBytes());
+        String chart = logGrowthChart(render(json));
+        assertTrue(chart.contains(">log quota<"), "legend entry: " + chart);
+        assertTrue(chart.contains("dashed line is the log quota (2.86 MiB)"), chart);
+        // The largest log is 2 MB (rank 3 at the last sample), the quota 3 MB: the axis reaches the quota.
+        assertTrue(chart.contains("log size (MiB)"), chart);
+    }
+
+    @Test
+    void mcmlsTopLevelQuotaIsDrawnToo() {
+        String json = record(2, 3, false).replaceFirst("\\{", "{\"logQuotaBytes\":150000,");
+        assertEquals(150_000L, RunRecordJson.parse(json, "run.json").quotaBytes());
+        assertTrue(logGrowthChart(render(json)).contains(">log quota<"));
+    }
+
+    @Test
+    void noQuotaNoLine() {
+        String json = record(3, 4, true);
+        assertNull(RunRecordJson.parse(json, "run.json").quotaBytes());
+        assertFalse(logGrowthChart(render(json)).contains("log quota"));
     }
 
     @Test
