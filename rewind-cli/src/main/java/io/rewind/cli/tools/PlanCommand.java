@@ -6,7 +6,10 @@ import io.rewind.tools.plan.PlanOption;
 import io.rewind.tools.plan.PlanRequest;
 import io.rewind.tools.profile.CommMatrix;
 import io.rewind.tools.profile.CommProfile;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,7 +23,8 @@ import picocli.CommandLine.Option;
             "Choose clustering, log memory quota and number of logger nodes for a run.",
             "Picks a clustering, a memory quota for the message log and a number of logger nodes",
             "(the procedure of 'Addressing the last roadblock for message logging in HPC', section 4.6)",
-            "so that loggers stay under a share of the nodes; prints the whole trade-off table."
+            "so that loggers stay under a share of the nodes; prints the whole trade-off table.",
+            "--options-out FILE writes the choice as 'rewind run' options: rewind run -n N @FILE PROGRAM."
         })
 public final class PlanCommand extends ToolCommand {
 
@@ -88,8 +92,18 @@ public final class PlanCommand extends ToolCommand {
     @Option(names = "--seed", defaultValue = "1")
     long seed;
 
+    @Option(
+            names = "--options-out",
+            paramLabel = "FILE",
+            description = "Write the chosen configuration as 'rewind run' options to FILE (for 'rewind run -n N "
+                    + "@FILE PROGRAM') and, for hierarchical logging, its clusters to FILE.clusters.")
+    Path optionsOut;
+
     @Override
     int execute() {
+        if (optionsOut != null) {
+            RunOptionsFile.checkWritable(optionsOut);
+        }
         CommProfile profile = input.load();
         CommMatrix m = profile.traffic(input.traffic);
         double profiled = profileSeconds != null ? profileSeconds : profile.durationSeconds();
@@ -107,6 +121,8 @@ public final class PlanCommand extends ToolCommand {
                 loggerMemory == null ? nodeMemory : loggerMemory,
                 seed);
         LoggerPlan plan = LoggerPlanner.plan(m, request);
+        RunOptionsFile.Contents written =
+                optionsOut == null || plan.chosen() == null ? null : writeOptions(plan, m.ranks());
         if (json) {
             Map<String, Object> doc = new LinkedHashMap<>();
             doc.put("request", request);
@@ -114,8 +130,14 @@ public final class PlanCommand extends ToolCommand {
             doc.put("maxLoggers", plan.maxLoggers());
             doc.put("chosen", plan.chosen());
             doc.put("options", plan.options());
+            if (written != null) {
+                doc.put("optionsFile", optionsOut.toAbsolutePath().normalize().toString());
+                doc.put("optionsFileLines", written.lines());
+                Path clusterFile = written.clusterFile();
+                doc.put("clusterFile", clusterFile == null ? null : clusterFile.toString());
+            }
             printJson(doc);
-            return 0;
+            return statusAfterOutput(plan);
         }
         printNotes(profile);
         out().printf(
@@ -158,7 +180,42 @@ public final class PlanCommand extends ToolCommand {
                             c.loggers(),
                             TextTable.bytes(c.dumpedBytes()));
         }
+        if (written != null) {
+            out().printf(
+                            "run options written to %s%s: rewind run -n %d @%s PROGRAM [ARGS]%n",
+                            optionsOut,
+                            written.clusterFile() == null ? "" : " (clusters in " + written.clusterFile() + ")",
+                            m.ranks(),
+                            optionsOut);
+        }
         out().flush();
+        return statusAfterOutput(plan);
+    }
+
+    /** With --options-out, no feasible choice is a failure, after the table that shows why. */
+    private int statusAfterOutput(LoggerPlan plan) {
+        if (optionsOut != null && plan.chosen() == null) {
+            throw new ToolFailure("no configuration fits, so --options-out " + optionsOut
+                    + " was not written: raise --max-logger-fraction or the quotas, or shorten --run");
+        }
         return 0;
+    }
+
+    /** Writes the chosen configuration for {@code rewind run}. */
+    private RunOptionsFile.Contents writeOptions(LoggerPlan plan, int ranks) {
+        PlanOption c = plan.chosen();
+        String header = String.format(
+                Locale.ROOT,
+                "written by rewind plan -i %s: %d clusters, %.0f %% of node memory for the log (%s per rank), "
+                        + "%d logger node(s)",
+                input.input,
+                c.clusters(),
+                100 * c.quotaFraction(),
+                TextTable.bytes(c.quotaPerRankBytes()),
+                c.loggers());
+        RunOptionsFile.Contents contents =
+                RunOptionsFile.of(c, plan.chosenClustering(), ranks, loggerMemory, optionsOut, List.of(header));
+        RunOptionsFile.write(contents, optionsOut);
+        return contents;
     }
 }

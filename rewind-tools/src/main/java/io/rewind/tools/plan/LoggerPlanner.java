@@ -51,6 +51,9 @@ public final class LoggerPlanner {
         }
         double scale = request.runSeconds() / request.profileSeconds();
         List<PlanOption> options = new ArrayList<>();
+        // The clustering of each option, by index: a cluster count alone does not say which ranks
+        // go together, and a run given the plan's choice must use exactly the measured partition.
+        List<Clustering> measuredWith = new ArrayList<>();
         for (int k : counts) {
             Clustering clustering;
             if (k == n) {
@@ -87,14 +90,21 @@ public final class LoggerPlanner {
                         dumped,
                         loggers,
                         loggers <= maxLoggers));
+                measuredWith.add(clustering);
             }
         }
-        PlanOption chosen = options.stream()
-                .filter(PlanOption::feasible)
-                .min(Comparator.comparingDouble(PlanOption::restartFraction)
-                        .thenComparingDouble(PlanOption::quotaFraction)
-                        .thenComparingInt(PlanOption::loggers))
-                .orElse(null);
-        return new LoggerPlan(nodes, maxLoggers, options, chosen);
+        Comparator<PlanOption> preference = Comparator.comparingDouble(PlanOption::restartFraction)
+                .thenComparingDouble(PlanOption::quotaFraction)
+                .thenComparingInt(PlanOption::loggers);
+        int best = -1;
+        for (int i = 0; i < options.size(); i++) {
+            PlanOption o = options.get(i);
+            if (o.feasible() && (best < 0 || preference.compare(o, options.get(best)) < 0)) {
+                best = i;
+            }
+        }
+        return best < 0
+                ? new LoggerPlan(nodes, maxLoggers, options, null, null)
+                : new LoggerPlan(nodes, maxLoggers, options, options.get(best), measuredWith.get(best));
     }
 }
