@@ -135,8 +135,7 @@ class RunCommandTest {
             {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--kill-logger", "zero"},
             {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--logger-memory", "none"},
             {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--dump-alpha", "-1"},
-            {"--protocol", "pessimistic", "--loggers", "-1", "--log-quota", "64KiB"},
-            {"--protocol", "pessimistic", "--loggers", "1", "--log-quota", "64KiB", "--launch", "local"}
+            {"--protocol", "pessimistic", "--loggers", "-1", "--log-quota", "64KiB"}
         };
         String[] why = {
             "--loggers needs --log-quota",
@@ -149,8 +148,7 @@ class RunCommandTest {
             "'zero' is not LOGGER@DUMP",
             "--logger-memory none",
             "alpha must be a positive number",
-            "--loggers must be 0 or more",
-            "--launch threads"
+            "--loggers must be 0 or more"
         };
         for (int i = 0; i < cases.length; i++) {
             java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "-n", "3"));

@@ -30,8 +30,13 @@ record JobSpec(
         boolean applicationLevelCollectives,
         String clusters,
         String switchOff,
-        PayloadLog payloadLog)
+        PayloadLog payloadLog,
+        Loggers loggers)
         implements Serializable {
+
+    /** The logger nodes' settings as a rank needs them (the kill schedule stays with the launcher). */
+    record Loggers(int loggers, long quotaBytes, long capacityBytes, int replicas, double alphaSeconds)
+            implements Serializable {}
 
     /** The payload log settings (a path as text). */
     record PayloadLog(
@@ -87,7 +92,13 @@ record JobSpec(
                         l.pipelineChunkBytes(),
                         l.mappedFileThresholdBytes(),
                         l.hugePages(),
-                        l.prepareAhead()));
+                        l.prepareAhead()),
+                new Loggers(
+                        c.loggers().loggers(),
+                        c.loggers().quotaBytes(),
+                        c.loggers().capacityBytes(),
+                        c.loggers().replicas(),
+                        c.loggers().alphaSeconds()));
     }
 
     /**
@@ -132,6 +143,13 @@ record JobSpec(
                 .applicationLevelCollectives(applicationLevelCollectives)
                 .clusters(io.rewind.ft.ClusterLayout.parse(clusters))
                 .switchOff(switchOff)
+                .loggers(new io.rewind.ft.logger.LoggerConfig(
+                        loggers.loggers(),
+                        loggers.quotaBytes(),
+                        loggers.capacityBytes(),
+                        loggers.replicas(),
+                        loggers.alphaSeconds(),
+                        java.util.List.of()))
                 .build();
     }
 }

@@ -45,8 +45,8 @@ final class JvmCommand {
             // The JVM archives classes from jar files only (it refuses a class path with a folder).
             cmd.add("-XX:+AutoCreateSharedArchive");
             cmd.add("-XX:SharedArchiveFile=" + archive(java, classPath, main));
-            cmd.add("-Xlog:cds=off");
-            cmd.add("-Xlog:cds+dynamic=off");
+            cmd.add("-Xlog:cds=off:stderr");
+            cmd.add("-Xlog:cds+dynamic=off:stderr");
         }
         cmd.add("-cp");
         cmd.add(classPath);

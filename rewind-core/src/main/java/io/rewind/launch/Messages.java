@@ -78,7 +78,8 @@ final class Messages {
             int ranksOnHost,
             EventLoggerAt eventLogger,
             long logReportEveryNanos,
-            boolean sharedMemory)
+            boolean sharedMemory,
+            List<LoggerAt> loggers)
             implements Serializable {}
 
     /**
@@ -185,6 +186,38 @@ final class Messages {
 
     /** The event logger now listens here (a new process took over the journal). */
     record EventLoggerAt(String host, int port) implements Serializable {}
+
+    // --- logger processes <-> launcher, ranks ------------------------------------------------------
+
+    /** Logger {@code index} listens at {@code host:port}. */
+    record LoggerHello(int index, String host, int port, long pid) implements Serializable {}
+
+    /** Where logger {@code index} listens. */
+    record LoggerAt(int index, String host, int port) implements Serializable {}
+
+    /** A rank asks a logger for room for a block of {@code bytes}: answered true (accepted) or false. */
+    record ReserveLog(long bytes) implements Serializable {}
+
+    /** Keep this block (CRC-32C {@code crc}, {@code messages} messages) in the room reserved; answered by its id. */
+    record StoreBlock(long reserved, byte[] data, int crc, int messages) implements Serializable {}
+
+    /** Send back {@code length} bytes at {@code offset} of block {@code id}; answered by the bytes. */
+    record ReadBlock(long id, long offset, int length) implements Serializable {}
+
+    /** So many messages of these blocks are no longer needed. */
+    record ReleaseBlocks(long[] ids, int[] counts) implements Serializable {}
+
+    /** The launcher asks a logger for its figures ({@code BlockStore.figures()}). */
+    record LoggerFigures() implements Serializable {}
+
+    /**
+     * Rank to launcher: the destinations of the rank's logged messages that only dead loggers held (empty:
+     * none any more); a crash of one of them rolls the rank back with it.
+     */
+    record LostAtLoggers(int rank, int incarnation, int[] destinations) implements Serializable {}
+
+    /** Rank to launcher, as its program ends: what its dumping did ({@code LoggerNodes.figureWords}). */
+    record DumpFigures(int rank, int incarnation, long[] words) implements Serializable {}
 
     record CreateCommunicator(CommunicatorRegistry.Request request) implements Serializable {}
 

@@ -67,6 +67,20 @@ public final class ProcessJob {
     private final Protocol protocol;
     /** The event logger process (null: the protocol records no determinants), and its address. */
     private Process eventLogger;
+    /** The job's logger processes (none without --loggers), their addresses once they said hello. */
+    private final List<Process> loggerProcesses = new ArrayList<>();
+
+    private Messages.LoggerAt[] loggerAt = new Messages.LoggerAt[0];
+    private Link[] loggerLinks = new Link[0];
+    private Requests[] loggerRequests = new Requests[0];
+    private boolean[] loggerDead = new boolean[0];
+    /** Per rank, the destinations of its messages only dead loggers held (its process said so). */
+    private final Map<Integer, int[]> lostAtLoggers = new java.util.TreeMap<>();
+    /** Per rank, its dump figures summed over the incarnations that reported them. */
+    private final Map<Integer, long[]> dumpWords = new java.util.TreeMap<>();
+
+    private final List<String> loggerDeaths = new ArrayList<>();
+    private final List<Map<String, Object>> senderRollbacks = new ArrayList<>();
 
     private Messages.EventLoggerAt eventLoggerAt;
     private int eventLoggerRestarts;
@@ -102,10 +116,6 @@ public final class ProcessJob {
     private boolean allEnded;
 
     private ProcessJob(JobConfig given, Launch launch) throws IOException {
-        if (given.loggers().enabled()) {
-            throw new IllegalArgumentException("logger nodes (--loggers) run with ranks as threads of one JVM "
-                    + "(--launch threads) only: rank processes cannot reach them yet");
-        }
         this.launch = launch;
         this.protocol = given.protocol().create();
         // Clusters are fixed at the start, from the first placement (one per node, if asked), and
@@ -250,6 +260,107 @@ public final class ProcessJob {
         return figures;
     }
 
+    // ---------------------------------------------------------------------------------------------
+    // Logger processes
+
+    /**
+     * Starts the job's logger processes on this host (like the event logger; ranks on other hosts reach
+     * them by this host's name). A logger that dies is not replaced: what it held is lost, and the ranks
+     * that sent it roll back with a rank that needs it.
+     */
+    private void startLoggers() {
+        io.rewind.ft.logger.LoggerConfig c = config.loggers();
+        int k = c.loggers();
+        loggerAt = new Messages.LoggerAt[k];
+        loggerLinks = new Link[k];
+        loggerRequests = new Requests[k];
+        loggerDead = new boolean[k];
+        for (int i = 0; i < k; i++) {
+            long dieAt = 0;
+            for (io.rewind.ft.logger.LoggerConfig.Kill kill : c.kills()) {
+                if (kill.logger() == i) {
+                    dieAt = dieAt == 0 ? kill.atDump() : Math.min(dieAt, kill.atDump());
+                }
+            }
+            List<String> cmd =
+                    new ArrayList<>(JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), LoggerProcess.class));
+            cmd.addAll(List.of(
+                    "--head",
+                    advertisedHost() + ":" + server.port(),
+                    "--secret-file",
+                    secretFile.toString(),
+                    "--index",
+                    Integer.toString(i),
+                    "--capacity",
+                    Long.toString(c.capacityBytes()),
+                    "--die-at",
+                    Long.toString(dieAt),
+                    "--bind",
+                    launch.mode() == Launch.Mode.LOCAL ? "local" : "all"));
+            try {
+                Process p = start(cmd, false);
+                loggerProcesses.add(p);
+                int index = i;
+                p.onExit().thenRun(() -> tasks.add(() -> onLoggerExit(index, p)));
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot start logger " + i + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private void onLoggerHello(Link link, Messages.LoggerHello h) {
+        int i = h.index();
+        if (i < 0 || i >= loggerAt.length || loggerProcesses.get(i).pid() != h.pid()) {
+            link.close();
+            return;
+        }
+        loggerLinks[i] = link;
+        loggerRequests[i] = new Requests(link);
+        loggerAt[i] =
+                new Messages.LoggerAt(i, launch.mode() == Launch.Mode.LOCAL ? h.host() : advertisedHost(), h.port());
+    }
+
+    private void onLoggerExit(int i, Process p) {
+        if (abortReason != null || allEnded || loggerDead[i]) {
+            return;
+        }
+        loggerDead[i] = true;
+        String what = "logger " + i + " (process " + p.pid() + ") died with status " + p.exitValue();
+        loggerDeaths.add(what);
+        System.err.println("rewind: " + what + "; the ranks keep running, and what it alone held is sent again "
+                + "by its senders if a rank that needs it fails");
+        if (loggerAt[i] == null) {
+            loggerAt[i] = new Messages.LoggerAt(i, "0.0.0.0", 0); // never came up: ranks find it dead
+        }
+    }
+
+    /** The run record's {@code loggerNodes} object: what the ranks and the loggers reported. */
+    private Map<String, Object> loggerRecord() {
+        List<long[]> words = new ArrayList<>();
+        for (int r = 0; r < config.ranks(); r++) {
+            words.add(dumpWords.get(r));
+        }
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (int i = 0; i < loggerAt.length; i++) {
+            long[] figures = null;
+            if (!loggerDead[i] && loggerRequests[i] != null) {
+                try {
+                    figures = (long[])
+                            loggerRequests[i].send(new Messages.LoggerFigures()).get(10, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    System.err.println("rewind: logger " + i + " did not report its figures: " + e);
+                }
+            }
+            nodes.add(io.rewind.ft.logger.BlockStore.record(i, loggerDead[i] ? "DEAD" : "RUNNING", figures));
+        }
+        int lost = 0;
+        for (int[] d : lostAtLoggers.values()) {
+            lost += d.length;
+        }
+        return io.rewind.ft.logger.LoggerNodes.record(
+                config.loggers(), words, nodes, loggerDeaths, senderRollbacks, lost);
+    }
+
     /** Runs the job to its end and reports how every rank ended, as {@code Job.run} does for threads. */
     public static JobResult run(JobConfig config, Launch launch) {
         ProcessJob job;
@@ -295,14 +406,20 @@ public final class ProcessJob {
         if (protocol.logsDeterminants()) {
             startEventLogger();
         }
+        if (config.loggers().enabled() && protocol.logsPayloads()) {
+            startLoggers();
+        }
         long agentDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AGENT_START_SECONDS);
-        while ((agents.stream().anyMatch(a -> a.link == null) || (eventLogger != null && eventLoggerAt == null))
+        while ((agents.stream().anyMatch(a -> a.link == null)
+                        || (eventLogger != null && eventLoggerAt == null)
+                        || java.util.Arrays.stream(loggerAt).anyMatch(java.util.Objects::isNull))
                 && abortReason == null) {
             if (!runOneTask(Math.min(deadline, agentDeadline))) {
                 abort(
                         -1,
                         1,
-                        "the node agents and the event logger did not all start within " + AGENT_START_SECONDS + " s");
+                        "the node agents, the event logger and the loggers did not all start within "
+                                + AGENT_START_SECONDS + " s");
             }
         }
         if (abortReason == null) {
@@ -410,7 +527,16 @@ public final class ProcessJob {
             waitForExit(a.process, config.stopGrace());
         }
         report.killsNotStruck(pendingKills);
-        report.protocolFigures(protocol.runRecord(), protocol.summary());
+        if (loggerAt.length > 0) {
+            Map<String, Object> merged = new java.util.LinkedHashMap<>(protocol.runRecord());
+            Map<String, Object> loggers = loggerRecord();
+            merged.put("loggerNodes", loggers);
+            List<String> summary = new ArrayList<>(protocol.summary());
+            summary.addAll(io.rewind.ft.logger.LoggerNodes.summary(loggers));
+            report.protocolFigures(merged, summary);
+        } else {
+            report.protocolFigures(protocol.runRecord(), protocol.summary());
+        }
         report.events(eventLogFigures()[0], eventLogFigures()[1]);
         List<RankOutcome> outcomes = new ArrayList<>();
         List<List<String>> output = new ArrayList<>();
@@ -458,6 +584,9 @@ public final class ProcessJob {
         }
         if (eventLogger != null) {
             eventLogger.destroyForcibly();
+        }
+        for (Process p : loggerProcesses) {
+            p.destroyForcibly();
         }
         for (Agent a : agents) {
             if (a.process.isAlive()) {
@@ -619,7 +748,14 @@ public final class ProcessJob {
             return; // the link noted when it heard from the other end: that is all a heartbeat says
         }
         if (m instanceof Messages.Answer a) {
-            Requests r = eventLoggerRequests; // the only service this launcher asks anything of
+            // The services this launcher asks anything of: the event logger, and the loggers for figures.
+            for (int i = 0; i < loggerLinks.length; i++) {
+                if (loggerLinks[i] == link && loggerRequests[i] != null) {
+                    loggerRequests[i].answered(a);
+                    return;
+                }
+            }
+            Requests r = eventLoggerRequests;
             if (r != null) {
                 r.answered(a);
             }
@@ -652,6 +788,27 @@ public final class ProcessJob {
     private void handle(Link link, Object m) {
         switch (m) {
             case Messages.EventLoggerHello h -> onEventLoggerHello(link, h);
+            case Messages.LoggerHello h -> onLoggerHello(link, h);
+            case Messages.LostAtLoggers l -> {
+                if (current(l.rank(), l.incarnation()) != null) {
+                    if (l.destinations().length == 0) {
+                        lostAtLoggers.remove(l.rank());
+                    } else {
+                        lostAtLoggers.put(l.rank(), l.destinations());
+                    }
+                }
+            }
+            case Messages.DumpFigures d -> {
+                long[] sum = dumpWords.get(d.rank());
+                if (sum == null) {
+                    dumpWords.put(d.rank(), d.words().clone());
+                } else {
+                    // Summed like the in-JVM figures: counts add up, the two peaks (9, 10) take the larger.
+                    for (int i = 0; i < sum.length; i++) {
+                        sum[i] = i == 9 || i == 10 ? Math.max(sum[i], d.words()[i]) : sum[i] + d.words()[i];
+                    }
+                }
+            }
             case Messages.AgentHello h -> {
                 for (Agent a : agents) {
                     if (a.name.equals(h.node()) && a.link == null) {
@@ -918,7 +1075,8 @@ public final class ProcessJob {
                 ranksOnHost,
                 eventLoggerAt,
                 config.recordFile() == null ? 0 : RunRecordWriter.SAMPLE_EVERY_NANOS,
-                launch.sharedMemory()));
+                launch.sharedMemory(),
+                List.of(loggerAt)));
         for (int r = 0; r < slots.length; r++) {
             for (RecoveryLines.Line l : lines.lines(r)) {
                 link.send(new Messages.Lines(r, l.number(), l.frontiers(), l.events()));
@@ -1140,7 +1298,18 @@ public final class ProcessJob {
                     failed.add(s.rank);
                 }
             }
-            plan = protocol.plan(failed.isEmpty() ? down : failed, view);
+            Set<Integer> planned = new TreeSet<>(failed.isEmpty() ? down : failed);
+            if (!lostAtLoggers.isEmpty()) {
+                // Messages only a dead logger held can be sent again only by their senders' re-execution.
+                io.rewind.ft.logger.LoggerNodes.Rollback senders =
+                        io.rewind.ft.logger.LoggerNodes.chain(planned, lostAtLoggers);
+                if (!senders.senders().isEmpty()) {
+                    senderRollbacks.add(senders.record(planned));
+                    senders.notes().forEach(n -> System.err.println("rewind: " + n));
+                    planned.addAll(senders.senders());
+                }
+            }
+            plan = protocol.plan(planned, view);
             for (String note : plan.notes()) {
                 System.err.println("rewind: " + note);
             }
@@ -1164,6 +1333,7 @@ public final class ProcessJob {
 
     private void restart(RecoveryPlan plan, int first) {
         for (int r : plan.rollback()) {
+            lostAtLoggers.remove(r); // its new incarnation sends again whatever it sent
             if (plan.discardNewerLines()) {
                 held.discardAfter(r, plan.line());
                 lines.discardAfter(r, plan.line());

@@ -156,6 +156,17 @@ public final class RankProcess implements RankSupervisor {
         link.send(new Messages.Listening(
                 rank, incarnation, listening.getAddress().getHostAddress(), listening.getPort(), transport.domain()));
         await(go, "the start signal");
+        io.rewind.ft.logger.LoggerNodes loggers = null;
+        if (config.loggers().enabled() && s.loggers() != null && !s.loggers().isEmpty()) {
+            // The job's logger processes, reached over links of this rank's own; a death it notices is
+            // told to the launcher, which plans recoveries.
+            String owner = "rank-" + rank + "." + incarnation;
+            loggers = new io.rewind.ft.logger.LoggerNodes(
+                    config.loggers(),
+                    config.ranks(),
+                    (i, job) -> new RemoteLoggerNode(i, s.loggers().get(i), secret, owner, job));
+            loggers.onLostChange((r, to) -> link.send(new Messages.LostAtLoggers(rank, incarnation, to)));
+        }
         ProtocolServices services = new ProtocolServices(
                 config.ranks(),
                 config.keepLines(),
@@ -167,7 +178,8 @@ public final class RankProcess implements RankSupervisor {
                         ? config.clusters().assign(config.ranks(), null)
                         : new int[config.ranks()],
                 this::report,
-                config.switchOff());
+                config.switchOff(),
+                loggers);
         RankOutcome outcome = Job.runRankProcess(
                 config,
                 new RankProcessSetup(
@@ -177,6 +189,9 @@ public final class RankProcess implements RankSupervisor {
                 services,
                 this,
                 this::protocolOpened);
+        if (loggers != null) {
+            link.send(new Messages.DumpFigures(rank, incarnation, loggers.figureWords(rank)));
+        }
         // Whatever the protocol, the process stays until the launcher says the job is over: were it to
         // exit at once, its exit (reported by its agent over another link) could reach the launcher
         // before its end did, and pass for a crash.
@@ -187,6 +202,9 @@ public final class RankProcess implements RankSupervisor {
         transport.close();
         storage.close();
         eventLogger.close();
+        if (loggers != null) {
+            loggers.close();
+        }
         link.close();
         return outcome.ok() ? 0 : 1;
     }

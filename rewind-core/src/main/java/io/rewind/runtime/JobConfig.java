@@ -100,13 +100,19 @@ public record JobConfig(
      * {@code --log-quota}; jobs built in code, such as the recovery oracle's, get a quota small enough
      * that channels switch off).
      */
-    static PayloadLogConfig logFor(ProtocolDescriptor protocol, PayloadLogConfig log) {
+    static PayloadLogConfig logFor(
+            ProtocolDescriptor protocol, PayloadLogConfig log, io.rewind.ft.logger.LoggerConfig loggers) {
         if (protocol != null
                 && protocol.name().equals("mcml")
                 && log != null
                 && log.quotaBytes() == PayloadLogConfig.UNLIMITED) {
+            // With logger nodes, one quota for both: a rank dumps first and switches channels off only
+            // when no logger takes its dumps (the command line's --log-quota means both too).
             return log.toBuilder()
-                    .quotaBytes(io.rewind.ft.mcml.McmlProtocol.defaultQuotaBytes())
+                    .quotaBytes(
+                            loggers.enabled()
+                                    ? loggers.quotaBytes()
+                                    : io.rewind.ft.mcml.McmlProtocol.defaultQuotaBytes())
                     .build();
         }
         return log;
@@ -142,7 +148,7 @@ public record JobConfig(
                 keepLines,
                 checkpointDir,
                 f,
-                logFor(p, payloadLog),
+                logFor(p, payloadLog, loggers),
                 applicationLevelCollectives,
                 clusters,
                 switchOff,
@@ -443,7 +449,7 @@ public record JobConfig(
             PayloadLogConfig log = payloadLog != null
                     ? payloadLog
                     : PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build();
-            log = logFor(protocol, log);
+            log = logFor(protocol, log, loggers);
             checkRecoverable(protocol, failures, log);
             EngineConfig e = engine != null ? engine : EngineConfig.forRanks(ranks);
             PrintStream o = echo ? (out != null ? out : OutputRouter.rawStdout()) : null;

@@ -52,7 +52,7 @@ public final class Dump {
     }
 
     /** One logger finished its part (stored it, or died before). */
-    void partDone() {
+    public void partDone() {
         remaining.countDown();
     }
 }

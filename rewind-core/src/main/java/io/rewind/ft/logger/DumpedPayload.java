@@ -57,7 +57,12 @@ public final class DumpedPayload implements StoredPayload {
     }
 
     /** A copy at one logger: the stored block and where the payload starts in it. */
-    record Placement(LoggerNode node, long blockId, long payloadOffset) {}
+    public record Placement(LoggerNode node, long blockId, long payloadOffset) {}
+
+    /** One more copy, at {@code node} (a logger elsewhere stored it). Lock of the job's loggers held. */
+    public void addPlacement(LoggerNode node, long blockId, long payloadOffset) {
+        placements.add(new Placement(node, blockId, payloadOffset));
+    }
 
     @Override
     public String toString() {

@@ -38,6 +38,15 @@ public final class LoggerNodes implements AutoCloseable {
     private final List<Map<String, Object>> rollbacks = new ArrayList<>();
 
     public LoggerNodes(LoggerConfig config, int ranks) {
+        this(config, ranks, null);
+    }
+
+    /**
+     * Logger nodes made by {@code remote} (index, this) when they live elsewhere (logger processes), or
+     * in this JVM when it is null.
+     */
+    public LoggerNodes(
+            LoggerConfig config, int ranks, java.util.function.BiFunction<Integer, LoggerNodes, LoggerNode> remote) {
         if (!config.enabled()) {
             throw new IllegalArgumentException("no logger nodes configured");
         }
@@ -50,7 +59,9 @@ public final class LoggerNodes implements AutoCloseable {
                     dieAt = dieAt == 0 ? k.atDump() : Math.min(dieAt, k.atDump());
                 }
             }
-            nodes[i] = new LoggerNode(i, config.capacityBytes(), dieAt, this);
+            nodes[i] = remote != null
+                    ? remote.apply(i, this)
+                    : new LocalLoggerNode(i, config.capacityBytes(), dieAt, this);
         }
         this.clients = new LoggerClient[ranks];
         this.figures = new RankDumpFigures[ranks];
@@ -61,6 +72,11 @@ public final class LoggerNodes implements AutoCloseable {
 
     public LoggerConfig config() {
         return config;
+    }
+
+    /** The lock every logger's bookkeeping is guarded by (for logger nodes that live elsewhere). */
+    public Object lock() {
+        return lock;
     }
 
     /** The client of one rank incarnation. */
@@ -96,6 +112,9 @@ public final class LoggerNodes implements AutoCloseable {
         synchronized (lock) {
             for (int attempt = 0; attempt < nodes.length && out.size() < replicas; attempt++) {
                 LoggerNode node = nodes[(rank + attempt) % nodes.length];
+                if (!node.alive()) {
+                    continue; // a dead logger is not asked
+                }
                 if (node.reserve(bytes)) {
                     out.add(node);
                 } else {
@@ -123,6 +142,38 @@ public final class LoggerNodes implements AutoCloseable {
         }
     }
 
+    /**
+     * Lock held: {@code dump}'s part at {@code node} was stored as block {@code id}: each entry that made it
+     * into the block gets its placement there. Returns those payloads (what the block holds).
+     */
+    List<DumpedPayload> placed(LoggerNode node, Dump dump, DumpBlock block, long id) {
+        List<DumpedPayload> held = new ArrayList<>();
+        for (int i = 0; i < block.offsets().length; i++) {
+            if (block.offsets()[i] >= 0) {
+                DumpedPayload p = dump.payloads[i];
+                p.placements.add(new DumpedPayload.Placement(node, id, block.offsets()[i]));
+                held.add(p);
+            }
+        }
+        return held;
+    }
+
+    /** Records a dump's part stored at a logger elsewhere as block {@code id} (see {@link #placed}). */
+    public List<DumpedPayload> stored(LoggerNode node, Dump dump, DumpBlock block, long id) {
+        synchronized (lock) {
+            return node.alive() ? placed(node, dump, block, id) : List.of();
+        }
+    }
+
+    /** A logger elsewhere is gone (its process exited, its link closed). */
+    public void died(LoggerNode node, String reason) {
+        synchronized (lock) {
+            if (node.alive()) {
+                die(node, reason);
+            }
+        }
+    }
+
     /** Lock held: {@code node} dies; the payloads only it held are lost. */
     void die(LoggerNode node, String reason) {
         int lostNow = 0;
@@ -137,13 +188,52 @@ public final class LoggerNodes implements AutoCloseable {
         }
         // Said in the summary and the run record: this may run on a rank's thread, whose output is the
         // program's.
+        Set<Integer> owners = new TreeSet<>();
+        for (DumpedPayload p : lost) {
+            owners.add(p.owner.rank());
+        }
+        owners.forEach(this::lostChanged);
         deaths.add("logger " + node.index() + " " + reason + ": " + lostNow + " logged message(s) it alone held"
                 + " lost (their senders regenerate them if a rank needs them)");
     }
 
     /** Lock held: a payload is no longer needed. */
     void released(DumpedPayload p) {
-        lost.remove(p);
+        if (lost.remove(p)) {
+            lostChanged(p.owner.rank());
+        }
+    }
+
+    /**
+     * Told, with a rank and the destinations of its lost messages, whenever that set changes (a rank
+     * process tells its launcher, which plans recoveries). Lock held when called.
+     */
+    public void onLostChange(java.util.function.BiConsumer<Integer, int[]> listener) {
+        synchronized (lock) {
+            this.lostListener = listener;
+        }
+    }
+
+    private java.util.function.BiConsumer<Integer, int[]> lostListener;
+
+    private void lostChanged(int rank) {
+        if (lostListener != null) {
+            lostListener.accept(rank, lostTo().getOrDefault(rank, new int[0]));
+        }
+    }
+
+    /** Lock held: per sender rank, the destinations of its lost messages. */
+    private Map<Integer, int[]> lostTo() {
+        Map<Integer, Set<Integer>> to = new java.util.TreeMap<>();
+        for (DumpedPayload p : lost) {
+            Set<Integer> d = to.computeIfAbsent(p.owner.rank(), r -> new TreeSet<>());
+            for (int x : p.destinations) {
+                d.add(x);
+            }
+        }
+        Map<Integer, int[]> out = new java.util.TreeMap<>();
+        to.forEach((r, d) -> out.put(r, d.stream().mapToInt(Integer::intValue).toArray()));
+        return out;
     }
 
     /**
@@ -153,47 +243,97 @@ public final class LoggerNodes implements AutoCloseable {
      */
     public Rollback sendersToRollBack(Set<Integer> failed) {
         synchronized (lock) {
-            Set<Integer> set = new TreeSet<>(failed);
-            Set<Integer> dragged = new TreeSet<>();
-            Deque<Integer> queue = new ArrayDeque<>(failed);
-            while (!queue.isEmpty()) {
-                int receiver = queue.poll();
-                for (DumpedPayload p : lost) {
-                    int sender = p.owner.rank();
-                    if (set.contains(sender)) {
-                        continue;
-                    }
-                    for (int d : p.destinations) {
-                        if (d == receiver) {
-                            set.add(sender);
-                            dragged.add(sender);
-                            queue.add(sender);
-                            break;
-                        }
-                    }
-                }
+            Rollback r = chain(failed, lostTo());
+            if (!r.senders().isEmpty()) {
+                rollbacks.add(r.record(failed));
             }
-            if (dragged.isEmpty()) {
-                return new Rollback(Set.of(), List.of());
-            }
-            Map<String, Object> r = new LinkedHashMap<>();
-            r.put("failed", List.copyOf(new TreeSet<>(failed)));
-            r.put("senders", List.copyOf(dragged));
-            rollbacks.add(r);
-            return new Rollback(
-                    dragged,
-                    List.of("ranks " + dragged + " roll back with " + new TreeSet<>(failed)
-                            + ": a logger that died held"
-                            + " messages they sent that the rolled-back ranks need, and only a re-execution sends them"
-                            + " again"));
+            return r;
         }
     }
 
-    /** Senders to roll back with a failure, and why. */
-    public record Rollback(Set<Integer> senders, List<String> notes) {}
+    /**
+     * The senders that roll back with {@code failed}, given per sender the destinations of its messages
+     * that only dead loggers held ({@code lostTo}): every sender of lost messages to a rolling-back rank,
+     * transitively.
+     */
+    public static Rollback chain(Set<Integer> failed, Map<Integer, int[]> lostTo) {
+        Set<Integer> set = new TreeSet<>(failed);
+        Set<Integer> dragged = new TreeSet<>();
+        Deque<Integer> queue = new ArrayDeque<>(failed);
+        while (!queue.isEmpty()) {
+            int receiver = queue.poll();
+            for (Map.Entry<Integer, int[]> e : lostTo.entrySet()) {
+                int sender = e.getKey();
+                if (set.contains(sender)) {
+                    continue;
+                }
+                for (int d : e.getValue()) {
+                    if (d == receiver) {
+                        set.add(sender);
+                        dragged.add(sender);
+                        queue.add(sender);
+                        break;
+                    }
+                }
+            }
+        }
+        if (dragged.isEmpty()) {
+            return new Rollback(Set.of(), List.of());
+        }
+        return new Rollback(
+                dragged,
+                List.of("ranks " + dragged + " roll back with " + new TreeSet<>(failed) + ": a logger that died held"
+                        + " messages they sent that the rolled-back ranks need, and only a re-execution sends them"
+                        + " again"));
+    }
 
-    /** Dumps, bytes dumped, declines, blocking waits and peak log per rank; every logger; deaths. */
-    public Map<String, Object> runRecord() {
+    /** Senders to roll back with a failure, and why. */
+    public record Rollback(Set<Integer> senders, List<String> notes) {
+        /** The run record's entry for this rollback. */
+        public Map<String, Object> record(Set<Integer> failed) {
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("failed", List.copyOf(new TreeSet<>(failed)));
+            r.put("senders", List.copyOf(senders));
+            return r;
+        }
+    }
+
+    /** Rank {@code rank}'s dump figures as words (a rank process sends them to its launcher). */
+    public long[] figureWords(int rank) {
+        peakLogBytes(rank);
+        return figures[rank].words();
+    }
+
+    /**
+     * The run record's {@code loggerNodes} object of a job whose ranks and loggers are processes: the
+     * ranks' figures as their processes sent them (per rank, summed over incarnations), the loggers'
+     * entries, deaths and sender rollbacks as the launcher saw them.
+     */
+    public static Map<String, Object> record(
+            LoggerConfig config,
+            List<long[]> rankWords,
+            List<Map<String, Object>> loggers,
+            List<String> deaths,
+            List<Map<String, Object>> rollbacks,
+            int lostMessages) {
+        Map<String, Object> m = header(config);
+        List<Map<String, Object>> ranks = new ArrayList<>();
+        for (int r = 0; r < rankWords.size(); r++) {
+            RankDumpFigures f = new RankDumpFigures();
+            if (rankWords.get(r) != null) {
+                f.add(rankWords.get(r));
+            }
+            ranks.add(f.record(r));
+        }
+        m.put("dumpsPerRank", ranks);
+        m.put("loggerNodes", List.copyOf(loggers));
+        m.put("loggerDeaths", List.copyOf(deaths));
+        m.put("senderRollbacks", List.copyOf(rollbacks));
+        m.put("lostMessages", lostMessages);
+        return m;
+    }
+
+    private static Map<String, Object> header(LoggerConfig config) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("loggers", config.loggers());
         m.put("logQuotaBytes", config.quotaBytes());
@@ -201,27 +341,12 @@ public final class LoggerNodes implements AutoCloseable {
         m.put("loggerReplicas", config.replicas());
         m.put("loggerCapacityBytes", config.capacityBytes() == Long.MAX_VALUE ? -1 : config.capacityBytes());
         m.put("dumpAlphaSeconds", config.alphaSeconds());
-        List<Map<String, Object>> ranks = new ArrayList<>();
-        for (int r = 0; r < figures.length; r++) {
-            peakLogBytes(r);
-            ranks.add(figures[r].record(r));
-        }
-        m.put("dumpsPerRank", ranks);
-        synchronized (lock) {
-            List<Map<String, Object>> loggers = new ArrayList<>();
-            for (LoggerNode n : nodes) {
-                loggers.add(n.record());
-            }
-            m.put("loggerNodes", loggers);
-            m.put("loggerDeaths", List.copyOf(deaths));
-            m.put("senderRollbacks", List.copyOf(rollbacks));
-            m.put("lostMessages", lost.size());
-        }
         return m;
     }
 
-    /** The summary's lines. */
-    public List<String> summary() {
+    /** Summary lines from a run record's {@code loggerNodes} object. */
+    @SuppressWarnings("unchecked")
+    public static List<String> summary(Map<String, Object> record) {
         long dumps = 0;
         long bytes = 0;
         long declines = 0;
@@ -229,17 +354,16 @@ public final class LoggerNodes implements AutoCloseable {
         long over = 0;
         long peak = 0;
         int peakRank = 0;
-        for (int r = 0; r < figures.length; r++) {
-            peakLogBytes(r);
-            RankDumpFigures f = figures[r];
-            dumps += f.dumps();
-            bytes += f.dumpedBytes();
-            declines += f.declines();
-            waits += f.blockingWaits();
-            over += f.overQuotaFrames();
-            if (f.peakLogBytes() > peak) {
-                peak = f.peakLogBytes();
-                peakRank = r;
+        for (Map<String, Object> r : (List<Map<String, Object>>) record.get("dumpsPerRank")) {
+            dumps += ((Number) r.get("dumps")).longValue() + ((Number) r.get("directStores")).longValue();
+            bytes += ((Number) r.get("dumpedBytes")).longValue();
+            declines += ((Number) r.get("loggerDeclines")).longValue();
+            waits += ((Number) r.get("blockingWaits")).longValue();
+            over += ((Number) r.get("overQuotaFrames")).longValue();
+            long p = ((Number) r.get("peakLogBytes")).longValue();
+            if (p > peak) {
+                peak = p;
+                peakRank = ((Number) r.get("rank")).intValue();
             }
         }
         List<String> out = new ArrayList<>();
@@ -247,8 +371,8 @@ public final class LoggerNodes implements AutoCloseable {
                 Locale.ROOT,
                 "loggers: %d logger(s), quota %s per rank: %d dump(s), %s dumped, %d decline(s), %d blocking wait(s);"
                         + " peak log %s (rank %d)%s",
-                config.loggers(),
-                bytes(config.quotaBytes()),
+                ((Number) record.get("loggers")).intValue(),
+                bytes(((Number) record.get("logQuotaBytes")).longValue()),
                 dumps,
                 bytes(bytes),
                 declines,
@@ -256,15 +380,33 @@ public final class LoggerNodes implements AutoCloseable {
                 bytes(peak),
                 peakRank,
                 over > 0 ? "; " + over + " frame(s) logged over the quota (no logger had room)" : ""));
-        synchronized (lock) {
-            for (String d : deaths) {
-                out.add("  loggers: " + d);
-            }
-            for (Map<String, Object> r : rollbacks) {
-                out.add("  loggers: crash of " + r.get("failed") + " rolled back senders " + r.get("senders"));
-            }
+        for (Object d : (List<Object>) record.get("loggerDeaths")) {
+            out.add("  loggers: " + d);
+        }
+        for (Map<String, Object> r : (List<Map<String, Object>>) record.get("senderRollbacks")) {
+            out.add("  loggers: crash of " + r.get("failed") + " rolled back senders " + r.get("senders"));
         }
         return out;
+    }
+
+    /** Dumps, bytes dumped, declines, blocking waits and peak log per rank; every logger; deaths. */
+    public Map<String, Object> runRecord() {
+        List<long[]> words = new ArrayList<>();
+        for (int r = 0; r < figures.length; r++) {
+            words.add(figureWords(r));
+        }
+        synchronized (lock) {
+            List<Map<String, Object>> loggers = new ArrayList<>();
+            for (LoggerNode n : nodes) {
+                loggers.add(n.record());
+            }
+            return record(config, words, loggers, deaths, rollbacks, lost.size());
+        }
+    }
+
+    /** The summary's lines. */
+    public List<String> summary() {
+        return summary(runRecord());
     }
 
     private static String bytes(long b) {

@@ -6,7 +6,7 @@ package io.rewind.ft.logger;
  * when it could not.
  */
 public final class LostPayloadException extends RuntimeException {
-    LostPayloadException(String message) {
+    public LostPayloadException(String message) {
         super(message);
     }
 }

@@ -86,6 +86,40 @@ final class RankDumpFigures {
         return overQuotaFrames;
     }
 
+    /** The figures as words, for a rank process to send to its launcher. */
+    synchronized long[] words() {
+        return new long[] {
+            dumps,
+            directStores,
+            dumpedBytes,
+            dumpNanos,
+            loggerDeclines,
+            declinedByAll,
+            blockingWaits,
+            blockedNanos,
+            overQuotaFrames,
+            largestExcessBytes,
+            peakLogBytes,
+            replayedFromLoggersBytes
+        };
+    }
+
+    /** Adds the figures of another incarnation of the rank (sums; the peaks take the larger). */
+    synchronized void add(long[] w) {
+        dumps += w[0];
+        directStores += w[1];
+        dumpedBytes += w[2];
+        dumpNanos += w[3];
+        loggerDeclines += w[4];
+        declinedByAll += w[5];
+        blockingWaits += w[6];
+        blockedNanos += w[7];
+        overQuotaFrames += w[8];
+        largestExcessBytes = Math.max(largestExcessBytes, w[9]);
+        peakLogBytes = Math.max(peakLogBytes, w[10]);
+        replayedFromLoggersBytes += w[11];
+    }
+
     synchronized Map<String, Object> record(int rank) {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("rank", rank);

@@ -101,7 +101,7 @@ class LoggerNodesTest {
             LoggerClient client = job.clientFor(0, 0);
             DumpedPayload[] dumped = dumpAll(client, log, 0);
             DumpedPayload.Placement at = dumped[0].placements.get(0);
-            at.node().corruptForTest(at.blockId());
+            ((LocalLoggerNode) at.node()).corruptForTest(at.blockId());
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> client.readToArray(dumped[0]));
             assertTrue(e.getMessage().contains("integrity check"), e.getMessage());
         }

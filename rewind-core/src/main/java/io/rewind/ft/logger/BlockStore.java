@@ -1,0 +1,153 @@
+package io.rewind.ft.logger;
+
+import io.rewind.ft.log.LogBlockFormat;
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What one logger holds: dumped blocks with their CRC-32C, a memory account (room reserved by
+ * accepted requests, bytes held, the peak), and how many of each block's messages are still needed.
+ * Used by a logger node in the job's JVM and by a logger process alike. Not thread-safe: its owner
+ * guards it.
+ */
+public final class BlockStore {
+    private final long capacityBytes;
+    private final Map<Long, Block> blocks = new HashMap<>();
+    private long nextId;
+    private long requests;
+    private long reservedBytes;
+    private long usedBytes;
+    private long peakBytes;
+    private long accepted;
+    private long declined;
+    private long storedBlocks;
+    private long storedBytes;
+    private long verifiedBlocks;
+
+    public BlockStore(long capacityBytes) {
+        this.capacityBytes = capacityBytes;
+    }
+
+    /** A request for room: accepted (reserved) or declined by what is left. Counts the request. */
+    public boolean reserve(long bytes) {
+        requests++;
+        if (usedBytes + reservedBytes + bytes > capacityBytes) {
+            declined++;
+            return false;
+        }
+        reservedBytes += bytes;
+        accepted++;
+        return true;
+    }
+
+    /** Requests seen so far (the next one is number {@code requests() + 1}). */
+    public long requests() {
+        return requests;
+    }
+
+    /** Gives back room reserved for a dump that will not come. */
+    public void unreserve(long bytes) {
+        reservedBytes -= bytes;
+    }
+
+    /** Keeps a block of {@code messages} messages, in the room {@code reserved} for it; its id. */
+    public long put(byte[] data, int crc, long reserved, int messages) {
+        reservedBytes -= reserved;
+        long id = ++nextId;
+        blocks.put(id, new Block(data, crc, messages));
+        usedBytes += data.length;
+        peakBytes = Math.max(peakBytes, usedBytes);
+        storedBlocks++;
+        storedBytes += data.length;
+        return id;
+    }
+
+    /**
+     * Copies {@code length} bytes at {@code offset} of block {@code id}, verifying the block's CRC the
+     * first time it is read.
+     *
+     * @throws LostPayloadException if the block is not held
+     * @throws IllegalStateException if the block fails its integrity check
+     */
+    public void read(long id, long offset, MemorySegment destination, long destinationOffset, long length) {
+        Block b = blocks.get(id);
+        if (b == null) {
+            throw new LostPayloadException("block " + id + " is not held");
+        }
+        MemorySegment block = MemorySegment.ofArray(b.data);
+        if (!b.verified) {
+            if (LogBlockFormat.checksum(block) != b.crc) {
+                throw new IllegalStateException(
+                        "block " + id + " fails its integrity check (CRC-32C): it cannot be replayed");
+            }
+            b.verified = true;
+            verifiedBlocks++;
+        }
+        MemorySegment.copy(block, offset, destination, destinationOffset, length);
+    }
+
+    /** {@code count} messages of block {@code id} are no longer needed; the block goes with the last. */
+    public void release(long id, int count) {
+        Block b = blocks.get(id);
+        if (b != null && (b.live -= count) <= 0) {
+            blocks.remove(id);
+            usedBytes -= b.data.length;
+        }
+    }
+
+    /** Everything goes (the logger died). */
+    public void clear() {
+        blocks.clear();
+        usedBytes = 0;
+    }
+
+    /** Flips one byte of a block, as a storage fault would (tests of the integrity check). */
+    void corrupt(long id) {
+        Block b = blocks.get(id);
+        b.data[b.data.length / 2] ^= 0x5a;
+    }
+
+    /** The figures, in the order of {@link #FIGURE_NAMES}. */
+    public long[] figures() {
+        return new long[] {requests, accepted, declined, storedBlocks, storedBytes, peakBytes, usedBytes, verifiedBlocks
+        };
+    }
+
+    /** Names of {@link #figures()} in the run record. */
+    public static final String[] FIGURE_NAMES = {
+        "requests",
+        "accepted",
+        "declined",
+        "storedBlocks",
+        "storedBytes",
+        "peakBytes",
+        "heldBytes",
+        "blocksReadForReplay"
+    };
+
+    /** The run record's entry for logger {@code index}. */
+    public static Map<String, Object> record(int index, String state, long[] figures) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("logger", index);
+        m.put("state", state);
+        for (int i = 0; i < FIGURE_NAMES.length; i++) {
+            m.put(FIGURE_NAMES[i], figures == null ? 0L : figures[i]);
+        }
+        return m;
+    }
+
+    private static final class Block {
+        final byte[] data;
+        final int crc;
+        int live;
+        boolean verified;
+
+        Block(byte[] data, int crc, int live) {
+            this.data = data;
+            this.crc = crc;
+            this.live = live;
+        }
+    }
+}

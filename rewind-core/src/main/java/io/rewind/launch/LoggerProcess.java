@@ -1,0 +1,123 @@
+package io.rewind.launch;
+
+import io.rewind.ft.logger.BlockStore;
+import io.rewind.transport.JobSecret;
+import java.io.IOException;
+import java.io.Serializable;
+import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * One logger node of a job whose ranks are processes, as a process of its own started by the
+ * launcher: rank processes ask it for room, send it dumped blocks of their payload logs, read
+ * payloads back for replay and release blocks their checkpoints made obsolete. It keeps them in its
+ * memory ({@link BlockStore}, bounded by {@code --capacity}); if it dies they are gone (the launcher
+ * rolls back the senders of what a failed rank then needs). It ends with its launcher.
+ */
+public final class LoggerProcess {
+    private final BlockStore store;
+    /** The dump request at which this process kills itself (0: never), for tests and demonstrations. */
+    private final long dieAt;
+
+    private final int index;
+
+    private LoggerProcess(int index, long capacity, long dieAt) {
+        this.index = index;
+        this.store = new BlockStore(capacity);
+        this.dieAt = dieAt;
+    }
+
+    /**
+     * {@code --head HOST:PORT --secret-file FILE --index I --capacity BYTES --die-at N --bind local|all}:
+     * listens on the interface that reaches the launcher ({@code local}) or on every interface.
+     */
+    public static void main(String[] args) {
+        Map<String, String> a =
+                Args.parse(args, "--head", "--secret-file", "--index", "--capacity", "--die-at", "--bind");
+        int status = 0;
+        int index = Integer.parseInt(a.get("--index"));
+        try {
+            JobSecret secret = JobSecret.read(Path.of(a.get("--secret-file")));
+            LoggerProcess logger =
+                    new LoggerProcess(index, Long.parseLong(a.get("--capacity")), Long.parseLong(a.get("--die-at")));
+            Link launcher = Link.connect(Args.address(a.get("--head")), secret, "logger-" + index);
+            try (LinkServer server = LinkServer.start(
+                    "logger-" + index,
+                    a.get("--bind").equals("all") ? null : launcher.localAddress(),
+                    secret,
+                    Link.STORAGE_MESSAGE_BYTES,
+                    LinkServer.readingWith(logger::serve))) {
+                CountDownLatch gone = new CountDownLatch(1);
+                launcher.startReader(m -> logger.serve(launcher, m), why -> gone.countDown());
+                launcher.send(new Messages.LoggerHello(
+                        index,
+                        server.address().getAddress().getHostAddress(),
+                        server.port(),
+                        ProcessHandle.current().pid()));
+                gone.await();
+            }
+        } catch (IOException | RuntimeException e) {
+            System.err.println("rewind: logger " + index + " could not run: " + e);
+            status = 1;
+        } catch (InterruptedException e) {
+            status = 1;
+        }
+        Runtime.getRuntime().halt(status);
+    }
+
+    /** Dies as a crashed node does: SIGKILL, nothing flushed, nothing said. */
+    private static void killItself() {
+        try {
+            new ProcessBuilder(
+                            "kill", "-9", Long.toString(ProcessHandle.current().pid()))
+                    .start()
+                    .waitFor();
+        } catch (IOException e) {
+            // no kill command: halting loses the memory just the same
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Runtime.getRuntime().halt(137);
+    }
+
+    /** In a connection's reader: one request of a rank, or of the launcher. */
+    private void serve(Link link, Object m) {
+        if (!(m instanceof Messages.Request r)) {
+            return;
+        }
+        Serializable value = null;
+        String error = null;
+        try {
+            synchronized (store) {
+                switch (r.body()) {
+                    case Messages.ReserveLog b -> {
+                        if (dieAt > 0 && store.requests() + 1 >= dieAt) {
+                            System.err.println("rewind: logger " + index + " kills itself at its dump request "
+                                    + (store.requests() + 1) + " (--kill-logger)");
+                            killItself();
+                        }
+                        value = store.reserve(b.bytes());
+                    }
+                    case Messages.StoreBlock s -> value = store.put(s.data(), s.crc(), s.reserved(), s.messages());
+                    case Messages.ReadBlock b -> {
+                        byte[] out = new byte[b.length()];
+                        store.read(b.id(), b.offset(), MemorySegment.ofArray(out), 0, b.length());
+                        value = out;
+                    }
+                    case Messages.ReleaseBlocks b -> {
+                        for (int i = 0; i < b.ids().length; i++) {
+                            store.release(b.ids()[i], b.counts()[i]);
+                        }
+                    }
+                    case Messages.LoggerFigures f -> value = store.figures();
+                    default -> error = "unknown request " + r.body();
+                }
+            }
+        } catch (RuntimeException e) {
+            error = "logger " + index + ": " + e.getMessage();
+        }
+        link.send(new Messages.Answer(r.id(), value, error));
+    }
+}
