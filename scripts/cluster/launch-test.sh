@@ -85,6 +85,22 @@ for protocol in global pessimistic causal mcml spbc; do
     salloc --quiet -N1 -n1 --time=10 "$rewind" run "${common[@]}" --launch slurm --kill 1@o60 "${program[@]}"
 done
 
+# Logger nodes: every rank's log under 2 KiB by dumping to two logger processes (on node-b and node-a;
+# under Slurm on the allocation's node), one of which kills itself with SIGKILL at its second dump
+# request; then a rank is killed, and the senders of what that logger alone held roll back with it if
+# the rank needs it. spbc over ssh: one cluster per host, so what crosses hosts is logged and dumped.
+loggers=(--checkpoint-every 4 --loggers 2 --log-quota 2KiB --kill-logger 0@2 ${REWIND_LAUNCH_EXTRA:-})
+for protocol in pessimistic spbc; do
+  clusters=()
+  if [ "$protocol" = spbc ]; then clusters=(--clusters node); fi
+  check "ssh, $protocol, loggers, logger 0 and rank 2 killed" \
+    "$rewind" run -n 4 --no-record --timeout 240s --protocol "$protocol" "${clusters[@]}" "${loggers[@]}" \
+    --launch ssh --hostfile "$hostfile" --rsh "ssh -F $REWIND_SSH_CONFIG" --kill 2@o60 "${program[@]}"
+done
+check "slurm, pessimistic, loggers, logger 0 and rank 1 killed" \
+  salloc --quiet -N1 -n1 --time=10 "$rewind" run -n 4 --no-record --timeout 240s --protocol pessimistic \
+  "${loggers[@]}" --launch slurm --kill 1@o60 "${program[@]}"
+
 # Two examples of the Open MPI API beyond point to point and collectives, in both cluster modes: a
 # task farm whose master takes every answer with a wildcard matched probe (the master itself is
 # killed, so its probes must take the same messages again) and a Cartesian stencil (CartComm.shift).

@@ -75,6 +75,14 @@ final class FaultToleranceOptions {
     Double dumpAlpha;
 
     @Option(
+            names = "--logger-hosts",
+            split = ",",
+            paramLabel = "HOST[,HOST...]",
+            description = "With --launch ssh or slurm, the hosts the logger processes run on, in turn. Default: the "
+                    + "last nodes of the hostfile or allocation.")
+    java.util.List<String> loggerHosts;
+
+    @Option(
             names = "--kill-logger",
             paramLabel = "LOGGER@DUMP[,...]",
             description =
@@ -270,7 +278,8 @@ final class FaultToleranceOptions {
                 {"--logger-memory", loggerMemory},
                 {"--logger-replicas", loggerReplicas == null ? null : "set"},
                 {"--dump-alpha", dumpAlpha == null ? null : "set"},
-                {"--kill-logger", killLogger}
+                {"--kill-logger", killLogger},
+                {"--logger-hosts", loggerHosts == null ? null : "set"}
             }) {
                 if (given[1] != null) {
                     throw new IllegalArgumentException(given[0] + " needs --loggers K");
@@ -299,6 +308,9 @@ final class FaultToleranceOptions {
         }
         if (killLogger != null) {
             c = c.withKills(io.rewind.ft.logger.LoggerConfig.Kill.parse(killLogger));
+        }
+        if (loggerHosts != null) {
+            c = c.withHosts(loggerHosts);
         }
         b.loggers(c);
     }

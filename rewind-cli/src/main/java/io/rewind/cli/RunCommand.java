@@ -219,6 +219,11 @@ final class RunCommand implements Callable<Integer> {
                                                                 .pid() + "-" + System.currentTimeMillis() + ".json"));
             }
             config = b.build();
+            if (!config.loggers().hosts().isEmpty() && (processes == null || processes.mode() == Launch.Mode.LOCAL)) {
+                throw new IllegalArgumentException(
+                        "--logger-hosts places logger processes on the hosts of --launch ssh "
+                                + "or slurm; on one machine they run beside the launcher");
+            }
             if (loseNode != null) {
                 if (processes == null) {
                     throw new IllegalArgumentException(

@@ -30,22 +30,24 @@ public final class LoggerProcess {
     }
 
     /**
-     * {@code --head HOST:PORT --secret-file FILE --index I --capacity BYTES --die-at N --bind local|all}:
-     * listens on the interface that reaches the launcher ({@code local}) or on every interface.
+     * {@code --head HOST:PORT --secret-file FILE|- --index I --capacity BYTES --die-at N}: listens on the
+     * interface that reaches the launcher, as a rank process does, and says which (the ranks reach it
+     * the same way). {@code -}: the job's secret comes on standard input (started over ssh or srun).
      */
     public static void main(String[] args) {
-        Map<String, String> a =
-                Args.parse(args, "--head", "--secret-file", "--index", "--capacity", "--die-at", "--bind");
+        Map<String, String> a = Args.parse(args, "--head", "--secret-file", "--index", "--capacity", "--die-at");
         int status = 0;
         int index = Integer.parseInt(a.get("--index"));
         try {
-            JobSecret secret = JobSecret.read(Path.of(a.get("--secret-file")));
+            JobSecret secret = a.get("--secret-file").equals("-")
+                    ? JobSecret.of(System.in.readNBytes(JobSecret.BYTES))
+                    : JobSecret.read(Path.of(a.get("--secret-file")));
             LoggerProcess logger =
                     new LoggerProcess(index, Long.parseLong(a.get("--capacity")), Long.parseLong(a.get("--die-at")));
             Link launcher = Link.connect(Args.address(a.get("--head")), secret, "logger-" + index);
             try (LinkServer server = LinkServer.start(
                     "logger-" + index,
-                    a.get("--bind").equals("all") ? null : launcher.localAddress(),
+                    launcher.localAddress(),
                     secret,
                     Link.STORAGE_MESSAGE_BYTES,
                     LinkServer.readingWith(logger::serve))) {

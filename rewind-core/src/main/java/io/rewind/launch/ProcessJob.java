@@ -282,23 +282,47 @@ public final class ProcessJob {
                     dieAt = dieAt == 0 ? kill.atDump() : Math.min(dieAt, kill.atDump());
                 }
             }
-            List<String> cmd =
+            List<String> logger =
                     new ArrayList<>(JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), LoggerProcess.class));
-            cmd.addAll(List.of(
+            boolean remote = launch.mode() != Launch.Mode.LOCAL;
+            logger.addAll(List.of(
                     "--head",
                     advertisedHost() + ":" + server.port(),
                     "--secret-file",
-                    secretFile.toString(),
+                    remote ? "-" : secretFile.toString(),
                     "--index",
                     Integer.toString(i),
                     "--capacity",
                     Long.toString(c.capacityBytes()),
                     "--die-at",
-                    Long.toString(dieAt),
-                    "--bind",
-                    launch.mode() == Launch.Mode.LOCAL ? "local" : "all"));
+                    Long.toString(dieAt)));
+            String host = loggerHost(i);
+            List<String> cmd =
+                    switch (launch.mode()) {
+                        case LOCAL -> logger;
+                        case SSH -> {
+                            List<String> ssh = new ArrayList<>(launch.remoteShell());
+                            ssh.add(host);
+                            ssh.add(RemoteCommand.quote(logger));
+                            yield ssh;
+                        }
+                        case SLURM -> {
+                            // A step of its own on that node, sharing the node with the agents' step.
+                            List<String> srun = new ArrayList<>(List.of(
+                                    "srun",
+                                    "--nodes=1",
+                                    "--ntasks=1",
+                                    "--overlap",
+                                    "--nodelist=" + host,
+                                    "--input=all",
+                                    "--kill-on-bad-exit=0",
+                                    "--job-name=rewind-logger-" + i));
+                            srun.addAll(logger);
+                            yield srun;
+                        }
+                    };
             try {
-                Process p = start(cmd, false);
+                Process p = start(cmd, remote);
                 loggerProcesses.add(p);
                 int index = i;
                 p.onExit().thenRun(() -> tasks.add(() -> onLoggerExit(index, p)));
@@ -308,9 +332,28 @@ public final class ProcessJob {
         }
     }
 
+    /**
+     * Where logger {@code i} runs with ranks on several hosts: the hosts named for loggers in turn, else
+     * the nodes of the launch from the last one backwards (ranks fill the first nodes first).
+     */
+    private String loggerHost(int i) {
+        List<String> hosts = config.loggers().hosts();
+        if (!hosts.isEmpty()) {
+            return hosts.get(i % hosts.size());
+        }
+        List<Launch.Node> nodes = launch.nodes();
+        return nodes.get(nodes.size() - 1 - (i % nodes.size())).name();
+    }
+
     private void onLoggerHello(Link link, Messages.LoggerHello h) {
         int i = h.index();
-        if (i < 0 || i >= loggerAt.length || loggerProcesses.get(i).pid() != h.pid()) {
+        // On this machine the process is the one started; over ssh or srun that is the remote shell, so
+        // the first hello for the index counts.
+        boolean ours = i >= 0
+                && i < loggerAt.length
+                && loggerLinks[i] == null
+                && (launch.mode() != Launch.Mode.LOCAL || loggerProcesses.get(i).pid() == h.pid());
+        if (!ours) {
             link.close();
             return;
         }

@@ -15,9 +15,17 @@ import java.util.Locale;
  * @param alphaSeconds   a proactive dump takes {@code alphaSeconds} times the measured log growth rate
  *                       (bounded by the quota); the paper's coefficient alpha
  * @param kills          loggers to kill, each when asked for its n-th dump
+ * @param hosts          with ranks as processes on several hosts, where the loggers run (logger i on
+ *                       {@code hosts[i mod size]}); empty: the last nodes of the hostfile or allocation
  */
 public record LoggerConfig(
-        int loggers, long quotaBytes, long capacityBytes, int replicas, double alphaSeconds, List<Kill> kills) {
+        int loggers,
+        long quotaBytes,
+        long capacityBytes,
+        int replicas,
+        double alphaSeconds,
+        List<Kill> kills,
+        List<String> hosts) {
 
     /** A rank starts dumping once its log holds this share of the quota. */
     public static final double THRESHOLD_FRACTION = 0.75;
@@ -26,7 +34,13 @@ public record LoggerConfig(
     public static final double DEFAULT_ALPHA_SECONDS = 0.5;
 
     public static final LoggerConfig NONE =
-            new LoggerConfig(0, Long.MAX_VALUE, Long.MAX_VALUE, 1, DEFAULT_ALPHA_SECONDS, List.of());
+            new LoggerConfig(0, Long.MAX_VALUE, Long.MAX_VALUE, 1, DEFAULT_ALPHA_SECONDS, List.of(), List.of());
+
+    /** Without hosts named: the last nodes of the launch. */
+    public LoggerConfig(
+            int loggers, long quotaBytes, long capacityBytes, int replicas, double alphaSeconds, List<Kill> kills) {
+        this(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, kills, List.of());
+    }
 
     public LoggerConfig {
         if (loggers < 0) {
@@ -49,6 +63,12 @@ public record LoggerConfig(
             throw new IllegalArgumentException("alpha must be a positive number of seconds, was " + alphaSeconds);
         }
         kills = List.copyOf(kills);
+        hosts = List.copyOf(hosts);
+        for (String h : hosts) {
+            if (h.isBlank()) {
+                throw new IllegalArgumentException("a logger host name is empty");
+            }
+        }
         for (Kill k : kills) {
             if (k.logger() >= loggers) {
                 throw new IllegalArgumentException(
@@ -72,19 +92,23 @@ public record LoggerConfig(
     }
 
     public LoggerConfig withCapacity(long bytes) {
-        return new LoggerConfig(loggers, quotaBytes, bytes, replicas, alphaSeconds, kills);
+        return new LoggerConfig(loggers, quotaBytes, bytes, replicas, alphaSeconds, kills, hosts);
     }
 
     public LoggerConfig withReplicas(int n) {
-        return new LoggerConfig(loggers, quotaBytes, capacityBytes, n, alphaSeconds, kills);
+        return new LoggerConfig(loggers, quotaBytes, capacityBytes, n, alphaSeconds, kills, hosts);
     }
 
     public LoggerConfig withAlpha(double seconds) {
-        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, seconds, kills);
+        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, seconds, kills, hosts);
     }
 
     public LoggerConfig withKills(List<Kill> k) {
-        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, k);
+        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, k, hosts);
+    }
+
+    public LoggerConfig withHosts(List<String> h) {
+        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, kills, h);
     }
 
     /**
