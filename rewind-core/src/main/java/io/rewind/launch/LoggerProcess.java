@@ -104,8 +104,10 @@ public final class LoggerProcess {
                     }
                     case Messages.StoreBlock s -> value = store.put(s.data(), s.crc(), s.reserved(), s.messages());
                     case Messages.ReadBlock b -> {
-                        byte[] out = new byte[b.length()];
-                        store.read(b.id(), b.offset(), MemorySegment.ofArray(out), 0, b.length());
+                        // length -1: the whole block (a replay takes the messages dumped together at once)
+                        int length = b.length() < 0 ? store.blockBytes(b.id()) : b.length();
+                        byte[] out = new byte[length];
+                        store.read(b.id(), b.offset(), MemorySegment.ofArray(out), 0, length);
                         value = out;
                     }
                     case Messages.ReleaseBlocks b -> {

@@ -201,7 +201,10 @@ final class Messages {
     /** Keep this block (CRC-32C {@code crc}, {@code messages} messages) in the room reserved; answered by its id. */
     record StoreBlock(long reserved, byte[] data, int crc, int messages) implements Serializable {}
 
-    /** Send back {@code length} bytes at {@code offset} of block {@code id}; answered by the bytes. */
+    /**
+     * Send back {@code length} bytes at {@code offset} of block {@code id} (-1: the whole block); answered
+     * by the bytes.
+     */
     record ReadBlock(long id, long offset, int length) implements Serializable {}
 
     /** So many messages of these blocks are no longer needed. */

@@ -185,26 +185,43 @@ final class RemoteLoggerNode implements LoggerNode {
         }
     }
 
+    /**
+     * Copies a payload from the logger. A replay reads a channel's messages in order, and consecutive
+     * ones were mostly dumped together: the whole block comes over once and the next reads are served
+     * from it, one round trip per block rather than per message.
+     */
     @Override
     public void read(DumpedPayload.Placement where, long lengthBytes, MemorySegment destination, long offset) {
-        Object bytes;
-        try {
-            bytes = call(new Messages.ReadBlock(where.blockId(), where.payloadOffset(), Math.toIntExact(lengthBytes)));
-        } catch (IllegalStateException e) {
-            if (e.getMessage() != null && e.getMessage().contains("integrity check")) {
-                throw e;
+        if (cachedBlock == null || cachedBlockId != where.blockId()) {
+            Object bytes;
+            try {
+                bytes = call(new Messages.ReadBlock(where.blockId(), 0, -1));
+            } catch (IllegalStateException e) {
+                if (e.getMessage() != null && e.getMessage().contains("integrity check")) {
+                    throw e;
+                }
+                throw new LostPayloadException("logger " + index + ": " + e.getMessage());
             }
-            throw new LostPayloadException("logger " + index + ": " + e.getMessage());
+            if (!(bytes instanceof byte[] b)) {
+                throw new LostPayloadException("logger " + index + " died");
+            }
+            cachedBlock = b;
+            cachedBlockId = where.blockId();
         }
-        if (!(bytes instanceof byte[] b)) {
-            throw new LostPayloadException("logger " + index + " died");
-        }
-        MemorySegment.copy(MemorySegment.ofArray(b), 0, destination, offset, lengthBytes);
+        MemorySegment.copy(MemorySegment.ofArray(cachedBlock), where.payloadOffset(), destination, offset, lengthBytes);
     }
+
+    /** The block read last, kept for the reads that follow it (guarded by the job's lock). */
+    private byte[] cachedBlock;
+
+    private long cachedBlockId;
 
     @Override
     public void release(DumpedPayload.Placement where) {
         releases.merge(where.blockId(), 1, Integer::sum);
+        if (cachedBlockId == where.blockId()) {
+            cachedBlock = null;
+        }
         List<DumpedPayload> list = held.get(where.blockId());
         if (list != null && releases.get(where.blockId()) >= list.size()) {
             held.remove(where.blockId());
@@ -233,6 +250,7 @@ final class RemoteLoggerNode implements LoggerNode {
     @Override
     public List<DumpedPayload> die() {
         dead = true;
+        cachedBlock = null;
         List<DumpedPayload> out = new ArrayList<>();
         held.values().forEach(out::addAll);
         held.clear();

@@ -88,6 +88,15 @@ public final class BlockStore {
         MemorySegment.copy(block, offset, destination, destinationOffset, length);
     }
 
+    /** The size of block {@code id}; throws {@link LostPayloadException} if it is not held. */
+    public int blockBytes(long id) {
+        Block b = blocks.get(id);
+        if (b == null) {
+            throw new LostPayloadException("block " + id + " is not held");
+        }
+        return b.data.length;
+    }
+
     /** {@code count} messages of block {@code id} are no longer needed; the block goes with the last. */
     public void release(long id, int count) {
         Block b = blocks.get(id);
