@@ -75,6 +75,14 @@ final class FaultToleranceOptions {
     Double dumpAlpha;
 
     @Option(
+            names = "--logger-dir",
+            paramLabel = "DIR",
+            description =
+                    "Logger nodes keep what ranks dump as files in DIR (logger i in DIR/logger-i, a path valid on "
+                            + "the loggers' hosts); --logger-memory is then the disk each may use. Default: in memory.")
+    Path loggerDir;
+
+    @Option(
             names = "--logger-hosts",
             split = ",",
             paramLabel = "HOST[,HOST...]",
@@ -279,7 +287,8 @@ final class FaultToleranceOptions {
                 {"--logger-replicas", loggerReplicas == null ? null : "set"},
                 {"--dump-alpha", dumpAlpha == null ? null : "set"},
                 {"--kill-logger", killLogger},
-                {"--logger-hosts", loggerHosts == null ? null : "set"}
+                {"--logger-hosts", loggerHosts == null ? null : "set"},
+                {"--logger-dir", loggerDir == null ? null : "set"}
             }) {
                 if (given[1] != null) {
                     throw new IllegalArgumentException(given[0] + " needs --loggers K");
@@ -311,6 +320,10 @@ final class FaultToleranceOptions {
         }
         if (loggerHosts != null) {
             c = c.withHosts(loggerHosts);
+        }
+        if (loggerDir != null) {
+            requireWritableFolder("--logger-dir", loggerDir);
+            c = c.withFolder(loggerDir.toAbsolutePath().toString());
         }
         b.loggers(c);
     }
@@ -371,13 +384,17 @@ final class FaultToleranceOptions {
 
     /** Refuses a log folder that cannot hold files now, rather than failing every rank's first send. */
     private static void requireWritableFolder(Path dir) {
+        requireWritableFolder("--log-dir", dir);
+    }
+
+    private static void requireWritableFolder(String option, Path dir) {
         try {
             Files.createDirectories(dir);
         } catch (IOException | SecurityException e) {
-            throw new IllegalArgumentException("--log-dir " + dir + ": cannot create the folder (" + e + ")");
+            throw new IllegalArgumentException(option + " " + dir + ": cannot create the folder (" + e + ")");
         }
         if (!Files.isWritable(dir)) {
-            throw new IllegalArgumentException("--log-dir " + dir + ": the folder is not writable");
+            throw new IllegalArgumentException(option + " " + dir + ": the folder is not writable");
         }
     }
 

@@ -5,8 +5,8 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /** A command line run in this JVM: its exit status and what it printed to standard output and error. */
-record CommandRun(int status, String out, String err) {
-    static CommandRun of(String... args) {
+public record CommandRun(int status, String out, String err) {
+    public static CommandRun of(String... args) {
         PrintStream savedOut = System.out;
         PrintStream savedErr = System.err;
         ByteArrayOutputStream out = new ByteArrayOutputStream();

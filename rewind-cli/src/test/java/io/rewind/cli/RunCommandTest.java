@@ -135,7 +135,9 @@ class RunCommandTest {
             {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--kill-logger", "zero"},
             {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--logger-memory", "none"},
             {"--protocol", "pessimistic", "--loggers", "2", "--log-quota", "64KiB", "--dump-alpha", "-1"},
-            {"--protocol", "pessimistic", "--loggers", "-1", "--log-quota", "64KiB"}
+            {"--protocol", "pessimistic", "--loggers", "-1", "--log-quota", "64KiB"},
+            {"--protocol", "pessimistic", "--logger-dir", "logs"},
+            {"--protocol", "pessimistic", "--loggers", "1", "--log-quota", "64KiB", "--logger-hosts", "node-a"}
         };
         String[] why = {
             "--loggers needs --log-quota",
@@ -148,7 +150,9 @@ class RunCommandTest {
             "'zero' is not LOGGER@DUMP",
             "--logger-memory none",
             "alpha must be a positive number",
-            "--loggers must be 0 or more"
+            "--loggers must be 0 or more",
+            "--logger-dir needs --loggers K",
+            "--logger-hosts places logger processes on the hosts of --launch ssh or slurm"
         };
         for (int i = 0; i < cases.length; i++) {
             java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "-n", "3"));

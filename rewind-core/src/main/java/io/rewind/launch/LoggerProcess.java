@@ -23,27 +23,33 @@ public final class LoggerProcess {
 
     private final int index;
 
-    private LoggerProcess(int index, long capacity, long dieAt) {
+    private LoggerProcess(int index, long capacity, Path folder, long dieAt) {
         this.index = index;
-        this.store = new BlockStore(capacity);
+        this.store = new BlockStore(capacity, folder);
         this.dieAt = dieAt;
     }
 
     /**
-     * {@code --head HOST:PORT --secret-file FILE|- --index I --capacity BYTES --die-at N}: listens on the
+     * {@code --head HOST:PORT --secret-file FILE|- --index I --capacity BYTES --die-at N --folder DIR|-}
+     * (blocks as files in DIR, or in memory): listens on the
      * interface that reaches the launcher, as a rank process does, and says which (the ranks reach it
      * the same way). {@code -}: the job's secret comes on standard input (started over ssh or srun).
      */
     public static void main(String[] args) {
-        Map<String, String> a = Args.parse(args, "--head", "--secret-file", "--index", "--capacity", "--die-at");
+        Map<String, String> a =
+                Args.parse(args, "--head", "--secret-file", "--index", "--capacity", "--die-at", "--folder");
         int status = 0;
         int index = Integer.parseInt(a.get("--index"));
         try {
             JobSecret secret = a.get("--secret-file").equals("-")
                     ? JobSecret.of(System.in.readNBytes(JobSecret.BYTES))
                     : JobSecret.read(Path.of(a.get("--secret-file")));
-            LoggerProcess logger =
-                    new LoggerProcess(index, Long.parseLong(a.get("--capacity")), Long.parseLong(a.get("--die-at")));
+            String folder = a.get("--folder");
+            LoggerProcess logger = new LoggerProcess(
+                    index,
+                    Long.parseLong(a.get("--capacity")),
+                    folder.equals("-") ? null : Path.of(folder),
+                    Long.parseLong(a.get("--die-at")));
             Link launcher = Link.connect(Args.address(a.get("--head")), secret, "logger-" + index);
             try (LinkServer server = LinkServer.start(
                     "logger-" + index,
@@ -59,6 +65,9 @@ public final class LoggerProcess {
                         server.port(),
                         ProcessHandle.current().pid()));
                 gone.await();
+            }
+            synchronized (logger.store) {
+                logger.store.clear(); // the job is over: blocks kept as files go too
             }
         } catch (IOException | RuntimeException e) {
             System.err.println("rewind: logger " + index + " could not run: " + e);

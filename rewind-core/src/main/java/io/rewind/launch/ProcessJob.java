@@ -295,7 +295,9 @@ public final class ProcessJob {
                     "--capacity",
                     Long.toString(c.capacityBytes()),
                     "--die-at",
-                    Long.toString(dieAt)));
+                    Long.toString(dieAt),
+                    "--folder",
+                    c.folderOf(i) == null ? "-" : c.folderOf(i).toString()));
             String host = loggerHost(i);
             List<String> cmd =
                     switch (launch.mode()) {

@@ -6,13 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.rewind.cli.RewindCommand;
+import io.rewind.cli.CommandRun;
 import io.rewind.tools.cluster.ClusterFile;
 import io.rewind.tools.cluster.Clustering;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -30,24 +27,9 @@ class PlanOptionsFileTest {
     /** The size 'rewind bench profile ... stencil3d' runs, so the profile is this program's traffic. */
     private static final List<String> ARGS = List.of("16", "24");
 
-    record Result(int status, String out, String err) {}
-
     /** The whole command line in this JVM, as the launcher runs it (rank output goes to System.out). */
-    private static Result rewind(String... args) {
-        PrintStream savedOut = System.out;
-        PrintStream savedErr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            status = RewindCommand.execute(args);
-        } finally {
-            System.setOut(savedOut);
-            System.setErr(savedErr);
-        }
-        return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    private static CommandRun rewind(String... args) {
+        return CommandRun.of(args);
     }
 
     /**
@@ -80,7 +62,7 @@ class PlanOptionsFileTest {
 
     private static Path profile(Path dir) {
         Path profile = dir.resolve("stencil3d.profile");
-        Result p = rewind("bench", "profile", "-n", "6", "-o", profile.toString(), "stencil3d");
+        CommandRun p = rewind("bench", "profile", "-n", "6", "-o", profile.toString(), "stencil3d");
         assertEquals(0, p.status(), p.out() + p.err());
         return profile;
     }
@@ -93,7 +75,7 @@ class PlanOptionsFileTest {
         Path options = folder.resolve("run.args");
         List<String> args = planArgs(profile, "0.34");
         args.addAll(List.of("--options-out", options.toString(), "--json"));
-        Result plan = rewind(args.toArray(new String[0]));
+        CommandRun plan = rewind(args.toArray(new String[0]));
         assertEquals(0, plan.status(), plan.out() + plan.err());
         JsonNode chosen = new ObjectMapper().readTree(plan.out()).get("chosen");
         int clusters = chosen.get("clusters").asInt();
@@ -134,7 +116,7 @@ class PlanOptionsFileTest {
                 record.toString(),
                 MAIN));
         run.addAll(ARGS);
-        Result job = rewind(run.toArray(new String[0]));
+        CommandRun job = rewind(run.toArray(new String[0]));
         assertEquals(0, job.status(), job.out() + job.err());
         assertTrue(job.out().contains("protocol spbc, 6 ranks"), job.out() + job.err());
 
@@ -163,7 +145,7 @@ class PlanOptionsFileTest {
         Path options = dir.resolve("no-such-folder").resolve("run.args");
         List<String> args = planArgs(dir.resolve("never-read.profile"), "0.34");
         args.addAll(List.of("--options-out", options.toString()));
-        Result r = rewind(args.toArray(new String[0]));
+        CommandRun r = rewind(args.toArray(new String[0]));
         assertEquals(2, r.status(), r.out() + r.err());
         assertTrue(r.err().contains("the folder " + options.getParent() + " does not exist"), r.err());
         assertEquals(1, r.err().strip().lines().count(), r.err());
@@ -176,7 +158,7 @@ class PlanOptionsFileTest {
         // One cluster per rank logs everything, and no logger is allowed.
         List<String> args = planArgs(profile, "0");
         args.addAll(List.of("--cluster-counts", "6", "--options-out", options.toString()));
-        Result r = rewind(args.toArray(new String[0]));
+        CommandRun r = rewind(args.toArray(new String[0]));
         assertEquals(2, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("no configuration fits"), r.out());
         assertTrue(r.err().contains("--options-out " + options + " was not written"), r.err());

@@ -7,13 +7,17 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * What one logger holds: dumped blocks with their CRC-32C, a memory account (room reserved by
+ * What one logger holds: dumped blocks with their CRC-32C, an account of its room (reserved by
  * accepted requests, bytes held, the peak), and how many of each block's messages are still needed.
+ * Blocks are kept in memory, or, given a folder, one file each on disk (the room is then disk).
  * Used by a logger node in the job's JVM and by a logger process alike. Not thread-safe: its owner
  * guards it.
  */
 public final class BlockStore {
     private final long capacityBytes;
+    /** Where blocks are written (null: they stay in memory). */
+    private final java.nio.file.Path folder;
+
     private final Map<Long, Block> blocks = new HashMap<>();
     private long nextId;
     private long requests;
@@ -27,7 +31,24 @@ public final class BlockStore {
     private long verifiedBlocks;
 
     public BlockStore(long capacityBytes) {
+        this(capacityBytes, null);
+    }
+
+    /** Blocks as files in {@code folder} (created if need be), or in memory when it is null. */
+    public BlockStore(long capacityBytes, java.nio.file.Path folder) {
         this.capacityBytes = capacityBytes;
+        this.folder = folder;
+        if (folder != null) {
+            try {
+                java.nio.file.Files.createDirectories(folder);
+            } catch (java.io.IOException e) {
+                throw new IllegalArgumentException("cannot use " + folder + " for logged blocks: " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private java.nio.file.Path file(long id) {
+        return folder.resolve("block-" + id + ".rwpl");
     }
 
     /** A request for room: accepted (reserved) or declined by what is left. Counts the request. */
@@ -56,7 +77,16 @@ public final class BlockStore {
     public long put(byte[] data, int crc, long reserved, int messages) {
         reservedBytes -= reserved;
         long id = ++nextId;
-        blocks.put(id, new Block(data, crc, messages));
+        if (folder != null) {
+            try {
+                java.nio.file.Files.write(file(id), data);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot write block " + id + " to " + folder, e);
+            }
+            blocks.put(id, new Block(null, data.length, crc, messages));
+        } else {
+            blocks.put(id, new Block(data, data.length, crc, messages));
+        }
         usedBytes += data.length;
         peakBytes = Math.max(peakBytes, usedBytes);
         storedBlocks++;
@@ -76,7 +106,11 @@ public final class BlockStore {
         if (b == null) {
             throw new LostPayloadException("block " + id + " is not held");
         }
-        MemorySegment block = MemorySegment.ofArray(b.data);
+        if (b.data == null && lastReadId != id) {
+            lastRead = readFile(id); // a replay reads the messages of one block one after the other
+            lastReadId = id;
+        }
+        MemorySegment block = MemorySegment.ofArray(b.data != null ? b.data : lastRead);
         if (!b.verified) {
             if (LogBlockFormat.checksum(block) != b.crc) {
                 throw new IllegalStateException(
@@ -94,7 +128,20 @@ public final class BlockStore {
         if (b == null) {
             throw new LostPayloadException("block " + id + " is not held");
         }
-        return b.data.length;
+        return (int) b.bytes;
+    }
+
+    /** The file block read last, and its id (0: none). */
+    private byte[] lastRead;
+
+    private long lastReadId;
+
+    private byte[] readFile(long id) {
+        try {
+            return java.nio.file.Files.readAllBytes(file(id));
+        } catch (java.io.IOException e) {
+            throw new LostPayloadException("block " + id + " cannot be read from " + folder + ": " + e.getMessage());
+        }
     }
 
     /** {@code count} messages of block {@code id} are no longer needed; the block goes with the last. */
@@ -102,20 +149,50 @@ public final class BlockStore {
         Block b = blocks.get(id);
         if (b != null && (b.live -= count) <= 0) {
             blocks.remove(id);
-            usedBytes -= b.data.length;
+            usedBytes -= b.bytes;
+            deleteFile(id);
+            if (lastReadId == id) {
+                lastRead = null;
+                lastReadId = 0;
+            }
         }
     }
 
-    /** Everything goes (the logger died). */
+    private void deleteFile(long id) {
+        if (folder != null) {
+            try {
+                java.nio.file.Files.deleteIfExists(file(id));
+            } catch (java.io.IOException e) {
+                // the room is accounted free; a file left behind goes with the folder
+            }
+        }
+    }
+
+    /** Everything goes (the logger died, or the job ended). */
     public void clear() {
+        for (Long id : blocks.keySet()) {
+            deleteFile(id);
+        }
         blocks.clear();
         usedBytes = 0;
+        lastRead = null;
+        lastReadId = 0;
     }
 
     /** Flips one byte of a block, as a storage fault would (tests of the integrity check). */
     void corrupt(long id) {
         Block b = blocks.get(id);
-        b.data[b.data.length / 2] ^= 0x5a;
+        if (b.data != null) {
+            b.data[b.data.length / 2] ^= 0x5a;
+        } else {
+            byte[] d = readFile(id);
+            d[d.length / 2] ^= 0x5a;
+            try {
+                java.nio.file.Files.write(file(id), d);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }
     }
 
     /** The figures, in the order of {@link #FIGURE_NAMES}. */
@@ -148,13 +225,17 @@ public final class BlockStore {
     }
 
     private static final class Block {
+        /** The bytes, or null when they are in the block's file. */
         final byte[] data;
+
+        final long bytes;
         final int crc;
         int live;
         boolean verified;
 
-        Block(byte[] data, int crc, int live) {
+        Block(byte[] data, long bytes, int crc, int live) {
             this.data = data;
+            this.bytes = bytes;
             this.crc = crc;
             this.live = live;
         }

@@ -33,9 +33,9 @@ final class LocalLoggerNode implements LoggerNode {
     /** Per stored block, the payloads it holds (what a death loses). */
     private final Map<Long, List<DumpedPayload>> payloads = new HashMap<>();
 
-    LocalLoggerNode(int index, long capacityBytes, long dieAtRequest, LoggerNodes job) {
+    LocalLoggerNode(int index, long capacityBytes, java.nio.file.Path folder, long dieAtRequest, LoggerNodes job) {
         this.index = index;
-        this.store = new BlockStore(capacityBytes);
+        this.store = new BlockStore(capacityBytes, folder);
         this.dieAtRequest = dieAtRequest;
         this.job = job;
         this.thread =
@@ -149,6 +149,9 @@ final class LocalLoggerNode implements LoggerNode {
     @Override
     public void stop() {
         queue.add(STOP);
+        synchronized (job.lock) {
+            store.clear(); // the job is over: blocks kept as files go too
+        }
     }
 
     @Override

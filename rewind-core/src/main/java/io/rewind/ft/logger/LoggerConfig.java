@@ -17,6 +17,9 @@ import java.util.Locale;
  * @param kills          loggers to kill, each when asked for its n-th dump
  * @param hosts          with ranks as processes on several hosts, where the loggers run (logger i on
  *                       {@code hosts[i mod size]}); empty: the last nodes of the hostfile or allocation
+ * @param folder         where loggers keep blocks as files, logger i in {@code folder/logger-i} (a
+ *                       path valid on the loggers' hosts; {@code --logger-memory} is then disk room);
+ *                       null: in memory
  */
 public record LoggerConfig(
         int loggers,
@@ -25,7 +28,8 @@ public record LoggerConfig(
         int replicas,
         double alphaSeconds,
         List<Kill> kills,
-        List<String> hosts) {
+        List<String> hosts,
+        String folder) {
 
     /** A rank starts dumping once its log holds this share of the quota. */
     public static final double THRESHOLD_FRACTION = 0.75;
@@ -34,12 +38,12 @@ public record LoggerConfig(
     public static final double DEFAULT_ALPHA_SECONDS = 0.5;
 
     public static final LoggerConfig NONE =
-            new LoggerConfig(0, Long.MAX_VALUE, Long.MAX_VALUE, 1, DEFAULT_ALPHA_SECONDS, List.of(), List.of());
+            new LoggerConfig(0, Long.MAX_VALUE, Long.MAX_VALUE, 1, DEFAULT_ALPHA_SECONDS, List.of(), List.of(), null);
 
     /** Without hosts named: the last nodes of the launch. */
     public LoggerConfig(
             int loggers, long quotaBytes, long capacityBytes, int replicas, double alphaSeconds, List<Kill> kills) {
-        this(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, kills, List.of());
+        this(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, kills, List.of(), null);
     }
 
     public LoggerConfig {
@@ -92,23 +96,32 @@ public record LoggerConfig(
     }
 
     public LoggerConfig withCapacity(long bytes) {
-        return new LoggerConfig(loggers, quotaBytes, bytes, replicas, alphaSeconds, kills, hosts);
+        return new LoggerConfig(loggers, quotaBytes, bytes, replicas, alphaSeconds, kills, hosts, folder);
     }
 
     public LoggerConfig withReplicas(int n) {
-        return new LoggerConfig(loggers, quotaBytes, capacityBytes, n, alphaSeconds, kills, hosts);
+        return new LoggerConfig(loggers, quotaBytes, capacityBytes, n, alphaSeconds, kills, hosts, folder);
     }
 
     public LoggerConfig withAlpha(double seconds) {
-        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, seconds, kills, hosts);
+        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, seconds, kills, hosts, folder);
     }
 
     public LoggerConfig withKills(List<Kill> k) {
-        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, k, hosts);
+        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, k, hosts, folder);
     }
 
     public LoggerConfig withHosts(List<String> h) {
-        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, kills, h);
+        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, kills, h, folder);
+    }
+
+    public LoggerConfig withFolder(String f) {
+        return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, kills, hosts, f);
+    }
+
+    /** Where logger {@code index} keeps its blocks (null: in memory). */
+    public java.nio.file.Path folderOf(int index) {
+        return folder == null ? null : java.nio.file.Path.of(folder, "logger-" + index);
     }
 
     /**

@@ -61,7 +61,7 @@ public final class LoggerNodes implements AutoCloseable {
             }
             nodes[i] = remote != null
                     ? remote.apply(i, this)
-                    : new LocalLoggerNode(i, config.capacityBytes(), dieAt, this);
+                    : new LocalLoggerNode(i, config.capacityBytes(), config.folderOf(i), dieAt, this);
         }
         this.clients = new LoggerClient[ranks];
         this.figures = new RankDumpFigures[ranks];

@@ -77,6 +77,33 @@ class LoggerNodesTest {
     }
 
     @Test
+    void aLoggerGivenAFolderKeepsBlocksAsFilesAndDeletesThemWhenReleased(
+            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+        LoggerConfig config = LoggerConfig.of(1, 1 << 20).withFolder(dir.toString());
+        try (LoggerNodes job = new LoggerNodes(config, 1);
+                PayloadLog log = logWith(0, 0, 4, 700)) {
+            LoggerClient client = job.clientFor(0, 0);
+            List<byte[]> expected = new ArrayList<>();
+            log.oldestEntries(Long.MAX_VALUE).forEach(e -> expected.add(e.payloadToArray()));
+            DumpedPayload[] dumped = dumpAll(client, log, 0);
+            java.nio.file.Path folder = dir.resolve("logger-0");
+            try (var files = java.nio.file.Files.list(folder)) {
+                assertEquals(1, files.count(), "one block, one file");
+            }
+            for (int i = 0; i < dumped.length; i++) {
+                assertArrayEquals(expected.get(i), client.readToArray(dumped[i]));
+            }
+            for (DumpedPayload p : dumped) {
+                p.unreference();
+            }
+            try (var files = java.nio.file.Files.list(folder)) {
+                assertEquals(0, files.count(), "released: the file is gone");
+            }
+            assertEquals(0L, loggerField(job, 0, "heldBytes"));
+        }
+    }
+
+    @Test
     void aFullLoggerDeclinesAndTheNextOneIsAskedAndWhenAllAreFullNoneTakesIt() {
         // Each logger holds one dump of 5 x 1000 bytes, not two.
         LoggerConfig config = LoggerConfig.of(2, 1 << 20).withCapacity(6_000);

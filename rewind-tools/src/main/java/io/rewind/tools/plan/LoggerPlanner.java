@@ -18,8 +18,11 @@ import java.util.TreeSet;
  *   <li>the profile gives the communication pattern, assumed steady over the run;</li>
  *   <li>for each candidate number of clusters (nodes kept whole) the partitioner gives the
  *       clustering with the least logged volume and so each rank's log rate;</li>
- *   <li>for each memory quota, whatever a rank would log beyond its share of the quota during
- *       the run is dumped to logger nodes, which sets how many loggers are needed;</li>
+ *   <li>for each memory quota, what a rank dumps to logger nodes during the run sets how many
+ *       loggers are needed: a run dumps as soon as a log passes three quarters of its quota, and a
+ *       dump may take up to half of it, so a rank that logs more than the threshold keeps at least
+ *       a quarter of its quota and dumps at most the rest of what it logs (an upper bound: the
+ *       loggers must hold the worst case, or the last dumps find them full);</li>
  *   <li>options needing more loggers than allowed are infeasible; among the rest the planner
  *       picks the smallest restart fraction (best failure containment), then the smallest
  *       quota, then the fewest loggers.</li>
@@ -28,6 +31,12 @@ import java.util.TreeSet;
 public final class LoggerPlanner {
 
     private LoggerPlanner() {}
+
+    /** Share of its quota at which a rank starts dumping (the runtime's {@code LoggerConfig}). */
+    static final double DUMP_THRESHOLD = 0.75;
+
+    /** The least share of its quota a dumping rank keeps: the threshold less the largest dump (half). */
+    static final double KEPT_AFTER_DUMPS = 0.25;
 
     public static LoggerPlan plan(CommMatrix m, PlanRequest request) {
         int n = m.ranks();
@@ -77,7 +86,9 @@ public final class LoggerPlanner {
                     double predicted = logged * scale;
                     total += predicted;
                     max = Math.max(max, predicted);
-                    dumped += Math.max(0, predicted - quotaPerRank);
+                    if (predicted > DUMP_THRESHOLD * quotaPerRank) {
+                        dumped += predicted - KEPT_AFTER_DUMPS * quotaPerRank;
+                    }
                 }
                 int loggers = (int) Math.ceil(dumped / request.loggerMemoryBytes() - 1e-12);
                 options.add(new PlanOption(
