@@ -102,6 +102,9 @@ public record JobConfig(
      */
     static PayloadLogConfig logFor(
             ProtocolDescriptor protocol, PayloadLogConfig log, io.rewind.ft.logger.LoggerConfig loggers) {
+        if (log != null && loggers.enabled()) {
+            log = blocksForQuota(log, loggers.quotaBytes());
+        }
         if (protocol != null
                 && protocol.name().equals("mcml")
                 && log != null
@@ -116,6 +119,24 @@ public record JobConfig(
                     .build();
         }
         return log;
+    }
+
+    /**
+     * A log kept under a quota by logger nodes takes blocks of a quarter of the quota (whole pages, at
+     * most the configured size), keeps at most two spare and no more spare bytes than the quota: its
+     * memory then follows the quota, where 2 MiB blocks would hold many times a small quota.
+     */
+    static PayloadLogConfig blocksForQuota(PayloadLogConfig log, long quotaBytes) {
+        long page = PayloadLogConfig.PAGE_BYTES;
+        long block = Math.max(page, Math.min(log.blockBytes(), (quotaBytes / 4) / page * page));
+        if (block >= log.blockBytes()) {
+            return log;
+        }
+        return log.toBuilder()
+                .blockBytes(block)
+                .spareBlocks(Math.min(log.spareBlocks(), 2))
+                .spareLimitBytes(Math.min(log.spareLimitBytes(), quotaBytes))
+                .build();
     }
 
     /** This job with another protocol, checkpoint frequency and failure schedule; everything else is kept. */

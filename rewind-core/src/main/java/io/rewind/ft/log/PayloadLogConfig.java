@@ -54,7 +54,7 @@ public record PayloadLogConfig(
         boolean hugePages,
         boolean prepareAhead) {
 
-    static final long PAGE_BYTES = 4096;
+    public static final long PAGE_BYTES = 4096;
     static final long MAX_BLOCK_BYTES = 1L << 30;
     /** No limit, no quota, or "never" for a threshold. */
     public static final long UNLIMITED = Long.MAX_VALUE;
