@@ -143,10 +143,13 @@ final class RemoteLoggerNode implements LoggerNode {
                 job.died(this, "its process is gone (" + e.getMessage() + ")");
                 return;
             }
-            List<DumpedPayload> payloads = job.stored(this, dump, block, (Long) id);
+            if (!(id instanceof Long blockId) || blockId == 0) {
+                return; // nothing of the dump was left to keep
+            }
+            List<DumpedPayload> payloads = job.stored(this, dump, block, blockId);
             synchronized (lockOf()) {
                 if (!dead && !payloads.isEmpty()) {
-                    held.put((Long) id, new ArrayList<>(payloads));
+                    held.put(blockId, new ArrayList<>(payloads));
                 }
             }
         } finally {

@@ -73,9 +73,15 @@ public final class BlockStore {
         reservedBytes -= bytes;
     }
 
-    /** Keeps a block of {@code messages} messages, in the room {@code reserved} for it; its id. */
+    /**
+     * Keeps a block of {@code messages} messages, in the room {@code reserved} for it; its id (0: a block
+     * of no message, not kept).
+     */
     public long put(byte[] data, int crc, long reserved, int messages) {
         reservedBytes -= reserved;
+        if (messages == 0) {
+            return 0; // every message left its log on the way (trimmed, or its rank crashed): nothing to keep
+        }
         long id = ++nextId;
         if (folder != null) {
             try {

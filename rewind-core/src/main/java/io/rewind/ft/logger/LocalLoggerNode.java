@@ -94,7 +94,9 @@ final class LocalLoggerNode implements LoggerNode {
                         continue;
                     }
                     long id = store.put(block.data(), block.crc(), t.blockBytes(), block.messages());
-                    payloads.put(id, job.placed(this, t.dump(), block, id));
+                    if (id != 0) {
+                        payloads.put(id, job.placed(this, t.dump(), block, id));
+                    }
                 }
             } finally {
                 t.dump().partDone();
