@@ -395,7 +395,7 @@ public record JobConfig(
             return this;
         }
 
-        private io.rewind.ft.logger.LoggerConfig loggers = io.rewind.ft.logger.LoggerConfig.NONE;
+        private io.rewind.ft.logger.LoggerConfig loggers = io.rewind.ft.logger.LoggerConfig.fromTestProperties();
 
         public Builder applicationLevelCollectives(boolean on) {
             this.applicationLevelCollectives = on;

@@ -81,6 +81,16 @@ public record LoggerConfig(
         }
     }
 
+    /**
+     * What a job built in code gets unless it says otherwise: none, or, for a test tier that runs the
+     * recovery oracle with logger nodes, {@code -Drewind.loggers=K} loggers and a quota of {@code
+     * -Drewind.loggers.quota=BYTES} (default 4 KiB, small enough that every rank dumps).
+     */
+    public static LoggerConfig fromTestProperties() {
+        int k = Integer.getInteger("rewind.loggers", 0);
+        return k <= 0 ? NONE : of(k, Long.getLong("rewind.loggers.quota", 4 << 10));
+    }
+
     /** Loggers with the given quota, everything else at its default. */
     public static LoggerConfig of(int loggers, long quotaBytes) {
         return new LoggerConfig(loggers, quotaBytes, Long.MAX_VALUE, 1, DEFAULT_ALPHA_SECONDS, List.of());
