@@ -111,6 +111,11 @@ class RunCommandTest {
             "the dendrogram has 2 ranks, the job 3",
             "--switch-off is for memory-constrained logging"
         };
+        assertEachRefusedBeforeAJobRuns(cases, why);
+    }
+
+    /** Each case's options, on a 3-rank ring, end with status 2 and its reason, before any job runs. */
+    private static void assertEachRefusedBeforeAJobRuns(String[][] cases, String[] why) {
         for (int i = 0; i < cases.length; i++) {
             java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "-n", "3"));
             args.addAll(java.util.List.of(cases[i]));
@@ -154,15 +159,7 @@ class RunCommandTest {
             "--logger-dir needs --loggers K",
             "--logger-hosts places logger processes on the hosts of --launch ssh or slurm"
         };
-        for (int i = 0; i < cases.length; i++) {
-            java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("run", "-n", "3"));
-            args.addAll(java.util.List.of(cases[i]));
-            args.addAll(java.util.List.of("io.rewind.apps.examples.Ring", "10"));
-            CommandRun r = run(args.toArray(new String[0]));
-            assertEquals(2, r.status(), String.join(" ", cases[i]) + ": " + r.out() + r.err());
-            assertTrue(r.err().contains(why[i]), String.join(" ", cases[i]) + ": " + r.err());
-            assertTrue(!r.out().contains("protocol "), "no job ran: " + r.out());
-        }
+        assertEachRefusedBeforeAJobRuns(cases, why);
     }
 
     @Test

@@ -60,8 +60,8 @@ public record ProtocolServices(
                 null);
     }
 
-    /** A rank incarnation's client of the logger nodes, or null if the job has none. */
-    public io.rewind.ft.logger.LoggerClient loggerClient(int rank, int incarnation) {
-        return loggers == null ? null : loggers.clientFor(rank, incarnation);
+    /** A new rank incarnation's client of the logger nodes, or null if the job has none. */
+    public io.rewind.ft.logger.LoggerClient loggerClient(int rank) {
+        return loggers == null ? null : loggers.clientFor(rank);
     }
 }

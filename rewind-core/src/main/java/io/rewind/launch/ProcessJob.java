@@ -76,8 +76,8 @@ public final class ProcessJob {
     private boolean[] loggerDead = new boolean[0];
     /** Per rank, the destinations of its messages only dead loggers held (its process said so). */
     private final Map<Integer, int[]> lostAtLoggers = new java.util.TreeMap<>();
-    /** Per rank, its dump figures summed over the incarnations that reported them. */
-    private final Map<Integer, long[]> dumpWords = new java.util.TreeMap<>();
+    /** Per rank, the dump figures of each incarnation that reported them. */
+    private final Map<Integer, List<long[]>> dumpWords = new java.util.TreeMap<>();
 
     private final List<String> loggerDeaths = new ArrayList<>();
     private final List<Map<String, Object>> senderRollbacks = new ArrayList<>();
@@ -276,12 +276,6 @@ public final class ProcessJob {
         loggerRequests = new Requests[k];
         loggerDead = new boolean[k];
         for (int i = 0; i < k; i++) {
-            long dieAt = 0;
-            for (io.rewind.ft.logger.LoggerConfig.Kill kill : c.kills()) {
-                if (kill.logger() == i) {
-                    dieAt = dieAt == 0 ? kill.atDump() : Math.min(dieAt, kill.atDump());
-                }
-            }
             List<String> logger =
                     new ArrayList<>(JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), LoggerProcess.class));
             boolean remote = launch.mode() != Launch.Mode.LOCAL;
@@ -295,7 +289,7 @@ public final class ProcessJob {
                     "--capacity",
                     Long.toString(c.capacityBytes()),
                     "--die-at",
-                    Long.toString(dieAt),
+                    Long.toString(c.dieAtDump(i)),
                     "--folder",
                     c.folderOf(i) == null ? "-" : c.folderOf(i).toString()));
             String host = loggerHost(i);
@@ -381,9 +375,9 @@ public final class ProcessJob {
 
     /** The run record's {@code loggerNodes} object: what the ranks and the loggers reported. */
     private Map<String, Object> loggerRecord() {
-        List<long[]> words = new ArrayList<>();
+        List<List<long[]>> words = new ArrayList<>();
         for (int r = 0; r < config.ranks(); r++) {
-            words.add(dumpWords.get(r));
+            words.add(dumpWords.getOrDefault(r, List.of()));
         }
         List<Map<String, Object>> nodes = new ArrayList<>();
         for (int i = 0; i < loggerAt.length; i++) {
@@ -843,17 +837,9 @@ public final class ProcessJob {
                     }
                 }
             }
-            case Messages.DumpFigures d -> {
-                long[] sum = dumpWords.get(d.rank());
-                if (sum == null) {
-                    dumpWords.put(d.rank(), d.words().clone());
-                } else {
-                    // Summed like the in-JVM figures: counts add up, the two peaks (9, 10) take the larger.
-                    for (int i = 0; i < sum.length; i++) {
-                        sum[i] = i == 9 || i == 10 ? Math.max(sum[i], d.words()[i]) : sum[i] + d.words()[i];
-                    }
-                }
-            }
+            case Messages.DumpFigures d -> dumpWords
+                    .computeIfAbsent(d.rank(), r -> new ArrayList<>())
+                    .add(d.words());
             case Messages.AgentHello h -> {
                 for (Agent a : agents) {
                     if (a.name.equals(h.node()) && a.link == null) {

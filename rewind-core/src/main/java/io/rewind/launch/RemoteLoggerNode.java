@@ -14,7 +14,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -33,8 +34,8 @@ final class RemoteLoggerNode implements LoggerNode {
     private final String name;
     private final LoggerNodes job;
 
-    private final LinkedBlockingQueue<Runnable> dumps = new LinkedBlockingQueue<>();
-    private final Thread thread;
+    /** The thread that builds and sends this node's dumps, {@code rewind-dump-to-logger-N}. */
+    private final ExecutorService dumps;
 
     // Guarded by the job's lock.
     private boolean dead;
@@ -51,11 +52,10 @@ final class RemoteLoggerNode implements LoggerNode {
         this.secret = secret;
         this.name = owner + "-logger-" + index;
         this.job = job;
-        this.thread = Thread.ofPlatform()
+        this.dumps = Executors.newSingleThreadExecutor(Thread.ofPlatform()
                 .name("rewind-dump-to-logger-" + index)
                 .daemon(true)
-                .unstarted(this::run);
-        thread.start();
+                .factory());
     }
 
     @Override
@@ -120,7 +120,11 @@ final class RemoteLoggerNode implements LoggerNode {
 
     @Override
     public void transfer(Dump dump, long blockBytes) {
-        dumps.add(() -> send(dump, blockBytes));
+        try {
+            dumps.execute(() -> send(dump, blockBytes));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            dump.partDone(); // the job is over: nothing will store it, and nobody may wait for it
+        }
     }
 
     /** On the dump thread: builds the block from the rank's log, sends it, records where it went. */
@@ -161,23 +165,6 @@ final class RemoteLoggerNode implements LoggerNode {
     private Object lockOf() {
         return job.lock();
     }
-
-    private void run() {
-        while (true) {
-            Runnable next;
-            try {
-                next = dumps.take();
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (next == STOP) {
-                return;
-            }
-            next.run();
-        }
-    }
-
-    private static final Runnable STOP = () -> {};
 
     @Override
     public void storeBuilt(byte[] data, int crc, long reserved, DumpedPayload payload, long payloadOffset) {
@@ -269,7 +256,7 @@ final class RemoteLoggerNode implements LoggerNode {
         synchronized (lockOf()) {
             flushReleases();
         }
-        dumps.add(STOP);
+        dumps.shutdown();
     }
 
     @Override

@@ -54,7 +54,7 @@ public final class CausalProtocol implements Protocol {
                         outcomes(rank, incarnation, services.ranks(), lines),
                         lines::safelyHeldUpTo,
                         services.applicationLevelCollectives())
-                .dumpingTo(services.loggerClient(rank, incarnation));
+                .dumpingTo(services.loggerClient(rank));
     }
 
     /** The outcome log of a causal rank (also used by {@code mcml}, which is causal under a log quota). */

@@ -75,8 +75,11 @@ public final class LogEntry implements StoredPayload {
         this.helperDone = copyMethod == CopyMethod.HELPER_THREAD ? new CountDownLatch(1) : null;
     }
 
-    /** Where the payload went when it left the log for a logger node (null: it did not). */
-    private volatile StoredPayload movedTo;
+    /**
+     * Where the payload went when it left the log for a logger node (null: it did not). Set and read
+     * under the lock of the protocol that owns the log, which also decides the move.
+     */
+    private StoredPayload movedTo;
 
     /** Where the payload went when it left the log for a logger node, or null. */
     public StoredPayload movedTo() {

@@ -5,7 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
  * One logger node of a job whose ranks are threads of one JVM: a service rank with its own memory
@@ -24,8 +25,8 @@ final class LocalLoggerNode implements LoggerNode {
     /** The request number at which this logger dies (0: never). */
     private final long dieAtRequest;
 
-    private final LinkedBlockingQueue<Transfer> queue = new LinkedBlockingQueue<>();
-    private final Thread thread;
+    /** This logger's thread, {@code rewind-logger-N}: it carries the transfers out in turn. */
+    private final ExecutorService thread;
 
     // Guarded by the job's lock.
     private LoggerState state = LoggerState.RUNNING;
@@ -38,9 +39,8 @@ final class LocalLoggerNode implements LoggerNode {
         this.store = new BlockStore(capacityBytes, folder);
         this.dieAtRequest = dieAtRequest;
         this.job = job;
-        this.thread =
-                Thread.ofPlatform().name("rewind-logger-" + index).daemon(true).unstarted(this::run);
-        thread.start();
+        this.thread = Executors.newSingleThreadExecutor(
+                Thread.ofPlatform().name("rewind-logger-" + index).daemon(true).factory());
     }
 
     @Override
@@ -68,39 +68,28 @@ final class LocalLoggerNode implements LoggerNode {
 
     @Override
     public void transfer(Dump dump, long blockBytes) {
-        queue.add(new Transfer(dump, blockBytes));
+        try {
+            thread.execute(() -> store(dump, blockBytes));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            dump.partDone(); // the job is over: nothing will store it, and nobody may wait for it
+        }
     }
 
-    private record Transfer(Dump dump, long blockBytes) {}
-
-    /** Sentinel that ends the thread. */
-    private static final Transfer STOP = new Transfer(null, 0);
-
-    private void run() {
-        while (true) {
-            Transfer t;
-            try {
-                t = queue.take();
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (t == STOP) {
-                return;
-            }
-            try {
-                DumpBlock block = DumpBlock.build(t.dump(), t.blockBytes());
-                synchronized (job.lock) {
-                    if (state != LoggerState.RUNNING) {
-                        continue;
-                    }
-                    long id = store.put(block.data(), block.crc(), t.blockBytes(), block.messages());
-                    if (id != 0) {
-                        payloads.put(id, job.placed(this, t.dump(), block, id));
-                    }
+    /** On this logger's thread: copies the dump out of its rank's log into one block and keeps it. */
+    private void store(Dump dump, long blockBytes) {
+        try {
+            DumpBlock block = DumpBlock.build(dump, blockBytes);
+            synchronized (job.lock) {
+                if (state != LoggerState.RUNNING) {
+                    return;
                 }
-            } finally {
-                t.dump().partDone();
+                long id = store.put(block.data(), block.crc(), blockBytes, block.messages());
+                if (id != 0) {
+                    payloads.put(id, job.placed(this, dump, block, id));
+                }
             }
+        } finally {
+            dump.partDone();
         }
     }
 
@@ -150,7 +139,7 @@ final class LocalLoggerNode implements LoggerNode {
 
     @Override
     public void stop() {
-        queue.add(STOP);
+        thread.shutdown();
         synchronized (job.lock) {
             store.clear(); // the job is over: blocks kept as files go too
         }

@@ -18,17 +18,15 @@ import java.util.Set;
 public final class LoggerClient {
     private final LoggerNodes job;
     private final int rank;
-    private final int incarnation;
     private final LoggerConfig config;
     /** Payloads this incarnation dumped and has not released: released all at once when it ends. */
     private final Set<DumpedPayload> live = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private boolean closed;
 
-    LoggerClient(LoggerNodes job, int rank, int incarnation, LoggerConfig config) {
+    LoggerClient(LoggerNodes job, int rank, LoggerConfig config) {
         this.job = job;
         this.rank = rank;
-        this.incarnation = incarnation;
         this.config = config;
     }
 
@@ -67,7 +65,6 @@ public final class LoggerClient {
         for (LoggerNode node : targets) {
             node.transfer(dump, blockBytes);
         }
-        job.figures(rank).dumpStarted(payload);
         return dump;
     }
 
@@ -248,9 +245,5 @@ public final class LoggerClient {
             }
             live.clear();
         }
-    }
-
-    int incarnation() {
-        return incarnation;
     }
 }

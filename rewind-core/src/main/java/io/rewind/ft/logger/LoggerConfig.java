@@ -129,6 +129,15 @@ public record LoggerConfig(
         return new LoggerConfig(loggers, quotaBytes, capacityBytes, replicas, alphaSeconds, kills, hosts, f);
     }
 
+    /** The dump request at which logger {@code index} is to die: the earliest of its kills (0: never). */
+    public long dieAtDump(int index) {
+        return kills.stream()
+                .filter(k -> k.logger() == index)
+                .mapToLong(Kill::atDump)
+                .min()
+                .orElse(0);
+    }
+
     /** Where logger {@code index} keeps its blocks (null: in memory). */
     public java.nio.file.Path folderOf(int index) {
         return folder == null ? null : java.nio.file.Path.of(folder, "logger-" + index);

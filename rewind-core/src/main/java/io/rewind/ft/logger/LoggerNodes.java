@@ -1,9 +1,8 @@
 package io.rewind.ft.logger;
 
-import java.util.ArrayDeque;
+import io.rewind.ft.mcml.McmlProtocol;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,15 +52,9 @@ public final class LoggerNodes implements AutoCloseable {
         this.config = config;
         this.nodes = new LoggerNode[config.loggers()];
         for (int i = 0; i < nodes.length; i++) {
-            long dieAt = 0;
-            for (LoggerConfig.Kill k : config.kills()) {
-                if (k.logger() == i) {
-                    dieAt = dieAt == 0 ? k.atDump() : Math.min(dieAt, k.atDump());
-                }
-            }
             nodes[i] = remote != null
                     ? remote.apply(i, this)
-                    : new LocalLoggerNode(i, config.capacityBytes(), config.folderOf(i), dieAt, this);
+                    : new LocalLoggerNode(i, config.capacityBytes(), config.folderOf(i), config.dieAtDump(i), this);
         }
         this.clients = new LoggerClient[ranks];
         this.figures = new RankDumpFigures[ranks];
@@ -79,9 +72,9 @@ public final class LoggerNodes implements AutoCloseable {
         return lock;
     }
 
-    /** The client of one rank incarnation. */
-    public LoggerClient clientFor(int rank, int incarnation) {
-        LoggerClient c = new LoggerClient(this, rank, incarnation, config);
+    /** The client of a new incarnation of {@code rank} (the latest one's log is the rank's now). */
+    public LoggerClient clientFor(int rank) {
+        LoggerClient c = new LoggerClient(this, rank, config);
         clients[rank] = c;
         return c;
     }
@@ -177,22 +170,19 @@ public final class LoggerNodes implements AutoCloseable {
     /** Lock held: {@code node} dies; the payloads only it held are lost. */
     void die(LoggerNode node, String reason) {
         int lostNow = 0;
+        Set<Integer> owners = new TreeSet<>();
         for (DumpedPayload p : node.die()) {
             if (p.attached
                     && !p.released
-                    && p.placements.stream().noneMatch(at -> at.node().alive())) {
-                if (lost.add(p)) {
-                    lostNow++;
-                }
+                    && p.placements.stream().noneMatch(at -> at.node().alive())
+                    && lost.add(p)) {
+                lostNow++;
+                owners.add(p.owner.rank());
             }
         }
+        owners.forEach(this::lostChanged);
         // Said in the summary and the run record: this may run on a rank's thread, whose output is the
         // program's.
-        Set<Integer> owners = new TreeSet<>();
-        for (DumpedPayload p : lost) {
-            owners.add(p.owner.rank());
-        }
-        owners.forEach(this::lostChanged);
         deaths.add("logger " + node.index() + " " + reason + ": " + lostNow + " logged message(s) it alone held"
                 + " lost (their senders regenerate them if a rank needs them)");
     }
@@ -257,26 +247,25 @@ public final class LoggerNodes implements AutoCloseable {
      * transitively.
      */
     public static Rollback chain(Set<Integer> failed, Map<Integer, int[]> lostTo) {
-        Set<Integer> set = new TreeSet<>(failed);
-        Set<Integer> dragged = new TreeSet<>();
-        Deque<Integer> queue = new ArrayDeque<>(failed);
-        while (!queue.isEmpty()) {
-            int receiver = queue.poll();
-            for (Map.Entry<Integer, int[]> e : lostTo.entrySet()) {
-                int sender = e.getKey();
-                if (set.contains(sender)) {
-                    continue;
-                }
-                for (int d : e.getValue()) {
-                    if (d == receiver) {
-                        set.add(sender);
-                        dragged.add(sender);
-                        queue.add(sender);
-                        break;
-                    }
-                }
+        // The rollback chain of memory-constrained logging, with "channel lost at a logger" where mcml
+        // has "channel switched off": a sender rolls back with any rolling-back rank it lost messages to.
+        int n = 0;
+        for (int r : failed) {
+            n = Math.max(n, r + 1);
+        }
+        for (Map.Entry<Integer, int[]> e : lostTo.entrySet()) {
+            n = Math.max(n, e.getKey() + 1);
+            for (int d : e.getValue()) {
+                n = Math.max(n, d + 1);
             }
         }
+        boolean[][] lostOn = new boolean[n][n];
+        lostTo.forEach((sender, destinations) -> {
+            for (int d : destinations) {
+                lostOn[sender][d] = true;
+            }
+        });
+        Set<Integer> dragged = McmlProtocol.rollbackSet(failed, lostOn).dragged();
         if (dragged.isEmpty()) {
             return new Rollback(Set.of(), List.of());
         }
@@ -306,12 +295,12 @@ public final class LoggerNodes implements AutoCloseable {
 
     /**
      * The run record's {@code loggerNodes} object of a job whose ranks and loggers are processes: the
-     * ranks' figures as their processes sent them (per rank, summed over incarnations), the loggers'
-     * entries, deaths and sender rollbacks as the launcher saw them.
+     * ranks' figures as their processes sent them (per rank, every incarnation's words, added up), the
+     * loggers' entries, deaths and sender rollbacks as the launcher saw them.
      */
     public static Map<String, Object> record(
             LoggerConfig config,
-            List<long[]> rankWords,
+            List<List<long[]>> rankWords,
             List<Map<String, Object>> loggers,
             List<String> deaths,
             List<Map<String, Object>> rollbacks,
@@ -320,9 +309,7 @@ public final class LoggerNodes implements AutoCloseable {
         List<Map<String, Object>> ranks = new ArrayList<>();
         for (int r = 0; r < rankWords.size(); r++) {
             RankDumpFigures f = new RankDumpFigures();
-            if (rankWords.get(r) != null) {
-                f.add(rankWords.get(r));
-            }
+            rankWords.get(r).forEach(f::add);
             ranks.add(f.record(r));
         }
         m.put("dumpsPerRank", ranks);
@@ -391,9 +378,9 @@ public final class LoggerNodes implements AutoCloseable {
 
     /** Dumps, bytes dumped, declines, blocking waits and peak log per rank; every logger; deaths. */
     public Map<String, Object> runRecord() {
-        List<long[]> words = new ArrayList<>();
+        List<List<long[]>> words = new ArrayList<>();
         for (int r = 0; r < figures.length; r++) {
-            words.add(figureWords(r));
+            words.add(List.of(figureWords(r)));
         }
         synchronized (lock) {
             List<Map<String, Object>> loggers = new ArrayList<>();

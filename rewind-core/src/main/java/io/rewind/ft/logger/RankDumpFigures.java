@@ -16,17 +16,11 @@ final class RankDumpFigures {
     private long largestExcessBytes;
     private long peakLogBytes;
     private long replayedFromLoggersBytes;
-    private long inFlightBytes;
-
-    synchronized void dumpStarted(long bytes) {
-        inFlightBytes = bytes;
-    }
 
     synchronized void dumpDone(Dump dump, long nanos) {
         dumps++;
         dumpedBytes += dump.bytes();
         dumpNanos += nanos;
-        inFlightBytes = 0;
     }
 
     synchronized void directStore(long bytes) {

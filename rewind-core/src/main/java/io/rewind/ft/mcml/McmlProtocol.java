@@ -112,7 +112,7 @@ public final class McmlProtocol implements Protocol {
                         services.applicationLevelCollectives(),
                         new McmlChannels(
                                 rank, incarnationNumber, services.ranks(), quotaBytes, order, services.reports()))
-                .dumpingTo(services.loggerClient(rank, incarnationNumber));
+                .dumpingTo(services.loggerClient(rank));
     }
 
     private int[] everyRank() {

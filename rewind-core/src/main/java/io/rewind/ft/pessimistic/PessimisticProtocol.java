@@ -57,7 +57,7 @@ public final class PessimisticProtocol implements Protocol {
                         services.eventLog().apply(rank),
                         lines,
                         services.applicationLevelCollectives())
-                .dumpingTo(services.loggerClient(rank, incarnation));
+                .dumpingTo(services.loggerClient(rank));
     }
 
     /** Only the failed ranks restart ({@link LocalRollback#plan}). */

@@ -505,6 +505,9 @@ public final class SenderLoggingRank implements RankProtocol {
      * Lock held: the dump in flight is done. Every frame whose payload a logger now holds refers to it
      * there, and the log lets those entries go.
      */
+    /** Frame {@code frame} of {@code channel} carries entry {@code entry} of a dump. */
+    private record FrameOfEntry(SentFrames channel, int frame, int entry) {}
+
     private void takeInDump() {
         Dump d = dumpInFlight;
         dumpInFlight = null;
@@ -514,8 +517,7 @@ public final class SenderLoggingRank implements RankProtocol {
             position.put(entries.get(i), i);
         }
         int[] references = new int[entries.size()];
-        List<int[]> where = new ArrayList<>(); // entry index, frame index; and the channel alongside
-        List<SentFrames> whereChannel = new ArrayList<>();
+        List<FrameOfEntry> frames = new ArrayList<>();
         List<Set<Integer>> destinations = new ArrayList<>(entries.size());
         for (int i = 0; i < entries.size(); i++) {
             destinations.add(new java.util.TreeSet<>());
@@ -526,8 +528,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 if (i != null) {
                     references[i]++;
                     destinations.get(i).add(ChannelKey.peer(c.key));
-                    where.add(new int[] {i, j});
-                    whereChannel.add(c);
+                    frames.add(new FrameOfEntry(c, j, i));
                 }
             }
         }
@@ -536,17 +537,17 @@ public final class SenderLoggingRank implements RankProtocol {
             dests[i] = destinations.get(i).stream().mapToInt(Integer::intValue).toArray();
         }
         DumpedPayload[] dumped = loggers.takeIn(d, dests, references);
-        for (int k = 0; k < where.size(); k++) {
-            int i = where.get(k)[0];
-            if (dumped[i] != null) {
-                entries.get(i).movedTo(dumped[i]);
-                SentFrames c = whereChannel.get(k);
-                heldBytes -= entries.get(i).lengthBytes();
-                c.dumped(where.get(k)[1], dumped[i]);
+        for (FrameOfEntry f : frames) {
+            if (dumped[f.entry()] != null) {
+                heldBytes -= entries.get(f.entry()).lengthBytes();
+                f.channel().dumped(f.frame(), dumped[f.entry()]);
             }
         }
         List<LogEntry> gone = new ArrayList<>();
         for (int i = 0; i < dumped.length; i++) {
+            if (dumped[i] != null) {
+                entries.get(i).movedTo(dumped[i]); // a collective's later frames find its result there
+            }
             if (dumped[i] != null || references[i] == 0) {
                 gone.add(entries.get(i));
             }

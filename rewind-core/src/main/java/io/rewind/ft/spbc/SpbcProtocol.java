@@ -108,7 +108,7 @@ public final class SpbcProtocol implements Protocol {
                         // channel may only be trimmed up to what the cluster's oldest kept line holds.
                         (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, members[clusterOf[receiver]]),
                         services.applicationLevelCollectives())
-                .dumpingTo(services.loggerClient(rank, incarnation));
+                .dumpingTo(services.loggerClient(rank));
     }
 
     @Override

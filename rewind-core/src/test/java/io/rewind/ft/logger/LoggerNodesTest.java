@@ -57,7 +57,7 @@ class LoggerNodesTest {
     void aDumpComesBackByteForByteAndItsMemoryGoesWhenReleased() {
         try (LoggerNodes job = new LoggerNodes(LoggerConfig.of(2, 1 << 20), 3);
                 PayloadLog log = logWith(1, 2, 5, 1000)) {
-            LoggerClient client = job.clientFor(1, 0);
+            LoggerClient client = job.clientFor(1);
             List<LogEntry> entries = log.oldestEntries(Long.MAX_VALUE);
             List<byte[]> expected = new ArrayList<>();
             entries.forEach(e -> expected.add(e.payloadToArray()));
@@ -82,7 +82,7 @@ class LoggerNodesTest {
         LoggerConfig config = LoggerConfig.of(1, 1 << 20).withFolder(dir.toString());
         try (LoggerNodes job = new LoggerNodes(config, 1);
                 PayloadLog log = logWith(0, 0, 4, 700)) {
-            LoggerClient client = job.clientFor(0, 0);
+            LoggerClient client = job.clientFor(0);
             List<byte[]> expected = new ArrayList<>();
             log.oldestEntries(Long.MAX_VALUE).forEach(e -> expected.add(e.payloadToArray()));
             DumpedPayload[] dumped = dumpAll(client, log, 0);
@@ -111,7 +111,7 @@ class LoggerNodesTest {
                 PayloadLog a = logWith(0, 1, 5, 1000);
                 PayloadLog b = logWith(0, 1, 5, 1000);
                 PayloadLog c = logWith(0, 1, 5, 1000)) {
-            LoggerClient client = job.clientFor(0, 0);
+            LoggerClient client = job.clientFor(0);
             dumpAll(client, a, 1);
             dumpAll(client, b, 1);
             assertEquals(1L, loggerField(job, 0, "storedBlocks"));
@@ -125,7 +125,7 @@ class LoggerNodesTest {
     void aCorruptedBlockIsRefusedAtReplay() {
         try (LoggerNodes job = new LoggerNodes(LoggerConfig.of(1, 1 << 20), 1);
                 PayloadLog log = logWith(0, 0, 2, 64)) {
-            LoggerClient client = job.clientFor(0, 0);
+            LoggerClient client = job.clientFor(0);
             DumpedPayload[] dumped = dumpAll(client, log, 0);
             DumpedPayload.Placement at = dumped[0].placements.get(0);
             ((LocalLoggerNode) at.node()).corruptForTest(at.blockId());
@@ -139,8 +139,8 @@ class LoggerNodesTest {
         try (LoggerNodes job = new LoggerNodes(LoggerConfig.of(2, 1 << 20), 4);
                 PayloadLog from0 = logWith(0, 1, 3, 100);
                 PayloadLog from2 = logWith(2, 3, 3, 100)) {
-            DumpedPayload[] lost = dumpAll(job.clientFor(0, 0), from0, 1); // rank 0 asks logger 0 first
-            dumpAll(job.clientFor(2, 0), from2, 3); // rank 2 too (2 mod 2)
+            DumpedPayload[] lost = dumpAll(job.clientFor(0), from0, 1); // rank 0 asks logger 0 first
+            dumpAll(job.clientFor(2), from2, 3); // rank 2 too (2 mod 2)
             job.kill(0);
             assertThrows(LostPayloadException.class, () -> lost[0].owner.readToArray(lost[0]));
             assertEquals(Set.of(0), job.sendersToRollBack(Set.of(1)).senders());
@@ -158,7 +158,7 @@ class LoggerNodesTest {
     void withTwoReplicasOneDeathLosesNothing() {
         try (LoggerNodes job = new LoggerNodes(LoggerConfig.of(2, 1 << 20).withReplicas(2), 2);
                 PayloadLog log = logWith(0, 1, 3, 100)) {
-            LoggerClient client = job.clientFor(0, 0);
+            LoggerClient client = job.clientFor(0);
             byte[] first = log.oldestEntries(Long.MAX_VALUE).get(0).payloadToArray();
             DumpedPayload[] dumped = dumpAll(client, log, 1);
             assertEquals(2, dumped[0].placements.size());
@@ -174,7 +174,7 @@ class LoggerNodesTest {
         try (LoggerNodes job = new LoggerNodes(config, 1);
                 PayloadLog a = logWith(0, 0, 2, 10);
                 PayloadLog b = logWith(0, 0, 2, 10)) {
-            LoggerClient client = job.clientFor(0, 0);
+            LoggerClient client = job.clientFor(0);
             dumpAll(client, a, 0);
             assertNull(client.startDump(b.oldestEntries(Long.MAX_VALUE)));
             assertTrue(!job.alive(0));
