@@ -196,6 +196,14 @@ final class FaultToleranceOptions {
     boolean logPrepareAhead;
 
     @Option(
+            names = "--log-reserve",
+            paramLabel = "SIZE",
+            description = "Off-heap memory each rank's payload log faults in when it opens and keeps (e.g. 512MiB): "
+                    + "a log that grows that much between two checkpoints (see rewind plan) then never waits for new "
+                    + "memory. The job start pays for it. Backends off-heap and hybrid. Default: none.")
+    String logReserve;
+
+    @Option(
             names = "--collective-logging",
             paramLabel = "LEVEL",
             defaultValue = "application",
@@ -237,6 +245,10 @@ final class FaultToleranceOptions {
             b.failures(FailureSchedule.chaos(chaos, ranks, chaosSpan));
         }
         PayloadLogConfig log = payloadLog();
+        if (logReserve != null && !chosen.create().logsPayloads()) {
+            throw new IllegalArgumentException("--log-reserve is memory for a payload log, and " + chosen.name()
+                    + " logs no payloads: use pessimistic, causal, mcml or spbc");
+        }
         if (switchOff != null && !chosen.name().equals("mcml")) {
             throw new IllegalArgumentException(
                     "--switch-off is for memory-constrained logging (--protocol mcml), not for " + chosen.name());
@@ -406,8 +418,13 @@ final class FaultToleranceOptions {
         }
         // File-backed logs are temporary files, deleted when the log closes; without --log-dir they go
         // to the system's temporary folder, as the option says.
+        if (logReserve != null && backend != StorageBackend.OFF_HEAP && backend != StorageBackend.HYBRID) {
+            throw new IllegalArgumentException("--log-reserve is memory for off-heap log blocks, and --log-backend "
+                    + logBackend + " has none: use off-heap or hybrid");
+        }
         return c.hugePages(logHugePages)
                 .prepareAhead(logPrepareAhead)
+                .reserveBytes(logReserve == null ? 0 : (long) size("--log-reserve", logReserve))
                 .mappedDirectory(logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir")))
                 .build();
     }

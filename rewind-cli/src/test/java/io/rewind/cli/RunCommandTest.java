@@ -128,6 +128,52 @@ class RunCommandTest {
     }
 
     @Test
+    void badLogReservesAreRefusedBeforeAnyJobRuns() {
+        String[][] cases = {
+            {"--protocol", "global", "--log-reserve", "64MiB"},
+            {"--protocol", "pessimistic", "--log-backend", "mapped-file", "--log-reserve", "64MiB"},
+            {"--protocol", "pessimistic", "--log-reserve", "plenty"},
+            {"--protocol", "pessimistic", "--log-reserve", "0"}
+        };
+        String[] why = {
+            "global logs no payloads", "--log-backend mapped-file has none", "--log-reserve plenty", "is not a size"
+        };
+        assertEachRefusedBeforeAJobRuns(cases, why);
+    }
+
+    @Test
+    void aRankWhoseLogHasAReserveRecoversFromIt() {
+        CommandRun r = run(
+                "run",
+                "-n",
+                "3",
+                "--timeout",
+                "60s",
+                "--protocol",
+                "pessimistic",
+                "--checkpoint-every",
+                "10",
+                "--log-reserve",
+                "8MiB",
+                "--kill",
+                "1@25",
+                "io.rewind.apps.workloads.Stencil2D",
+                "48",
+                "40");
+        CommandRun failureFree =
+                run("run", "-n", "3", "--timeout", "60s", "io.rewind.apps.workloads.Stencil2D", "48", "40");
+        assertEquals(0, r.status(), r.out() + r.err());
+        assertTrue(r.out().contains("failure: rank 1"), r.out());
+        assertEquals(0, failureFree.status(), failureFree.out() + failureFree.err());
+        assertEquals(programLines(failureFree.out()), programLines(r.out()));
+    }
+
+    /** The program's own output: the lines tagged with a rank. */
+    private static java.util.List<String> programLines(String out) {
+        return out.lines().filter(l -> l.matches("\\[\\d+\\] .*")).sorted().toList();
+    }
+
+    @Test
     void badLoggerNodeOptionsAreRefusedBeforeAnyJobRuns() {
         String[][] cases = {
             {"--protocol", "pessimistic", "--loggers", "2"},

@@ -54,7 +54,8 @@ record JobSpec(
             long pipelineChunkBytes,
             long mappedFileThresholdBytes,
             boolean hugePages,
-            boolean prepareAhead)
+            boolean prepareAhead,
+            long reserveBytes)
             implements Serializable {}
 
     static JobSpec of(JobConfig c) {
@@ -92,7 +93,8 @@ record JobSpec(
                         l.pipelineChunkBytes(),
                         l.mappedFileThresholdBytes(),
                         l.hugePages(),
-                        l.prepareAhead()),
+                        l.prepareAhead(),
+                        l.reserveBytes()),
                 new Loggers(
                         c.loggers().loggers(),
                         c.loggers().quotaBytes(),
@@ -126,7 +128,8 @@ record JobSpec(
                 l.pipelineChunkBytes(),
                 l.mappedFileThresholdBytes(),
                 l.hugePages(),
-                l.prepareAhead());
+                l.prepareAhead(),
+                l.reserveBytes());
         return JobConfig.builder(mainClass)
                 .ranks(ranks)
                 .args(args)

@@ -129,6 +129,10 @@ public record JobConfig(
     static PayloadLogConfig blocksForQuota(PayloadLogConfig log, long quotaBytes) {
         long page = PayloadLogConfig.PAGE_BYTES;
         long block = Math.max(page, Math.min(log.blockBytes(), (quotaBytes / 4) / page * page));
+        if (log.reserveBytes() > quotaBytes) {
+            // The log never holds more than the quota: a larger reserve would be memory never used.
+            log = log.toBuilder().reserveBytes(quotaBytes).build();
+        }
         if (block >= log.blockBytes()) {
             return log;
         }

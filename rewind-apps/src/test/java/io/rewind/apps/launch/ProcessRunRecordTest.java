@@ -57,4 +57,31 @@ class ProcessRunRecordTest {
             assertTrue(memory >= payload, "rank " + rank + ": memory below the payload it holds: " + last);
         }
     }
+
+    @Test
+    void aRankProcessHoldsItsLogReserveFromTheStart(@TempDir Path dir) throws Exception {
+        long reserve = 16L << 20;
+        Path file = dir.resolve("run.json");
+        JobConfig config = JobConfig.builder(Stencil2D.class.getName())
+                .ranks(2)
+                .args("32", "16")
+                .protocol("pessimistic")
+                .payloadLog(io.rewind.ft.log.PayloadLogConfig.builder(io.rewind.ft.log.StorageBackend.OFF_HEAP)
+                        .reserveBytes(reserve)
+                        .build())
+                .timeout(Duration.ofSeconds(120))
+                .recordFile(file)
+                .quiet()
+                .build();
+        JobResult r = ProcessJob.run(config, Launch.local(2));
+        assertTrue(r.ok(), r.describeFailures());
+        JsonNode samples = new ObjectMapper().readTree(file.toFile()).get("logSamples");
+        JsonNode last = samples.get(samples.size() - 1);
+        for (int rank = 0; rank < 2; rank++) {
+            long payload = last.get("logBytes").get(rank).asLong();
+            long memory = last.get("logMemoryBytes").get(rank).asLong();
+            assertTrue(payload > 0 && payload < reserve, "a small log: " + last);
+            assertTrue(memory >= reserve, "rank " + rank + " holds its reserve of " + reserve + ": " + last);
+        }
+    }
 }

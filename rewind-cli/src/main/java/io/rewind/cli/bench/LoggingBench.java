@@ -168,7 +168,8 @@ public final class LoggingBench implements Callable<Integer> {
             defaultValue = "ahead",
             description = "How log blocks are faulted in, each a variant: ahead (by a background thread before the "
                     + "writer needs them, the default), writer (--no-log-prepare-ahead: by the writer's first "
-                    + "writes). Default: ${DEFAULT-VALUE}.")
+                    + "writes), reserved (ahead, plus --log-reserve: each rank's log faults in, when it opens, the "
+                    + "memory its variant's job logged in the warm-up repetition). Default: ${DEFAULT-VALUE}.")
     List<String> prepare;
 
     @Option(
@@ -188,6 +189,9 @@ public final class LoggingBench implements Callable<Integer> {
     /** The most payload the log held in any job of a variant (jobs run in this JVM only). */
     private final Map<Variant, Long> peakLogBytes = new java.util.concurrent.ConcurrentHashMap<>();
 
+    /** The log memory one rank of a variant's job needed (measured in the warm-up): its reserve. */
+    private final Map<Variant, Long> measuredReserveBytes = new java.util.concurrent.ConcurrentHashMap<>();
+
     /** One job configuration measured in every repetition. */
     record Variant(
             String name,
@@ -195,6 +199,7 @@ public final class LoggingBench implements Callable<Integer> {
             String copy,
             boolean hugePages,
             boolean prepareAhead,
+            boolean reserve,
             int checkpointEvery,
             ProtocolDescriptor protocol) {
         boolean isBaseline() {
@@ -236,10 +241,10 @@ public final class LoggingBench implements Callable<Integer> {
             return 2;
         }
         List<Variant> variants = new ArrayList<>();
-        variants.add(new Variant("no logging", "-", "-", false, true, 0, ProtocolRegistry.NONE));
+        variants.add(new Variant("no logging", "-", "-", false, true, false, 0, ProtocolRegistry.NONE));
         if (trackingOnly) {
-            variants.add(
-                    new Variant("tracking only (no log)", "-", "-", false, true, 0, ProtocolRegistry.get("global")));
+            variants.add(new Variant(
+                    "tracking only (no log)", "-", "-", false, true, false, 0, ProtocolRegistry.get("global")));
         }
         try {
             for (String r : regimes) {
@@ -252,14 +257,23 @@ public final class LoggingBench implements Callable<Integer> {
                                 String copy = LogChoices.copyName(c);
                                 boolean huge = hugePages(p);
                                 boolean ahead = prepareAhead(f);
+                                boolean reserve = f.trim().equalsIgnoreCase("reserved");
                                 String name = backend + " / " + copy
                                         + (pages.size() > 1 ? " / " + p.trim() + " pages" : "")
-                                        + (prepare.size() > 1
-                                                ? (ahead ? " / prepared ahead" : " / faulted by writer")
-                                                : "")
+                                        + (prepare.size() > 1 ? " / " + prepareLabel(f) : "")
                                         + (regimes.size() > 1 ? " / " + r.trim() + " log" : "");
+                                if (reserve && !List.of("off-heap", "hybrid").contains(backend)) {
+                                    continue; // a reserve is memory for off-heap blocks
+                                }
                                 variants.add(new Variant(
-                                        name, backend, copy, huge, ahead, every, ProtocolRegistry.get("pessimistic")));
+                                        name,
+                                        backend,
+                                        copy,
+                                        huge,
+                                        ahead,
+                                        reserve,
+                                        every,
+                                        ProtocolRegistry.get("pessimistic")));
                             }
                         }
                     }
@@ -271,6 +285,11 @@ public final class LoggingBench implements Callable<Integer> {
         }
         if (!List.of("turns", "jobs", "fork").contains(mode)) {
             System.err.println("rewind bench logging: --mode must be turns, jobs or fork");
+            return 2;
+        }
+        if (variants.stream().anyMatch(Variant::reserve) && warmUpReps < 1) {
+            System.err.println("rewind bench logging: --prepare reserved sizes each reserve from the warm-up "
+                    + "repetition: it needs --warm-up-reps 1 or more");
             return 2;
         }
         Files.createDirectories(out);
@@ -412,6 +431,9 @@ public final class LoggingBench implements Callable<Integer> {
                     logDir.toString(),
                     v.hugePages() ? "--log-huge-pages" : "--no-log-huge-pages",
                     v.prepareAhead() ? "--log-prepare-ahead" : "--no-log-prepare-ahead"));
+            if (reserveBytes(v) > 0) {
+                cmd.addAll(List.of("--log-reserve", Long.toString(reserveBytes(v))));
+            }
         }
         cmd.add(mainClass());
         cmd.addAll(List.of(pingPongArgs()));
@@ -475,7 +497,9 @@ public final class LoggingBench implements Callable<Integer> {
             b.checkpointEvery(v.checkpointEvery()).checkpointDir(jobCheckpoints);
         }
         if (v.protocol() == ProtocolRegistry.get("pessimistic")) {
-            b.payloadLog(logConfig(v.backend(), v.copy(), v.hugePages(), v.prepareAhead(), logDir));
+            b.payloadLog(logConfig(v.backend(), v.copy(), v.hugePages(), v.prepareAhead(), logDir).toBuilder()
+                    .reserveBytes(reserveBytes(v))
+                    .build());
         }
         JobResult r = Job.run(b.build());
         if (!r.ok()) {
@@ -483,6 +507,7 @@ public final class LoggingBench implements Callable<Integer> {
             return null;
         }
         peakLogBytes.merge(v, r.report().logHighWaterBytes(), Math::max);
+        measureReserve(v, r.report());
         return samples(r.output(0));
     }
 
@@ -518,10 +543,43 @@ public final class LoggingBench implements Callable<Integer> {
 
     private static boolean prepareAhead(String how) {
         return switch (how.trim().toLowerCase(Locale.ROOT)) {
-            case "ahead" -> true;
+            case "ahead", "reserved" -> true;
             case "writer" -> false;
-            default -> throw new IllegalArgumentException("unknown --prepare '" + how + "' (use ahead or writer)");
+            default -> throw new IllegalArgumentException(
+                    "unknown --prepare '" + how + "' (use ahead, writer or reserved)");
         };
+    }
+
+    private static String prepareLabel(String how) {
+        return switch (how.trim().toLowerCase(Locale.ROOT)) {
+            case "ahead" -> "prepared ahead";
+            case "writer" -> "faulted by writer";
+            default -> "reserved";
+        };
+    }
+
+    /**
+     * The reserve of a variant's rank logs: 0 until its warm-up job has run, then the memory one rank
+     * of that job needed (the payload peak scaled by the job's storage per payload byte: record
+     * headers and alignment, which dominate for short messages) and two blocks of slack.
+     */
+    private long reserveBytes(Variant v) {
+        return v.reserve() ? measuredReserveBytes.getOrDefault(v, 0L) : 0;
+    }
+
+    private void measureReserve(Variant v, io.rewind.runtime.RunReport report) {
+        if (!v.reserve() || report.loggedBytes() <= 0) {
+            return;
+        }
+        // A header and at most 7 bytes of padding per record; the 8 spared for a fragment's header too.
+        long perRecordOverhead = 2L * io.rewind.ft.log.LogBlockFormat.HEADER_BYTES + 8;
+        double storagePerPayloadByte =
+                (report.loggedBytes() + (double) report.loggedEntries() * perRecordOverhead) / report.loggedBytes();
+        long blockBytes = PayloadLogConfig.builder(io.rewind.ft.log.StorageBackend.OFF_HEAP)
+                .build()
+                .blockBytes();
+        long bytes = (long) Math.ceil(report.logHighWaterBytes() * storagePerPayloadByte) + 2 * blockBytes;
+        measuredReserveBytes.merge(v, bytes, Math::max);
     }
 
     private static boolean hugePages(String pages) {

@@ -21,7 +21,9 @@ import java.util.List;
  * logs every message (plain message logging, {@code pessimistic}); anything between is hierarchical
  * logging ({@code spbc}) with the measured partition in a cluster file next to the options file. A
  * log quota is only written with logger nodes: without loggers the plan predicts that every log fits,
- * and {@code rewind run} refuses a quota that nothing could dump to.
+ * and {@code rewind run} refuses a quota that nothing could dump to. A protocol that logs also gets
+ * {@code --log-reserve}: the largest per-rank log the plan predicts (within the rank's quota), faulted
+ * in when each log opens so that the log never waits for new memory while it grows.
  */
 final class RunOptionsFile {
 
@@ -86,6 +88,14 @@ final class RunOptionsFile {
             clusterFile = clusterFileFor(optionsFile);
             lines.add("--protocol spbc");
             lines.add("--clusters " + quote(clusterFile.toString()));
+        }
+        if (chosen.clusters() > 1) {
+            // The log memory each rank is predicted to need, faulted in before the first message (never
+            // more than its share of node memory: beyond that the loggers take it).
+            long reserve = (long) Math.floor(Math.min(chosen.maxRankLogBytes(), chosen.quotaPerRankBytes()));
+            if (reserve >= 1) {
+                lines.add("--log-reserve " + reserve);
+            }
         }
         if (chosen.loggers() > 0) {
             // rewind run keeps whole bytes; rounding down keeps the run within the planned share.

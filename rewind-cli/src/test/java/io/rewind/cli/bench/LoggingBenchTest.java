@@ -122,6 +122,48 @@ class LoggingBenchTest {
     }
 
     @Test
+    void aReservedVariantReservesWhatItsWarmUpJobLogged(@TempDir Path dir) throws Exception {
+        int status = RewindCommand.execute(
+                "bench",
+                "logging",
+                "--min-bytes",
+                "65536",
+                "--max-bytes",
+                "65536",
+                "--reps",
+                "1",
+                "--warm-up-reps",
+                "1",
+                "--batches",
+                "1",
+                "--work-scale",
+                "0.01",
+                "--backends",
+                "off-heap,mapped-file",
+                "--copies",
+                "pack",
+                "--prepare",
+                "ahead,reserved",
+                "--regimes",
+                "growing",
+                "--no-tracking-only",
+                "--mode",
+                "fork",
+                "--out",
+                dir.toString());
+        assertEquals(0, status);
+        List<String> csv = Files.readAllLines(dir.resolve("logging.csv"));
+        // no logging, off-heap prepared ahead and reserved, mapped-file prepared ahead (it has no reserve)
+        assertEquals(1 + 4, csv.size(), String.join("\n", csv));
+        assertTrue(csv.stream().anyMatch(l -> l.startsWith("off-heap / pack / reserved,")), String.join("\n", csv));
+        assertTrue(csv.stream().noneMatch(l -> l.startsWith("mapped-file / pack / reserved,")));
+        assertEquals(
+                2,
+                RewindCommand.execute(
+                        "bench", "logging", "--prepare", "reserved", "--warm-up-reps", "0", "--out", dir.toString()));
+    }
+
+    @Test
     void aPlainMpiProgramRunsWithAGrowingLog(@TempDir Path dir) throws Exception {
         int status = RewindCommand.execute(
                 "bench",

@@ -81,6 +81,10 @@ class PlanOptionsFileTest {
         int clusters = chosen.get("clusters").asInt();
         int loggers = chosen.get("loggers").asInt();
         long quota = (long) Math.floor(chosen.get("quotaPerRankBytes").asDouble());
+        // Each log faults in the most the plan predicts a rank logs, within the rank's quota.
+        long reserve = (long) Math.floor(Math.min(
+                chosen.get("maxRankLogBytes").asDouble(),
+                chosen.get("quotaPerRankBytes").asDouble()));
         assertTrue(clusters > 1 && clusters < 6, "the plan should pick hierarchical logging: " + plan.out());
         assertTrue(loggers >= 1, "the plan should need a logger: " + plan.out());
 
@@ -88,6 +92,7 @@ class PlanOptionsFileTest {
         List<String> expected = List.of(
                 "--protocol spbc",
                 "--clusters \"" + clusterFile.toAbsolutePath() + "\"",
+                "--log-reserve " + reserve,
                 "--log-quota " + quota,
                 "--loggers " + loggers,
                 "--logger-memory " + 256 * 1024);

@@ -54,6 +54,18 @@ import java.util.Set;
  * {@link #readyBytes}. When none is ready the writer populates its next block itself, which still
  * beats faulting it in page by page.
  *
+ * <h2>A reserve faulted in before the first message</h2>
+ *
+ * Preparing ahead moves the faulting off the writer's path but not out of the job: a log that
+ * grows faster than the machine hands out new memory (a virtual machine whose host takes freed
+ * memory back hands it out at 0.5-1 GB/s, a long-message ping-pong logs 10 GB/s) still waits for
+ * it. A log given a reserve ({@code reserveBytes}, sized from the growth a profile or an earlier run
+ * measured between two checkpoints) maps and faults in that many blocks when it opens, before the
+ * rank sends anything, and keeps them as spares; the writer then takes memory already touched
+ * until the reserve is used up, as a log recycling its blocks does. The reserve is never given back
+ * while the log is open (a truncated log keeps at least that many blocks, in use or spare), and
+ * counts against the off-heap limit.
+ *
  * <h2>Freeing without unmapping</h2>
  *
  * A mapped block that is freed gives its memory back ({@link AnonymousMemory#discard}) but keeps
@@ -83,6 +95,9 @@ final class OffHeapBlockSource implements BlockSource {
 
     private final int spareBlocks;
     private final long spareLimitBlocks;
+    /** Blocks faulted in when the log opens and never given back while it is open. */
+    private final int reserveBlocks;
+
     private final long limitBytes;
 
     /** Blocks are mapped by the log (faulted in as written); cleared for good once a mapping fails. */
@@ -116,7 +131,7 @@ final class OffHeapBlockSource implements BlockSource {
     private boolean closing;
 
     OffHeapBlockSource(long blockBytes, int spareBlocks, long spareLimitBytes, long limitBytes, boolean hugePages) {
-        this(blockBytes, spareBlocks, spareLimitBytes, limitBytes, hugePages, true);
+        this(blockBytes, spareBlocks, spareLimitBytes, limitBytes, hugePages, true, 0);
     }
 
     OffHeapBlockSource(
@@ -125,8 +140,10 @@ final class OffHeapBlockSource implements BlockSource {
             long spareLimitBytes,
             long limitBytes,
             boolean hugePages,
-            boolean prepareAhead) {
+            boolean prepareAhead,
+            long reserveBytes) {
         this.blockBytes = blockBytes;
+        this.reserveBlocks = (int) Math.min(limitBytes / blockBytes, (reserveBytes + blockBytes - 1) / blockBytes);
         this.prepareAhead = prepareAhead;
         this.mapped = AnonymousMemory.supported();
         this.hugePages = mapped && hugePages && blockBytes % AnonymousMemory.HUGE_PAGE_BYTES == 0;
@@ -138,7 +155,35 @@ final class OffHeapBlockSource implements BlockSource {
     /** How many spares may be kept now. */
     int spareAllowance() {
         long coverHighWater = (long) Math.max(previousHighWaterBlocks, currentHighWaterBlocks) - inUse.size();
-        return (int) Math.max(spareBlocks, Math.min(spareLimitBlocks, coverHighWater));
+        long coverReserve = (long) reserveBlocks - inUse.size();
+        return (int) Math.max(Math.max(spareBlocks, coverReserve), Math.min(spareLimitBlocks, coverHighWater));
+    }
+
+    /**
+     * Maps and faults in the reserve, on the calling thread (the one opening the log, before its
+     * rank sends anything), and keeps it as spares. Blocks past the first few are advised for huge
+     * pages, as they would be when the log reached them. Where blocks cannot be mapped they come
+     * from the JVM's allocation, which touches them too. If the system runs out of memory part way,
+     * the log keeps what it got and goes on; the reserve is an optimisation, never a condition.
+     *
+     * @return the bytes reserved
+     */
+    long reserve() {
+        for (int i = spares.size(); i < reserveBlocks; i++) {
+            StorageBlock block;
+            try {
+                block = mapped ? mapBlock(i >= SMALL_PAGE_BLOCKS) : null;
+                if (block == null) {
+                    block = allocatedBlock(); // zeroed by the JVM: already faulted in
+                } else {
+                    AnonymousMemory.populate(block.segment);
+                }
+            } catch (RuntimeException e) {
+                break;
+            }
+            spares.addLast(block);
+        }
+        return spareBytes();
     }
 
     @Override

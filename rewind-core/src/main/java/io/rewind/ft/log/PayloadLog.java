@@ -112,15 +112,18 @@ public final class PayloadLog implements AutoCloseable {
     }
 
     private static Appender offHeap(PayloadLogConfig config) {
-        return new BlockAppender(
-                new OffHeapBlockSource(
-                        config.blockBytes(),
-                        config.spareBlocks(),
-                        config.spareLimitBytes(),
-                        config.offHeapLimitBytes(),
-                        config.hugePages(),
-                        config.prepareAhead()),
-                config.blockBytes());
+        OffHeapBlockSource blocks = new OffHeapBlockSource(
+                config.blockBytes(),
+                config.spareBlocks(),
+                config.spareLimitBytes(),
+                config.offHeapLimitBytes(),
+                config.hugePages(),
+                config.prepareAhead(),
+                config.reserveBytes());
+        if (config.reserveBytes() > 0) {
+            blocks.reserve();
+        }
+        return new BlockAppender(blocks, config.blockBytes());
     }
 
     private static Appender mapped(PayloadLogConfig config, String filePrefix, LogFileOpener opener) {

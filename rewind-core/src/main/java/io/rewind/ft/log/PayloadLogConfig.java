@@ -36,6 +36,10 @@ import java.nio.file.Path;
  * @param prepareAhead off-heap blocks beyond a log's first few are faulted in ahead of the writer
  *     by a background thread (see {@link OffHeapBlockSource}); off, each block is faulted in by
  *     its first writes
+ * @param reserveBytes off-heap memory faulted in when the log opens and kept for it while it is
+ *     open (see {@link OffHeapBlockSource}): a log expected to grow that much between two
+ *     checkpoints then never waits for new memory; 0 (the default) reserves nothing. Rounded up to
+ *     whole blocks; needs an off-heap backend and at most {@code offHeapLimitBytes}
  */
 public record PayloadLogConfig(
         StorageBackend backend,
@@ -52,7 +56,8 @@ public record PayloadLogConfig(
         long pipelineChunkBytes,
         long mappedFileThresholdBytes,
         boolean hugePages,
-        boolean prepareAhead) {
+        boolean prepareAhead,
+        long reserveBytes) {
 
     public static final long PAGE_BYTES = 4096;
     static final long MAX_BLOCK_BYTES = 1L << 30;
@@ -92,6 +97,17 @@ public record PayloadLogConfig(
         if (pipelineThresholdBytes > helperThreadThresholdBytes) {
             throw new IllegalArgumentException("pipelineThresholdBytes (" + pipelineThresholdBytes + ") must not exceed"
                     + " helperThreadThresholdBytes (" + helperThreadThresholdBytes + ")");
+        }
+        if (reserveBytes < 0) {
+            throw new IllegalArgumentException("reserveBytes must be >= 0, got " + reserveBytes);
+        }
+        if (reserveBytes > 0 && backend != StorageBackend.OFF_HEAP && backend != StorageBackend.HYBRID) {
+            throw new IllegalArgumentException("reserveBytes is memory for off-heap blocks; backend " + backend
+                    + " has none (use off-heap or hybrid)");
+        }
+        if (reserveBytes > offHeapLimitBytes) {
+            throw new IllegalArgumentException(
+                    "reserveBytes (" + reserveBytes + ") exceeds offHeapLimitBytes (" + offHeapLimitBytes + ")");
         }
         if (pipelineChunkBytes < 64) {
             throw new IllegalArgumentException("pipelineChunkBytes must be >= 64, got " + pipelineChunkBytes);
@@ -134,7 +150,8 @@ public record PayloadLogConfig(
                 .pipelineChunkBytes(pipelineChunkBytes)
                 .mappedFileThresholdBytes(mappedFileThresholdBytes)
                 .hugePages(hugePages)
-                .prepareAhead(prepareAhead);
+                .prepareAhead(prepareAhead)
+                .reserveBytes(reserveBytes);
     }
 
     /**
@@ -160,6 +177,7 @@ public record PayloadLogConfig(
         private long mappedFileThresholdBytes = UNLIMITED;
         private boolean hugePages = true;
         private boolean prepareAhead = true;
+        private long reserveBytes;
 
         private Builder(StorageBackend backend) {
             this.backend = backend;
@@ -235,6 +253,11 @@ public record PayloadLogConfig(
             return this;
         }
 
+        public Builder reserveBytes(long v) {
+            reserveBytes = v;
+            return this;
+        }
+
         /** Validates and builds; throws {@link IllegalArgumentException} naming the bad setting. */
         public PayloadLogConfig build() {
             return new PayloadLogConfig(
@@ -252,7 +275,8 @@ public record PayloadLogConfig(
                     pipelineChunkBytes,
                     mappedFileThresholdBytes,
                     hugePages,
-                    prepareAhead);
+                    prepareAhead,
+                    reserveBytes);
         }
     }
 }

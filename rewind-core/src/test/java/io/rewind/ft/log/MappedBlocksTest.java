@@ -163,7 +163,7 @@ class MappedBlocksTest {
     @Test
     void a_growing_log_gets_its_next_blocks_faulted_in_ahead_of_the_writer() throws Throwable {
         assumeTrue(AnonymousMemory.supported());
-        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true, true);
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true, true, 0);
         try {
             for (int i = 0; i < OffHeapBlockSource.SMALL_PAGE_BLOCKS + 4; i++) {
                 source.allocate(TWO_MIB);
@@ -181,7 +181,7 @@ class MappedBlocksTest {
     @Test
     void without_preparation_a_new_block_is_faulted_in_only_by_its_writes() throws Throwable {
         assumeTrue(AnonymousMemory.supported());
-        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, false, false);
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, false, false, 0);
         try {
             StorageBlock last = null;
             for (int i = 0; i < OffHeapBlockSource.SMALL_PAGE_BLOCKS + 4; i++) {
@@ -204,7 +204,7 @@ class MappedBlocksTest {
     @Test
     void a_freed_block_gives_its_memory_back_keeps_its_addresses_and_is_used_again() throws Throwable {
         assumeTrue(AnonymousMemory.supported());
-        var source = new OffHeapBlockSource(TWO_MIB, 0, 0, UNLIMITED, false, false);
+        var source = new OffHeapBlockSource(TWO_MIB, 0, 0, UNLIMITED, false, false, 0);
         try {
             StorageBlock block = source.allocate(TWO_MIB);
             MemorySegment memory = block.segment;
@@ -225,7 +225,7 @@ class MappedBlocksTest {
     void blocks_prepared_ahead_count_against_the_off_heap_limit() {
         assumeTrue(AnonymousMemory.supported());
         long limit = 5 * TWO_MIB;
-        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, limit, true, true);
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, limit, true, true, 0);
         try {
             for (int i = 0; i < 5; i++) {
                 source.allocate(TWO_MIB);
@@ -239,9 +239,101 @@ class MappedBlocksTest {
     }
 
     @Test
+    void a_reserve_is_resident_when_the_log_opens_and_serves_the_writer_before_any_new_memory() throws Throwable {
+        assumeTrue(AnonymousMemory.supported());
+        long reserve = 5 * TWO_MIB + 1; // rounded up to 6 blocks
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true, true, reserve);
+        try {
+            assertEquals(6 * TWO_MIB, source.reserve());
+            assertEquals(6 * TWO_MIB, source.spareBytes());
+            List<MemorySegment> reserved = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                StorageBlock block = source.allocate(TWO_MIB);
+                assertEquals(TWO_MIB, residentBytes(block.segment), "block " + i + " was faulted in at open");
+                reserved.add(block.segment);
+            }
+            assertEquals(0, source.spareBytes());
+            assertEquals(6 * TWO_MIB, source.inUseBytes());
+        } finally {
+            source.close();
+        }
+    }
+
+    @Test
+    void a_reserve_is_kept_through_truncation_while_spares_beyond_it_follow_the_usual_bound() {
+        assumeTrue(AnonymousMemory.supported());
+        var source = new OffHeapBlockSource(TWO_MIB, 0, 0, UNLIMITED, false, false, 4 * TWO_MIB);
+        try {
+            source.reserve();
+            List<StorageBlock> blocks = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                blocks.add(source.allocate(TWO_MIB));
+            }
+            blocks.forEach(source::release);
+            source.onIntervalEnd();
+            source.onIntervalEnd();
+            assertEquals(4 * TWO_MIB, source.spareBytes(), "the reserve stays; the two blocks beyond it go back");
+        } finally {
+            source.close();
+        }
+    }
+
+    @Test
+    void a_reserve_counts_against_the_off_heap_limit() {
+        assumeTrue(AnonymousMemory.supported());
+        long limit = 3 * TWO_MIB;
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, limit, false, true, 3 * TWO_MIB);
+        try {
+            source.reserve();
+            for (int i = 0; i < 3; i++) {
+                source.allocate(TWO_MIB);
+            }
+            var e = assertThrows(PayloadLogException.class, () -> source.allocate(TWO_MIB));
+            assertEquals(PayloadLogException.Reason.STORAGE_EXHAUSTED, e.reason());
+        } finally {
+            source.close();
+        }
+    }
+
+    @Test
+    void a_reserve_needs_off_heap_blocks_and_fits_the_limit() {
+        var fileLog = PayloadLogConfig.builder(StorageBackend.MAPPED_FILE)
+                .mappedDirectory(Path.of("."))
+                .reserveBytes(TWO_MIB);
+        assertTrue(assertThrows(IllegalArgumentException.class, fileLog::build)
+                .getMessage()
+                .contains("MAPPED_FILE"));
+        var overLimit = PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
+                .offHeapLimitBytes(4 * TWO_MIB)
+                .reserveBytes(5 * TWO_MIB);
+        assertTrue(assertThrows(IllegalArgumentException.class, overLimit::build)
+                .getMessage()
+                .contains("offHeapLimitBytes"));
+        assertThrows(IllegalArgumentException.class, () -> PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
+                .reserveBytes(-1)
+                .build());
+    }
+
+    @Test
+    void a_log_opened_with_a_reserve_holds_it_as_memory_and_logs_into_it() {
+        var config = PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
+                .reserveBytes(3 * TWO_MIB)
+                .build();
+        try (PayloadLog log = PayloadLog.open(0, config)) {
+            assertEquals(3 * TWO_MIB, log.statistics().memoryBytes(), "reserved when opened");
+            byte[] payload = randomBytes(new SplittableRandom(7), 100_000);
+            LogEntry entry = send(log, key(1, 1), payload, CopyMethod.PACK);
+            byte[] back = new byte[payload.length];
+            entry.readPayload(MemorySegment.ofArray(back), 0);
+            assertArrayEquals(payload, back);
+            assertEquals(3 * TWO_MIB, log.statistics().memoryBytes(), "written into the reserve: no new memory");
+        }
+    }
+
+    @Test
     void closing_while_blocks_are_being_prepared_unmaps_everything() {
         assumeTrue(AnonymousMemory.supported());
-        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true, true);
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, true, true, 0);
         List<MemorySegment> handedOut = new ArrayList<>();
         for (int i = 0; i < OffHeapBlockSource.SMALL_PAGE_BLOCKS + 8; i++) {
             handedOut.add(source.allocate(TWO_MIB).segment);
