@@ -35,7 +35,10 @@
 #                   seen is recorded with each run.
 #   OUT_DIR         where run logs and the table go (default: a new temporary folder)
 #   CONFIGS         subset and order, default "ompi-tcp ompi-vader rewind-none rewind-pessimistic";
-#                   also rewind-shm and rewind-shm-pessimistic (rank processes through shared memory)
+#                   also rewind-shm and rewind-shm-pessimistic (rank processes through shared memory), and
+#                   rewind-pessimistic-reserved (pessimistic with --log-reserve LOG_RESERVE per rank)
+#   LOG_RESERVE     the reserve of rewind-pessimistic-reserved (default 1GiB: what one rank of this
+#                   ping-pong logs at WORK_SCALE 1, so the log never waits for new memory)
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -175,6 +178,10 @@ command_for() {
       printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol "${config#rewind-}" \
         --timeout "${RUN_TIMEOUT}s" "$MAIN" "${size_args[@]}"
       ;;
+    rewind-pessimistic-reserved)
+      printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol pessimistic \
+        --log-reserve "${LOG_RESERVE:-1GiB}" --timeout "${RUN_TIMEOUT}s" "$MAIN" "${size_args[@]}"
+      ;;
     rewind-shm | rewind-shm-pessimistic)
       local protocol=none
       [ "$config" = rewind-shm-pessimistic ] && protocol=pessimistic
@@ -290,6 +297,7 @@ awk -F, -v configs="$CONFIGS" '
     if (c == "ompi-vader") return "Open MPI vader"
     if (c == "rewind-none") return "Rewind none"
     if (c == "rewind-pessimistic") return "Rewind pessimistic"
+    if (c == "rewind-pessimistic-reserved") return "Rewind pessimistic reserved"
     if (c == "rewind-shm") return "Rewind shm"
     if (c == "rewind-shm-pessimistic") return "Rewind shm pessimistic"
     return c

@@ -352,6 +352,9 @@ public record RunReport(
         private java.util.Map<String, Object> protocolRecord = java.util.Map.of();
         private List<String> protocolSummary = List.of();
 
+        /** A log peak from which the summary suggests a reserve: well past what is prepared ahead. */
+        static final long RESERVE_HINT_BYTES = 64L << 20;
+
         /** What the job's protocol reports at the end ({@link io.rewind.ft.Protocol#runRecord}, {@link io.rewind.ft.Protocol#summary}). */
         public synchronized void protocolFigures(java.util.Map<String, Object> record, List<String> summary) {
             protocolRecord = java.util.Map.copyOf(record);
@@ -400,7 +403,31 @@ public record RunReport(
                     rankLogged.clone(),
                     new Determinants(determinantsMade, carryingFrames, piggybackBytes),
                     protocolRecord,
-                    protocolSummary);
+                    withReserveHint(protocolSummary));
+        }
+
+        /**
+         * Adds a line when a rank's log grew well past the memory reserved for it: that memory was
+         * faulted in while the rank sent, which on many machines costs more than the copy into it
+         * (docs/payload-log.md). The line says the reserve that would have avoided it.
+         */
+        private List<String> withReserveHint(List<String> summary) {
+            long reserve = config.payloadLog().reserveBytes();
+            if (highWater < RESERVE_HINT_BYTES || highWater <= reserve) {
+                return summary;
+            }
+            long suggestMiB = (highWater + highWater / 10 + (1 << 20) - 1) >> 20; // a tenth more, whole MiB
+            List<String> out = new ArrayList<>(summary);
+            out.add(String.format(
+                    Locale.ROOT,
+                    "log memory: a rank's log grew to %.0f MiB%s, faulting new memory in while it sent; "
+                            + "--log-reserve %dMiB would fault it in before the first message",
+                    highWater / 1048576.0,
+                    reserve > 0
+                            ? String.format(Locale.ROOT, ", past its reserve of %.0f MiB", reserve / 1048576.0)
+                            : "",
+                    suggestMiB));
+            return List.copyOf(out);
         }
     }
 
