@@ -58,13 +58,16 @@ class RandomProgramsTest {
 
     /**
      * The slow tier: {@code -Drewind.random.programs=N} runs N more programs, on 2 to 5 ranks, each
-     * under three crash schedules per protocol (the property above draws a dozen in every build).
+     * under three crash schedules per protocol (the property above draws a dozen in every build);
+     * {@code -Drewind.random.first=K} starts the sweep at its K-th program, so a later sweep draws
+     * programs no earlier one ran.
      */
     @Test
     void sweepOfRandomPrograms() {
         int programs = Integer.getInteger("rewind.random.programs", 0);
         Assumptions.assumeTrue(programs > 0, "slow tier only: -Drewind.random.programs=N");
-        for (long i = 1; i <= programs; i++) {
+        long first = Long.getLong("rewind.random.first", 1);
+        for (long i = first; i < first + programs; i++) {
             assertRecovers(i * 7919, 2 + (int) (i % 4), 20 + (int) (i % 31), i * 31, 3);
         }
     }
