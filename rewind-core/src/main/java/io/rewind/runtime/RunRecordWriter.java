@@ -53,6 +53,9 @@ public final class RunRecordWriter {
         record.put("application", (config.mainClass() + " " + String.join(" ", config.args())).trim());
         record.put("protocol", config.protocol().name());
         record.put("ranks", config.ranks());
+        if (config.payloadLog().reserveBytes() > 0 && report.loggedEntries() > 0) {
+            record.put("logReserveBytes", config.payloadLog().reserveBytes());
+        }
         record.put("logSamples", samples);
         List<Map<String, Object>> recovery = new ArrayList<>();
         for (RunReport.FailureRecord f : report.failures()) {

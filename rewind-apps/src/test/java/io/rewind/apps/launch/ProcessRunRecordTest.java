@@ -75,7 +75,9 @@ class ProcessRunRecordTest {
                 .build();
         JobResult r = ProcessJob.run(config, Launch.local(2));
         assertTrue(r.ok(), r.describeFailures());
-        JsonNode samples = new ObjectMapper().readTree(file.toFile()).get("logSamples");
+        JsonNode recorded = new ObjectMapper().readTree(file.toFile());
+        assertEquals(reserve, recorded.get("logReserveBytes").asLong(), "the report draws it");
+        JsonNode samples = recorded.get("logSamples");
         JsonNode last = samples.get(samples.size() - 1);
         for (int rank = 0; rank < 2; rank++) {
             long payload = last.get("logBytes").get(rank).asLong();

@@ -286,9 +286,19 @@ public final class HtmlReport {
             return;
         }
         List<RunRecord.LogSample> samples = run.logSamples();
-        Units.ByteUnit unit = Units.byteUnit(largest(samples, RunRecord.LogSample::logMemoryBytes));
+        Long reserve = run.logReserveBytes();
+        Units.ByteUnit unit = Units.byteUnit(
+                Math.max(largest(samples, RunRecord.LogSample::logMemoryBytes), reserve == null ? 1 : reserve));
         List<Charts.Series> series =
                 new ArrayList<>(perRankSeries(samples, RunRecord.LogSample::logMemoryBytes, top, t, unit, true));
+        String reserveNote = "";
+        if (reserve != null) {
+            // Each log holds its reserve from the start: memory at or above the line is expected, and a
+            // rank that rises above it faulted new memory in while it sent.
+            series.add(level("log reserve", reserve, t, unit));
+            reserveNote = " The dashed line is the reserve (" + Units.bytes(reserve) + ") each log faulted in when"
+                    + " it opened; above it a log took new memory while it sent.";
+        }
         figure(
                 body,
                 "log-memory",
@@ -303,13 +313,19 @@ public final class HtmlReport {
                         null),
                 "Measured: memory the log takes (blocks in use, spare and prepared ahead, headers and unused"
                         + " tails included) for the ranks of the chart above, the largest of all ranks and the"
-                        + " mean. Its gap to the payload is the log's overhead.");
+                        + " mean. Its gap to the payload is the log's overhead."
+                        + reserveNote);
     }
 
     /** A horizontal line at the log quota across the sampled span. */
     static Charts.Series quotaLine(long quotaBytes, double[] t, Units.ByteUnit unit) {
-        double y = quotaBytes / unit.divisor();
-        return new Charts.Series("log quota", new double[] {t[0], t[t.length - 1]}, new double[] {y, y}, "#c00", "8 4");
+        return level("log quota", quotaBytes, t, unit);
+    }
+
+    /** A dashed horizontal line at {@code bytes} across the sampled span. */
+    private static Charts.Series level(String name, long bytes, double[] t, Units.ByteUnit unit) {
+        double y = bytes / unit.divisor();
+        return new Charts.Series(name, new double[] {t[0], t[t.length - 1]}, new double[] {y, y}, "#c00", "8 4");
     }
 
     /** The largest figure of any rank in any sample (at least 1, for a unit). */

@@ -22,6 +22,8 @@ import java.util.List;
  *                           their log quota is read
  * @param logQuotaBytes      the log quota of a run under {@code mcml} (which has it at the top level),
  *                           or null
+ * @param logReserveBytes    the memory each rank's log faulted in when it opened ({@code --log-reserve}),
+ *                           or null without one
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -35,7 +37,8 @@ public record RunRecord(
         List<RecoveryPhase> recovery,
         List<ProtocolRow> protocolComparison,
         LoggerNodes loggerNodes,
-        Long logQuotaBytes) {
+        Long logQuotaBytes,
+        Long logReserveBytes) {
 
     public static final String FORMAT = "rewind-run-record";
 

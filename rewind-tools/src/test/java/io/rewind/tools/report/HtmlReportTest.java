@@ -98,6 +98,22 @@ class HtmlReportTest {
         assertFalse(logGrowthChart(render(json)).contains("log quota"));
     }
 
+    /** The log-memory figure of a rendered report. */
+    static String logMemoryChart(String html) {
+        int at = html.indexOf("id=\"log-memory\"");
+        return html.substring(at, html.indexOf("</figure>", at));
+    }
+
+    @Test
+    void drawsTheLogReserveAcrossTheMemoryChart() {
+        String json = record(4, 6, true).replaceFirst("\\{", "{\"logReserveBytes\":67108864,");
+        assertEquals(67_108_864L, RunRecordJson.parse(json, "run.json").logReserveBytes());
+        String chart = logMemoryChart(render(json));
+        assertTrue(chart.contains(">log reserve<"), "legend entry: " + chart);
+        assertTrue(chart.contains("dashed line is the reserve (64.00 MiB)"), chart);
+        assertFalse(logMemoryChart(render(record(4, 6, true))).contains("log reserve"), "no reserve, no line");
+    }
+
     @Test
     void aRecordWithoutLogMemorySaysSoInsteadOfAChart() {
         String html = render(record(3, 4, false));
