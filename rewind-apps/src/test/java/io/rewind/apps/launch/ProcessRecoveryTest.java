@@ -14,12 +14,14 @@ import io.rewind.launch.ProcessJob;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
+import io.rewind.runtime.RunReport;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -109,6 +111,30 @@ class ProcessRecoveryTest {
         assertTrue(v.result().report().killsNotStruck().isEmpty(), v.describe());
         if (sharedFolder) {
             assertTrue(Files.isDirectory(dir.resolve("rank-00003")), "nothing in the shared folder " + dir);
+        }
+    }
+
+    /**
+     * spbc with one cluster per node: three nodes of two ranks, so the clusters ({0,1}, {2,3}, {4,5})
+     * differ from spbc's default two blocks ({0,1,2}, {3,4,5}). The lost node's ranks alone roll back,
+     * and replay comes from the other nodes' logs of what crossed between nodes.
+     */
+    @Test
+    void spbcWithAClusterPerNodeRollsBackOnlyTheLostNodesCluster() {
+        JobConfig program = program(Stencil2D.class, 6, "36", "16");
+        RecoveryCheck check = RecoveryCheck.of(program);
+        FailureSchedule loss = FailureSchedule.parse("5@o60", 6);
+        RecoveryCheck.Verdict v = check.run(
+                ProtocolRegistry.get("spbc"),
+                6,
+                FailureSchedule.NONE,
+                c -> ProcessJob.run(
+                        c.withClusters(io.rewind.ft.ClusterLayout.perNode()),
+                        Launch.local(3).losingNodes(loss)));
+        assertTrue(v.ok(), v.describe());
+        assertTrue(!v.result().report().failures().isEmpty(), v.describe());
+        for (RunReport.FailureRecord f : v.result().report().failures()) {
+            assertEquals(java.util.Set.of(4, 5), f.rolledBack(), "the lost node's cluster alone: " + v.describe());
         }
     }
 
