@@ -219,6 +219,7 @@ final class RunCommand implements Callable<Integer> {
                                                                 .pid() + "-" + System.currentTimeMillis() + ".json"));
             }
             config = b.build();
+            refuseReserveOverMemory(config, processes);
             if (!config.loggers().hosts().isEmpty() && (processes == null || processes.mode() == Launch.Mode.LOCAL)) {
                 throw new IllegalArgumentException(
                         "--logger-hosts places logger processes on the hosts of --launch ssh "
@@ -287,5 +288,29 @@ final class RunCommand implements Callable<Integer> {
             System.err.print("rewind run: job failed (exit " + result.exitCode() + ")\n" + result.describeFailures());
         }
         return result.exitCode();
+    }
+
+    /**
+     * Refuses a log reserve this machine cannot hold before anything starts: the ranks that run here
+     * (all of them as threads or as local processes; one per process elsewhere, on machines taken to
+     * be like this one) would fault in more memory than it has, and the kernel would kill the job.
+     */
+    private static void refuseReserveOverMemory(JobConfig config, Launch processes) {
+        long reserve = config.payloadLog().reserveBytes();
+        long total = io.rewind.ft.log.SystemMemory.totalBytes();
+        if (reserve <= 0 || total <= 0) {
+            return;
+        }
+        boolean allHere = processes == null || processes.mode() == Launch.Mode.LOCAL;
+        int here = allHere ? config.ranks() : 1;
+        if ((double) reserve * here > total) {
+            throw new IllegalArgumentException(String.format(
+                    java.util.Locale.ROOT,
+                    "--log-reserve %d MiB for %d rank(s) on this machine is %d MiB, more than its %d MiB of memory",
+                    reserve >> 20,
+                    here,
+                    (reserve >> 20) * here,
+                    total >> 20));
+        }
     }
 }

@@ -133,10 +133,15 @@ class RunCommandTest {
             {"--protocol", "global", "--log-reserve", "64MiB"},
             {"--protocol", "pessimistic", "--log-backend", "mapped-file", "--log-reserve", "64MiB"},
             {"--protocol", "pessimistic", "--log-reserve", "plenty"},
-            {"--protocol", "pessimistic", "--log-reserve", "0"}
+            {"--protocol", "pessimistic", "--log-reserve", "0"},
+            {"--protocol", "pessimistic", "--log-reserve", "64TiB"}
         };
         String[] why = {
-            "global logs no payloads", "--log-backend mapped-file has none", "--log-reserve plenty", "is not a size"
+            "global logs no payloads",
+            "--log-backend mapped-file has none",
+            "--log-reserve plenty",
+            "is not a size",
+            "more than its"
         };
         assertEachRefusedBeforeAJobRuns(cases, why);
     }

@@ -86,6 +86,12 @@ final class OffHeapBlockSource implements BlockSource {
     /** How far ahead of the writer blocks are prepared, in time at the log's growth rate. */
     static final long READY_AHEAD_NANOS = 50_000_000L;
 
+    /** The machine's available memory (tests stand in a smaller machine). */
+    static volatile java.util.function.LongSupplier availableMemory = SystemMemory::availableBytes;
+
+    /** Serialises the reserves of the logs of this JVM (see {@link #reserve}). */
+    private static final Object RESERVE_LOCK = new Object();
+
     /** Most memory a log holds in blocks prepared ahead. */
     static final long READY_LIMIT_BYTES = 8L << 20;
 
@@ -163,27 +169,57 @@ final class OffHeapBlockSource implements BlockSource {
      * Maps and faults in the reserve, on the calling thread (the one opening the log, before its
      * rank sends anything), and keeps it as spares. Blocks past the first few are advised for huge
      * pages, as they would be when the log reached them. Where blocks cannot be mapped they come
-     * from the JVM's allocation, which touches them too. If the system runs out of memory part way,
-     * the log keeps what it got and goes on; the reserve is an optimisation, never a condition.
+     * from the JVM's allocation, which touches them too. The reserve stops short where the machine
+     * would be left with less than {@link #reserveMarginBytes} available, or where the system refuses
+     * a block; the log keeps what it got and goes on: the reserve is an optimisation, never a condition.
      *
      * @return the bytes reserved
      */
     long reserve() {
-        for (int i = spares.size(); i < reserveBlocks; i++) {
-            StorageBlock block;
-            try {
-                block = mapped ? mapBlock(i >= SMALL_PAGE_BLOCKS) : null;
-                if (block == null) {
-                    block = allocatedBlock(); // zeroed by the JVM: already faulted in
-                } else {
-                    AnonymousMemory.populate(block.segment);
+        synchronized (RESERVE_LOCK) { // one log at a time, so each sees what the others left
+            for (int i = spares.size(); i < reserveBlocks; i++) {
+                if (!memoryLeftFor(blockBytes)) {
+                    break;
                 }
-            } catch (RuntimeException e) {
-                break;
+                if (!reserveOne(i)) {
+                    break;
+                }
             }
-            spares.addLast(block);
         }
         return spareBytes();
+    }
+
+    /**
+     * Whether the machine can give {@code bytes} more and keep {@link #reserveMarginBytes} free: a
+     * reserve larger than the memory there is would get the process killed by the kernel, with no
+     * word to anyone, rather than fail.
+     */
+    private static boolean memoryLeftFor(long bytes) {
+        long available = availableMemory.getAsLong();
+        return available < 0 || available - bytes >= reserveMarginBytes();
+    }
+
+    /** Memory a reserve leaves to everything else: an eighth of the machine, at least 512 MiB. */
+    static long reserveMarginBytes() {
+        long total = SystemMemory.totalBytes();
+        return Math.max(512L << 20, total < 0 ? 0 : total / 8);
+    }
+
+    /** Maps and faults in the {@code i}-th block of the reserve; false if the system refused. */
+    private boolean reserveOne(int i) {
+        StorageBlock block;
+        try {
+            block = mapped ? mapBlock(i >= SMALL_PAGE_BLOCKS) : null;
+            if (block == null) {
+                block = allocatedBlock(); // zeroed by the JVM: already faulted in
+            } else {
+                AnonymousMemory.populate(block.segment);
+            }
+        } catch (RuntimeException e) {
+            return false;
+        }
+        spares.addLast(block);
+        return true;
     }
 
     @Override

@@ -104,14 +104,14 @@ public final class PayloadLog implements AutoCloseable {
         this.openedNanos = nanoClock.getAsLong();
         String filePrefix = "rewind-payload-rank" + rank + "-";
         this.primary = switch (config.backend()) {
-            case OFF_HEAP, HYBRID -> offHeap(config);
+            case OFF_HEAP, HYBRID -> offHeap(rank, config);
             case MAPPED_FILE -> mapped(config, filePrefix, fileOpener);
             case DUMMY -> new DummyAppender(new DummyBlockSource());
         };
         this.spill = config.backend() == StorageBackend.HYBRID ? mapped(config, filePrefix, fileOpener) : null;
     }
 
-    private static Appender offHeap(PayloadLogConfig config) {
+    private static Appender offHeap(int rank, PayloadLogConfig config) {
         OffHeapBlockSource blocks = new OffHeapBlockSource(
                 config.blockBytes(),
                 config.spareBlocks(),
@@ -121,7 +121,19 @@ public final class PayloadLog implements AutoCloseable {
                 config.prepareAhead(),
                 config.reserveBytes());
         if (config.reserveBytes() > 0) {
-            blocks.reserve();
+            long reserved = blocks.reserve();
+            if (reserved < config.reserveBytes()) {
+                // Said, not thrown: the log works without its reserve, only slower while it grows.
+                System.err.printf(
+                        java.util.Locale.ROOT,
+                        "rewind: rank %d: payload log reserve cut to %d MiB of the %d MiB asked: the machine "
+                                + "has %d MiB available, and a reserve leaves at least %d MiB to the rest%n",
+                        rank,
+                        reserved >> 20,
+                        config.reserveBytes() >> 20,
+                        Math.max(0, SystemMemory.availableBytes()) >> 20,
+                        OffHeapBlockSource.reserveMarginBytes() >> 20);
+            }
         }
         return new BlockAppender(blocks, config.blockBytes());
     }

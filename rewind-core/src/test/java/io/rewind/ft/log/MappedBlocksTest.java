@@ -279,6 +279,25 @@ class MappedBlocksTest {
     }
 
     @Test
+    void a_reserve_stops_where_the_machine_would_be_left_without_its_margin() {
+        assumeTrue(AnonymousMemory.supported());
+        var source = new OffHeapBlockSource(TWO_MIB, 1, UNLIMITED, UNLIMITED, false, true, 10 * TWO_MIB);
+        var real = OffHeapBlockSource.availableMemory;
+        // A machine with room for three blocks beyond the margin, shrinking as the reserve takes them.
+        OffHeapBlockSource.availableMemory =
+                () -> OffHeapBlockSource.reserveMarginBytes() + 3 * TWO_MIB - source.spareBytes();
+        try {
+            assertEquals(3 * TWO_MIB, source.reserve(), "cut to what the machine can spare");
+            StorageBlock block = source.allocate(TWO_MIB);
+            assertTrue(block.segment.scope().isAlive(), "the log goes on");
+        } finally {
+            OffHeapBlockSource.availableMemory = real;
+            source.close();
+        }
+        assertTrue(OffHeapBlockSource.reserveMarginBytes() >= 512L << 20);
+    }
+
+    @Test
     void a_reserve_counts_against_the_off_heap_limit() {
         assumeTrue(AnonymousMemory.supported());
         long limit = 3 * TWO_MIB;
