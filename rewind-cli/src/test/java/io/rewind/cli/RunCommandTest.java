@@ -26,23 +26,7 @@ class RunCommandTest {
     @ParameterizedTest
     @ValueSource(strings = {"off-heap", "mapped-file", "hybrid"})
     void aCrashedRankRecoversWithEveryBackendAndItsDefaults(String backend) {
-        CommandRun r = run(
-                "run",
-                "-n",
-                "3",
-                "--timeout",
-                "60s",
-                "--protocol",
-                "pessimistic",
-                "--checkpoint-every",
-                "10",
-                "--log-backend",
-                backend,
-                "--kill",
-                "1@25",
-                "io.rewind.apps.workloads.Stencil2D",
-                "48",
-                "40");
+        CommandRun r = stencilWithRank1Killed("--log-backend", backend);
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("protocol pessimistic, 3 ranks"), r.out());
         assertTrue(r.out().contains("failure: rank 1"), r.out());
@@ -148,29 +132,25 @@ class RunCommandTest {
 
     @Test
     void aRankWhoseLogHasAReserveRecoversFromIt() {
-        CommandRun r = run(
-                "run",
-                "-n",
-                "3",
-                "--timeout",
-                "60s",
-                "--protocol",
-                "pessimistic",
-                "--checkpoint-every",
-                "10",
-                "--log-reserve",
-                "8MiB",
-                "--kill",
-                "1@25",
-                "io.rewind.apps.workloads.Stencil2D",
-                "48",
-                "40");
+        CommandRun r = stencilWithRank1Killed("--log-reserve", "8MiB");
         CommandRun failureFree =
                 run("run", "-n", "3", "--timeout", "60s", "io.rewind.apps.workloads.Stencil2D", "48", "40");
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("failure: rank 1"), r.out());
         assertEquals(0, failureFree.status(), failureFree.out() + failureFree.err());
         assertEquals(programLines(failureFree.out()), programLines(r.out()));
+    }
+
+    /**
+     * A 3-rank stencil under pessimistic, checkpointing every 10 iterations, with rank 1 killed at its
+     * 25th and these log options.
+     */
+    private static CommandRun stencilWithRank1Killed(String... logOptions) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of(
+                "run", "-n", "3", "--timeout", "60s", "--protocol", "pessimistic", "--checkpoint-every", "10"));
+        args.addAll(java.util.List.of(logOptions));
+        args.addAll(java.util.List.of("--kill", "1@25", "io.rewind.apps.workloads.Stencil2D", "48", "40"));
+        return run(args.toArray(new String[0]));
     }
 
     /** The program's own output: the lines tagged with a rank. */

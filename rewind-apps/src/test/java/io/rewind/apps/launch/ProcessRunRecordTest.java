@@ -25,18 +25,7 @@ class ProcessRunRecordTest {
 
     @Test
     void theLauncherRecordsTheLogsOfItsRankProcesses(@TempDir Path dir) throws Exception {
-        Path file = dir.resolve("run.json");
-        JobConfig config = JobConfig.builder(Stencil2D.class.getName())
-                .ranks(RANKS)
-                .args("32", "16")
-                .protocol("pessimistic")
-                .timeout(Duration.ofSeconds(120))
-                .recordFile(file)
-                .quiet()
-                .build();
-        JobResult r = ProcessJob.run(config, Launch.local(2));
-        assertTrue(r.ok(), r.describeFailures());
-        JsonNode record = new ObjectMapper().readTree(file.toFile());
+        JsonNode record = recordOfStencil(dir, RANKS, null);
         assertEquals(RANKS, record.get("ranks").asInt());
         JsonNode samples = record.get("logSamples");
         assertTrue(samples.size() >= 2, "a sample at the start and one as the programs ended: " + samples);
@@ -61,21 +50,12 @@ class ProcessRunRecordTest {
     @Test
     void aRankProcessHoldsItsLogReserveFromTheStart(@TempDir Path dir) throws Exception {
         long reserve = 16L << 20;
-        Path file = dir.resolve("run.json");
-        JobConfig config = JobConfig.builder(Stencil2D.class.getName())
-                .ranks(2)
-                .args("32", "16")
-                .protocol("pessimistic")
-                .payloadLog(io.rewind.ft.log.PayloadLogConfig.builder(io.rewind.ft.log.StorageBackend.OFF_HEAP)
+        JsonNode recorded = recordOfStencil(
+                dir,
+                2,
+                io.rewind.ft.log.PayloadLogConfig.builder(io.rewind.ft.log.StorageBackend.OFF_HEAP)
                         .reserveBytes(reserve)
-                        .build())
-                .timeout(Duration.ofSeconds(120))
-                .recordFile(file)
-                .quiet()
-                .build();
-        JobResult r = ProcessJob.run(config, Launch.local(2));
-        assertTrue(r.ok(), r.describeFailures());
-        JsonNode recorded = new ObjectMapper().readTree(file.toFile());
+                        .build());
         assertEquals(reserve, recorded.get("logReserveBytes").asLong(), "the report draws it");
         JsonNode samples = recorded.get("logSamples");
         JsonNode last = samples.get(samples.size() - 1);
@@ -85,5 +65,27 @@ class ProcessRunRecordTest {
             assertTrue(payload > 0 && payload < reserve, "a small log: " + last);
             assertTrue(memory >= reserve, "rank " + rank + " holds its reserve of " + reserve + ": " + last);
         }
+    }
+
+    /**
+     * Runs a stencil of {@code ranks} rank processes on two agents under pessimistic, with {@code log}
+     * (null: the default log); its run record.
+     */
+    private static JsonNode recordOfStencil(Path dir, int ranks, io.rewind.ft.log.PayloadLogConfig log)
+            throws Exception {
+        Path file = dir.resolve("run.json");
+        JobConfig.Builder config = JobConfig.builder(Stencil2D.class.getName())
+                .ranks(ranks)
+                .args("32", "16")
+                .protocol("pessimistic")
+                .timeout(Duration.ofSeconds(120))
+                .recordFile(file)
+                .quiet();
+        if (log != null) {
+            config.payloadLog(log);
+        }
+        JobResult r = ProcessJob.run(config.build(), Launch.local(2));
+        assertTrue(r.ok(), r.describeFailures());
+        return new ObjectMapper().readTree(file.toFile());
     }
 }

@@ -144,21 +144,17 @@ public final class ShmFolder {
         if (HELD.containsKey(folder)) {
             return true;
         }
-        FileChannel ch = FileChannel.open(
-                folder.resolve(IN_USE_FILE),
-                Set.<java.nio.file.OpenOption>of(
-                        StandardOpenOption.CREATE,
-                        StandardOpenOption.READ,
-                        StandardOpenOption.WRITE,
-                        LinkOption.NOFOLLOW_LINKS),
-                PosixFilePermissions.asFileAttribute(FILE_MODE));
+        FileChannel ch = openInUse(folder);
         try {
             if (ch.tryLock(0, Long.MAX_VALUE, true) == null) {
                 ch.close();
                 return false;
             }
         } catch (java.nio.channels.OverlappingFileLockException e) {
-            // another thread of this process took it at the same moment
+            // Another thread of this process took it at the same moment and registers its own channel;
+            // this one holds no lock and must not replace (and so close) that one.
+            ch.close();
+            return true;
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -167,6 +163,18 @@ public final class ShmFolder {
             ch.close();
         }
         return true;
+    }
+
+    /** The folder's {@code in-use} file, made (mode 0600) if it is not there. */
+    private static FileChannel openInUse(Path folder) throws IOException {
+        return FileChannel.open(
+                folder.resolve(IN_USE_FILE),
+                Set.<java.nio.file.OpenOption>of(
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.READ,
+                        StandardOpenOption.WRITE,
+                        LinkOption.NOFOLLOW_LINKS),
+                PosixFilePermissions.asFileAttribute(FILE_MODE));
     }
 
     /**
@@ -208,14 +216,7 @@ public final class ShmFolder {
 
     /** Removes {@code folder} if nobody holds its {@code in-use} file, holding it exclusively meanwhile. */
     private static boolean removeUnheld(Path folder) throws IOException {
-        try (FileChannel ch = FileChannel.open(
-                folder.resolve(IN_USE_FILE),
-                Set.<java.nio.file.OpenOption>of(
-                        StandardOpenOption.CREATE,
-                        StandardOpenOption.READ,
-                        StandardOpenOption.WRITE,
-                        LinkOption.NOFOLLOW_LINKS),
-                PosixFilePermissions.asFileAttribute(FILE_MODE))) {
+        try (FileChannel ch = openInUse(folder)) {
             java.nio.channels.FileLock lock;
             try {
                 lock = ch.tryLock(0, Long.MAX_VALUE, false);
