@@ -38,10 +38,13 @@ failed=0
 
 # The part of a program's output that must equal the failure-free run's (set per program below).
 result='checksum=[^ ]*'
-checksum() { sed -n "s/.*\($result\).*/\1/p" | head -n 1; }
+# (sed quits at the first match itself: a `| head -n 1` could kill sed with SIGPIPE, which pipefail reports)
+checksum() { sed -n "s/.*\($result\).*/\1/p;T;q"; }
 
 reference() { # the program's result without failures
-  expected="$("$rewind" run -n 4 --no-record "${program[@]}" | checksum)"
+  local out
+  out="$("$rewind" run -n 4 --no-record "${program[@]}")"
+  expected="$(checksum <<<"$out")"
   if [ -z "$expected" ]; then
     echo "launch-test: the failure-free run of ${program[0]} printed no result" >&2
     exit 1
@@ -53,13 +56,15 @@ check() { # name, then the command line
   local name="$1"; shift
   local out got
   out="$(timeout 300 "$@" 2>&1)" || true
-  got="$(printf '%s\n' "$out" | checksum)"
-  if [ "$got" = "$expected" ] && printf '%s\n' "$out" | grep -q "replaced by process"; then
+  # here-strings, not pipes: `grep -q` exits at its first match, and under pipefail the writer's SIGPIPE
+  # would fail a run that passed
+  got="$(checksum <<<"$out")"
+  if [ "$got" = "$expected" ] && grep -q "replaced by process" <<<"$out"; then
     echo "ok   $name"
     passed=$((passed + 1))
   else
     echo "FAIL $name (expected $expected, got '${got}')"
-    printf '%s\n' "$out" | grep -v WARNING | tail -n 30 | sed 's/^/     /'
+    grep -v WARNING <<<"$out" | tail -n 30 | sed 's/^/     /'
     failed=$((failed + 1))
   fi
 }

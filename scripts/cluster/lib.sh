@@ -38,7 +38,9 @@ pid_alive() {
   [[ -s "$pidfile" ]] || return 1
   pid="$(tr -dc '0-9' <"$pidfile")"
   [[ -n "$pid" ]] && proc_running "$pid" || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$needle"
+  local cmdline
+  cmdline="$(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null)" || return 1
+  [[ "$cmdline" == *"$needle"* ]]
 }
 
 # proc_running PID: true when PID is a live process (a zombie does not count).

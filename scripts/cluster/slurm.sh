@@ -111,7 +111,7 @@ write_conf() {
     [[ "$p" =~ ^[0-9]+$ ]] || die "port '$p' is not a number"
     port_busy "$p" && die "something else already listens on port $p (set REWIND_SLURMCTLD_PORT / REWIND_SLURMD_PORT)"
   done
-  hw="$(slurmd -C | head -n 1)" || die "slurmd -C failed"
+  hw="$(slurmd -C | sed -n 1p)" || die "slurmd -C failed"
   real_cpus="$(sed -n 's/.* CPUs=\([0-9]*\).*/\1/p' <<<"$hw")"
   mem="$(sed -n 's/.* RealMemory=\([0-9]*\).*/\1/p' <<<"$hw")"
   [[ -n "$real_cpus" && -n "$mem" ]] || die "cannot read CPUs/RealMemory from 'slurmd -C': $hw"
@@ -198,7 +198,7 @@ start_slurmd() {
   note "slurmd running (pid $(cat "$slurmd_pid"))"
 }
 
-node_state() { sinfo -h -N -n "$node" -o '%t' 2>/dev/null | head -n 1; }
+node_state() { sinfo -h -N -n "$node" -o '%t' 2>/dev/null | sed -n 1p; }
 
 wait_idle() {
   local deadline=$((SECONDS + 60)) st resumed=""
