@@ -146,7 +146,7 @@ if [ "$need_rewind" = 1 ]; then
   "$repo/rewind" --version >/dev/null || die "the rewind launcher failed to build or start"
 fi
 
-ompi_java_opts=(-Djava.library.path="$OMPI_LIBDIR")
+ompi_java_opts=(-Djava.library.path="${OMPI_LIBDIR:-}")
 if [ "$need_ompi" = 1 ] && [ "$(java_major "$JAVA")" -ge 22 ]; then
   ompi_java_opts+=(--enable-native-access=ALL-UNNAMED) # mpi.MPI loads libmpi_java.so
 fi

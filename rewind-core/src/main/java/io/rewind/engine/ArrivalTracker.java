@@ -92,6 +92,12 @@ final class ArrivalTracker {
         return ready;
     }
 
+    /** The highest sequence number admitted on a channel (0: none). */
+    long arrivedUpTo(long channelKey) {
+        Channel c = channels.get(channelKey);
+        return c == null ? 0 : c.arrived;
+    }
+
     /** By context, the highest sequence number admitted from {@code sourceWorld}. */
     Map<Integer, Long> frontiersFrom(int sourceWorld) {
         Map<Integer, Long> m = new HashMap<>();

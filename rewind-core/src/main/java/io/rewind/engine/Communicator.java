@@ -462,6 +462,7 @@ public final class Communicator {
         if (remoteSynchronous) {
             // Registered before the hand-off: the notice may come back before send returns.
             engine.mailbox().awaitMatch(destWorld, ctx, frame.sequence, req);
+            req.awaitsRemoteMatch(ctx, frame.sequence);
         }
         if (!logging) {
             transport.send(destWorld, frame);

@@ -60,6 +60,13 @@ public interface FaultTolerance {
     default void afterSend(Frame frame) {}
 
     /**
+     * The send numbered {@code sequence} on {@code context} to {@code destinationWorld} was cancelled:
+     * withdrawn before any receive took it, so no replay may deliver it. Called once, by the thread
+     * that completes the cancelled send (the owner, or a transport thread for a receiver elsewhere).
+     */
+    default void onSendCancelled(int context, int destinationWorld, long sequence) {}
+
+    /**
      * The rank is about to wait for a request that is not complete: work the protocol deferred may
      * be done now, while the rank has nothing else to do. Called on the rank's thread.
      */

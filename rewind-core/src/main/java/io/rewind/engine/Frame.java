@@ -54,6 +54,11 @@ public final class Frame {
     /** A synchronous send: it completes only once a receive has matched the frame. */
     boolean synchronous;
     /**
+     * The place of a cancelled send in its channel's numbering ({@link SendCancellation.Withdrawn}):
+     * admitted in order, never matched, no payload.
+     */
+    boolean withdrawn;
+    /**
      * Who owns a borrowed frame waiting in a queue: nobody yet ({@link #QUEUED}), the receiving side
      * (a receive took it, or it was withdrawn or dropped), or its sender, which replaces the payload
      * by a private copy ({@link #DETACHING}, then {@link #DETACHED}). Claimed by compare-and-set, so
@@ -310,6 +315,7 @@ public final class Frame {
         f.patternId = patternId;
         f.iterationId = iterationId;
         f.piggyback = piggyback;
+        f.withdrawn = withdrawn;
         f.materialize();
         return f;
     }
@@ -318,6 +324,20 @@ public final class Frame {
      * Channel key of the arrival tracking: the context (a communicator's point-to-point or collective
      * traffic, numbered apart) and the sending world rank.
      */
+    /** Whether this is the place of a withdrawn (cancelled) send rather than a message. */
+    public boolean isWithdrawn() {
+        return withdrawn;
+    }
+
+    /** The place of frame {@code sequence} of {@code sourceWorld} on {@code context}, withdrawn by its sender. */
+    public static Frame withdrawnPlace(
+            int context, int sourceWorld, int destinationWorld, long sequence, int incarnation) {
+        Frame f = new Frame(
+                context, 0, sourceWorld, destinationWorld, 0, sequence, incarnation, MemorySegment.NULL, 0, 0, null);
+        f.withdrawn = true;
+        return f;
+    }
+
     long channelKey() {
         return ChannelKey.of(context, sourceWorld);
     }

@@ -29,6 +29,13 @@ public final class Mailbox implements FrameSink {
 
     private long unexpectedBytes;
     private volatile boolean closed;
+    /** The places of frames their senders withdrew (with arrival tracking only). */
+    private final WithdrawnSends withdrawn = new WithdrawnSends();
+    /**
+     * Frames sent again by a restarted sender whose first copy this rank had withdrawn: they wait here,
+     * never matched, for the re-executed cancel to withdraw them again.
+     */
+    private final List<Frame> withdrawable = new ArrayList<>(0);
     /** Per-channel arrival frontier and early frames; null unless the protocol tracks arrivals. */
     private final ArrivalTracker arrivals;
     /**
@@ -86,7 +93,7 @@ public final class Mailbox implements FrameSink {
             readPiggyback(frame);
             inOrder = arrivals.admitNext(frame);
             if (inOrder) {
-                match = matchOrQueue(frame);
+                match = admitToMatching(frame);
             }
         }
         if (!inOrder) {
@@ -107,7 +114,11 @@ public final class Mailbox implements FrameSink {
                 return;
             }
             if (arrivals.isDuplicate(frame)) {
-                if (frame.sender == null && frame.synchronous) {
+                if (frame.withdrawn) {
+                    // the place of a cancelled send, replayed again: nothing to do
+                } else if (withdrawn.contains(frame.channelKey(), frame.sequence)) {
+                    keepWithdrawable(frame);
+                } else if (frame.sender == null && frame.synchronous) {
                     // A restarted sender in another process waits for the match of a message this rank
                     // has: the first copy's match tells it, or, if that copy was matched already, this.
                     acknowledge = !queuedUnmatched(frame);
@@ -117,7 +128,7 @@ public final class Mailbox implements FrameSink {
             } else {
                 List<Frame> admitted = arrivals.admit(frame);
                 for (Frame f : admitted) {
-                    RecvRequest r = matchOrQueue(f);
+                    RecvRequest r = admitToMatching(f);
                     if (r != null) {
                         if (receives == null) {
                             receives = new ArrayList<>(admitted.size());
@@ -140,6 +151,31 @@ public final class Mailbox implements FrameSink {
                 receives.get(i).deliverOrOffer(frames.get(i));
             }
         }
+    }
+
+    /**
+     * Under the lock: an admitted frame enters matching, unless it is the place of a withdrawn send (a
+     * replayed cancellation, or a frame whose cancel came first), which is recorded and goes no further.
+     */
+    private RecvRequest admitToMatching(Frame frame) {
+        if (frame.withdrawn || withdrawn.contains(frame.channelKey(), frame.sequence)) {
+            withdrawn.add(frame.channelKey(), frame.sequence);
+            return null;
+        }
+        return matchOrQueue(frame);
+    }
+
+    /**
+     * Under the lock: a restarted sender sent again a frame this rank had withdrawn. The first copy was
+     * cancelled before any receive took it, so this one is not matched either: it waits, its send not
+     * complete, for the re-executed cancel (a synchronous send elsewhere is not acknowledged).
+     */
+    private void keepWithdrawable(Frame frame) {
+        if (frame.sender != null) {
+            frame.pull = false; // its sender must not complete it by detaching: only the cancel ends it
+            frame.sender.setPending(frame);
+        }
+        withdrawable.add(frame);
     }
 
     /**
@@ -240,6 +276,26 @@ public final class Mailbox implements FrameSink {
     @Override
     public void onControl(ControlMessage message) {
         fence(message.sourceWorld(), message.incarnation());
+        switch (message) {
+            case SendCancellation.Request r -> {
+                boolean done = !closed && withdrawRemote(r.sourceWorld(), r.context(), r.sequence());
+                cancelAnswerer.accept(r, done);
+                return;
+            }
+            case SendCancellation.Answer a -> {
+                onCancelAnswer(a);
+                return;
+            }
+            case SendCancellation.Withdrawn w -> {
+                if (arrivals != null) {
+                    onFrame(Frame.withdrawnPlace(w.context(), w.sourceWorld(), 0, w.sequence(), w.incarnation()));
+                }
+                return;
+            }
+            default -> {
+                // handled below
+            }
+        }
         if (message instanceof MatchNotice m) {
             SendRequest s = awaitingMatch.remove(new AwaitedMatch(m.sourceWorld(), m.context(), m.sequence()));
             if (s != null) {
@@ -264,6 +320,36 @@ public final class Mailbox implements FrameSink {
         if (t != null) {
             LockSupport.unpark(t);
         }
+    }
+
+    /**
+     * The receiver of a synchronous send this rank cancelled answered. Withdrawn: the send completes
+     * cancelled, unless the answer comes from an incarnation of the receiver that has since been
+     * replaced (it may have withdrawn the frame and then crashed; the message then reaches its new
+     * incarnation by replay or re-execution, and the send completes as sent). Not withdrawn: it was
+     * matched, and its match notice completes the send.
+     */
+    private void onCancelAnswer(SendCancellation.Answer a) {
+        if (!a.withdrawn()) {
+            return;
+        }
+        synchronized (lock) {
+            int from = a.sourceWorld();
+            if (from >= 0 && from < admittedIncarnation.length && a.incarnation() < admittedIncarnation[from]) {
+                return;
+            }
+        }
+        SendRequest s = awaitingMatch.remove(new AwaitedMatch(a.sourceWorld(), a.context(), a.sequence()));
+        if (s != null) {
+            s.completeWithdrawn(a.context(), a.sequence());
+        }
+    }
+
+    /** Who answers a sender in another process that cancels a send (see {@link SendCancellation}). */
+    private java.util.function.BiConsumer<SendCancellation.Request, Boolean> cancelAnswerer = (r, done) -> {};
+
+    void answerCancellationsWith(java.util.function.BiConsumer<SendCancellation.Request, Boolean> answerer) {
+        this.cancelAnswerer = answerer;
     }
 
     /** Whether a control message waits for the protocol. */
@@ -339,7 +425,7 @@ public final class Mailbox implements FrameSink {
                 f.awaitStable();
                 copies.add(f.copy());
             }
-            return new MailboxSnapshot(arrivals.frontiers(), copies, arrivals.heldCopies());
+            return new MailboxSnapshot(arrivals.frontiers(), copies, arrivals.heldCopies(), withdrawn.toPairs());
         }
     }
 
@@ -351,6 +437,7 @@ public final class Mailbox implements FrameSink {
             // senders' logs); senders still waiting on such a frame are let go.
             waiting = dropUnexpected();
             arrivals.reset(snapshot.frontiers());
+            withdrawn.reset(snapshot.withdrawn());
             for (Frame f : snapshot.unexpected()) {
                 unexpected.addLast(f);
                 unexpectedBytes += f.lengthBytes;
@@ -504,13 +591,56 @@ public final class Mailbox implements FrameSink {
     @Override
     public boolean withdraw(Frame frame) {
         synchronized (lock) {
+            if (withdrawable.remove(frame)) {
+                return true;
+            }
             // A frame its sender is detaching stays: the send completes by itself.
             if (!unexpected.contains(frame) || (frame.sender != null && !frame.claimForReceiver())) {
                 return false;
             }
             unexpected.remove(frame);
             unexpectedBytes -= frame.lengthBytes;
+            recordWithdrawn(frame.channelKey(), frame.sequence);
             return true;
+        }
+    }
+
+    /**
+     * A sender in another process cancels its frame {@code sequence} on {@code context}: withdrawn if no
+     * receive or matched probe took it. A frame that has not arrived yet (with arrival tracking) is
+     * withdrawn in advance: when it comes, it is not matched.
+     */
+    private boolean withdrawRemote(int sourceWorld, int context, long sequence) {
+        synchronized (lock) {
+            for (Iterator<Frame> it = withdrawable.iterator(); it.hasNext(); ) {
+                Frame f = it.next();
+                if (f.sourceWorld == sourceWorld && f.context == context && f.sequence == sequence) {
+                    it.remove();
+                    return true;
+                }
+            }
+            for (Iterator<Frame> it = unexpected.iterator(); it.hasNext(); ) {
+                Frame f = it.next();
+                if (f.sourceWorld == sourceWorld && f.context == context && f.sequence == sequence) {
+                    it.remove();
+                    unexpectedBytes -= f.lengthBytes;
+                    recordWithdrawn(f.channelKey(), sequence);
+                    return true;
+                }
+            }
+            long key = ChannelKey.of(context, sourceWorld);
+            if (arrivals != null && sequence > arrivals.arrivedUpTo(key)) {
+                withdrawn.add(key, sequence);
+                return true;
+            }
+            return false;
+        }
+    }
+
+    /** Under the lock: with arrival tracking, the place stays withdrawn (see {@link WithdrawnSends}). */
+    private void recordWithdrawn(long channelKey, long sequence) {
+        if (arrivals != null) {
+            withdrawn.add(channelKey, sequence);
         }
     }
 
@@ -552,8 +682,14 @@ public final class Mailbox implements FrameSink {
                 waiting.add(f.sender);
             }
         }
+        for (Frame f : withdrawable) {
+            if (f.sender != null) {
+                waiting.add(f.sender);
+            }
+        }
         unexpected.clear();
         heldByMatchedProbes.clear();
+        withdrawable.clear();
         unexpectedBytes = 0;
         return waiting;
     }

@@ -82,6 +82,7 @@ public final class RankEngine {
         this.interposed = faultTolerance.interposes();
         this.mailbox = new Mailbox(faultTolerance.tracksArrivals(), worldSize);
         mailbox.acknowledgeMatchesWith(this::acknowledgeMatch);
+        mailbox.answerCancellationsWith(this::answerCancellation);
         if (faultTolerance.readsPiggybacks()) {
             mailbox.readPiggybacksWith(faultTolerance::onPiggyback);
         }
@@ -262,6 +263,26 @@ public final class RankEngine {
         // Sent from a thread of its own: the match may happen in a transport's I/O thread (a frame that
         // arrives for a posted receive), which must never wait on its own writes.
         Thread.ofVirtual().name("rewind-match-notice").start(() -> transport.sendControl(sender, notice));
+    }
+
+    /**
+     * Asks the receiver of a synchronous send in another process to withdraw it (a cancel). Sent by the
+     * rank's own thread, behind the frame on the same connection, so the request never overtakes it.
+     */
+    void askToWithdraw(int destinationWorld, int context, long sequence) {
+        transport.sendControl(
+                destinationWorld, new SendCancellation.Request(worldRank, incarnation, context, sequence));
+    }
+
+    /**
+     * Answers a sender in another process that cancels a send: from a thread of its own, as a match
+     * notice (the request arrives on a transport's I/O thread, which must never wait on its writes).
+     */
+    void answerCancellation(SendCancellation.Request r, boolean withdrawn) {
+        SendCancellation.Answer answer =
+                new SendCancellation.Answer(worldRank, incarnation, r.context(), r.sequence(), withdrawn);
+        int sender = r.sourceWorld();
+        Thread.ofVirtual().name("rewind-cancel-answer").start(() -> transport.sendControl(sender, answer));
     }
 
     public Mailbox mailbox() {

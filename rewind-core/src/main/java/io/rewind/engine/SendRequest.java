@@ -92,13 +92,51 @@ public final class SendRequest extends Request {
         this.pending = frame;
     }
 
-    /** A send can be cancelled while its frame still waits, unmatched, in the receiver's queue. */
+    /**
+     * A synchronous send to another process: it waits for its receiver's match notice, and a cancel
+     * asks that receiver to withdraw frame {@code sequence} on {@code context}.
+     */
+    void awaitsRemoteMatch(int context, long sequence) {
+        this.remoteContext = context;
+        this.remoteSequence = sequence;
+    }
+
+    private int remoteContext;
+    /** The sequence number of a synchronous send to another process (-1: not one). */
+    private long remoteSequence = -1;
+    /** Whether the receiver in another process was asked to withdraw the frame (once is enough). */
+    private volatile boolean withdrawalAsked;
+
+    /**
+     * A send can be cancelled while its frame still waits, unmatched, in the receiver's queue. In this
+     * process's memory the frame is taken back at once; in another process the receiver is asked
+     * ({@link SendCancellation}), and its answer completes the send cancelled or, if a receive had
+     * taken the frame, its match notice completes it as sent. Either way, wait for the completion.
+     */
     @Override
     public void cancel() {
         Frame f = pending;
         if (f != null && transport != null && transport.withdraw(destinationWorld, f)) {
             pending = null;
-            completeCancelled();
+            completeWithdrawn(f.context, f.sequence);
+            return;
         }
+        if (remoteSequence >= 0 && !withdrawalAsked && !isComplete()) {
+            withdrawalAsked = true;
+            engine.askToWithdraw(destinationWorld, remoteContext, remoteSequence);
+        }
+    }
+
+    /**
+     * The frame was withdrawn before any receive took it: the send completes cancelled, and the
+     * protocol learns of it (a logged send is then replayed as withdrawn, not as a message).
+     */
+    void completeWithdrawn(int context, long sequence) {
+        pending = null;
+        pullFrom = null;
+        if (engine.interposed()) {
+            engine.faultTolerance().onSendCancelled(context, destinationWorld, sequence);
+        }
+        completeCancelled();
     }
 }

@@ -4,14 +4,16 @@ import io.rewind.engine.ControlCodec;
 import io.rewind.engine.ControlMessage;
 import io.rewind.engine.IncarnationNotice;
 import io.rewind.engine.MatchNotice;
+import io.rewind.engine.SendCancellation;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The wire form of every control message a job sends: the engine's incarnation notice and the
- * recovery messages of {@link RecoveryMessages}. Big-endian: a type byte, the sender's world rank and
+ * The wire form of every control message a job sends: the engine's incarnation and match notices and
+ * its send cancellations ({@link SendCancellation}), and the recovery messages of {@link
+ * RecoveryMessages}. Big-endian: a type byte, the sender's world rank and
  * incarnation, then the fields of the type; a map is a count followed by (int key, long value) pairs; the answer to a rollback request ends with
  * the determinants it returns, a count followed by that many longs.
  */
@@ -24,6 +26,9 @@ public final class ControlMessageCodec implements ControlCodec {
     private static final byte REPLAY_BATCH = 4;
     private static final byte REPLAY_ACK = 5;
     private static final byte MATCH_NOTICE = 6;
+    private static final byte CANCEL_REQUEST = 7;
+    private static final byte CANCEL_ANSWER = 8;
+    private static final byte WITHDRAWN = 9;
     /** Bytes of one map entry: an int key and a long value. */
     private static final int ENTRY_BYTES = Integer.BYTES + Long.BYTES;
     /** Type, world rank, incarnation. */
@@ -42,6 +47,19 @@ public final class ControlMessageCodec implements ControlCodec {
                     .putInt(m.frames())
                     .array();
             case MatchNotice m -> header(MATCH_NOTICE, m, Integer.BYTES + Long.BYTES)
+                    .putInt(m.context())
+                    .putLong(m.sequence())
+                    .array();
+            case SendCancellation.Request m -> header(CANCEL_REQUEST, m, Integer.BYTES + Long.BYTES)
+                    .putInt(m.context())
+                    .putLong(m.sequence())
+                    .array();
+            case SendCancellation.Answer m -> header(CANCEL_ANSWER, m, Integer.BYTES + Long.BYTES + 1)
+                    .putInt(m.context())
+                    .putLong(m.sequence())
+                    .put((byte) (m.withdrawn() ? 1 : 0))
+                    .array();
+            case SendCancellation.Withdrawn m -> header(WITHDRAWN, m, Integer.BYTES + Long.BYTES)
                     .putInt(m.context())
                     .putLong(m.sequence())
                     .array();
@@ -73,6 +91,12 @@ public final class ControlMessageCodec implements ControlCodec {
                                 source, incarnation, in.getInt(), in.getInt());
                         case REPLAY_ACK -> new RecoveryMessages.ReplayAck(source, incarnation, in.getInt());
                         case MATCH_NOTICE -> new MatchNotice(source, incarnation, in.getInt(), in.getLong());
+                        case CANCEL_REQUEST -> new SendCancellation.Request(
+                                source, incarnation, in.getInt(), in.getLong());
+                        case CANCEL_ANSWER -> new SendCancellation.Answer(
+                                source, incarnation, in.getInt(), in.getLong(), flag(in.get()));
+                        case WITHDRAWN -> new SendCancellation.Withdrawn(
+                                source, incarnation, in.getInt(), in.getLong());
                         default -> throw new IllegalArgumentException("unknown control message type " + type);
                     };
             if (in.hasRemaining()) {
@@ -82,6 +106,13 @@ public final class ControlMessageCodec implements ControlCodec {
         } catch (BufferUnderflowException e) {
             throw new IllegalArgumentException("truncated control message", e);
         }
+    }
+
+    private static boolean flag(byte b) {
+        if (b != 0 && b != 1) {
+            throw new IllegalArgumentException("a flag byte of " + b + " in a control message");
+        }
+        return b == 1;
     }
 
     private static ByteBuffer header(byte type, ControlMessage m, int bodyBytes) {

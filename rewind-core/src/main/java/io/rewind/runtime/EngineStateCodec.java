@@ -21,7 +21,7 @@ import java.util.Map;
  * The runtime's own part of a checkpoint: what a restarted rank needs besides the program's state.
  *
  * <pre>
- *  version i32 = 2 (1: the same without the patterns)
+ *  version i32 = 3 (2: the same without withdrawn frames; 1: without patterns either)
  *  counters: count i32, then i64 each (wildcard receives, polls, next context)
  *  patterns: count i32, then i32 each (active pattern id, its iteration id, then the last iteration
  *            id of each declared pattern from id 1 on)
@@ -30,13 +30,15 @@ import java.util.Map;
  *  frontiers: count i32, then each: channel key i64, highest arrived i64
  *  unexpected: count i32, then frames
  *  held: count i32, then frames
+ *  withdrawn: count i32, then each: channel key i64, sequence i64 (frames whose senders cancelled them)
  *  frame: context i32, source i32, sourceWorld i32, destinationWorld i32, tag i32, sequence i64,
- *         incarnation i32, patternId i32, iterationId i32, length i32, payload
+ *         incarnation i32, patternId i32, iterationId i32, length i32, payload; length -1 (no payload)
+ *         is the place of a withdrawn frame
  * </pre>
  */
 final class EngineStateCodec {
-    /** The version written; version 1 (before communication patterns) is still read. */
-    static final int VERSION = 2;
+    /** The version written; versions 1 and 2 (before patterns, before withdrawn frames) are still read. */
+    static final int VERSION = 3;
 
     private EngineStateCodec() {}
 
@@ -77,6 +79,11 @@ final class EngineStateCodec {
             }
             writeFrames(out, mailbox.unexpected());
             writeFrames(out, mailbox.held());
+            long[] withdrawn = mailbox.withdrawn();
+            out.writeInt(withdrawn.length / 2);
+            for (long w : withdrawn) {
+                out.writeLong(w);
+            }
             out.flush();
             return bytes.toByteArray();
         } catch (IOException e) {
@@ -96,6 +103,10 @@ final class EngineStateCodec {
             out.writeInt(f.incarnation());
             out.writeInt(f.patternId());
             out.writeInt(f.iterationId());
+            if (f.isWithdrawn()) {
+                out.writeInt(-1);
+                continue;
+            }
             int len = Math.toIntExact(f.lengthBytes());
             out.writeInt(len);
             byte[] payload = new byte[len];
@@ -118,7 +129,7 @@ final class EngineStateCodec {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes));
             int version = in.readInt();
-            if (version != 1 && version != VERSION) {
+            if (version < 1 || version > VERSION) {
                 throw new CheckpointException("unsupported runtime-state version " + version);
             }
             long[] counters = new long[in.readInt()];
@@ -153,7 +164,18 @@ final class EngineStateCodec {
             }
             List<Frame> unexpected = readFrames(in);
             List<Frame> held = readFrames(in);
-            return new State(counters, patterns, comms, new MailboxSnapshot(frontiers, unexpected, held));
+            long[] withdrawn = new long[0];
+            if (version >= 3) {
+                int nw = in.readInt();
+                if (nw < 0) {
+                    throw new CheckpointException("runtime state is malformed: " + nw + " withdrawn frames");
+                }
+                withdrawn = new long[2 * nw];
+                for (int i = 0; i < withdrawn.length; i++) {
+                    withdrawn[i] = in.readLong();
+                }
+            }
+            return new State(counters, patterns, comms, new MailboxSnapshot(frontiers, unexpected, held, withdrawn));
         } catch (IOException e) {
             throw new CheckpointException("runtime state is malformed: " + e.getMessage(), e);
         }
@@ -172,7 +194,14 @@ final class EngineStateCodec {
             int incarnation = in.readInt();
             int patternId = in.readInt();
             int iterationId = in.readInt();
-            byte[] payload = new byte[in.readInt()];
+            int length = in.readInt();
+            if (length == -1) {
+                Frame place = Frame.withdrawnPlace(context, sourceWorld, destinationWorld, seq, incarnation);
+                place.setPattern(patternId, iterationId);
+                frames.add(place);
+                continue;
+            }
+            byte[] payload = new byte[length];
             in.readFully(payload);
             Frame f = new Frame(
                     context,

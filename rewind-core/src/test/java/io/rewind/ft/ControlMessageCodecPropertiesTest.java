@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.rewind.engine.ControlMessage;
 import io.rewind.engine.IncarnationNotice;
+import io.rewind.engine.MatchNotice;
+import io.rewind.engine.SendCancellation;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Map;
@@ -35,7 +37,20 @@ class ControlMessageCodecPropertiesTest {
                 Combinators.combine(rank, incarnation, map).as(RecoveryMessages.LastMessages::new),
                 Combinators.combine(rank, incarnation, Arbitraries.integers(), Arbitraries.integers())
                         .as(RecoveryMessages.ReplayBatch::new),
-                Combinators.combine(rank, incarnation, Arbitraries.integers()).as(RecoveryMessages.ReplayAck::new));
+                Combinators.combine(rank, incarnation, Arbitraries.integers()).as(RecoveryMessages.ReplayAck::new),
+                Combinators.combine(rank, incarnation, Arbitraries.integers(), Arbitraries.longs())
+                        .as(MatchNotice::new),
+                Combinators.combine(rank, incarnation, Arbitraries.integers(), Arbitraries.longs())
+                        .as(SendCancellation.Request::new),
+                Combinators.combine(
+                                rank,
+                                incarnation,
+                                Arbitraries.integers(),
+                                Arbitraries.longs(),
+                                Arbitraries.of(true, false))
+                        .as(SendCancellation.Answer::new),
+                Combinators.combine(rank, incarnation, Arbitraries.integers(), Arbitraries.longs())
+                        .as(SendCancellation.Withdrawn::new));
     }
 
     @Property(tries = 500)
@@ -47,7 +62,7 @@ class ControlMessageCodecPropertiesTest {
     Arbitrary<byte[]> noise() {
         // Mostly a known type first, so the fuzz reaches the fields.
         Arbitrary<byte[]> typed = Combinators.combine(
-                        Arbitraries.bytes().between((byte) 0, (byte) 6),
+                        Arbitraries.bytes().between((byte) 0, (byte) 10),
                         Arbitraries.bytes().array(byte[].class).ofMaxSize(120))
                 .as((type, rest) -> {
                     byte[] b = new byte[rest.length + 1];

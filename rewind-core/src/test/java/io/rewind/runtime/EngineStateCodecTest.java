@@ -2,8 +2,11 @@ package io.rewind.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rewind.engine.ChannelKey;
 import io.rewind.engine.EngineConfig;
 import io.rewind.engine.Frame;
 import io.rewind.engine.MailboxSnapshot;
@@ -46,6 +49,31 @@ class EngineStateCodecTest {
         PatternState restored = new PatternState();
         restored.restore(s.patterns());
         assertEquals(b, restored.activePatternId());
+    }
+
+    @Test
+    void withdrawnSendsAndAHeldWithdrawnPlaceRoundTrip() {
+        RankEngine e = new RankEngine(0, 2, new InJvmTransport(2), EngineConfig.forRanks(2), () -> {});
+        Frame place = Frame.withdrawnPlace(3, 1, 0, 12, 2);
+        Frame early = new Frame(3, 1, 1, 0, 4, 13, 2, MemorySegment.ofArray(new byte[] {7}), 0, 1, null);
+        long[] withdrawn = {ChannelKey.of(3, 1), 5, ChannelKey.of(3, 1), 12};
+        MailboxSnapshot mailbox =
+                new MailboxSnapshot(Map.of(ChannelKey.of(3, 1), 10L), List.of(), List.of(place, early), withdrawn);
+
+        EngineStateCodec.State s = EngineStateCodec.decode(EngineStateCodec.encode(e, mailbox));
+
+        List<Frame> held = s.mailbox().held();
+        assertTrue(held.get(0).isWithdrawn());
+        assertEquals(12, held.get(0).sequence());
+        assertEquals(0, held.get(0).lengthBytes());
+        assertFalse(held.get(1).isWithdrawn());
+        assertEquals(1, held.get(1).lengthBytes());
+        long[] back = s.mailbox().withdrawn();
+        java.util.Set<List<Long>> pairs = new java.util.HashSet<>();
+        for (int i = 0; i < back.length; i += 2) {
+            pairs.add(List.of(back[i], back[i + 1]));
+        }
+        assertEquals(java.util.Set.of(List.of(ChannelKey.of(3, 1), 5L), List.of(ChannelKey.of(3, 1), 12L)), pairs);
     }
 
     @Test

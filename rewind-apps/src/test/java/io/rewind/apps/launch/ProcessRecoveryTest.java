@@ -3,6 +3,7 @@ package io.rewind.apps.launch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rewind.apps.workloads.CancelledSends;
 import io.rewind.apps.workloads.CollectiveMix;
 import io.rewind.apps.workloads.MasterWorker;
 import io.rewind.apps.workloads.Stencil2D;
@@ -40,7 +41,8 @@ class ProcessRecoveryTest {
         List<JobConfig> programs = List.of(
                 program(Stencil2D.class, 4, "32", "16"),
                 program(CollectiveMix.class, 4, "16", "8"),
-                program(MasterWorker.class, 3, "12", "20"));
+                program(MasterWorker.class, 3, "12", "20"),
+                program(CancelledSends.class, 3, "10")); // cancels over the wire, replayed withdrawn
         for (JobConfig p : programs) {
             for (ProtocolDescriptor d : ProtocolRegistry.recovering()) {
                 out.add(Arguments.of(p, d));

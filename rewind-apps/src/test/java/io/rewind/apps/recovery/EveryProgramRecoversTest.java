@@ -41,7 +41,8 @@ class EveryProgramRecoversTest {
                 Arguments.of("io.rewind.apps.workloads.MonteCarlo", List.of("16", "6", "100"), true),
                 Arguments.of("io.rewind.apps.workloads.MasterWorker", List.of("16", "40"), true),
                 Arguments.of("io.rewind.apps.workloads.CollectiveMix", List.of("16", "8"), true),
-                Arguments.of("io.rewind.apps.workloads.PollingExchange", List.of("16"), true)); // polls
+                Arguments.of("io.rewind.apps.workloads.PollingExchange", List.of("16"), true), // polls
+                Arguments.of("io.rewind.apps.workloads.CancelledSends", List.of("12"), true)); // cancels
     }
 
     @ParameterizedTest(name = "{0} {1}")

@@ -5,6 +5,7 @@ import io.rewind.engine.Contexts;
 import io.rewind.engine.ControlMessage;
 import io.rewind.engine.Frame;
 import io.rewind.engine.RankEngine;
+import io.rewind.engine.SendCancellation;
 import io.rewind.engine.SharedPayload;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogClient;
@@ -88,6 +89,12 @@ public final class SenderLoggingRank implements RankProtocol {
     private final Map<Long, Long> skipUpTo = new HashMap<>();
     /** Peers whose answer to this restarted incarnation's rollback request has come. */
     private final Set<Integer> answered = new HashSet<>();
+    /**
+     * Per outgoing channel, the sequence numbers of cancelled sends (withdrawn before any receive took
+     * them): replay sends their place, not the message. Written by whichever thread completes the
+     * cancel, without the lock; trimmed with the log.
+     */
+    private final Map<Long, Set<Long>> cancelled = new java.util.concurrent.ConcurrentHashMap<>();
     /** Replays this rank is streaming to restarted peers, by peer. */
     private final Map<Integer, ReplayCursor> replays = new HashMap<>();
     /** Whether {@link #replays} has anything: read without the lock on every progress call. */
@@ -293,8 +300,10 @@ public final class SenderLoggingRank implements RankProtocol {
             boolean peerHasIt = restarted && frame.sequence() <= skipUpTo.getOrDefault(key, 0L);
             // A synchronous send must wait until the peer matches the message, which it may not have
             // done yet: the copy sent again is dropped there as a duplicate, and this send completes
-            // once the first copy is matched.
-            boolean deliver = !peerHasIt || frame.isSynchronous();
+            // once the first copy is matched. A pulled send too may have been cancelled the first time:
+            // the peer then keeps the copy sent again for the re-executed cancel, and otherwise drops
+            // it and lets this send complete.
+            boolean deliver = !peerHasIt || frame.isSynchronous() || frame.isPulled();
             if (frame.sequence() <= channel(key).truncatedUpTo()) {
                 // Every recovery line the peer keeps holds this message already: no replay can ask for
                 // it, so it is not logged. This happens to a restarted rank only, when a peer's oldest
@@ -380,7 +389,7 @@ public final class SenderLoggingRank implements RankProtocol {
     private Boolean sendLoggedAtLogger(Frame frame, int destinationWorld, long key, Transport transport) {
         synchronized (lock) {
             boolean peerHasIt = restarted && frame.sequence() <= skipUpTo.getOrDefault(key, 0L);
-            boolean deliver = !peerHasIt || frame.isSynchronous();
+            boolean deliver = !peerHasIt || frame.isSynchronous() || frame.isPulled();
             if (frame.sequence() > channel(key).truncatedUpTo()) {
                 long t0 = System.nanoTime();
                 DumpedPayload stored = loggers.storeNow(
@@ -842,6 +851,24 @@ public final class SenderLoggingRank implements RankProtocol {
     }
 
     @Override
+    public void onSendCancelled(int context, int destinationWorld, long sequence) {
+        cancelled
+                .computeIfAbsent(
+                        ChannelKey.of(context, destinationWorld),
+                        k -> java.util.concurrent.ConcurrentHashMap.newKeySet())
+                .add(sequence);
+    }
+
+    /** Whether send {@code sequence} of channel {@code key} was cancelled. */
+    private boolean wasCancelled(long key, long sequence) {
+        if (cancelled.isEmpty()) {
+            return false;
+        }
+        Set<Long> s = cancelled.get(key);
+        return s != null && s.contains(sequence);
+    }
+
+    @Override
     public byte[] checkpointState() {
         return outcomes.checkpointState();
     }
@@ -1097,6 +1124,11 @@ public final class SenderLoggingRank implements RankProtocol {
             ReplayCursor c = due.get(i);
             List<Frame> batch = batches.get(i);
             for (Frame f : batch) {
+                if (f.isWithdrawn()) {
+                    transport.sendControl(
+                            c.peer, new SendCancellation.Withdrawn(worldRank, incarnation, f.context(), f.sequence()));
+                    continue;
+                }
                 f.setPiggyback(outcomes.piggybackFor(c.peer));
                 transport.send(c.peer, f);
             }
@@ -1135,7 +1167,9 @@ public final class SenderLoggingRank implements RankProtocol {
                     more = true;
                     break;
                 }
-                Frame f = replayCopy(channel, i, c.peer);
+                Frame f = wasCancelled(channel.key, channel.sequence(i))
+                        ? Frame.withdrawnPlace(context, worldRank, c.peer, channel.sequence(i), incarnation)
+                        : replayCopy(channel, i, c.peer);
                 out.add(f);
                 bytes += f.lengthBytes();
                 c.next.put(context, channel.sequence(i));
@@ -1236,6 +1270,10 @@ public final class SenderLoggingRank implements RankProtocol {
                 long held = this.held.safelyHeldUpTo(dest, ChannelKey.of(context, worldRank));
                 if (held <= 0) {
                     continue;
+                }
+                Set<Long> cancelledHere = cancelled.get(key);
+                if (cancelledHere != null) {
+                    cancelledHere.removeIf(sequence -> sequence <= held);
                 }
                 long before = c.bytes();
                 if (c.dropUpTo(held) == 0) {

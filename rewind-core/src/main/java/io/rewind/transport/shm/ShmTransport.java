@@ -308,7 +308,10 @@ public final class ShmTransport implements Transport {
         }
     }
 
-    /** Always false: a message written to a ring stays sent. */
+    /**
+     * Always false: a frame handed to another process cannot be taken back from here. A cancelled
+     * synchronous send asks its receiver instead ({@link io.rewind.engine.SendCancellation}).
+     */
     @Override
     public boolean withdraw(int destinationWorldRank, Frame frame) {
         return false;

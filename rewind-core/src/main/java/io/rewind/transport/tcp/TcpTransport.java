@@ -341,7 +341,10 @@ public final class TcpTransport implements Transport {
         poller.pollingPaused();
     }
 
-    /** Always false: cancelling a send over the wire is not done yet, so a frame once sent stays sent. */
+    /**
+     * Always false: a frame handed to another process cannot be taken back from here. A cancelled
+     * synchronous send asks its receiver instead ({@link io.rewind.engine.SendCancellation}).
+     */
     @Override
     public boolean withdraw(int destinationWorldRank, Frame frame) {
         return false;
