@@ -37,8 +37,15 @@
 #   CONFIGS         subset and order, default "ompi-tcp ompi-vader rewind-none rewind-pessimistic";
 #                   also rewind-shm and rewind-shm-pessimistic (rank processes through shared memory), and
 #                   rewind-pessimistic-reserved (pessimistic with --log-reserve LOG_RESERVE per rank)
+#                   rewind-pessimistic-reserved-COPY: the same with --log-copy COPY (pack, pipelined,
+#                   helper or hybrid); base-CONFIG: CONFIG run by the build in BASE_REPO (another checkout,
+#                   built), to set a change side by side with the build before it
 #   LOG_RESERVE     the reserve of rewind-pessimistic-reserved (default 1GiB: what one rank of this
 #                   ping-pong logs at WORK_SCALE 1, so the log never waits for new memory)
+#   BASE_REPO       the checkout the base-CONFIG configurations run
+# With rewind-none among the configurations, the table also gives each other Rewind configuration's
+# bandwidth over rewind-none's, paired by round (the run of each round against the rewind-none run of
+# the same round): the median over the rounds, and the lowest and highest round.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -77,7 +84,7 @@ SRC="$repo/rewind-apps/src/main/java/io/rewind/apps/bench/PortablePingPong.java"
 # --- Prerequisites: fail fast and say what is missing -------------------------------------------
 
 case " $CONFIGS " in *" ompi-"*) need_ompi=1 ;; *) need_ompi=0 ;; esac
-case " $CONFIGS " in *" rewind-"*) need_rewind=1 ;; *) need_rewind=0 ;; esac
+case " $CONFIGS " in *" rewind-"* | *" base-rewind-"*) need_rewind=1 ;; *) need_rewind=0 ;; esac
 
 how_to_get_jar="Build one from Open MPI's Java sources (ompi/mpi/java/java/*.java of the installed Open MPI
 version) with javac and jar, or build Open MPI with --enable-mpi-java, which installs lib/mpi.jar;
@@ -163,6 +170,11 @@ mpirun_base() {
 command_for() {
   local config="$1"
   local -a base
+  if [ "${config#base-}" != "$config" ]; then
+    [ -n "${BASE_REPO:-}" ] || die "$config needs BASE_REPO (the checkout to run it with)"
+    repo="$BASE_REPO" command_for "${config#base-}"
+    return
+  fi
   case "$config" in
     ompi-tcp | ompi-vader)
       mapfile -t base < <(mpirun_base)
@@ -181,6 +193,12 @@ command_for() {
     rewind-pessimistic-reserved)
       printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol pessimistic \
         --log-reserve "${LOG_RESERVE:-1GiB}" --timeout "${RUN_TIMEOUT}s" "$MAIN" "${size_args[@]}"
+      ;;
+    rewind-pessimistic-reserved-pack | rewind-pessimistic-reserved-pipelined | \
+      rewind-pessimistic-reserved-helper | rewind-pessimistic-reserved-hybrid)
+      printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol pessimistic \
+        --log-reserve "${LOG_RESERVE:-1GiB}" --log-copy "${config##*-}" --timeout "${RUN_TIMEOUT}s" \
+        "$MAIN" "${size_args[@]}"
       ;;
     rewind-shm | rewind-shm-pessimistic)
       local protocol=none
@@ -226,7 +244,7 @@ run_one() {
   load="$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo '?')"
   echo "# ${cmd[*]}" >"$log"
   echo "# load average (1 min) at start: $load; CPUs busy over the 2 s before: $busy %" >>"$log"
-  if [ "${config#rewind-}" != "$config" ]; then
+  if [ "${config#rewind-}" != "$config" ] || [ "${config#base-}" != "$config" ]; then
     REWIND_JAVA="$JAVA" timeout --kill-after=20 "$RUN_TIMEOUT" "${cmd[@]}" >>"$log" 2>&1 || rc=$?
   else
     timeout --kill-after=20 "$RUN_TIMEOUT" "${cmd[@]}" >>"$log" 2>&1 || rc=$?
@@ -269,7 +287,16 @@ done
 
 awk -F, -v configs="$CONFIGS" '
   # results.csv: config,round,pingpong,buffer,bytes,median_ns,MBps,copy_MBps,batches
-  { key = $1 SUBSEP $5; n[key]++; v[key, n[key]] = $6; sizes[$5 + 0] = 1 }
+  { key = $1 SUBSEP $5; n[key]++; v[key, n[key]] = $6; sizes[$5 + 0] = 1; byRound[$1, $5, $2] = $6; rounds[$2] = 1 }
+  # Bandwidth of configuration c over rewind-none, paired by round: median over the rounds [low-high].
+  function paired(c, b, r, k, i, j, t, x) {
+    k = 0
+    for (r in rounds) if (((c, b, r) in byRound) && (("rewind-none", b, r) in byRound) && byRound[c, b, r] > 0)
+      x[++k] = byRound["rewind-none", b, r] / byRound[c, b, r]
+    if (k == 0) return "-"
+    for (i = 2; i <= k; i++) { t = x[i]; for (j = i - 1; j >= 1 && x[j] > t; j--) x[j + 1] = x[j]; x[j + 1] = t }
+    return sprintf("%.2f [%.2f-%.2f]", (k % 2) ? x[(k + 1) / 2] : (x[k / 2] + x[k / 2 + 1]) / 2, x[1], x[k])
+  }
   function sortv(key, k, i, j, t) {
     k = n[key]
     for (i = 1; i <= k; i++) s[i] = v[key, i]
@@ -311,6 +338,11 @@ awk -F, -v configs="$CONFIGS" '
       np++; pa[np] = cs[i]; po[np] = cs[j]
       head = head " " label(cs[i]) " / " label(cs[j]) " |"; rule = rule "---:|"
     }
+    nn = 0
+    for (i = 1; i <= nc; i++) if (cs[i] != "rewind-none" && cs[i] ~ /rewind-/) for (j = 1; j <= nc; j++) if (cs[j] == "rewind-none") {
+      nn++; pn[nn] = cs[i]
+      head = head " " label(cs[i]) " / Rewind none, by round |"; rule = rule "---:|"
+    }
     print head; print rule
     nb = 0; for (b in sizes) bs[++nb] = b + 0
     for (i = 2; i <= nb; i++) { t = bs[i]; for (j = i - 1; j >= 1 && bs[j] > t; j--) bs[j + 1] = bs[j]; bs[j + 1] = t }
@@ -318,6 +350,7 @@ awk -F, -v configs="$CONFIGS" '
       b = bs[k]; line = "| " b " |"
       for (i = 1; i <= nc; i++) line = line " " cell(cs[i], b) " |"
       for (p = 1; p <= np; p++) line = line " " ratio(pa[p], po[p], b) " |"
+      for (p = 1; p <= nn; p++) line = line " " paired(pn[p], b) " |"
       print line
     }
   }' "$OUT_DIR/results.csv" | tee "$OUT_DIR/table.md"
@@ -327,6 +360,8 @@ cat >&2 <<EOF
 Up to 4 KiB a cell is the median over the rounds of each run's median half round trip, in brackets
 the lowest and highest run; from 16 KiB it is the bandwidth of that median (bytes / half round trip),
 in brackets the lowest and highest run. Ratios: latency = Rewind's half round trip / Open MPI's
-(x1.0 = as fast); bandwidth = Rewind's MB/s / Open MPI's (1.00 = as fast).
+(x1.0 = as fast); bandwidth = Rewind's MB/s / Open MPI's (1.00 = as fast). "/ Rewind none, by
+round": that configuration's bandwidth over rewind-none's in the same round (at every size, small
+ones included), median over the rounds [lowest-highest].
 Run logs, results.csv and table.md are in $OUT_DIR
 EOF

@@ -92,6 +92,12 @@ final class ArrivalTracker {
         return ready;
     }
 
+    /** Whether this very frame waits beyond a gap (arrived early, not admitted yet). */
+    boolean holds(Frame frame) {
+        Channel c = channels.get(frame.channelKey());
+        return c != null && c.held != null && c.held.get(frame.sequence) == frame;
+    }
+
     /** The highest sequence number admitted on a channel (0: none). */
     long arrivedUpTo(long channelKey) {
         Channel c = channels.get(channelKey);

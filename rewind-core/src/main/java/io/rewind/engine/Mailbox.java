@@ -594,6 +594,11 @@ public final class Mailbox implements FrameSink {
             if (withdrawable.remove(frame)) {
                 return true;
             }
+            if (arrivals != null && arrivals.holds(frame)) {
+                // Early, behind a gap (replay still coming): when admitted, its place is skipped.
+                withdrawn.add(frame.channelKey(), frame.sequence);
+                return true;
+            }
             // A frame its sender is detaching stays: the send completes by itself.
             if (!unexpected.contains(frame) || (frame.sender != null && !frame.claimForReceiver())) {
                 return false;

@@ -44,6 +44,24 @@ public interface Transport extends AutoCloseable {
      */
     default void pollingPaused() {}
 
+    /**
+     * Whether a payload to {@code destinationWorldRank} is copied whole into a record of the transport's
+     * own before its first byte leaves (TCP), rather than straight into what the receiver reads (a
+     * shared-memory ring, or the receiver's queue in this JVM). A log copy riding on that first copy (a
+     * tee) would then run entirely ahead of the transfer; it is better made after the hand-off, while
+     * the record is still being written ({@link #flushOutbound}).
+     */
+    default boolean stagesPayload(int destinationWorldRank) {
+        return false;
+    }
+
+    /**
+     * Writes what waits for room on outbound connections, as far as they take it now, without reading
+     * and without blocking. A sending thread calls it between the chunks of a log copy it makes after
+     * handing a long message off, so the rest of the message keeps flowing while it copies.
+     */
+    default void flushOutbound() {}
+
     /** A short name for logs and run records, such as {@code jvm} or {@code tcp}. */
     String name();
 

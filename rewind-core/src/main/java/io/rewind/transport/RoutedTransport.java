@@ -137,6 +137,16 @@ public final class RoutedTransport implements Transport {
     }
 
     @Override
+    public boolean stagesPayload(int destinationWorldRank) {
+        return !viaShm(destinationWorldRank);
+    }
+
+    @Override
+    public void flushOutbound() {
+        tcp.flushOutbound();
+    }
+
+    @Override
     public void pollingPaused() {
         if (shm != null) {
             shm.pollingPaused();

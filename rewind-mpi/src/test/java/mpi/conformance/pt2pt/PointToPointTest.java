@@ -3,7 +3,12 @@ package mpi.conformance.pt2pt;
 import static mpi.conformance.Jobs.check;
 import static mpi.conformance.Jobs.checkEq;
 import static mpi.conformance.Jobs.runOk;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rewind.check.RecoveryCheck;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
+import io.rewind.runtime.FailureSchedule;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
@@ -16,6 +21,7 @@ import mpi.MPIException;
 import mpi.Prequest;
 import mpi.Request;
 import mpi.Status;
+import mpi.conformance.Jobs;
 import mpi.conformance.RankCounts;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -75,6 +81,23 @@ class PointToPointTest {
     @Test
     void cancelOfAnUnmatchedReceive() {
         runOk(Cancel.class, 1);
+    }
+
+    @ParameterizedTest
+    @RankCounts(
+            value = {2, 3},
+            min = 2)
+    void cancelOfSends(int ranks) {
+        runOk(CancelSend.class, ranks);
+    }
+
+    @Test
+    void anUnaskedSynchronousSendIsCancelledUnderEveryProtocolWhenNothingFails() {
+        RecoveryCheck check = RecoveryCheck.of(Jobs.config(CancelSend.class, 3, "strict"));
+        for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
+            RecoveryCheck.Verdict v = check.run(p, 0, FailureSchedule.NONE);
+            assertTrue(v.ok(), v::describe);
+        }
     }
 
     @ParameterizedTest
@@ -419,6 +442,55 @@ class PointToPointTest {
             int[] b = new int[1];
             w.recv(b, 1, MPI.INT, 0, 99);
             checkEq(5, b[0], "message after cancel");
+            MPI.Finalize();
+        }
+    }
+
+    /**
+     * A synchronous send nobody asks for is cancelled; one its receiver took first completes as sent,
+     * though cancelled after; a receive after the cancel gets the next message, not the cancelled one.
+     * (A crash of the receiver lets a waiting synchronous send go as sent, its message then reaching
+     * the receiver's next incarnation: the outcome travels to the receiver, which takes such a message,
+     * so the program's result is the same either way.)
+     */
+    public static final class CancelSend {
+        public static void main(String[] args) throws MPIException {
+            MPI.Init(args);
+            boolean strict = args.length > 0 && args[0].equals("strict");
+            Comm w = MPI.COMM_WORLD;
+            int me = w.getRank();
+            int n = w.getSize();
+            int right = (me + 1) % n;
+            int left = (me + n - 1) % n;
+            for (int round = 0; round < 3; round++) {
+                IntBuffer never = MPI.newIntBuffer(1).put(0, round);
+                Request unasked = w.isSend(never, 1, MPI.INT, right, 7);
+                unasked.cancel();
+                int[] outcome = {unasked.waitStatus().isCancelled() ? 1 : 0};
+                if (strict) {
+                    check(outcome[0] == 1, "an unasked synchronous send is cancelled when nothing fails");
+                }
+                int[] leftOutcome = new int[1];
+                w.sendRecv(outcome, 1, MPI.INT, right, 6, leftOutcome, 1, MPI.INT, left, 6);
+                int[] got = new int[1];
+                if (leftOutcome[0] == 0) {
+                    w.recv(got, 1, MPI.INT, left, 7); // not cancelled: it is here to take
+                    checkEq(round, got[0], "the send that was not cancelled");
+                }
+
+                IntBuffer taken = MPI.newIntBuffer(1).put(0, 100 + round);
+                Request late = w.isSend(taken, 1, MPI.INT, right, 8);
+                w.recv(got, 1, MPI.INT, left, 8);
+                checkEq(100 + round, got[0], "the synchronous send that was taken");
+                w.barrier(); // every receive above has started: the cancels below come too late
+                late.cancel();
+                check(!late.waitStatus().isCancelled(), "a send its receiver took is not cancelled");
+
+                // The cancelled message's tag now carries a real one, which is the one received.
+                w.send(new int[] {200 + round}, 1, MPI.INT, right, 7);
+                w.recv(got, 1, MPI.INT, left, 7);
+                checkEq(200 + round, got[0], "the message after a cancelled one");
+            }
             MPI.Finalize();
         }
     }

@@ -117,6 +117,24 @@ class ProcessRecoveryTest {
     }
 
     /**
+     * A cancel between processes asks the receiver over the wire: over TCP and over shared memory,
+     * without and with a logging protocol, every synchronous send nobody asks for is cancelled and none
+     * reaches its receiver (the workload checks both; before, such a cancel did nothing and the wait
+     * after it never ended).
+     */
+    @ParameterizedTest(name = "shared memory {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void sendsAreCancelledBetweenProcesses(boolean sharedMemory) {
+        JobConfig strict = program(CancelledSends.class, 3, "6", "65536", "strict");
+        for (String protocol : List.of("none", "pessimistic")) {
+            JobConfig c = strict.withFaultTolerance(ProtocolRegistry.get(protocol), 0, FailureSchedule.NONE);
+            JobResult r = ProcessJob.run(c, Launch.local(2).withSharedMemory(sharedMemory));
+            assertTrue(r.ok(), protocol + ": " + r.describeFailures());
+            assertTrue(String.join("\n", r.output(0)).contains("cancelled steps=6"), protocol + ": " + r.output(0));
+        }
+    }
+
+    /**
      * spbc with one cluster per node: three nodes of two ranks, so the clusters ({0,1}, {2,3}, {4,5})
      * differ from spbc's default two blocks ({0,1,2}, {3,4,5}). The lost node's ranks alone roll back,
      * and replay comes from the other nodes' logs of what crossed between nodes.

@@ -316,10 +316,14 @@ public final class SenderLoggingRank implements RankProtocol {
             } else {
                 method = copyMethodFor(frame);
                 // A tee is driven by whoever transfers the payload, which must be this thread: not for a
-                // pulled frame, which its receiver copies (and which is logged after the hand-off).
+                // pulled frame, which its receiver copies (and which is logged after the hand-off). Nor
+                // for a frame the transport stages whole in a record before writing it (TCP): a tee
+                // would put the whole log copy ahead of the transfer; logged after the hand-off instead,
+                // chunk by chunk between writes (afterSend), it overlaps what the socket still sends.
                 boolean teed = deliver
                         && method == CopyMethod.PIPELINED
                         && !frame.isPulled()
+                        && !transport.stagesPayload(destinationWorld)
                         && !(shared != null && shared.protocolState() != null);
                 if (deliver
                         && method == CopyMethod.PACK
@@ -833,9 +837,24 @@ public final class SenderLoggingRank implements RankProtocol {
         return frame.isPulled() && m == CopyMethod.PACK ? CopyMethod.PIPELINED : m;
     }
 
+    /**
+     * Finishes the frame's log copy before its send completes. A pipelined copy not made by a tee (a
+     * frame its transport stages whole, see {@link #send}) is made here, a chunk at a time, and between chunks
+     * the transport writes what of the message still waits for room in its socket.
+     */
     @Override
     public void afterSend(Frame frame) {
         if (frame.protocolState() instanceof LogEntry entry) {
+            RankEngine e = engine;
+            if (entry.copyMethod() == CopyMethod.PIPELINED
+                    && e != null
+                    && e.transport().stagesPayload(frame.destinationWorld())) {
+                Transport transport = e.transport();
+                while (!entry.isCopyDone()) {
+                    entry.copyNextChunk(Math.min(pipelineChunkBytes, entry.lengthBytes() - entry.copiedBytes()));
+                    transport.flushOutbound();
+                }
+            }
             entry.awaitCopy();
         }
     }

@@ -136,7 +136,8 @@ final class IoPoller implements Runnable {
         }
     }
 
-    private void flushWaiting() {
+    /** Writes what waits on every outbound link, where no other thread is writing it. */
+    void flushWaiting() {
         for (OutboundLink link : outbound) {
             if (link.hasWaiting()) {
                 link.flush(false);

@@ -335,6 +335,17 @@ public final class TcpTransport implements Transport {
         return poller.poll();
     }
 
+    /** True for every peer but this rank itself: a frame is encoded whole into a record, then written. */
+    @Override
+    public boolean stagesPayload(int destinationWorldRank) {
+        return destinationWorldRank != worldRank;
+    }
+
+    @Override
+    public void flushOutbound() {
+        poller.flushWaiting();
+    }
+
     /** The rank stops polling (it parks): the poller's thread reads the sockets from now on. */
     @Override
     public void pollingPaused() {
