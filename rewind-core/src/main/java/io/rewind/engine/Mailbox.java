@@ -277,48 +277,43 @@ public final class Mailbox implements FrameSink {
     public void onControl(ControlMessage message) {
         fence(message.sourceWorld(), message.incarnation());
         switch (message) {
+            case MatchNotice m -> {
+                SendRequest s = awaitingMatch.remove(new AwaitedMatch(m.sourceWorld(), m.context(), m.sequence()));
+                if (s != null) {
+                    s.completeSent();
+                }
+            }
             case SendCancellation.Request r -> {
                 boolean done = !closed && withdrawRemote(r.sourceWorld(), r.context(), r.sequence());
                 cancelAnswerer.accept(r, done);
-                return;
             }
-            case SendCancellation.Answer a -> {
-                onCancelAnswer(a);
-                return;
-            }
+            case SendCancellation.Answer a -> onCancelAnswer(a);
             case SendCancellation.Withdrawn w -> {
                 if (arrivals != null) {
                     onFrame(Frame.withdrawnPlace(w.context(), w.sourceWorld(), 0, w.sequence(), w.incarnation()));
                 }
-                return;
+            }
+            case IncarnationNotice n -> {
+                // A notice fences; a restarted receiver also lets go of the synchronous sends waiting for it.
+                if (n.incarnation() > 0) {
+                    awaitingMatch.entrySet().removeIf(e -> {
+                        if (e.getKey().destinationWorld() == n.sourceWorld()) {
+                            e.getValue().completeSent();
+                            return true;
+                        }
+                        return false;
+                    });
+                }
             }
             default -> {
-                // handled below
-            }
-        }
-        if (message instanceof MatchNotice m) {
-            SendRequest s = awaitingMatch.remove(new AwaitedMatch(m.sourceWorld(), m.context(), m.sequence()));
-            if (s != null) {
-                s.completeSent();
-            }
-            return;
-        }
-        if (message instanceof IncarnationNotice n && n.incarnation() > 0) {
-            awaitingMatch.entrySet().removeIf(e -> {
-                if (e.getKey().destinationWorld() == n.sourceWorld()) {
-                    e.getValue().completeSent();
-                    return true;
+                if (!closed) {
+                    control.add(message); // the protocol's
+                    Thread t = owner;
+                    if (t != null) {
+                        LockSupport.unpark(t);
+                    }
                 }
-                return false;
-            });
-        }
-        if (closed || message instanceof IncarnationNotice) {
-            return; // a notice only fences
-        }
-        control.add(message);
-        Thread t = owner;
-        if (t != null) {
-            LockSupport.unpark(t);
+            }
         }
     }
 
