@@ -327,6 +327,7 @@ public final class Job {
             LockSupport.unpark(s.current.thread);
         }
         if (timedOut) {
+            describeWhereRanksWait();
             abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
         }
         // Ranks post their end just before their thread exits: give them that moment (and, after an
@@ -972,6 +973,40 @@ public final class Job {
             maybeCaughtUp(inc, 0);
         }
     }
+
+    /**
+     * At the time limit, before the abort: where each rank that has not ended is (its incarnation, its
+     * queues, the top of its thread's stack), so that a job that stopped making progress says where.
+     */
+    private void describeWhereRanksWait() {
+        for (RankSlot s : slots) {
+            Incarnation inc = s.current;
+            if (inc == null || s.outcome != null || inc.thread == null || !inc.thread.isAlive()) {
+                continue;
+            }
+            StringBuilder b = new StringBuilder("rewind: at the time limit, rank ")
+                    .append(inc.rank)
+                    .append(" (incarnation ")
+                    .append(inc.number)
+                    .append(", ")
+                    .append(inc.state())
+                    .append(", ")
+                    .append(inc.engine.operations())
+                    .append(" operations, ")
+                    .append(inc.engine.mailbox().postedCount())
+                    .append(" receives posted, ")
+                    .append(inc.engine.mailbox().unexpectedCount())
+                    .append(" messages queued) is at:");
+            StackTraceElement[] stack = inc.thread.getStackTrace();
+            for (int i = 0; i < Math.min(stack.length, TIME_LIMIT_FRAMES); i++) {
+                b.append("\n\tat ").append(stack[i]);
+            }
+            System.err.println(b);
+        }
+    }
+
+    /** Frames of each rank's stack printed at the time limit. */
+    private static final int TIME_LIMIT_FRAMES = 14;
 
     /** What the protocol may look at to plan a recovery. */
     private final RecoveryView recoveryView;
