@@ -694,6 +694,49 @@ public final class Mailbox implements FrameSink {
         return waiting;
     }
 
+    /**
+     * The envelopes waiting to match, for a report of where a rank is stuck: each posted receive
+     * (context, source, tag, sequence required) and each queued frame (context, source, tag, sequence),
+     * at most {@code max} of each.
+     */
+    public String describeQueues(int max) {
+        StringBuilder b = new StringBuilder();
+        synchronized (lock) {
+            int n = 0;
+            for (RecvRequest r : posted) {
+                if (n++ == max) {
+                    b.append(" ...");
+                    break;
+                }
+                b.append(" posted(ctx ")
+                        .append(r.context)
+                        .append(", src ")
+                        .append(r.source)
+                        .append(", tag ")
+                        .append(r.tag)
+                        .append(r.requiredSequence >= 0 ? ", seq " + r.requiredSequence : "")
+                        .append(')');
+            }
+            n = 0;
+            for (Frame f : unexpected) {
+                if (n++ == max) {
+                    b.append(" ...");
+                    break;
+                }
+                b.append(" queued(ctx ")
+                        .append(f.context)
+                        .append(", src ")
+                        .append(f.source)
+                        .append(", tag ")
+                        .append(f.tag)
+                        .append(", seq ")
+                        .append(f.sequence)
+                        .append(')');
+            }
+        }
+        return b.toString();
+    }
+
     public int unexpectedCount() {
         synchronized (lock) {
             return unexpected.size();

@@ -891,7 +891,11 @@ public final class Job {
                     System.err.println("rewind: " + note);
                 }
             }
-            RecoveryPlan plan = protocol.plan(failedRanks, recoveryView);
+            RecoveryPlan plan;
+            synchronized (planning) {
+                plan = protocol.plan(failedRanks, recoveryView);
+                stopRolledBack(plan, first);
+            }
             for (String note : plan.notes()) {
                 System.err.println("rewind: " + note);
             }
@@ -905,14 +909,6 @@ public final class Job {
 
     /** Carries out a recovery plan: stops, restarts and (if the plan says so) replays. */
     private void execute(RecoveryPlan plan, List<Incarnation> failed, Incarnation first, long detected) {
-        // Ranks the plan rolls back that are still running are stopped first.
-        for (int r : plan.rollback()) {
-            Incarnation inc = slots[r].current;
-            if (inc.state() != IncarnationState.KILLED) {
-                markKilled(inc, "rolled back after the crash of rank " + first.rank);
-                LockSupport.unpark(inc.thread);
-            }
-        }
         long graceDeadline = graceDeadline();
         for (int r : plan.rollback()) {
             if (!stoppedWithinGrace(slots[r].current, graceDeadline, "did not stop for the rollback")) {
@@ -996,7 +992,9 @@ public final class Job {
                     .append(inc.engine.mailbox().postedCount())
                     .append(" receives posted, ")
                     .append(inc.engine.mailbox().unexpectedCount())
-                    .append(" messages queued) is at:");
+                    .append(" messages queued:")
+                    .append(inc.engine.mailbox().describeQueues(TIME_LIMIT_ENVELOPES))
+                    .append(") is at:");
             StackTraceElement[] stack = inc.thread.getStackTrace();
             for (int i = 0; i < Math.min(stack.length, TIME_LIMIT_FRAMES); i++) {
                 b.append("\n\tat ").append(stack[i]);
@@ -1005,8 +1003,34 @@ public final class Job {
         }
     }
 
+    /** Posted receives and queued frames of each rank printed at the time limit. */
+    private static final int TIME_LIMIT_ENVELOPES = 6;
+
     /** Frames of each rank's stack printed at the time limit. */
     private static final int TIME_LIMIT_FRAMES = 14;
+
+    /**
+     * Marks the ranks the plan rolls back that are still running, so that they stop at their next
+     * runtime call. Called with {@link #planning} held, in one step with the plan.
+     */
+    private void stopRolledBack(RecoveryPlan plan, Incarnation first) {
+        for (int r : plan.rollback()) {
+            Incarnation inc = slots[r].current;
+            if (inc.state() != IncarnationState.KILLED) {
+                markKilled(inc, "rolled back after the crash of rank " + first.rank);
+                LockSupport.unpark(inc.thread);
+            }
+        }
+    }
+
+    /**
+     * Held while a recovery plan is made and the ranks it rolls back are marked, and while a rank
+     * publishes a line it wrote: a line an incarnation finishes after it was marked is not published.
+     * The plan did not count it, and the survivors must not trim their logs by it: the rank restarts
+     * from an older line and needs what they logged since (a rank writing a line while a peer of its
+     * cluster crashed made the cluster wait for ever for messages trimmed that way).
+     */
+    private final Object planning = new Object();
 
     /** What the protocol may look at to plan a recovery. */
     private final RecoveryView recoveryView;
@@ -1076,9 +1100,14 @@ public final class Job {
     }
 
     void onCheckpoint(Incarnation inc, long line, Map<Long, Long> frontiers, long[] events, long bytes, long nanos) {
-        inc.slot.lineReached = line;
-        lines.published(inc.rank, line, frontiers, events);
-        protocol.onCheckpoint(inc.rank, line, frontiers);
+        synchronized (planning) {
+            if (inc.state() == IncarnationState.KILLED) {
+                return; // crashed or being rolled back: see planning
+            }
+            inc.slot.lineReached = line;
+            lines.published(inc.rank, line, frontiers, events);
+            protocol.onCheckpoint(inc.rank, line, frontiers);
+        }
         inc.protocol.wroteLine(line);
         inc.protocol.afterCheckpoint();
         report.checkpoint(inc.rank, bytes, nanos);
