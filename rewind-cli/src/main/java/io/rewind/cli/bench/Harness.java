@@ -109,6 +109,26 @@ final class Harness {
         }
     }
 
+    /**
+     * The log reserve ({@code --log-reserve}) that would have held one rank's log of a finished job
+     * in memory faulted in before it sent anything: its largest rank log (payload peak), scaled by the
+     * job's storage per payload byte (record headers and alignment, which dominate for short
+     * messages), plus two blocks of slack. 0 when the job logged nothing.
+     */
+    static long reserveFor(io.rewind.runtime.RunReport report) {
+        if (report.loggedBytes() <= 0) {
+            return 0;
+        }
+        // A header and at most 7 bytes of padding per record; the 8 spared for a fragment's header too.
+        long perRecordOverhead = 2L * io.rewind.ft.log.LogBlockFormat.HEADER_BYTES + 8;
+        double storagePerPayloadByte =
+                (report.loggedBytes() + (double) report.loggedEntries() * perRecordOverhead) / report.loggedBytes();
+        long blockBytes = io.rewind.ft.log.PayloadLogConfig.builder(io.rewind.ft.log.StorageBackend.OFF_HEAP)
+                .build()
+                .blockBytes();
+        return (long) Math.ceil(report.logHighWaterBytes() * storagePerPayloadByte) + 2 * blockBytes;
+    }
+
     /** Rank 0's result line, or null when the job printed none. */
     static String resultLine(JobResult r, String prefix) {
         if (r.output().isEmpty()) {

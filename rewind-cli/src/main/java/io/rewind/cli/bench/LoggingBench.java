@@ -568,18 +568,9 @@ public final class LoggingBench implements Callable<Integer> {
     }
 
     private void measureReserve(Variant v, io.rewind.runtime.RunReport report) {
-        if (!v.reserve() || report.loggedBytes() <= 0) {
-            return;
+        if (v.reserve() && report.loggedBytes() > 0) {
+            measuredReserveBytes.merge(v, Harness.reserveFor(report), Math::max);
         }
-        // A header and at most 7 bytes of padding per record; the 8 spared for a fragment's header too.
-        long perRecordOverhead = 2L * io.rewind.ft.log.LogBlockFormat.HEADER_BYTES + 8;
-        double storagePerPayloadByte =
-                (report.loggedBytes() + (double) report.loggedEntries() * perRecordOverhead) / report.loggedBytes();
-        long blockBytes = PayloadLogConfig.builder(io.rewind.ft.log.StorageBackend.OFF_HEAP)
-                .build()
-                .blockBytes();
-        long bytes = (long) Math.ceil(report.logHighWaterBytes() * storagePerPayloadByte) + 2 * blockBytes;
-        measuredReserveBytes.merge(v, bytes, Math::max);
     }
 
     private static boolean hugePages(String pages) {

@@ -3,7 +3,10 @@ package io.rewind.cli.bench;
 import io.rewind.ft.ClusterLayout;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
+import io.rewind.ft.log.PayloadLogConfig;
+import io.rewind.ft.log.StorageBackend;
 import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.Job;
 import io.rewind.runtime.JobResult;
 import io.rewind.runtime.PointListener;
 import io.rewind.runtime.RunReport;
@@ -102,10 +105,63 @@ public final class OverheadBench implements Callable<Integer> {
             })
     boolean paired;
 
+    @Option(
+            names = "--log-reserve",
+            defaultValue = "none",
+            description = {
+                "none, measured or both. measured: each logging protocol's ranks reserve (rewind run",
+                "--log-reserve) what the largest rank log of that protocol's untimed warm-up run needed, so",
+                "its log memory is faulted in when the log opens instead of while the timed iterations",
+                "write it (on a machine where a fault into new memory is dear, that is most of what",
+                "logging costs); reported as 'PROTOCOL (reserved)'. both: each logging protocol runs",
+                "without and with its reserve, side by side.",
+                "Default: ${DEFAULT-VALUE}."
+            })
+    String logReserve;
+
+    @Option(
+            names = "--control",
+            description = {
+                "With --paired: one more job of protocol none takes turns beside the others and is",
+                "reported as 'none (control)'. Its ratios to the reference none show what the method",
+                "resolves: a difference the control's confidence interval spans cannot be seen."
+            })
+    boolean control;
+
     @Option(names = "--out", defaultValue = "runs/overhead", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
 
-    private record Key(BenchWorkload workload, int ranks, ProtocolDescriptor protocol) {}
+    /** How a variant's job differs from its protocol's plain job. */
+    private enum Variant {
+        PLAIN(""),
+        /** Its ranks' logs reserve what its warm-up run needed ({@code --log-reserve}). */
+        RESERVED(" (reserved)"),
+        /** The second job of none, paired with the reference ({@code --control}). */
+        CONTROL(" (control)");
+
+        private final String suffix;
+
+        Variant(String suffix) {
+            this.suffix = suffix;
+        }
+    }
+
+    /** A variant of a workload on a number of ranks. */
+    private record Key(BenchWorkload workload, int ranks, ProtocolDescriptor protocol, Variant variant) {
+        Key(BenchWorkload workload, int ranks, ProtocolDescriptor protocol) {
+            this(workload, ranks, protocol, Variant.PLAIN);
+        }
+
+        String label() {
+            return protocol.name() + variant.suffix;
+        }
+    }
+
+    /** The reserve each logging protocol's ranks take, by workload and protocol (--log-reserve measured). */
+    private final Map<Key, Long> reserves = new LinkedHashMap<>();
+
+    /** --log-reserve both: a logging protocol's plain job runs beside its reserved one. */
+    private boolean plainBesideReserved;
 
     @Override
     public Integer call() throws IOException {
@@ -124,6 +180,24 @@ public final class OverheadBench implements Callable<Integer> {
             System.err.println("rewind bench overhead: " + e.getMessage());
             return 2;
         }
+        boolean measuredReserve;
+        switch (logReserve.trim().toLowerCase(Locale.ROOT)) {
+            case "none" -> measuredReserve = false;
+            case "measured" -> measuredReserve = true;
+            case "both" -> {
+                measuredReserve = true;
+                plainBesideReserved = true;
+            }
+            default -> {
+                System.err.println("rewind bench overhead: unknown --log-reserve '" + logReserve
+                        + "' (use none, measured or both)");
+                return 2;
+            }
+        }
+        if (control && !paired) {
+            System.err.println("rewind bench overhead: --control needs --paired (it is a paired job of none)");
+            return 2;
+        }
         if (repeat < 1 || checkpoints < 0 || clusters < 1) {
             System.err.println(
                     "rewind bench overhead: --repeat and --clusters must be positive, --checkpoints " + "at least 0");
@@ -136,11 +210,23 @@ public final class OverheadBench implements Callable<Integer> {
         }
         for (BenchWorkload w : ws) {
             // One untimed run per workload, so the first timed variant does not pay for class loading and JIT;
-            // paired, one of every protocol, as their jobs' iterations are compared one by one.
+            // paired, one of every protocol, as their jobs' iterations are compared one by one; with a measured
+            // log reserve, one of every protocol too, whose largest rank log sizes its reserve.
             for (int n : ns) {
                 if (n >= w.minRanks()) {
-                    for (ProtocolDescriptor p : paired ? ps : List.of(ProtocolRegistry.NONE)) {
-                        run(w, sz, n, p).execute();
+                    for (ProtocolDescriptor p : paired || measuredReserve ? ps : List.of(ProtocolRegistry.NONE)) {
+                        JobResult warm = run(w, sz, n, p).execute();
+                        long reserve = measuredReserve && warm.ok() ? Harness.reserveFor(warm.report()) : 0;
+                        if (reserve > 0) {
+                            reserves.put(new Key(w, n, p), reserve);
+                            System.err.printf(
+                                    Locale.ROOT,
+                                    "  %s n=%d %s: log reserve %.1f MiB per rank%n",
+                                    w.cliName(),
+                                    n,
+                                    p.name(),
+                                    reserve / 1048576.0);
+                        }
                     }
                     break;
                 }
@@ -158,20 +244,20 @@ public final class OverheadBench implements Callable<Integer> {
                     if (n < w.minRanks()) {
                         continue;
                     }
-                    for (ProtocolDescriptor p : ps) {
+                    for (Key k : variants(w, n, ps)) {
+                        ProtocolDescriptor p = k.protocol();
                         Harness.Run run = run(w, sz, n, p);
-                        JobResult r = run.execute();
+                        JobResult r = execute(k, run, PointListener.NONE);
                         String line = Harness.resultLine(r, w.prefix());
                         if (!r.ok() || line == null) {
                             System.err.print("rewind bench overhead: " + w.cliName() + " on " + n + " ranks under "
-                                    + p.name() + " failed\n  " + run.commandLine() + "\n" + r.describeFailures());
+                                    + k.label() + " failed\n  " + run.commandLine() + "\n" + r.describeFailures());
                             return 1;
                         }
-                        Key k = new Key(w, n, p);
                         String before = result.putIfAbsent(new Key(w, n, ProtocolRegistry.NONE), line);
                         if (before != null && !before.equals(line)) {
                             System.err.println("rewind bench overhead: " + w.cliName() + " on " + n + " ranks under "
-                                    + p.name() + " printed\n  " + line + "\nbut the reference printed\n  " + before);
+                                    + k.label() + " printed\n  " + line + "\nbut the reference printed\n  " + before);
                             return 1;
                         }
                         seconds.computeIfAbsent(k, x -> new ArrayList<>())
@@ -179,7 +265,7 @@ public final class OverheadBench implements Callable<Integer> {
                         last.put(k, r.report());
                         System.err.printf(
                                 "  %s n=%d %s run %d: %.3f s%n",
-                                w.cliName(), n, p.name(), rep + 1, r.wallTime().toNanos() / 1e9);
+                                w.cliName(), n, k.label(), rep + 1, r.wallTime().toNanos() / 1e9);
                     }
                 }
             }
@@ -248,7 +334,7 @@ public final class OverheadBench implements Callable<Integer> {
             t.add(
                     k.workload().cliName(),
                     k.ranks(),
-                    k.protocol().name(),
+                    k.label(),
                     clustersCell(k.protocol(), k.ranks()),
                     s.size(),
                     med,
@@ -268,6 +354,7 @@ public final class OverheadBench implements Callable<Integer> {
         settings.put("size", sz.name().toLowerCase());
         settings.put("repeat", repeat);
         settings.put("checkpoints_per_run", checkpoints);
+        settings.put("log_reserve", logReserve);
         settings.put("cores", Runtime.getRuntime().availableProcessors());
         t.write(out, "overhead", command(), settings);
         System.out.print(t.markdown());
@@ -281,6 +368,43 @@ public final class OverheadBench implements Callable<Integer> {
         ClusterLayout layout = p.create().usesClusters() ? ClusterLayout.blocks(Math.min(clusters, n)) : null;
         return new Harness.Run(
                 w, sz, n, p, every, 2, FailureSchedule.NONE, Duration.ofSeconds(timeoutSeconds), layout, null);
+    }
+
+    /**
+     * The variants of a workload on n ranks, in the order their jobs run: each protocol's plain job,
+     * or its reserved one when its warm-up logged (and both with --log-reserve both), then none's
+     * control job with --control.
+     */
+    private List<Key> variants(BenchWorkload w, int n, List<ProtocolDescriptor> ps) {
+        List<Key> out = new ArrayList<>();
+        for (ProtocolDescriptor p : ps) {
+            boolean reserved = reserves.containsKey(new Key(w, n, p));
+            if (!reserved || plainBesideReserved) {
+                out.add(new Key(w, n, p));
+            }
+            if (reserved) {
+                out.add(new Key(w, n, p, Variant.RESERVED));
+            }
+        }
+        if (control) {
+            out.add(new Key(w, n, ProtocolRegistry.NONE, Variant.CONTROL));
+        }
+        return out;
+    }
+
+    /** Runs a variant's job, with the log reserve its protocol measured when it is the reserved one. */
+    private JobResult execute(Key k, Harness.Run run, PointListener listener) {
+        long reserve = k.variant() == Variant.RESERVED
+                ? reserves.getOrDefault(new Key(k.workload(), k.ranks(), k.protocol()), 0L)
+                : 0L;
+        if (reserve == 0) {
+            return run.execute(listener);
+        }
+        return Job.run(run.builder(listener)
+                .payloadLog(PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
+                        .reserveBytes(reserve)
+                        .build())
+                .build());
     }
 
     /**
@@ -299,7 +423,8 @@ public final class OverheadBench implements Callable<Integer> {
     private String command() {
         return "rewind bench overhead --workloads " + workloads + " --protocols " + protocols + " -n " + ranks
                 + " --repeat " + repeat + " --size " + size + " --checkpoints " + checkpoints + " --clusters "
-                + clusters + (paired ? " --paired" : "");
+                + clusters + (paired ? " --paired" : "") + (control ? " --control" : "")
+                + (logReserve.equals("none") ? "" : " --log-reserve " + logReserve);
     }
 
     /**
@@ -352,9 +477,10 @@ public final class OverheadBench implements Callable<Integer> {
                     }
                     int iterations = w.iterations(sz);
                     List<Harness.Run> runs = new ArrayList<>();
+                    List<Key> keys = variants(w, n, ps);
                     List<TurnTimes> times = new ArrayList<>();
-                    for (ProtocolDescriptor p : ps) {
-                        runs.add(run(w, sz, n, p));
+                    for (Key k : keys) {
+                        runs.add(run(w, sz, n, k.protocol()));
                         times.add(new TurnTimes(iterations));
                     }
                     Turnstile turns = new Turnstile(
@@ -365,8 +491,10 @@ public final class OverheadBench implements Callable<Integer> {
                         int job = j;
                         threads.add(Thread.ofPlatform().name("bench-job-" + j).start(() -> {
                             try {
-                                results[job] =
-                                        runs.get(job).execute(times.get(job).around(turns.listenerFor(job)));
+                                results[job] = execute(
+                                        keys.get(job),
+                                        runs.get(job),
+                                        times.get(job).around(turns.listenerFor(job)));
                             } finally {
                                 turns.finished(job);
                             }
@@ -386,7 +514,7 @@ public final class OverheadBench implements Callable<Integer> {
                         String line = r == null ? null : Harness.resultLine(r, w.prefix());
                         if (r == null || !r.ok() || line == null || !line.equals(reference)) {
                             System.err.print("rewind bench overhead: " + w.cliName() + " on " + n + " ranks under "
-                                    + ps.get(j).name() + " failed or printed another result (" + line + " against "
+                                    + keys.get(j).label() + " failed or printed another result (" + line + " against "
                                     + reference + ")\n  " + runs.get(j).commandLine() + "\n"
                                     + (r == null ? "" : r.describeFailures()));
                             return 1;
@@ -395,7 +523,7 @@ public final class OverheadBench implements Callable<Integer> {
                     double[] base = times.get(0).iterationSeconds();
                     double baseSum = Arrays.stream(base).sum();
                     for (int j = 0; j < runs.size(); j++) {
-                        Key k = new Key(w, n, ps.get(j));
+                        Key k = keys.get(j);
                         double[] mine = times.get(j).iterationSeconds();
                         List<Double> rs = iterationRatios.computeIfAbsent(k, x -> new ArrayList<>());
                         for (int i = 0; i < mine.length; i++) {
@@ -411,7 +539,7 @@ public final class OverheadBench implements Callable<Integer> {
                                 "  %s n=%d %s run %d: %.3f s in its turns, %.4f of none%n",
                                 w.cliName(),
                                 n,
-                                ps.get(j).name(),
+                                k.label(),
                                 rep + 1,
                                 sum,
                                 sum / baseSum);
@@ -471,6 +599,9 @@ public final class OverheadBench implements Callable<Integer> {
                 "logged_bytes",
                 "logged bytes",
                 0,
+                "log_reserve_bytes",
+                "log reserve per rank",
+                0,
                 "determinants",
                 "events (event logger)",
                 0,
@@ -494,7 +625,7 @@ public final class OverheadBench implements Callable<Integer> {
             t.add(
                     k.workload().cliName(),
                     k.ranks(),
-                    k.protocol().name(),
+                    k.label(),
                     clustersCell(k.protocol(), k.ranks()),
                     runRatios.get(k).size(),
                     pairedIterations.get(k),
@@ -509,6 +640,9 @@ public final class OverheadBench implements Callable<Integer> {
                     Harness.median(busy.get(k)),
                     sent == 0 ? 0.0 : rep.loggedBytes() / (double) sent,
                     rep.loggedBytes(),
+                    k.variant() == Variant.RESERVED
+                            ? reserves.getOrDefault(new Key(k.workload(), k.ranks(), k.protocol()), 0L)
+                            : 0L,
                     rep.events(),
                     rep.determinants().made(),
                     rep.sentMessages(),
@@ -520,6 +654,7 @@ public final class OverheadBench implements Callable<Integer> {
         settings.put("repeat", repeat);
         settings.put("checkpoints_per_run", checkpoints);
         settings.put("clusters", clusters);
+        settings.put("log_reserve", logReserve);
         settings.put("cores", Runtime.getRuntime().availableProcessors());
         t.write(out, "overhead-paired", command(), settings);
         System.out.print(t.markdown());

@@ -144,6 +144,56 @@ class HarnessCommandsTest {
     }
 
     @Test
+    void overheadPairedRunsTheReservedLogAndAControlOfNoneBesideTheOthers(@TempDir Path dir) throws Exception {
+        int status = run(
+                new OverheadBench(),
+                "--workloads",
+                "stencil3d",
+                "--protocols",
+                "spbc",
+                "--clusters",
+                "2",
+                "-n",
+                "4",
+                "--checkpoints",
+                "0",
+                "--repeat",
+                "1",
+                "--paired",
+                "--control",
+                "--log-reserve",
+                "both",
+                "--out",
+                dir.toString());
+        assertEquals(0, status);
+        JsonNode rows = rows(dir.resolve("overhead-paired.json"));
+        assertEquals(4, rows.size());
+        assertEquals("none", rows.get(0).get("protocol").asText());
+        JsonNode plain = rows.get(1);
+        JsonNode reserved = rows.get(2);
+        JsonNode control = rows.get(3);
+        assertEquals("spbc", plain.get("protocol").asText());
+        assertEquals("spbc (reserved)", reserved.get("protocol").asText());
+        assertEquals("none (control)", control.get("protocol").asText());
+        // The same program logs the same bytes with or without a reserve; the reserve covers its log.
+        assertEquals(
+                plain.get("logged_bytes").asLong(), reserved.get("logged_bytes").asLong());
+        assertEquals(0, plain.get("log_reserve_bytes").asLong());
+        assertTrue(reserved.get("log_reserve_bytes").asLong() > 0, reserved.toString());
+        assertEquals(0, control.get("logged_bytes").asLong());
+        assertEquals(23, control.get("paired_iterations").asInt());
+        double ratio = control.get("ratio_median").asDouble();
+        assertTrue(ratio > 0.2 && ratio < 5, control.toString());
+    }
+
+    @Test
+    void overheadRefusesAnUnknownReserveAndAControlWithoutPairs(@TempDir Path dir) {
+        assertEquals(2, run(new OverheadBench(), "--log-reserve", "some", "--out", dir.toString()));
+        assertEquals(2, run(new OverheadBench(), "--control", "--out", dir.toString()));
+        assertFalse(Files.exists(dir.resolve("overhead.md")), "nothing is written for refused input");
+    }
+
+    @Test
     void recoveryRollsBackOneRankLocallyAClusterUnderSpbcAndAllGlobally(@TempDir Path dir) throws Exception {
         int status = run(
                 new RecoveryBench(),
