@@ -120,6 +120,18 @@ public final class OverheadBench implements Callable<Integer> {
     String logReserve;
 
     @Option(
+            names = "--warm-up",
+            defaultValue = "0",
+            description = {
+                "With --paired: paired runs of every workload made first and not counted, after the one",
+                "untimed run of each variant. Ranks of one JVM each define the program and package mpi",
+                "anew, so the compiler is busy with them for the first tens of seconds and the runtime's",
+                "own code (the protocols' included) reaches its optimised form late on 2 cores.",
+                "Default: ${DEFAULT-VALUE}."
+            })
+    int warmUp;
+
+    @Option(
             names = "--control",
             description = {
                 "With --paired: one more job of protocol none takes turns beside the others and is",
@@ -196,6 +208,10 @@ public final class OverheadBench implements Callable<Integer> {
         }
         if (control && !paired) {
             System.err.println("rewind bench overhead: --control needs --paired (it is a paired job of none)");
+            return 2;
+        }
+        if (warmUp < 0 || (warmUp > 0 && !paired)) {
+            System.err.println("rewind bench overhead: --warm-up takes a count of at least 0, and needs --paired");
             return 2;
         }
         if (repeat < 1 || checkpoints < 0 || clusters < 1) {
@@ -424,7 +440,8 @@ public final class OverheadBench implements Callable<Integer> {
         return "rewind bench overhead --workloads " + workloads + " --protocols " + protocols + " -n " + ranks
                 + " --repeat " + repeat + " --size " + size + " --checkpoints " + checkpoints + " --clusters "
                 + clusters + (paired ? " --paired" : "") + (control ? " --control" : "")
-                + (logReserve.equals("none") ? "" : " --log-reserve " + logReserve);
+                + (logReserve.equals("none") ? "" : " --log-reserve " + logReserve)
+                + (warmUp == 0 ? "" : " --warm-up " + warmUp);
     }
 
     /**
@@ -469,7 +486,7 @@ public final class OverheadBench implements Callable<Integer> {
         Map<Key, List<Double>> busy = new LinkedHashMap<>();
         Map<Key, RunReport> last = new LinkedHashMap<>();
         Map<Key, Integer> pairedIterations = new LinkedHashMap<>();
-        for (int rep = 0; rep < repeat; rep++) {
+        for (int rep = -warmUp; rep < repeat; rep++) {
             for (BenchWorkload w : ws) {
                 for (int n : ns) {
                     if (n < w.minRanks()) {
@@ -519,6 +536,10 @@ public final class OverheadBench implements Callable<Integer> {
                                     + (r == null ? "" : r.describeFailures()));
                             return 1;
                         }
+                    }
+                    if (rep < 0) {
+                        System.err.printf(Locale.ROOT, "  %s n=%d warm-up %d done%n", w.cliName(), n, rep + warmUp + 1);
+                        continue;
                     }
                     double[] base = times.get(0).iterationSeconds();
                     double baseSum = Arrays.stream(base).sum();
@@ -655,6 +676,7 @@ public final class OverheadBench implements Callable<Integer> {
         settings.put("checkpoints_per_run", checkpoints);
         settings.put("clusters", clusters);
         settings.put("log_reserve", logReserve);
+        settings.put("warm_up_runs", warmUp);
         settings.put("cores", Runtime.getRuntime().availableProcessors());
         t.write(out, "overhead-paired", command(), settings);
         System.out.print(t.markdown());

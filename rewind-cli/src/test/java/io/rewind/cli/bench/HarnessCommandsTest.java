@@ -144,7 +144,8 @@ class HarnessCommandsTest {
     }
 
     @Test
-    void overheadPairedRunsTheReservedLogAndAControlOfNoneBesideTheOthers(@TempDir Path dir) throws Exception {
+    void overheadPairedRunsTheReservedLogAndAControlOfNoneBesideTheOthersAfterAWarmUp(@TempDir Path dir)
+            throws Exception {
         int status = run(
                 new OverheadBench(),
                 "--workloads",
@@ -163,6 +164,8 @@ class HarnessCommandsTest {
                 "--control",
                 "--log-reserve",
                 "both",
+                "--warm-up",
+                "1",
                 "--out",
                 dir.toString());
         assertEquals(0, status);
@@ -182,14 +185,17 @@ class HarnessCommandsTest {
         assertTrue(reserved.get("log_reserve_bytes").asLong() > 0, reserved.toString());
         assertEquals(0, control.get("logged_bytes").asLong());
         assertEquals(23, control.get("paired_iterations").asInt());
+        assertEquals(1, control.get("runs").asInt(), "the warm-up run is not counted");
         double ratio = control.get("ratio_median").asDouble();
         assertTrue(ratio > 0.2 && ratio < 5, control.toString());
     }
 
     @Test
-    void overheadRefusesAnUnknownReserveAndAControlWithoutPairs(@TempDir Path dir) {
+    void overheadRefusesAnUnknownReserveAndAControlOrWarmUpWithoutPairs(@TempDir Path dir) {
         assertEquals(2, run(new OverheadBench(), "--log-reserve", "some", "--out", dir.toString()));
         assertEquals(2, run(new OverheadBench(), "--control", "--out", dir.toString()));
+        assertEquals(2, run(new OverheadBench(), "--warm-up", "2", "--out", dir.toString()));
+        assertEquals(2, run(new OverheadBench(), "--paired", "--warm-up", "-1", "--out", dir.toString()));
         assertFalse(Files.exists(dir.resolve("overhead.md")), "nothing is written for refused input");
     }
 
