@@ -160,6 +160,11 @@ public final class Frame {
         this.piggyback = words;
     }
 
+    /** Whether this is the message numbered {@code sequence} by {@code sourceWorld} on {@code context}. */
+    boolean is(int sourceWorld, int context, long sequence) {
+        return this.sequence == sequence && this.context == context && this.sourceWorld == sourceWorld;
+    }
+
     public long sequence() {
         return sequence;
     }

@@ -190,7 +190,7 @@ public final class Mailbox implements FrameSink {
             return sender;
         }
         for (Frame f : unexpected) {
-            if (f.sequence == frame.sequence && f.context == frame.context && f.sourceWorld == frame.sourceWorld) {
+            if (f.is(frame.sourceWorld, frame.context, frame.sequence)) {
                 f.sender = sender;
                 sender.setPending(f);
                 return null;
@@ -202,7 +202,7 @@ public final class Mailbox implements FrameSink {
     /** Under the lock: whether a copy of the frame waits unmatched in the unexpected queue. */
     private boolean queuedUnmatched(Frame frame) {
         for (Frame f : unexpected) {
-            if (f.sequence == frame.sequence && f.context == frame.context && f.sourceWorld == frame.sourceWorld) {
+            if (f.is(frame.sourceWorld, frame.context, frame.sequence)) {
                 return true;
             }
         }
@@ -614,14 +614,14 @@ public final class Mailbox implements FrameSink {
         synchronized (lock) {
             for (Iterator<Frame> it = withdrawable.iterator(); it.hasNext(); ) {
                 Frame f = it.next();
-                if (f.sourceWorld == sourceWorld && f.context == context && f.sequence == sequence) {
+                if (f.is(sourceWorld, context, sequence)) {
                     it.remove();
                     return true;
                 }
             }
             for (Iterator<Frame> it = unexpected.iterator(); it.hasNext(); ) {
                 Frame f = it.next();
-                if (f.sourceWorld == sourceWorld && f.context == context && f.sequence == sequence) {
+                if (f.is(sourceWorld, context, sequence)) {
                     it.remove();
                     unexpectedBytes -= f.lengthBytes;
                     recordWithdrawn(f.channelKey(), sequence);
@@ -702,39 +702,32 @@ public final class Mailbox implements FrameSink {
     public String describeQueues(int max) {
         StringBuilder b = new StringBuilder();
         synchronized (lock) {
-            int n = 0;
-            for (RecvRequest r : posted) {
-                if (n++ == max) {
-                    b.append(" ...");
-                    break;
-                }
-                b.append(" posted(ctx ")
-                        .append(r.context)
-                        .append(", src ")
-                        .append(r.source)
-                        .append(", tag ")
-                        .append(r.tag)
-                        .append(r.requiredSequence >= 0 ? ", seq " + r.requiredSequence : "")
-                        .append(')');
-            }
-            n = 0;
-            for (Frame f : unexpected) {
-                if (n++ == max) {
-                    b.append(" ...");
-                    break;
-                }
-                b.append(" queued(ctx ")
-                        .append(f.context)
-                        .append(", src ")
-                        .append(f.source)
-                        .append(", tag ")
-                        .append(f.tag)
-                        .append(", seq ")
-                        .append(f.sequence)
-                        .append(')');
-            }
+            appendAtMost(
+                    b,
+                    posted,
+                    max,
+                    r -> " posted(ctx " + r.context + ", src " + r.source + ", tag " + r.tag
+                            + (r.requiredSequence >= 0 ? ", seq " + r.requiredSequence : "") + ")");
+            appendAtMost(
+                    b,
+                    unexpected,
+                    max,
+                    f -> " queued(ctx " + f.context + ", src " + f.source + ", tag " + f.tag + ", seq " + f.sequence
+                            + ")");
         }
         return b.toString();
+    }
+
+    private static <T> void appendAtMost(
+            StringBuilder b, Iterable<T> items, int max, java.util.function.Function<T, String> describe) {
+        int n = 0;
+        for (T item : items) {
+            if (n++ == max) {
+                b.append(" ...");
+                return;
+            }
+            b.append(describe.apply(item));
+        }
     }
 
     public int unexpectedCount() {

@@ -44,11 +44,28 @@ class JobTest {
     }
 
     @Test
-    void aDeadlockedJobEndsAtItsTimeLimit() {
-        JobResult r = run(EnginePrograms.Deadlock.class, 3, Duration.ofMillis(500));
+    void aDeadlockedJobEndsAtItsTimeLimitSayingWhatEachRankWaitsFor() {
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        JobResult r;
+        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            r = run(EnginePrograms.Deadlock.class, 3, Duration.ofMillis(500));
+        } finally {
+            System.setErr(err);
+        }
         assertEquals(124, r.exitCode());
         assertEquals(RankOutcome.Status.ABORTED, r.ranks().get(2).status());
         assertEquals("waiting forever", r.output(2).get(0));
+        String report = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        for (int rank = 0; rank < 3; rank++) {
+            // Each rank waits in its one receive, from any source (-1) with tag 0.
+            assertTrue(
+                    report.contains("rank " + rank + " (incarnation 0, ")
+                            && report.contains("1 receives posted, 0 messages queued: posted(ctx "),
+                    report);
+        }
+        assertTrue(report.contains(", src -1, tag 0)) is at:"), report);
     }
 
     @Test

@@ -40,9 +40,9 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Memory-constrained logging: for each workload, the per-rank log peak of causal without",
-            "checkpoints, then mcml with a quota of theta % of it under each switch-off order. Reports the",
+            "checkpoints, then mcml with a quota of theta %% of it under each switch-off order. Reports the",
             "measured log peak (at most the quota), channels switched off, and the average rollback set",
-            "and chain depth over every single failed rank, in % of ranks; kills a few ranks per",
+            "and chain depth over every single failed rank, in %% of ranks; kills a few ranks per",
             "configuration to check the runtime rolls back that set. Writes mcml.json, mcml.csv, mcml.md."
         })
 public final class McmlBench implements Callable<Integer> {
@@ -58,7 +58,7 @@ public final class McmlBench implements Callable<Integer> {
     @Option(
             names = "--thetas",
             defaultValue = "30,40,50,60,70",
-            description = "Quotas in % of the unconstrained per-rank log peak. Default: ${DEFAULT-VALUE}.")
+            description = "Quotas in %% of the unconstrained per-rank log peak. Default: ${DEFAULT-VALUE}.")
     String thetas;
 
     @Option(

@@ -500,8 +500,13 @@ public final class OverheadBench implements Callable<Integer> {
                         runs.add(run(w, sz, n, k.protocol()));
                         times.add(new TurnTimes(iterations));
                     }
+                    // The first turn rotates from one run to the next, so every job runs in every place of
+                    // the round (right after each other job) equally often.
                     Turnstile turns = new Turnstile(
-                            runs.size(), n, Duration.ofSeconds(timeoutSeconds).toNanos());
+                            runs.size(),
+                            n,
+                            Duration.ofSeconds(timeoutSeconds).toNanos(),
+                            Math.floorMod(rep, runs.size()));
                     JobResult[] results = new JobResult[runs.size()];
                     List<Thread> threads = new ArrayList<>();
                     for (int j = 0; j < runs.size(); j++) {

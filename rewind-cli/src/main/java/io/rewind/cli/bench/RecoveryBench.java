@@ -35,8 +35,8 @@ import picocli.CommandLine.Option;
         name = "recovery",
         mixinStandardHelpOptions = true,
         description = {
-            "Local, cluster (spbc) and global rollback after one crash: checkpoints at ~40% and ~80% of the",
-            "run (one line kept), the last rank killed at 75%. Reports time lost against a failure-free run of",
+            "Local, cluster (spbc) and global rollback after one crash: checkpoints at ~40%% and ~80%% of the",
+            "run (one line kept), the last rank killed at 75%%. Reports time lost against a failure-free run of",
             "the same protocol, recovery phases (detect, respawn, restore, rework), the rework of the ranks",
             "rolled back against the same iterations failure-free (from per-iteration timestamps), and the",
             "reduction of time lost against global rollback. Writes recovery.json/.csv/.md into --out."

@@ -19,9 +19,9 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "MCML analysis: channels switched off under a log budget, rollback set and chain.",
-            "Memory-constrained message logging: with a per-rank log budget of theta % of the largest",
+            "Memory-constrained message logging: with a per-rank log budget of theta %% of the largest",
             "log under full logging, switch channels off (heaviest link first, or nearest in a dendrogram first)",
-            "and report the average rollback set and rollback chain after one failure, in % of ranks."
+            "and report the average rollback set and rollback chain after one failure, in %% of ranks."
         })
 final class AnalyzeMcmlCommand extends ToolCommand {
 
@@ -39,7 +39,7 @@ final class AnalyzeMcmlCommand extends ToolCommand {
             split = ",",
             defaultValue = "30,40,50,60,70",
             paramLabel = "PERCENT",
-            description = "Thresholds in % of the largest full-logging log (default: ${DEFAULT-VALUE}).")
+            description = "Thresholds in %% of the largest full-logging log (default: ${DEFAULT-VALUE}).")
     double[] thetas;
 
     @Option(
