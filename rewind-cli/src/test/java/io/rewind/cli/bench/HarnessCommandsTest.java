@@ -11,6 +11,8 @@ import io.rewind.tools.profile.CommProfile;
 import io.rewind.tools.profile.ProfileReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
@@ -104,10 +106,9 @@ class HarnessCommandsTest {
         assertTrue(Files.readString(dir.resolve("overhead.md")).contains("| montecarlo | 2 | pessimistic |"));
     }
 
-    @Test
-    void overheadPairedTakesTurnsIterationByIteration(@TempDir Path dir) throws Exception {
-        int status = run(
-                new OverheadBench(),
+    /** The paired overhead bench on stencil3d, 4 ranks, spbc in 2 clusters, one run: its rows. */
+    private static JsonNode pairedStencilOnFourRanks(Path dir, String... more) throws Exception {
+        List<String> args = new ArrayList<>(List.of(
                 "--workloads",
                 "stencil3d",
                 "--protocols",
@@ -122,9 +123,15 @@ class HarnessCommandsTest {
                 "1",
                 "--paired",
                 "--out",
-                dir.toString());
-        assertEquals(0, status);
-        JsonNode rows = rows(dir.resolve("overhead-paired.json"));
+                dir.toString()));
+        args.addAll(List.of(more));
+        assertEquals(0, run(new OverheadBench(), args.toArray(String[]::new)));
+        return rows(dir.resolve("overhead-paired.json"));
+    }
+
+    @Test
+    void overheadPairedTakesTurnsIterationByIteration(@TempDir Path dir) throws Exception {
+        JsonNode rows = pairedStencilOnFourRanks(dir);
         assertEquals(2, rows.size());
         JsonNode none = rows.get(0);
         JsonNode spbc = rows.get(1);
@@ -146,30 +153,7 @@ class HarnessCommandsTest {
     @Test
     void overheadPairedRunsTheReservedLogAndAControlOfNoneBesideTheOthersAfterAWarmUp(@TempDir Path dir)
             throws Exception {
-        int status = run(
-                new OverheadBench(),
-                "--workloads",
-                "stencil3d",
-                "--protocols",
-                "spbc",
-                "--clusters",
-                "2",
-                "-n",
-                "4",
-                "--checkpoints",
-                "0",
-                "--repeat",
-                "1",
-                "--paired",
-                "--control",
-                "--log-reserve",
-                "both",
-                "--warm-up",
-                "1",
-                "--out",
-                dir.toString());
-        assertEquals(0, status);
-        JsonNode rows = rows(dir.resolve("overhead-paired.json"));
+        JsonNode rows = pairedStencilOnFourRanks(dir, "--control", "--log-reserve", "both", "--warm-up", "1");
         assertEquals(4, rows.size());
         assertEquals("none", rows.get(0).get("protocol").asText());
         JsonNode plain = rows.get(1);
