@@ -87,10 +87,16 @@ class CausalMcmlRecoveryTest {
                 for (RunReport.FailureRecord f : v.result().report().failures()) {
                     Set<Integer> crashed = new TreeSet<>();
                     v.kills().kills().forEach(k -> crashed.add(k.rank()));
+                    // The one exception is the stated fallback: a rank killed after writing a line its peers
+                    // have not all written yet, whose oldest kept line is newer than the line it may restart
+                    // from (its peers trimmed their logs to it by that line), makes every rank roll back.
                     assertTrue(
-                            crashed.containsAll(f.rolledBack()),
-                            () -> "causal rolled back " + f.rolledBack() + " for crashes of " + crashed + ": "
-                                    + v.describe());
+                            crashed.containsAll(f.rolledBack())
+                                    || f.notes().stream()
+                                            .anyMatch(n -> n.contains("has no valid checkpoint")
+                                                    && n.endsWith("so every rank rolls back")),
+                            () -> "causal rolled back " + f.rolledBack() + " for crashes of " + crashed + " (notes "
+                                    + f.notes() + "): " + v.describe());
                 }
             }
         }

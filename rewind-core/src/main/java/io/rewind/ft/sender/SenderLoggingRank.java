@@ -1,5 +1,6 @@
 package io.rewind.ft.sender;
 
+import io.netty.util.collection.LongObjectHashMap;
 import io.rewind.engine.ChannelKey;
 import io.rewind.engine.Contexts;
 import io.rewind.engine.ControlMessage;
@@ -78,8 +79,12 @@ public final class SenderLoggingRank implements RankProtocol {
     private final long pipelineChunkBytes;
 
     private final Object lock = new Object();
-    /** Outgoing channel key (communicator context, destination world rank) to logged frames by sequence. */
-    private final Map<Long, SentFrames> index = new HashMap<>();
+    /**
+     * Outgoing channel key (communicator context, destination world rank) to logged frames by
+     * sequence. Keyed by the primitive key: a collective's sends go round the destinations, and a
+     * boxed key per logged message showed in profiles of short-message workloads.
+     */
+    private final LongObjectHashMap<SentFrames> index = new LongObjectHashMap<>();
     /** The channel sent on last: a send usually follows one on the same channel. */
     private SentFrames lastChannel;
     /**
@@ -821,7 +826,11 @@ public final class SenderLoggingRank implements RankProtocol {
         if (last != null && last.key == key) {
             return last;
         }
-        SentFrames c = index.computeIfAbsent(key, SentFrames::new);
+        SentFrames c = index.get(key);
+        if (c == null) {
+            c = new SentFrames(key);
+            index.put(key, c);
+        }
         lastChannel = c;
         return c;
     }
