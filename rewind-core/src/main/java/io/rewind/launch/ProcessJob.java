@@ -1178,6 +1178,13 @@ public final class ProcessJob {
         if (s == null) {
             return;
         }
+        if (s.state == RankState.STOPPING || s.state == RankState.DEAD) {
+            // A line finished by a rank already being rolled back, or reported after its death was
+            // seen: a plan made meanwhile restarts it from an older line, so the others must not trim
+            // their logs by this one (they would drop what it needs again). The in-JVM Job skips it
+            // the same way.
+            return;
+        }
         s.lineReached = c.line();
         // A holder lost since it acknowledged the line holds nothing any more.
         List<String> live = new ArrayList<>();
