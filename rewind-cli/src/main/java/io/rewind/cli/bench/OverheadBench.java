@@ -227,7 +227,7 @@ public final class OverheadBench implements Callable<Integer> {
         for (BenchWorkload w : ws) {
             // One untimed run per workload, so the first timed variant does not pay for class loading and JIT;
             // paired, one of every protocol, as their jobs' iterations are compared one by one; with a measured
-            // log reserve, one of every protocol too, whose largest rank log sizes its reserve.
+            // log reserve, one of every protocol on every rank count, whose largest rank log sizes its reserve.
             for (int n : ns) {
                 if (n >= w.minRanks()) {
                     for (ProtocolDescriptor p : paired || measuredReserve ? ps : List.of(ProtocolRegistry.NONE)) {
@@ -244,7 +244,9 @@ public final class OverheadBench implements Callable<Integer> {
                                     reserve / 1048576.0);
                         }
                     }
-                    break;
+                    if (!measuredReserve) {
+                        break;
+                    }
                 }
             }
         }
@@ -408,11 +410,16 @@ public final class OverheadBench implements Callable<Integer> {
         return out;
     }
 
-    /** Runs a variant's job, with the log reserve its protocol measured when it is the reserved one. */
-    private JobResult execute(Key k, Harness.Run run, PointListener listener) {
-        long reserve = k.variant() == Variant.RESERVED
+    /** The log reserve per rank of a variant's job: its protocol's measured one if it is the reserved variant, else 0. */
+    private long reserveOf(Key k) {
+        return k.variant() == Variant.RESERVED
                 ? reserves.getOrDefault(new Key(k.workload(), k.ranks(), k.protocol()), 0L)
                 : 0L;
+    }
+
+    /** Runs a variant's job, with the log reserve its protocol measured when it is the reserved one. */
+    private JobResult execute(Key k, Harness.Run run, PointListener listener) {
+        long reserve = reserveOf(k);
         if (reserve == 0) {
             return run.execute(listener);
         }
@@ -666,9 +673,7 @@ public final class OverheadBench implements Callable<Integer> {
                     Harness.median(busy.get(k)),
                     sent == 0 ? 0.0 : rep.loggedBytes() / (double) sent,
                     rep.loggedBytes(),
-                    k.variant() == Variant.RESERVED
-                            ? reserves.getOrDefault(new Key(k.workload(), k.ranks(), k.protocol()), 0L)
-                            : 0L,
+                    reserveOf(k),
                     rep.events(),
                     rep.determinants().made(),
                     rep.sentMessages(),

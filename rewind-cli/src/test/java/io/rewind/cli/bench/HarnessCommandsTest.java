@@ -175,6 +175,34 @@ class HarnessCommandsTest {
     }
 
     @Test
+    void overheadMeasuresALogReserveForEveryRankCount(@TempDir Path dir) throws Exception {
+        int status = run(
+                new OverheadBench(),
+                "--workloads",
+                "stencil3d",
+                "--protocols",
+                "spbc",
+                "--clusters",
+                "2",
+                "-n",
+                "2,4",
+                "--checkpoints",
+                "0",
+                "--repeat",
+                "1",
+                "--log-reserve",
+                "measured",
+                "--out",
+                dir.toString());
+        assertEquals(0, status);
+        List<String> variants = new ArrayList<>();
+        for (JsonNode r : rows(dir.resolve("overhead.json"))) {
+            variants.add(r.get("ranks").asInt() + " " + r.get("protocol").asText());
+        }
+        assertEquals(List.of("2 none", "2 spbc (reserved)", "4 none", "4 spbc (reserved)"), variants);
+    }
+
+    @Test
     void overheadRefusesAnUnknownReserveAndAControlOrWarmUpWithoutPairs(@TempDir Path dir) {
         assertEquals(2, run(new OverheadBench(), "--log-reserve", "some", "--out", dir.toString()));
         assertEquals(2, run(new OverheadBench(), "--control", "--out", dir.toString()));
