@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rewind.testprograms.EnginePrograms;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -45,10 +48,10 @@ class JobTest {
 
     @Test
     void aDeadlockedJobEndsAtItsTimeLimitSayingWhatEachRankWaitsFor() {
-        java.io.PrintStream err = System.err;
-        java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+        PrintStream err = System.err;
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
         JobResult r;
-        System.setErr(new java.io.PrintStream(captured, true, java.nio.charset.StandardCharsets.UTF_8));
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
         try {
             r = run(EnginePrograms.Deadlock.class, 3, Duration.ofMillis(500));
         } finally {
@@ -57,7 +60,7 @@ class JobTest {
         assertEquals(124, r.exitCode());
         assertEquals(RankOutcome.Status.ABORTED, r.ranks().get(2).status());
         assertEquals("waiting forever", r.output(2).get(0));
-        String report = captured.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String report = captured.toString(StandardCharsets.UTF_8);
         for (int rank = 0; rank < 3; rank++) {
             // Each rank waits in its one receive, from any source (-1) with tag 0.
             assertTrue(
@@ -112,10 +115,10 @@ class JobTest {
 
     @Test
     void rankOutputIsCapturedAfterTheHostSwappedItsStreamsBetweenJobs() {
-        java.io.PrintStream saved = System.out;
-        java.io.ByteArrayOutputStream hostCapture = new java.io.ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        ByteArrayOutputStream hostCapture = new ByteArrayOutputStream();
         try {
-            System.setOut(new java.io.PrintStream(hostCapture, true));
+            System.setOut(new PrintStream(hostCapture, true));
             JobResult during = run(EnginePrograms.StaticsArePerRank.class, 2, Duration.ofSeconds(60));
             assertEquals("counter=1", during.output(1).get(0));
         } finally {
