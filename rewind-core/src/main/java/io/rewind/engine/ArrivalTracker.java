@@ -71,6 +71,10 @@ final class ArrivalTracker {
                     frame.materialize();
                 } else if (frame.pull) {
                     frame.materializeAndReleaseSender();
+                } else {
+                    // A synchronous or rendezvous send waits for its receive: while the frame waits
+                    // here, a cancel of the send must find it (and a crash of this rank let it go).
+                    frame.sender.setPending(frame);
                 }
                 c.held.put(seq, frame);
             }
@@ -121,6 +125,19 @@ final class ArrivalTracker {
             m.put(e.getKey(), e.getValue().arrived);
         }
         return m;
+    }
+
+    /** The senders still waiting on a frame held here (synchronous and rendezvous sends). */
+    void addHeldSenders(List<SendRequest> out) {
+        for (Channel c : channels.values()) {
+            if (c.held != null) {
+                for (Frame f : c.held.values()) {
+                    if (f.sender != null) {
+                        out.add(f.sender);
+                    }
+                }
+            }
+        }
     }
 
     List<Frame> heldCopies() {

@@ -67,6 +67,16 @@ public interface FaultTolerance {
     default void onSendCancelled(int context, int destinationWorld, long sequence) {}
 
     /**
+     * Whether the send numbered {@code sequence} on {@code context} to {@code destinationWorld} may be
+     * withdrawn if its receiver has not taken it. False when the run without failures may have had it
+     * received though the receiver's current incarnation has not yet: the cancel then fails and the
+     * send completes as sent, its message left for the receiver (MPI lets any cancel fail).
+     */
+    default boolean mayCancel(int context, int destinationWorld, long sequence) {
+        return true;
+    }
+
+    /**
      * The rank is about to wait for a request that is not complete: work the protocol deferred may
      * be done now, while the rank has nothing else to do. Called on the rank's thread.
      */

@@ -71,8 +71,8 @@ public final class Mailbox implements FrameSink {
         }
         RecvRequest match;
         synchronized (lock) {
-            if (closed || isFenced(frame)) {
-                return; // the receiving incarnation is gone, or the sending one: the frame is dropped
+            if (isDropped(frame)) {
+                return; // the receiving incarnation is gone, or the sending one
             }
             readPiggyback(frame);
             match = matchOrQueue(frame);
@@ -87,7 +87,7 @@ public final class Mailbox implements FrameSink {
         RecvRequest match = null;
         boolean inOrder;
         synchronized (lock) {
-            if (closed || isFenced(frame)) {
+            if (isDropped(frame)) {
                 return;
             }
             readPiggyback(frame);
@@ -110,7 +110,7 @@ public final class Mailbox implements FrameSink {
         SendRequest release = null;
         boolean acknowledge = false;
         synchronized (lock) {
-            if (closed || isFenced(frame)) {
+            if (isDropped(frame)) {
                 return;
             }
             if (arrivals.isDuplicate(frame)) {
@@ -228,6 +228,21 @@ public final class Mailbox implements FrameSink {
 
     void readPiggybacksWith(java.util.function.Consumer<Frame> reader) {
         this.piggybackReader = reader;
+    }
+
+    /**
+     * Under the lock: whether the frame is dropped, because this mailbox is closed (its rank crashed
+     * or finished) or because it comes from an incarnation of its sender known to be dead. A dropped
+     * frame's sender is let go, as {@link #close} lets go of the senders of the frames it discards: a
+     * synchronous send that reaches a crashed receiver completes as sent (its message reaches the
+     * next incarnation by replay), and does not wait forever for a match that cannot come.
+     */
+    private boolean isDropped(Frame frame) {
+        if (closed) {
+            frame.releaseSender();
+            return true;
+        }
+        return isFenced(frame);
     }
 
     /** Under the lock: whether the frame comes from an incarnation of its sender known to be dead. */
@@ -686,6 +701,9 @@ public final class Mailbox implements FrameSink {
             if (f.sender != null) {
                 waiting.add(f.sender);
             }
+        }
+        if (arrivals != null) {
+            arrivals.addHeldSenders(waiting); // held beyond a gap: dropped with the rest
         }
         unexpected.clear();
         heldByMatchedProbes.clear();

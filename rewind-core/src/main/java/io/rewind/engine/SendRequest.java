@@ -116,6 +116,10 @@ public final class SendRequest extends Request {
     @Override
     public void cancel() {
         Frame f = pending;
+        if (!isComplete() && !protocolMayCancel(f)) {
+            letGoAsSent(f);
+            return;
+        }
         if (f != null && transport != null && transport.withdraw(destinationWorld, f)) {
             pending = null;
             completeWithdrawn(f.context, f.sequence);
@@ -124,6 +128,34 @@ public final class SendRequest extends Request {
         if (remoteSequence >= 0 && !withdrawalAsked && !isComplete()) {
             withdrawalAsked = true;
             engine.askToWithdraw(destinationWorld, remoteContext, remoteSequence);
+        }
+    }
+
+    /** Whether the protocol lets this send be withdrawn ({@link FaultTolerance#mayCancel}). */
+    private boolean protocolMayCancel(Frame f) {
+        if (!engine.interposed()) {
+            return true;
+        }
+        if (f != null) {
+            return engine.faultTolerance().mayCancel(f.context, destinationWorld, f.sequence);
+        }
+        return remoteSequence < 0 || engine.faultTolerance().mayCancel(remoteContext, destinationWorld, remoteSequence);
+    }
+
+    /**
+     * A cancel that fails although no receive has taken the frame yet: the send completes as sent and
+     * the frame stays for its receiver, as a private copy (the user may reuse the buffer). If a receive
+     * takes the frame meanwhile, that receive completes the send.
+     */
+    private void letGoAsSent(Frame f) {
+        if (f != null) {
+            pending = null;
+            if (f.detach()) {
+                completeSent();
+            }
+        } else if (remoteSequence >= 0) {
+            engine.mailbox().stopAwaitingMatch(destinationWorld, remoteContext, remoteSequence);
+            completeSent();
         }
     }
 

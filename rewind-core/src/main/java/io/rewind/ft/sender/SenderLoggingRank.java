@@ -30,6 +30,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -92,6 +93,13 @@ public final class SenderLoggingRank implements RankProtocol {
      * (or, for a peer that restarted since, as its own rollback request said).
      */
     private final Map<Long, Long> skipUpTo = new HashMap<>();
+    /** Per peer, the incarnation whose word {@link #skipUpTo} holds. */
+    private final Map<Integer, Integer> skipReportedBy = new HashMap<>();
+    /**
+     * For a restarted rank: per outgoing channel, the most that incarnations of the peer since replaced
+     * held, as they said ({@link #mayCancel}).
+     */
+    private final Map<Long, Long> heldByReplacedIncarnations = new HashMap<>();
     /** Peers whose answer to this restarted incarnation's rollback request has come. */
     private final Set<Integer> answered = new HashSet<>();
     /**
@@ -1036,7 +1044,7 @@ public final class SenderLoggingRank implements RankProtocol {
                     outcomes.answered(m.sourceWorld(), m.outcomes());
                 }
                 synchronized (lock) {
-                    peerHolds(m.sourceWorld(), m.arrived());
+                    peerHolds(m.sourceWorld(), m.incarnation(), m.arrived());
                     answered.add(m.sourceWorld());
                 }
             }
@@ -1078,7 +1086,7 @@ public final class SenderLoggingRank implements RankProtocol {
             // What it holds now is what this rank may skip, if this rank is re-executing too; and if this
             // rank waits for its answer, this is the answer (it restarted before it could give one),
             // unless the answer must bring outcomes: then it is asked again, in its new incarnation.
-            peerHolds(peer, r.held());
+            peerHolds(peer, r.incarnation(), r.held());
             peerIncarnation.put(peer, r.incarnation());
             if (!outcomes.answersCarryOutcomes()) {
                 answered.add(peer);
@@ -1108,11 +1116,49 @@ public final class SenderLoggingRank implements RankProtocol {
         }
     }
 
-    /** Lock held: {@code peer} holds, of what this rank sent it, up to {@code held} per context. */
-    private void peerHolds(int peer, Map<Integer, Long> held) {
-        skipUpTo.keySet().removeIf(k -> ChannelKey.peer(k) == peer);
+    /**
+     * Lock held: incarnation {@code peerIncarnation} of {@code peer} holds, of what this rank sent it,
+     * up to {@code held} per context. The word of an incarnation older than the one heard from last is
+     * stale and ignored. When a newer incarnation speaks, what the replaced one held is remembered
+     * ({@link #heldByReplacedIncarnations}).
+     */
+    private void peerHolds(int peer, int peerIncarnation, Map<Integer, Long> held) {
+        Integer reportedBy = skipReportedBy.get(peer);
+        if (reportedBy != null && peerIncarnation < reportedBy) {
+            return;
+        }
+        for (Iterator<Map.Entry<Long, Long>> it = skipUpTo.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<Long, Long> e = it.next();
+            if (ChannelKey.peer(e.getKey()) == peer) {
+                if (reportedBy != null && peerIncarnation > reportedBy) {
+                    heldByReplacedIncarnations.merge(e.getKey(), e.getValue(), Math::max);
+                }
+                it.remove();
+            }
+        }
+        skipReportedBy.put(peer, peerIncarnation);
         for (Map.Entry<Integer, Long> e : held.entrySet()) {
             skipUpTo.put(ChannelKey.of(e.getKey(), peer), e.getValue());
+        }
+    }
+
+    /**
+     * A send this restarted rank re-executes may not be withdrawn if an incarnation of its receiver
+     * that has since been replaced held it and the current one does not hold it yet. That incarnation
+     * may have received it, and this rank may already know so (a barrier it passed with that
+     * incarnation's word): the run without failures could not have cancelled it. Whether it was
+     * received or withdrawn then is known nowhere now, so the cancel fails, which MPI allows, and the
+     * message stays for the receiver's re-execution.
+     */
+    @Override
+    public boolean mayCancel(int context, int destinationWorld, long sequence) {
+        if (!restarted) {
+            return true;
+        }
+        long key = ChannelKey.of(context, destinationWorld);
+        synchronized (lock) {
+            return sequence > heldByReplacedIncarnations.getOrDefault(key, 0L)
+                    || sequence <= skipUpTo.getOrDefault(key, 0L);
         }
     }
 
