@@ -87,6 +87,12 @@ final class FailureInjector implements AutoCloseable {
 
     /** Called at every communication operation of a rank (counted per incarnation). */
     void atOperation(Job.Incarnation inc, long operations) {
+        if (inc.strike() != null) {
+            // Another thread of this incarnation was struck: this one stops too, and leaves the kills
+            // still to fire for the incarnations after it (two kills of one rank at one operation
+            // mean a second failure during the recovery from the first).
+            throw new RankKilledError(inc.rank, inc.number, inc.strike().reason());
+        }
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
             boolean due = k.trigger() == FailureSchedule.Trigger.OPERATION

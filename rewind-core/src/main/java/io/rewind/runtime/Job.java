@@ -799,7 +799,10 @@ public final class Job {
     record Strike(long nanos, String reason, long atPoint, long atOperation) {}
 
     private void checkAlive(Incarnation inc) {
-        if (inc.stopped()) {
+        // Struck counts as dead from the moment the strike is recorded, before the state moves: a
+        // thread of the incarnation that passed this check in between could send, numbering a frame
+        // its successor numbers differently (seen with two non-blocking collectives in flight).
+        if (inc.stopped() || inc.strike() != null) {
             throw new RankKilledError(
                     inc.rank,
                     inc.number,
