@@ -283,9 +283,12 @@ public final class Mailbox implements FrameSink {
         awaitingMatch.put(new AwaitedMatch(destinationWorld, context, sequence), sender);
     }
 
-    /** Takes a registration back (the frame was not sent after all). */
-    void stopAwaitingMatch(int destinationWorld, int context, long sequence) {
-        awaitingMatch.remove(new AwaitedMatch(destinationWorld, context, sequence));
+    /**
+     * Takes a registration back (the frame was not sent after all, or its send is let go): whether it
+     * was still there, so that only one of this and the match notice completes the send.
+     */
+    boolean stopAwaitingMatch(int destinationWorld, int context, long sequence) {
+        return awaitingMatch.remove(new AwaitedMatch(destinationWorld, context, sequence)) != null;
     }
 
     @Override

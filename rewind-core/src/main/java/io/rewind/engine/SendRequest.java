@@ -116,7 +116,7 @@ public final class SendRequest extends Request {
     @Override
     public void cancel() {
         Frame f = pending;
-        if (!isComplete() && !protocolMayCancel(f)) {
+        if (!protocolMayCancel(f)) {
             letGoAsSent(f);
             return;
         }
@@ -143,9 +143,9 @@ public final class SendRequest extends Request {
     }
 
     /**
-     * A cancel that fails although no receive has taken the frame yet: the send completes as sent and
-     * the frame stays for its receiver, as a private copy (the user may reuse the buffer). If a receive
-     * takes the frame meanwhile, that receive completes the send.
+     * A cancel that fails although no receive may have taken the frame yet: the send completes as sent
+     * and the frame stays for its receiver, as a private copy (the user may reuse the buffer). If a
+     * receive took the frame first, or its match notice came, that completes the send instead.
      */
     private void letGoAsSent(Frame f) {
         if (f != null) {
@@ -153,8 +153,8 @@ public final class SendRequest extends Request {
             if (f.detach()) {
                 completeSent();
             }
-        } else if (remoteSequence >= 0) {
-            engine.mailbox().stopAwaitingMatch(destinationWorld, remoteContext, remoteSequence);
+        } else if (remoteSequence >= 0
+                && engine.mailbox().stopAwaitingMatch(destinationWorld, remoteContext, remoteSequence)) {
             completeSent();
         }
     }
