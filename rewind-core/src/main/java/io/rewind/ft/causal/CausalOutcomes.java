@@ -165,6 +165,9 @@ final class CausalOutcomes implements OutcomeLog {
                         || (known.incarnation() == d.incarnation() && known.events() < d.events())) {
                     forced.put(d.index(), d);
                 }
+                // Held again here, not only by the peers that answered: they may roll back in a later
+                // failure, while ranks that this incarnation's frames make depend on the outcome survive.
+                store.repeated(d);
             }
         }
     }

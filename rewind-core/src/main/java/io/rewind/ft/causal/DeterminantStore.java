@@ -49,6 +49,18 @@ final class DeterminantStore {
         }
     }
 
+    /**
+     * A restarted incarnation of this rank will repeat {@code d}, an outcome of an incarnation before
+     * it: it holds it again, so that every rank its re-execution sends to comes to hold it too. The
+     * ranks that answered with it may roll back later, and a rank that depends on the repeated outcome
+     * through this incarnation's frames must then still have it.
+     */
+    void repeated(Determinant d) {
+        synchronized (lock) {
+            hold(d);
+        }
+    }
+
     /** Takes in the determinants a frame or an answer carried; malformed words are refused whole. */
     void received(long[] words) {
         List<Determinant> in = decode(words);

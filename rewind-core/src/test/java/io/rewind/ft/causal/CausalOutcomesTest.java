@@ -2,9 +2,13 @@ package io.rewind.ft.causal;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import io.rewind.engine.FaultTolerance.ForcedMatch;
+import io.rewind.engine.Frame;
 import io.rewind.ft.RecoveryLines;
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -37,5 +41,41 @@ class CausalOutcomesTest {
             assertArrayEquals(outcomes[i], restarted.forcedPoll(i), "poll " + i);
         }
         assertNull(restarted.forcedPoll(outcomes.length), "past what was recorded it runs freely");
+    }
+
+    /**
+     * Rank 0 restarts and repeats outcomes that rank 1 held; rank 1 then rolls back with rank 0's next
+     * failure. Rank 2 depends on the repeated outcomes through rank 0's frames, so it must hold them:
+     * else rank 0's next incarnation runs those events freely, a survivor depends on what it did
+     * before, and a later forced outcome waits for a message that never comes (a hang seen under mcml).
+     */
+    @Test
+    void aRestartedRankPassesTheOutcomesItRepeatsOnToWhomeverItSendsTo() {
+        int ranks = 3;
+        Frame fromOne = frame(1, 0, 1);
+        CausalOutcomes first = new CausalOutcomes(0, 0, ranks, new RecoveryLines(ranks, 2));
+        first.wildcardMatched(0, fromOne);
+        DeterminantStore atOne = new DeterminantStore(1, ranks);
+        atOne.received(first.piggybackFor(1));
+
+        CausalOutcomes second = new CausalOutcomes(0, 1, ranks, new RecoveryLines(ranks, 2));
+        second.answered(1, atOne.of(0));
+        assertEquals(1, second.forcedWildcard(0).source());
+        second.wildcardMatched(1, frame(2, 0, 1)); // past the repeated outcome: a new one
+        DeterminantStore atTwo = new DeterminantStore(2, ranks);
+        atTwo.received(second.piggybackFor(2));
+
+        CausalOutcomes third = new CausalOutcomes(0, 2, ranks, new RecoveryLines(ranks, 2));
+        third.answered(2, atTwo.of(0)); // rank 1 rolled back too: only rank 2 answers
+        ForcedMatch repeated = third.forcedWildcard(0);
+        assertNotNull(repeated, "the outcome incarnation 1 repeated is lost with rank 1");
+        assertEquals(1, repeated.source());
+        assertEquals(1, repeated.sequence());
+        assertEquals(2, third.forcedWildcard(1).source(), "the outcome incarnation 1 made");
+    }
+
+    private static Frame frame(int source, int destination, long sequence) {
+        return new Frame(
+                0, source, source, destination, 3, sequence, 0, MemorySegment.ofArray(new byte[0]), 0, 0, null);
     }
 }
