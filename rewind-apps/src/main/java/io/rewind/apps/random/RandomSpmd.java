@@ -7,12 +7,16 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import mpi.Comm;
+import mpi.Datatype;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Message;
+import mpi.Op;
 import mpi.Prequest;
 import mpi.Request;
 import mpi.Status;
+import mpi.UserFunction;
 
 /**
  * A random SPMD program: every rank draws the same sequence of steps from a seed and runs it, each
@@ -21,7 +25,8 @@ import mpi.Status;
  * oracle's generator of programs nobody wrote by hand.
  *
  * <p>Steps: point-to-point exchanges (blocking, non-blocking, synchronous, persistent), wildcard
- * receives, completion functions (waitAny, waitSome, testSome, testAny), probes, every collective
+ * receives, completion functions (waitAny, waitSome, testSome, testAny, testAll), probes and matched
+ * probes, buffered and ready sends, cancelled receives, user-defined operators on strided datatypes, every collective
  * (v-variants with gaps and empty blocks, in-place forms, non-blocking ones overlapping
  * point-to-point traffic), and communicator dup and split. What a rank receives through a wildcard
  * or a completion function is folded in an order-independent way, so the output is the same in every
@@ -32,7 +37,7 @@ import mpi.Status;
  */
 public final class RandomSpmd {
     /** How many step kinds {@link #step} knows. */
-    static final int KINDS = 24;
+    static final int KINDS = 28;
 
     private final Random random;
     private final int worldSize;
@@ -163,6 +168,10 @@ public final class RandomSpmd {
             case 21 -> sendRecvReplace(c, n, me, count, tag);
             case 22 -> fanIn(c, n, me, root, tag, Completion.TEST_SOME);
             case 23 -> allToAll(c, n, me, count);
+            case 24 -> matchedProbeFanIn(c, n, me, root, tag);
+            case 25 -> bufferedAndReadySends(c, n, me, count, tag);
+            case 26 -> cancelledReceiveAndPolledRing(c, n, me, count, tag);
+            case 27 -> userOperatorOnStridedData(c, n, me, count, tag);
             default -> throw new IllegalStateException("step kind " + kind);
         }
     }
@@ -528,5 +537,136 @@ public final class RandomSpmd {
         Intracomm d = colors == 1 ? c.dup() : c.split(me % colors, keys[me] * 100 + me);
         comms.add(d);
         fold(d.getSize() * 1000L + d.getRank() + s);
+    }
+
+    /**
+     * The root takes one message from every other rank with a wildcard matched probe (blocking, or an
+     * imProbe polled until it finds one), sizes its buffer from the probe and receives exactly that
+     * message: each sender sends as many items as its rank says, so a wrong match shows in the count.
+     */
+    private void matchedProbeFanIn(Comm c, int n, int me, int root, int tag) throws MPIException {
+        if (me != root) {
+            long[] out = new long[1 + me % 3];
+            for (int i = 0; i < out.length; i++) {
+                out[i] = value(i) + 7L * me;
+            }
+            c.send(out, out.length, MPI.LONG, root, tag);
+            return;
+        }
+        long sum = 0;
+        for (int k = 1; k < n; k++) {
+            Message m = new Message();
+            Status st = null;
+            if ((k & 1) == 1) {
+                st = m.mProbe(MPI.ANY_SOURCE, tag, c);
+            } else {
+                while (st == null) {
+                    st = m.imProbe(MPI.ANY_SOURCE, tag, c);
+                }
+            }
+            int items = st.getCount(MPI.LONG);
+            long[] got = new long[items];
+            Status received = m.mRecv(got, items, MPI.LONG);
+            long h = items;
+            for (long v : got) {
+                h = h * 31 + v;
+            }
+            sum += mix(received.getSource(), h);
+        }
+        fold(sum);
+    }
+
+    /**
+     * Buffered sends around the ring through an attached buffer, then ready sends the other way round,
+     * each to a receive its peer posted before a barrier.
+     */
+    private void bufferedAndReadySends(Comm c, int n, int me, int count, int tag) throws MPIException {
+        int[] out = new int[count + 1];
+        for (int i = 0; i <= count; i++) {
+            out[i] = value(i + 11);
+        }
+        MPI.attachBuffer(new byte[(count + 1) * Integer.BYTES + MPI.BSEND_OVERHEAD]);
+        c.bSend(out, count + 1, MPI.INT, (me + 1) % n, tag);
+        int[] in = new int[count + 1];
+        c.recv(in, count + 1, MPI.INT, (me + n - 1) % n, tag);
+        MPI.detachBuffer();
+        for (int v : in) {
+            fold(v);
+        }
+        IntBuffer ready = MPI.newIntBuffer(count + 1);
+        Request r = c.iRecv(ready, count + 1, MPI.INT, (me + 1) % n, tag);
+        c.barrier();
+        c.rSend(in, count + 1, MPI.INT, (me + n - 1) % n, tag);
+        r.waitFor();
+        for (int i = 0; i <= count; i++) {
+            fold(ready.get(i));
+        }
+    }
+
+    /**
+     * A wildcard receive nobody sends to, cancelled; then a ring of synchronous non-blocking sends whose
+     * requests are polled with testAll until all are done.
+     */
+    private void cancelledReceiveAndPolledRing(Comm c, int n, int me, int count, int tag) throws MPIException {
+        IntBuffer never = MPI.newIntBuffer(1);
+        Request lost = c.iRecv(never, 1, MPI.INT, MPI.ANY_SOURCE, tag + 30_000);
+        lost.cancel();
+        fold(lost.waitStatus().isCancelled() ? 1 : 2);
+        IntBuffer out = MPI.newIntBuffer(count + 1);
+        for (int i = 0; i <= count; i++) {
+            out.put(i, value(i + 5));
+        }
+        IntBuffer in = MPI.newIntBuffer(count + 1);
+        Request[] reqs = {
+            c.iRecv(in, count + 1, MPI.INT, (me + n - 1) % n, tag), c.isSend(out, count + 1, MPI.INT, (me + 1) % n, tag)
+        };
+        while (!Request.testAll(reqs)) {
+            Thread.onSpinWait(); // how often it polls depends on timing, and is not folded
+        }
+        for (int i = 0; i <= count; i++) {
+            fold(in.get(i));
+        }
+    }
+
+    /**
+     * A user-defined operator (element-wise, commutative) in an allReduce, and every other element of an
+     * array sent to the next rank through a vector datatype.
+     */
+    private void userOperatorOnStridedData(Comm c, int n, int me, int count, int tag) throws MPIException {
+        Op xorSum = new Op(
+                new UserFunction() {
+                    @Override
+                    public void call(Object in, Object inOut, int items, Datatype type) {
+                        long[] a = (long[]) in;
+                        long[] b = (long[]) inOut;
+                        for (int i = 0; i < items; i++) {
+                            b[i] = (b[i] ^ a[i]) + (b[i] & a[i]) * 2; // a + b, spelled out
+                        }
+                    }
+                },
+                true);
+        long[] x = new long[count + 1];
+        for (int i = 0; i <= count; i++) {
+            x[i] = value(i) * (long) (me + 1);
+        }
+        long[] total = new long[count + 1];
+        c.allReduce(x, total, count + 1, MPI.LONG, xorSum);
+        xorSum.free();
+        for (long v : total) {
+            fold(v);
+        }
+        int blocks = count + 1;
+        Datatype everyOther = Datatype.createVector(blocks, 1, 2, MPI.INT);
+        everyOther.commit();
+        int[] out = new int[2 * blocks];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = value(i + 3);
+        }
+        int[] in = new int[2 * blocks];
+        c.sendRecv(out, 1, everyOther, (me + 1) % n, tag, in, 1, everyOther, (me + n - 1) % n, tag);
+        everyOther.free();
+        for (int v : in) {
+            fold(v); // the gaps stay 0
+        }
     }
 }

@@ -9,6 +9,8 @@ import io.rewind.ft.ProtocolRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -28,6 +30,13 @@ class RandomProgramsTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
 
     static void assertRecovers(long programSeed, int ranks, int steps, long killSeed, int schedules) {
+        List<String> failures = failuresOf(programSeed, ranks, steps, killSeed, schedules);
+        assertTrue(failures.isEmpty(), () -> String.join("\n", failures));
+    }
+
+    /** What went wrong in the runs of one program, one entry per failed run (empty: every run matched). */
+    static List<String> failuresOf(long programSeed, int ranks, int steps, long killSeed, int schedules) {
+        List<String> failures = new ArrayList<>();
         JobConfig job = JobConfig.builder(RandomSpmd.class.getName())
                 .ranks(ranks)
                 .args(Long.toString(programSeed), Integer.toString(steps))
@@ -39,12 +48,13 @@ class RandomProgramsTest {
         for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
             for (FailureSchedule s : check.schedules(killSeed, schedules)) {
                 RecoveryCheck.Verdict v = check.run(p, 0, s);
-                assertTrue(
-                        v.ok(),
-                        () -> "RandomSpmd " + programSeed + " " + steps + " on " + ranks + " ranks, kill seed "
-                                + killSeed + ": " + v.describe());
+                if (!v.ok()) {
+                    failures.add("RandomSpmd " + programSeed + " " + steps + " on " + ranks + " ranks, kill seed "
+                            + killSeed + ": " + v.describe());
+                }
             }
         }
+        return failures;
     }
 
     @Property(tries = 12)
@@ -67,9 +77,14 @@ class RandomProgramsTest {
         int programs = Integer.getInteger("rewind.random.programs", 0);
         Assumptions.assumeTrue(programs > 0, "slow tier only: -Drewind.random.programs=N");
         long first = Long.getLong("rewind.random.first", 1);
+        // Every program runs, and every failure is reported at the end: one failure does not hide the rest.
+        List<String> failures = new ArrayList<>();
         for (long i = first; i < first + programs; i++) {
-            assertRecovers(i * 7919, 2 + (int) (i % 4), 20 + (int) (i % 31), i * 31, 3);
+            failures.addAll(failuresOf(i * 7919, 2 + (int) (i % 4), 20 + (int) (i % 31), i * 31, 3));
         }
+        assertTrue(
+                failures.isEmpty(),
+                () -> failures.size() + " failed runs in " + programs + " programs:\n" + String.join("\n\n", failures));
     }
 
     /** Nested splits of disjoint groups sharing a context (communicator registry keyed by context only). */
