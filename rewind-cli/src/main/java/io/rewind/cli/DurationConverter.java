@@ -4,12 +4,15 @@ import java.time.Duration;
 import java.util.Locale;
 import picocli.CommandLine;
 
-/** Parses durations written as 500ms, 90s, 10m, 2h, or ISO-8601 (PT10M). */
+/** Parses durations written as 500ms, 90s, 10m, 2h, 0, or ISO-8601 (PT10M). */
 final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
     @Override
     public Duration convert(String value) {
         String v = value.trim().toLowerCase(Locale.ROOT);
         try {
+            if (v.equals("0")) {
+                return Duration.ZERO;
+            }
             if (v.startsWith("pt") || v.startsWith("p")) {
                 return Duration.parse(value.trim().toUpperCase(Locale.ROOT));
             }

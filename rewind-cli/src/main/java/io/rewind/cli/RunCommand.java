@@ -56,6 +56,16 @@ final class RunCommand implements Callable<Integer> {
             description = "Abort the job after this long, e.g. 90s, 10m, 2h (default: 24h).")
     Duration timeout;
 
+    @Option(
+            names = "--stall-timeout",
+            paramLabel = "DURATION",
+            defaultValue = "5m",
+            converter = DurationConverter.class,
+            description = "With ranks as threads: abort the job, saying where each rank waits, once every rank "
+                    + "that has not ended has waited inside MPI this long with none making an operation (a "
+                    + "deadlock); 0 never does (default: 5m). Ranks as processes have the time limit alone.")
+    Duration stallTimeout;
+
     @Option(names = "--no-tag-output", description = "Do not prefix output lines with [rank].")
     boolean noTag;
 
@@ -175,6 +185,7 @@ final class RunCommand implements Callable<Integer> {
                 .ranks(ranks)
                 .args(args)
                 .timeout(timeout)
+                .stallTimeout(stallTimeout)
                 .tagOutput(!noTag);
         if (classPath != null) {
             List<Path> entries = new ArrayList<>();

@@ -34,6 +34,25 @@ class RunCommandTest {
     }
 
     @Test
+    void aDeadlockedProgramEndsAfterTheStallTimeoutSayingWhereEachRankWaits() {
+        CommandRun r =
+                run("run", "-n", "3", "--timeout", "10m", "--stall-timeout", "1s", "io.rewind.cliprograms.Deadlocked");
+        assertEquals(1, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("no progress for 1 s: every rank"), r.err());
+        assertTrue(r.err().contains("after 1 s with no progress, rank 2 (incarnation 0, "), r.err());
+        assertTrue(r.err().contains("Deadlocked.main"), "the stack of each rank: " + r.err());
+    }
+
+    @Test
+    void aStallTimeoutMustBeAZeroOrPositiveDuration() {
+        CommandRun negative = run("run", "-n", "2", "--stall-timeout", "-5s", "io.rewind.apps.examples.Hello");
+        assertEquals(2, negative.status(), negative.out() + negative.err());
+        assertTrue(negative.err().contains("stallTimeout must be zero (never) or positive"), negative.err());
+        CommandRun off = run("run", "-n", "2", "--stall-timeout", "0", "io.rewind.apps.examples.Hello");
+        assertEquals(0, off.status(), off.out() + off.err());
+    }
+
+    @Test
     void killsWithTheDummyBackendAreRefusedBeforeTheJobRuns() {
         CommandRun r = run(
                 "run",

@@ -572,26 +572,37 @@ public final class Mailbox implements FrameSink {
      */
     private Frame awaitUnexpected(RankEngine engine, java.util.function.Supplier<Frame> find) {
         Thread me = Thread.currentThread();
-        while (true) {
-            synchronized (lock) {
-                Frame f = find.get();
-                if (f != null) {
-                    probers.remove(me);
-                    return f;
-                }
-                if (!probers.contains(me)) {
-                    probers.add(me);
-                }
-            }
-            try {
-                engine.checkAlive();
-            } catch (RuntimeException | Error e) {
+        boolean parked = false;
+        try {
+            while (true) {
                 synchronized (lock) {
-                    probers.remove(me);
+                    Frame f = find.get();
+                    if (f != null) {
+                        probers.remove(me);
+                        return f;
+                    }
+                    if (!probers.contains(me)) {
+                        probers.add(me);
+                    }
                 }
-                throw e;
+                try {
+                    engine.checkAlive();
+                } catch (RuntimeException | Error e) {
+                    synchronized (lock) {
+                        probers.remove(me);
+                    }
+                    throw e;
+                }
+                if (!parked) {
+                    parked = true;
+                    engine.enterBlockingWait();
+                }
+                LockSupport.parkNanos(this, 20_000_000L);
             }
-            LockSupport.parkNanos(this, 20_000_000L);
+        } finally {
+            if (parked) {
+                engine.leaveBlockingWait();
+            }
         }
     }
 

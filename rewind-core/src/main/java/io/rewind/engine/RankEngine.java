@@ -331,6 +331,28 @@ public final class RankEngine {
         return operations.get();
     }
 
+    /** Threads of this incarnation parked in a blocking MPI wait right now. */
+    private final java.util.concurrent.atomic.AtomicInteger blockingWaits =
+            new java.util.concurrent.atomic.AtomicInteger();
+
+    /** A thread of this rank parks until a request completes or a message comes (see {@link #inBlockingWait}). */
+    void enterBlockingWait() {
+        blockingWaits.incrementAndGet();
+    }
+
+    void leaveBlockingWait() {
+        blockingWaits.decrementAndGet();
+    }
+
+    /**
+     * Whether a thread of this rank is parked in a blocking MPI wait (a wait, a blocking receive or
+     * probe, a collective): what the job's stall watch asks. A rank that computes, sleeps or polls is
+     * not.
+     */
+    public boolean inBlockingWait() {
+        return blockingWaits.get() > 0;
+    }
+
     /** Called with the running count at every communication operation (the failure injector). */
     public void setOperationHook(java.util.function.LongConsumer hook) {
         this.operationHook = hook;

@@ -43,6 +43,7 @@ public final class WaitStrategy {
         request.beforePark();
         Thread me = Thread.currentThread();
         request.setWaiter(me);
+        engine.enterBlockingWait();
         try {
             while (!request.isComplete()) {
                 engine.checkAlive();
@@ -52,6 +53,7 @@ public final class WaitStrategy {
                 LockSupport.parkNanos(request, PARK_SLICE_NS);
             }
         } finally {
+            engine.leaveBlockingWait();
             request.setWaiter(null);
         }
     }
@@ -81,6 +83,7 @@ public final class WaitStrategy {
                 r.setWaiter(me);
             }
         }
+        engine.enterBlockingWait();
         try {
             while (!anyComplete(requests)) {
                 engine.checkAlive();
@@ -90,6 +93,7 @@ public final class WaitStrategy {
                 LockSupport.parkNanos(this, PARK_SLICE_NS);
             }
         } finally {
+            engine.leaveBlockingWait();
             for (Request r : requests) {
                 if (r != null) {
                     r.setWaiter(null);

@@ -327,7 +327,7 @@ public final class Job {
             LockSupport.unpark(s.current.thread);
         }
         if (timedOut) {
-            describeWhereRanksWait();
+            describeWhereRanksWait("at the time limit");
             abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
         }
         // Ranks post their end just before their thread exits: give them that moment (and, after an
@@ -427,6 +427,7 @@ public final class Job {
             long now = System.nanoTime();
             if (now >= nextSampleNanos) {
                 sampleLogs(now);
+                watchForStall(now);
             }
             try {
                 task = coordinatorQueue.poll(Math.min(left, Math.max(1, nextSampleNanos - now)), TimeUnit.NANOSECONDS);
@@ -462,6 +463,62 @@ public final class Job {
         }
         record.sample(now, bytes, memory);
     }
+
+    /**
+     * Coordinator, at every sample: aborts the job once every rank still running has been parked in a
+     * blocking MPI wait for the stall timeout with none of them making an operation, no recovery
+     * under way and nothing for the coordinator to do. Nothing can end such a wait (a deadlock of the
+     * program, or a fault of the runtime), so the job says where each rank waits and ends, rather
+     * than wait for its time limit. A rank that computes, sleeps or polls is not parked in a wait,
+     * and resets the watch; so does any operation, incarnation or recovery.
+     */
+    private void watchForStall(long now) {
+        if (config.stallTimeout().isZero() || supervisor != null) {
+            return; // a rank process sees only its own rank: the launcher would have to watch
+        }
+        long[] progress = new long[2 * slots.length];
+        boolean anyWaits = false;
+        for (int r = 0; r < slots.length; r++) {
+            RankSlot s = slots[r];
+            Incarnation inc = s.current;
+            if (s.outcome != null) {
+                continue; // ended: it serves its peers, and waits for nothing
+            }
+            if (inc == null || inc.state() != IncarnationState.RUNNING || !inc.engine.inBlockingWait()) {
+                stalledSince = -1;
+                return; // computing, polling, starting, or in a recovery
+            }
+            anyWaits = true;
+            progress[2 * r] = inc.number;
+            progress[2 * r + 1] = inc.engine.operations();
+        }
+        if (!anyWaits || !coordinatorQueue.isEmpty()) {
+            stalledSince = -1;
+            return;
+        }
+        if (stalledSince < 0 || !java.util.Arrays.equals(progress, stalledProgress)) {
+            stalledSince = now;
+            stalledProgress = progress;
+            return;
+        }
+        if (now - stalledSince >= config.stallTimeout().toNanos()) {
+            String what = "no progress for " + seconds(config.stallTimeout())
+                    + ": every rank that has not ended waits inside MPI and none made an operation (a deadlock:"
+                    + " a receive, probe, wait or collective that no rank can satisfy)";
+            describeWhereRanksWait("after " + seconds(config.stallTimeout()) + " with no progress");
+            abort(-1, 1, what);
+        }
+    }
+
+    private static String seconds(Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    }
+
+    /** Stall watch: when every rank was last seen waiting with the progress below (-1: not stalled). */
+    private long stalledSince = -1;
+
+    /** Stall watch: each rank's incarnation and operations when the stall began. */
+    private long[] stalledProgress;
 
     /**
      * Runs one coordinator task behind an exception barrier: a failure while recovering (a checkpoint
@@ -977,13 +1034,15 @@ public final class Job {
      * At the time limit, before the abort: where each rank that has not ended is (its incarnation, its
      * queues, the top of its thread's stack), so that a job that stopped making progress says where.
      */
-    private void describeWhereRanksWait() {
+    private void describeWhereRanksWait(String when) {
         for (RankSlot s : slots) {
             Incarnation inc = s.current;
             if (inc == null || s.outcome != null || inc.thread == null || !inc.thread.isAlive()) {
                 continue;
             }
-            StringBuilder b = new StringBuilder("rewind: at the time limit, rank ")
+            StringBuilder b = new StringBuilder("rewind: ")
+                    .append(when)
+                    .append(", rank ")
                     .append(inc.rank)
                     .append(" (incarnation ")
                     .append(inc.number)

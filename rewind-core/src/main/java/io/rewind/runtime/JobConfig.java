@@ -47,6 +47,9 @@ import java.util.Objects;
  * @param recordFile where the JSON run record goes at the end (null: not written)
  * @param resume    start every rank from the newest recovery line all of them hold in {@code
  *                  checkpointDir}, left by an earlier run of the same job that died whole
+ * @param stallTimeout how long every rank may wait inside MPI with no rank making an operation before
+ *                  the job is aborted as stalled, saying where each rank waits ({@link Duration#ZERO}:
+ *                  never; a deadlocked program otherwise waits for the time limit)
  */
 public record JobConfig(
         int ranks,
@@ -71,7 +74,11 @@ public record JobConfig(
         io.rewind.ft.logger.LoggerConfig loggers,
         PointListener pointListener,
         Path recordFile,
-        boolean resume) {
+        boolean resume,
+        Duration stallTimeout) {
+
+    /** How long a job may stall by default: far beyond any wait of a working program, far short of a day. */
+    public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofMinutes(5);
 
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
@@ -180,7 +187,8 @@ public record JobConfig(
                 loggers,
                 pointListener,
                 recordFile,
-                resume);
+                resume,
+                stallTimeout);
     }
 
     /** This job with its checkpoints in {@code dir} (null: a temporary folder, or each node's own). */
@@ -208,7 +216,8 @@ public record JobConfig(
                 loggers,
                 pointListener,
                 recordFile,
-                resume);
+                resume,
+                stallTimeout);
     }
 
     /** This job with another cluster layout (a launcher fixes one cluster per node to explicit clusters). */
@@ -236,7 +245,8 @@ public record JobConfig(
                 loggers,
                 pointListener,
                 recordFile,
-                resume);
+                resume,
+                stallTimeout);
     }
 
     /** This job with another failure schedule (a rank process gets the kills still due for it). */
@@ -285,6 +295,7 @@ public record JobConfig(
         private PointListener pointListener = PointListener.NONE;
         private Path recordFile;
         private boolean resume;
+        private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -317,6 +328,12 @@ public record JobConfig(
 
         public Builder timeout(Duration t) {
             this.timeout = t;
+            return this;
+        }
+
+        /** How long all ranks may wait with none making progress before the job is aborted (zero: never). */
+        public Builder stallTimeout(Duration t) {
+            this.stallTimeout = t;
             return this;
         }
 
@@ -444,6 +461,10 @@ public record JobConfig(
             if (stopGrace == null || stopGrace.isNegative() || stopGrace.isZero()) {
                 throw new IllegalArgumentException("stopGrace must be positive, was " + stopGrace);
             }
+            if (stallTimeout == null || stallTimeout.isNegative()) {
+                throw new IllegalArgumentException(
+                        "stallTimeout must be zero (never) or positive, was " + stallTimeout);
+            }
             for (Path p : classPath) {
                 if (!Files.exists(p)) {
                     throw new IllegalArgumentException("class path entry does not exist: " + p);
@@ -509,7 +530,8 @@ public record JobConfig(
                     loggers,
                     pointListener,
                     recordFile,
-                    resume);
+                    resume,
+                    stallTimeout);
         }
     }
 }

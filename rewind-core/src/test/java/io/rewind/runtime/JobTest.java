@@ -10,6 +10,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,6 +22,17 @@ class JobTest {
                 .timeout(timeout)
                 .quiet()
                 .build());
+    }
+
+    /** Runs {@code job} with this JVM's standard error going to {@code captured} (the job's reports go there). */
+    private static JobResult withStandardErrorTo(ByteArrayOutputStream captured, Supplier<JobResult> job) {
+        PrintStream err = System.err;
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        try {
+            return job.get();
+        } finally {
+            System.setErr(err);
+        }
     }
 
     @ParameterizedTest
@@ -48,15 +60,9 @@ class JobTest {
 
     @Test
     void aDeadlockedJobEndsAtItsTimeLimitSayingWhatEachRankWaitsFor() {
-        PrintStream err = System.err;
         ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        JobResult r;
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            r = run(EnginePrograms.Deadlock.class, 3, Duration.ofMillis(500));
-        } finally {
-            System.setErr(err);
-        }
+        JobResult r =
+                withStandardErrorTo(captured, () -> run(EnginePrograms.Deadlock.class, 3, Duration.ofMillis(500)));
         assertEquals(124, r.exitCode());
         assertEquals(RankOutcome.Status.ABORTED, r.ranks().get(2).status());
         assertEquals("waiting forever", r.output(2).get(0));
@@ -69,6 +75,41 @@ class JobTest {
                     report);
         }
         assertTrue(report.contains(", src -1, tag 0)) is at:"), report);
+    }
+
+    @Test
+    void aDeadlockedJobEndsOnceNoRankMadeProgressForTheStallTimeoutNotAtItsTimeLimit() {
+        ByteArrayOutputStream captured = new ByteArrayOutputStream();
+        JobResult r = withStandardErrorTo(
+                captured,
+                () -> Job.run(JobConfig.builder(EnginePrograms.Deadlock.class.getName())
+                        .ranks(3)
+                        .timeout(Duration.ofSeconds(120))
+                        .stallTimeout(Duration.ofMillis(400))
+                        .quiet()
+                        .build()));
+        assertEquals(1, r.exitCode(), r.describeFailures());
+        assertTrue(r.abortReason().contains(": no progress for 400 ms: every rank"), r.abortReason());
+        assertTrue(r.wallTime().compareTo(Duration.ofSeconds(60)) < 0, "ended at " + r.wallTime());
+        String report = captured.toString(StandardCharsets.UTF_8);
+        for (int rank = 0; rank < 3; rank++) {
+            assertTrue(report.contains("after 400 ms with no progress, rank " + rank + " (incarnation 0, "), report);
+        }
+    }
+
+    @Test
+    void ranksWaitingForARankThatComputesAreNotAStall() {
+        JobResult r = Job.run(JobConfig.builder(EnginePrograms.SlowSender.class.getName())
+                .ranks(3)
+                .args("1500")
+                .timeout(Duration.ofSeconds(60))
+                .stallTimeout(Duration.ofMillis(300))
+                .quiet()
+                .build());
+        assertTrue(r.ok(), r.describeFailures());
+        for (int rank = 0; rank < 3; rank++) {
+            assertEquals("done", r.output(rank).get(0));
+        }
     }
 
     @Test
@@ -102,6 +143,14 @@ class JobTest {
         assertThrows(
                 IllegalArgumentException.class,
                 () -> JobConfig.builder("x").stopGrace(Duration.ZERO).build());
+    }
+
+    @Test
+    void aNegativeStallTimeoutIsRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> JobConfig.builder("x")
+                .stallTimeout(Duration.ofSeconds(-1))
+                .build());
+        assertTrue(e.getMessage().contains("stallTimeout"), e.getMessage());
     }
 
     @Test

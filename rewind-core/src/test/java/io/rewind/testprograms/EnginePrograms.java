@@ -301,6 +301,25 @@ public final class EnginePrograms {
         }
     }
 
+    /**
+     * Every rank but 0 waits for a message from rank 0, which first sleeps for the number of
+     * milliseconds in its first argument: a long wait that is no deadlock, since rank 0 is not in MPI.
+     */
+    public static final class SlowSender {
+        public static void main(String[] args) throws InterruptedException {
+            Communicator w = world();
+            if (w.rank() == 0) {
+                Thread.sleep(Long.parseLong(args[0]));
+                for (int r = 1; r < w.size(); r++) {
+                    w.isend(ints(new int[] {r}), 0, 4, r, 0, SendMode.STANDARD).await();
+                }
+            } else {
+                w.irecv(ints(new int[1]), 0, 4, 0, 0).await();
+            }
+            System.out.println("done");
+        }
+    }
+
     /** Every rank waits for a message nobody sends. */
     public static final class Deadlock {
         public static void main(String[] args) {
