@@ -61,9 +61,9 @@ final class RunCommand implements Callable<Integer> {
             paramLabel = "DURATION",
             defaultValue = "5m",
             converter = DurationConverter.class,
-            description = "With ranks as threads: abort the job, saying where each rank waits, once every rank "
-                    + "that has not ended has waited inside MPI this long with none making an operation (a "
-                    + "deadlock); 0 never does (default: 5m). Ranks as processes have the time limit alone.")
+            description = "Abort the job, saying where each rank waits, once every rank that has not ended has "
+                    + "waited inside MPI this long with none making an operation (a deadlock); 0 never does "
+                    + "(default: 5m).")
     Duration stallTimeout;
 
     @Option(names = "--no-tag-output", description = "Do not prefix output lines with [rank].")

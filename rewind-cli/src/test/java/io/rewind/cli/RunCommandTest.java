@@ -44,6 +44,24 @@ class RunCommandTest {
     }
 
     @Test
+    void aDeadlockOfRankProcessesEndsAfterTheStallTimeoutToo() {
+        CommandRun r = run(
+                "run",
+                "-n",
+                "2",
+                "--launch",
+                "local",
+                "--timeout",
+                "10m",
+                "--stall-timeout",
+                "2s",
+                "io.rewind.cliprograms.Deadlocked");
+        assertEquals(1, r.status(), r.out() + r.err());
+        assertTrue(r.err().contains("no progress for 2 s: every rank"), r.err());
+        assertTrue(r.err().contains("after 2 s with no progress, rank 1 (incarnation 0, process "), r.err());
+    }
+
+    @Test
     void aStallTimeoutMustBeAZeroOrPositiveDuration() {
         CommandRun negative = run("run", "-n", "2", "--stall-timeout", "-5s", "io.rewind.apps.examples.Hello");
         assertEquals(2, negative.status(), negative.out() + negative.err());

@@ -139,6 +139,9 @@ final class Messages {
      */
     record LogHeld(int rank, int incarnation, long payloadBytes, long memoryBytes) implements Serializable {}
 
+    /** The rank's operations so far, and whether it waits parked inside MPI (sent when either changes). */
+    record Progress(int rank, int incarnation, long operations, boolean waiting) implements Serializable {}
+
     /** The rank's program ended ({@code status}: a {@code RankOutcome.Status} name). */
     record Ended(
             int rank, int incarnation, String status, String detail, long operations, RankSupervisor.LogFigures log)

@@ -22,6 +22,7 @@ import io.rewind.runtime.RecoveryPhase;
 import io.rewind.runtime.ResumePoint;
 import io.rewind.runtime.RunRecordWriter;
 import io.rewind.runtime.RunReport;
+import io.rewind.runtime.StallWatch;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
@@ -420,6 +421,7 @@ public final class ProcessJob {
 
     private JobResult execute() {
         startNanos = System.nanoTime();
+        stallWatch = new StallWatch(config.stallTimeout());
         record = new RunRecordWriter(config, startNanos);
         long deadline = startNanos + config.timeout().toNanos();
         try {
@@ -485,6 +487,7 @@ public final class ProcessJob {
         long now = System.nanoTime();
         if (now >= nextSampleNanos) {
             sampleLogs(now);
+            watchForStall(now);
         }
         long left = deadline - now;
         if (left <= 0) {
@@ -529,6 +532,58 @@ public final class ProcessJob {
         }
         record.sample(now, bytes, memory);
     }
+
+    /** A rank's progress as its current incarnation last reported it (an earlier incarnation's is stale). */
+    private void onProgress(Messages.Progress p) {
+        Slot s = current(p.rank(), p.incarnation());
+        if (s != null) {
+            s.progressIncarnation = p.incarnation();
+            s.operations = p.operations();
+            s.waiting = p.waiting();
+        }
+    }
+
+    /**
+     * Coordinator, at every sample: the stall watch of an in-JVM job ({@code Job}), over the progress
+     * the rank processes report ({@link Messages.Progress}): once every rank that has not ended has been
+     * running and parked in a blocking MPI wait for the stall timeout, with no rank making an
+     * operation and no incarnation changing, the job is aborted as deadlocked.
+     */
+    private void watchForStall(long now) {
+        if (!stallWatch.enabled() || abortReason != null) {
+            return;
+        }
+        long[] progress = new long[2 * slots.length];
+        boolean anyWaits = false;
+        for (int r = 0; r < slots.length; r++) {
+            Slot s = slots[r];
+            if (s.outcome != null || s.state == RankState.ENDED) {
+                continue;
+            }
+            if (s.state != RankState.RUNNING || s.progressIncarnation != s.incarnation || !s.waiting) {
+                stallWatch.reset();
+                return;
+            }
+            anyWaits = true;
+            progress[2 * r] = s.incarnation;
+            progress[2 * r + 1] = s.operations;
+        }
+        if (!anyWaits) {
+            stallWatch.reset();
+        } else if (stallWatch.stalled(now, progress)) {
+            for (Slot s : slots) {
+                if (s.outcome == null && s.state == RankState.RUNNING) {
+                    System.err.println("rewind: after " + stallWatch.limitText() + " with no progress, rank " + s.rank
+                            + " (incarnation " + s.incarnation + ", process " + s.pid + ") waits inside MPI after "
+                            + s.operations + " operations");
+                }
+            }
+            abort(-1, 1, stallWatch.reason());
+        }
+    }
+
+    /** The stall watch over the progress the rank processes report. */
+    private StallWatch stallWatch;
 
     /** The latest log figures of a rank's current incarnation (an earlier incarnation's are stale). */
     private void onLogHeld(Messages.LogHeld h) {
@@ -917,6 +972,7 @@ public final class ProcessJob {
             }
             case Messages.Ended e -> onEnded(e);
             case Messages.LogHeld h -> onLogHeld(h);
+            case Messages.Progress p -> onProgress(p);
             case Messages.AbortJob a -> abort(a.rank(), a.errorCode(), a.reason());
             case Messages.Diagnostic d -> System.err.println("[" + d.rank() + "." + d.incarnation() + "] " + d.text());
             default -> System.err.println("rewind: launcher: unexpected message " + m);
@@ -1606,6 +1662,12 @@ public final class ProcessJob {
         int failedStarts;
         /** The current incarnation's log as it last reported it ({@link Messages.LogHeld}). */
         long logBytes;
+
+        /** The incarnation whose progress is below ({@link Messages.Progress}; -1: none reported). */
+        int progressIncarnation = -1;
+
+        long operations;
+        boolean waiting;
 
         long logMemoryBytes;
 

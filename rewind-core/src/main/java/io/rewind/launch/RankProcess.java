@@ -338,6 +338,11 @@ public final class RankProcess implements RankSupervisor {
     }
 
     @Override
+    public void progress(long operations, boolean waiting) {
+        link.send(new Messages.Progress(rank, incarnation, operations, waiting));
+    }
+
+    @Override
     public void abort(int errorCode, String reason) {
         link.send(new Messages.AbortJob(rank, errorCode, reason));
     }

@@ -64,6 +64,7 @@ public final class Job {
     private final JobConfig config;
     private final Transport transport;
     private final RankSlot[] slots;
+    private final StallWatch stallWatch;
     private final AtomicReference<JobAbortedException> abort = new AtomicReference<>();
     private final LinkedBlockingQueue<Runnable> coordinatorQueue = new LinkedBlockingQueue<>();
     private final CommunicatorFactory communicators;
@@ -117,6 +118,7 @@ public final class Job {
         this.communicators = communicators;
         this.supervisor = supervisor;
         this.slots = new RankSlot[config.ranks()];
+        this.stallWatch = new StallWatch(config.stallTimeout());
         this.protocol = config.protocol().create();
         this.events = new EventLogger(config.ranks());
         this.lines = services != null ? services.lines() : new RecoveryLines(config.ranks(), config.keepLines());
@@ -254,6 +256,10 @@ public final class Job {
         inc.catchUpOperations = setup.catchUpOperations();
         protocolOpened.accept(inc.protocol);
         inc.thread.start();
+        Thread.ofPlatform()
+                .name("rewind-rank-" + r + "." + setup.incarnation() + "-progress")
+                .daemon(true)
+                .start(() -> reportProgress(inc, supervisor));
         join(inc.thread, Long.MAX_VALUE);
         slot.output.flush();
         job.protocol.close();
@@ -473,8 +479,8 @@ public final class Job {
      * and resets the watch; so does any operation, incarnation or recovery.
      */
     private void watchForStall(long now) {
-        if (config.stallTimeout().isZero() || supervisor != null) {
-            return; // a rank process sees only its own rank: the launcher would have to watch
+        if (!stallWatch.enabled()) {
+            return;
         }
         long[] progress = new long[2 * slots.length];
         boolean anyWaits = false;
@@ -485,7 +491,7 @@ public final class Job {
                 continue; // ended: it serves its peers, and waits for nothing
             }
             if (inc == null || inc.state() != IncarnationState.RUNNING || !inc.engine.inBlockingWait()) {
-                stalledSince = -1;
+                stallWatch.reset();
                 return; // computing, polling, starting, or in a recovery
             }
             anyWaits = true;
@@ -493,32 +499,36 @@ public final class Job {
             progress[2 * r + 1] = inc.engine.operations();
         }
         if (!anyWaits || !coordinatorQueue.isEmpty()) {
-            stalledSince = -1;
-            return;
-        }
-        if (stalledSince < 0 || !java.util.Arrays.equals(progress, stalledProgress)) {
-            stalledSince = now;
-            stalledProgress = progress;
-            return;
-        }
-        if (now - stalledSince >= config.stallTimeout().toNanos()) {
-            String what = "no progress for " + seconds(config.stallTimeout())
-                    + ": every rank that has not ended waits inside MPI and none made an operation (a deadlock:"
-                    + " a receive, probe, wait or collective that no rank can satisfy)";
-            describeWhereRanksWait("after " + seconds(config.stallTimeout()) + " with no progress");
-            abort(-1, 1, what);
+            stallWatch.reset();
+        } else if (stallWatch.stalled(now, progress)) {
+            describeWhereRanksWait("after " + stallWatch.limitText() + " with no progress");
+            abort(-1, 1, stallWatch.reason());
         }
     }
 
-    private static String seconds(Duration d) {
-        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
+    /**
+     * In a rank process, on a daemon thread of its own until the rank's thread ends: tells the launcher
+     * the rank's progress whenever it changed, every {@link #PROGRESS_REPORT_NANOS}, for the stall watch
+     * the launcher keeps over all ranks (this process sees only its own).
+     */
+    private static void reportProgress(Incarnation inc, RankSupervisor supervisor) {
+        long operations = -1;
+        boolean waiting = false;
+        while (inc.thread.isAlive()) {
+            if (inc.state() == IncarnationState.RUNNING) {
+                long o = inc.engine.operations();
+                boolean w = inc.engine.inBlockingWait();
+                if (o != operations || w != waiting) {
+                    operations = o;
+                    waiting = w;
+                    supervisor.progress(o, w);
+                }
+            }
+            LockSupport.parkNanos(PROGRESS_REPORT_NANOS);
+        }
     }
 
-    /** Stall watch: when every rank was last seen waiting with the progress below (-1: not stalled). */
-    private long stalledSince = -1;
-
-    /** Stall watch: each rank's incarnation and operations when the stall began. */
-    private long[] stalledProgress;
+    private static final long PROGRESS_REPORT_NANOS = 500_000_000L;
 
     /**
      * Runs one coordinator task behind an exception barrier: a failure while recovering (a checkpoint

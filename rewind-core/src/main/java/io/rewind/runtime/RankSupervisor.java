@@ -43,6 +43,12 @@ public interface RankSupervisor {
             long[] determinants)
             implements java.io.Serializable {}
 
+    /**
+     * How many operations the rank has made and whether it waits parked inside MPI, sent whenever
+     * either changed (at most every sample): what the launcher's stall watch needs.
+     */
+    void progress(long operations, boolean waiting);
+
     /** The program called abort, or failed: the launcher ends the whole job. */
     void abort(int errorCode, String reason);
 
