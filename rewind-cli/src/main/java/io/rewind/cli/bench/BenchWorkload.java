@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The workloads the harness knows, by short name, each at two sizes: {@code small} (seconds for a
- * whole sweep, what CI runs) and {@code medium} (the figures in docs/benchmarks.md). Every
+ * The workloads the harness knows, by short name, each at three sizes: {@code small} (seconds for a
+ * whole sweep, what CI runs), {@code medium} (the figures in docs/benchmarks.md) and {@code large}
+ * ({@code medium} with {@value #LARGE_FACTOR} times its iterations: spans long enough that a restarted
+ * rank's cold code and the machine's noise weigh little in what a recovery measures). Every
  * workload prints one result line starting with {@link #prefix()} and calls
  * {@code Checkpointer.point()} exactly {@code iterations} times.
  */
@@ -18,7 +20,8 @@ enum BenchWorkload {
             new String[] {"16", "24"},
             24,
             new String[] {"64", "150"},
-            150),
+            150,
+            1),
     CG(
             "io.rewind.apps.workloads.ConjugateGradient",
             "cg",
@@ -26,7 +29,8 @@ enum BenchWorkload {
             new String[] {"600", "5", "24"},
             24,
             new String[] {"12000", "8", "100"},
-            100),
+            100,
+            2),
     HEAT(
             "io.rewind.apps.workloads.HeatCG",
             "heat",
@@ -34,7 +38,8 @@ enum BenchWorkload {
             new String[] {"32", "32", "24", "100"},
             24,
             new String[] {"96", "96", "40", "200"},
-            40),
+            40,
+            2),
     AMR(
             "io.rewind.apps.workloads.AmrHalo",
             "amr",
@@ -42,7 +47,8 @@ enum BenchWorkload {
             new String[] {"24", "8", "8", "2", "3", "2"},
             24,
             new String[] {"60", "8", "8", "8", "3", "4"},
-            60),
+            60,
+            0),
     BFS(
             "io.rewind.apps.workloads.GraphBfs",
             "bfs",
@@ -50,7 +56,8 @@ enum BenchWorkload {
             new String[] {"9", "8", "12"},
             12,
             new String[] {"13", "16", "24"},
-            24),
+            24,
+            2),
     DISCOVERY(
             "io.rewind.apps.workloads.Discovery",
             "discovery",
@@ -58,7 +65,8 @@ enum BenchWorkload {
             new String[] {"24", "3"},
             24,
             new String[] {"200", "4"},
-            200),
+            200,
+            0),
     MONTECARLO(
             "io.rewind.apps.workloads.MonteCarlo",
             "montecarlo",
@@ -66,7 +74,8 @@ enum BenchWorkload {
             new String[] {"24", "8", "200"},
             24,
             new String[] {"60", "32", "3000"},
-            60),
+            60,
+            0),
     MASTERWORKER(
             "io.rewind.apps.workloads.MasterWorker",
             "masterworker",
@@ -74,13 +83,18 @@ enum BenchWorkload {
             new String[] {"24", "200"},
             24,
             new String[] {"200", "100000"},
-            200);
+            200,
+            0);
 
     /** Problem sizes. */
     enum Size {
         SMALL,
-        MEDIUM
+        MEDIUM,
+        LARGE
     }
+
+    /** How many times a medium run's iterations a large run makes. */
+    static final int LARGE_FACTOR = 6;
 
     private final String mainClass;
     private final String prefix;
@@ -89,6 +103,8 @@ enum BenchWorkload {
     private final int smallIterations;
     private final String[] mediumArgs;
     private final int mediumIterations;
+    /** Which argument is the iteration count (what {@link Size#LARGE} multiplies). */
+    private final int iterationArg;
 
     BenchWorkload(
             String mainClass,
@@ -97,7 +113,8 @@ enum BenchWorkload {
             String[] smallArgs,
             int smallIterations,
             String[] mediumArgs,
-            int mediumIterations) {
+            int mediumIterations,
+            int iterationArg) {
         this.mainClass = mainClass;
         this.prefix = prefix;
         this.pattern = pattern;
@@ -105,6 +122,10 @@ enum BenchWorkload {
         this.smallIterations = smallIterations;
         this.mediumArgs = mediumArgs;
         this.mediumIterations = mediumIterations;
+        this.iterationArg = iterationArg;
+        if (!mediumArgs[iterationArg].equals(Integer.toString(mediumIterations))) {
+            throw new IllegalStateException(name() + ": argument " + iterationArg + " is not the iteration count");
+        }
     }
 
     String cliName() {
@@ -124,11 +145,23 @@ enum BenchWorkload {
     }
 
     List<String> args(Size size) {
-        return List.of(size == Size.SMALL ? smallArgs : mediumArgs);
+        return switch (size) {
+            case SMALL -> List.of(smallArgs);
+            case MEDIUM -> List.of(mediumArgs);
+            case LARGE -> {
+                String[] a = mediumArgs.clone();
+                a[iterationArg] = Integer.toString(mediumIterations * LARGE_FACTOR);
+                yield List.of(a);
+            }
+        };
     }
 
     int iterations(Size size) {
-        return size == Size.SMALL ? smallIterations : mediumIterations;
+        return switch (size) {
+            case SMALL -> smallIterations;
+            case MEDIUM -> mediumIterations;
+            case LARGE -> mediumIterations * LARGE_FACTOR;
+        };
     }
 
     /** The smallest rank count the workload accepts. */
@@ -168,7 +201,7 @@ enum BenchWorkload {
         try {
             return Size.valueOf(s.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown size '" + s + "' (use small or medium)");
+            throw new IllegalArgumentException("unknown size '" + s + "' (use small, medium or large)");
         }
     }
 }

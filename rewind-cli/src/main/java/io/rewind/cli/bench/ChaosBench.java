@@ -60,7 +60,10 @@ public final class ChaosBench implements Callable<Integer> {
             description = "Ranks. Default: ${DEFAULT-VALUE}.")
     int ranks;
 
-    @Option(names = "--size", defaultValue = "small", description = "small or medium. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--size",
+            defaultValue = "small",
+            description = "small, medium or large (medium with 6 times its iterations). Default: ${DEFAULT-VALUE}.")
     String size;
 
     @Option(

@@ -105,7 +105,10 @@ public final class LoggersBench implements Callable<Integer> {
     @Option(names = "--repeat", defaultValue = "3", description = "Pairs per variant. Default: ${DEFAULT-VALUE}.")
     int repeat;
 
-    @Option(names = "--size", defaultValue = "small", description = "small or medium. Default: ${DEFAULT-VALUE}.")
+    @Option(
+            names = "--size",
+            defaultValue = "small",
+            description = "small, medium or large (medium with 6 times its iterations). Default: ${DEFAULT-VALUE}.")
     String size;
 
     @Option(

@@ -73,7 +73,8 @@ public final class OverheadBench implements Callable<Integer> {
     @Option(
             names = "--size",
             defaultValue = "small",
-            description = "Problem size: small or medium. " + "Default: ${DEFAULT-VALUE}.")
+            description = "Problem size: small, medium or large (medium with 6 times its iterations). "
+                    + "Default: ${DEFAULT-VALUE}.")
     String size;
 
     @Option(
