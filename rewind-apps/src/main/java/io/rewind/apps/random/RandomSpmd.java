@@ -6,8 +6,10 @@ import java.nio.LongBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import mpi.CartComm;
 import mpi.Comm;
 import mpi.Datatype;
+import mpi.Intercomm;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
@@ -15,6 +17,7 @@ import mpi.Message;
 import mpi.Op;
 import mpi.Prequest;
 import mpi.Request;
+import mpi.ShiftParms;
 import mpi.Status;
 import mpi.UserFunction;
 
@@ -26,7 +29,8 @@ import mpi.UserFunction;
  *
  * <p>Steps: point-to-point exchanges (blocking, non-blocking, synchronous, persistent), wildcard
  * receives, completion functions (waitAny, waitSome, testSome, testAny, testAll), probes and matched
- * probes, buffered and ready sends, cancelled receives, user-defined operators on strided datatypes, every collective
+ * probes, buffered and ready sends, cancelled receives, user-defined operators on strided datatypes, a
+ * ring topology with neighbourhood collectives, an intercommunicator between two halves, every collective
  * (v-variants with gaps and empty blocks, in-place forms, non-blocking ones overlapping
  * point-to-point traffic), and communicator dup and split. What a rank receives through a wildcard
  * or a completion function is folded in an order-independent way, so the output is the same in every
@@ -37,7 +41,7 @@ import mpi.UserFunction;
  */
 public final class RandomSpmd {
     /** How many step kinds {@link #step} knows. */
-    static final int KINDS = 28;
+    static final int KINDS = 30;
 
     private final Random random;
     private final int worldSize;
@@ -172,6 +176,8 @@ public final class RandomSpmd {
             case 25 -> bufferedAndReadySends(c, n, me, count, tag);
             case 26 -> cancelledReceiveAndPolledRing(c, n, me, count, tag);
             case 27 -> userOperatorOnStridedData(c, n, me, count, tag);
+            case 28 -> ringTopology(c, n, me, count, tag);
+            case 29 -> intercommunicatorOfTwoHalves(c, n, me, tag);
             default -> throw new IllegalStateException("step kind " + kind);
         }
     }
@@ -668,5 +674,57 @@ public final class RandomSpmd {
         for (int v : in) {
             fold(v); // the gaps stay 0
         }
+    }
+
+    /**
+     * A periodic one-dimensional Cartesian grid over the communicator: a neighbourhood allGather, then
+     * a shift along the ring; the grid is freed at the end of the step.
+     */
+    private void ringTopology(Intracomm c, int n, int me, int count, int tag) throws MPIException {
+        CartComm ring = c.createCart(new int[] {n}, new boolean[] {true}, false);
+        int[] mine = new int[count + 1];
+        for (int i = 0; i <= count; i++) {
+            mine[i] = value(i + 17);
+        }
+        int[] both = new int[2 * (count + 1)];
+        ring.neighborAllGather(mine, count + 1, MPI.INT, both, count + 1, MPI.INT);
+        for (int v : both) {
+            fold(v);
+        }
+        ShiftParms shift = ring.shift(0, 1);
+        int[] in = new int[1];
+        ring.sendRecv(
+                new int[] {value(me)},
+                1,
+                MPI.INT,
+                shift.getRankDest(),
+                tag,
+                in,
+                1,
+                MPI.INT,
+                shift.getRankSource(),
+                tag);
+        fold(in[0]);
+        ring.free();
+    }
+
+    /**
+     * The communicator split into two halves joined by an intercommunicator: an allReduce across it
+     * (each half gets the sum of the other's values) and a barrier; both freed at the end of the step.
+     */
+    private void intercommunicatorOfTwoHalves(Intracomm c, int n, int me, int tag) throws MPIException {
+        if (n < 2) {
+            return;
+        }
+        int half = me < n / 2 ? 0 : 1;
+        Intracomm local = c.split(half, me);
+        Intercomm both = c.createIntercomm(local, 0, half == 0 ? n / 2 : 0, tag);
+        long[] sum = new long[1];
+        both.allReduce(new long[] {value(me) + 3L * me}, sum, 1, MPI.LONG, MPI.SUM);
+        fold(sum[0]);
+        fold(both.getRemoteSize());
+        both.barrier();
+        both.free();
+        local.free();
     }
 }
