@@ -1041,8 +1041,9 @@ public final class Job {
     }
 
     /**
-     * At the time limit, before the abort: where each rank that has not ended is (its incarnation, its
-     * queues, the top of its thread's stack), so that a job that stopped making progress says where.
+     * At the time limit or a stall ({@code when} says which), before the abort: where each rank that has
+     * not ended is (its incarnation, its queues, the top of its thread's stack), so that a job that
+     * stopped making progress says where.
      */
     private void describeWhereRanksWait(String when) {
         for (RankSlot s : slots) {

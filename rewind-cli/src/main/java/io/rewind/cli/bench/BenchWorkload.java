@@ -96,6 +96,9 @@ enum BenchWorkload {
     /** How many times a medium run's iterations a large run makes. */
     static final int LARGE_FACTOR = 6;
 
+    /** The sizes, as the benches' help texts name them. */
+    static final String SIZES = "small, medium or large (medium with " + LARGE_FACTOR + " times its iterations)";
+
     private final String mainClass;
     private final String prefix;
     private final String pattern;
@@ -201,7 +204,7 @@ enum BenchWorkload {
         try {
             return Size.valueOf(s.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown size '" + s + "' (use small, medium or large)");
+            throw new IllegalArgumentException("unknown size '" + s + "' (use " + SIZES + ")");
         }
     }
 }

@@ -79,7 +79,7 @@ public final class ClustersBench implements Callable<Integer> {
     @Option(
             names = "--size",
             defaultValue = "small",
-            description = "small, medium or large (medium with 6 times its iterations). Default: ${DEFAULT-VALUE}.")
+            description = BenchWorkload.SIZES + ". Default: ${DEFAULT-VALUE}.")
     String size;
 
     @Option(

@@ -108,7 +108,7 @@ public final class LoggersBench implements Callable<Integer> {
     @Option(
             names = "--size",
             defaultValue = "small",
-            description = "small, medium or large (medium with 6 times its iterations). Default: ${DEFAULT-VALUE}.")
+            description = BenchWorkload.SIZES + ". Default: ${DEFAULT-VALUE}.")
     String size;
 
     @Option(

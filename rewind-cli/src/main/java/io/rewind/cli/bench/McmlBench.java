@@ -80,8 +80,7 @@ public final class McmlBench implements Callable<Integer> {
     @Option(
             names = "--size",
             defaultValue = "small",
-            description =
-                    "Problem size: small, medium or large (medium with 6 times its iterations). Default: ${DEFAULT-VALUE}.")
+            description = "Problem size: " + BenchWorkload.SIZES + ". Default: ${DEFAULT-VALUE}.")
     String size;
 
     @Option(names = "--seed", defaultValue = "1", description = "Seed of the communication dendrogram.")

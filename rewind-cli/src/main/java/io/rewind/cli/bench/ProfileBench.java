@@ -45,8 +45,8 @@ public final class ProfileBench implements Callable<Integer> {
     @Option(
             names = "--size",
             defaultValue = "small",
-            description =
-                    "Size of a named workload when no ARGS are given: small, medium or large (medium with 6 times its iterations). Default: ${DEFAULT-VALUE}.")
+            description = "Size of a named workload when no ARGS are given: " + BenchWorkload.SIZES
+                    + ". Default: ${DEFAULT-VALUE}.")
     String size;
 
     @Option(
