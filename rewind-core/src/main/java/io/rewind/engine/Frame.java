@@ -15,7 +15,9 @@ import java.lang.invoke.VarHandle;
  * <p>The payload is either owned (a private copy, for eager messages that arrive before their
  * receive is posted) or borrowed (a view of the sender's buffer, for rendezvous and synchronous
  * sends; the sender's request completes only when the receiver has copied out of it, and only
- * transports that share memory may borrow).
+ * transports that share memory may borrow). A frame with no sending request in this process (an eager
+ * send in this JVM, anything a transport received) lends its payload for the delivery only: a receive
+ * already posted copies it at once, and a queue that keeps the frame makes it a private copy.
  */
 public final class Frame {
     final int context;

@@ -174,6 +174,8 @@ public final class Mailbox implements FrameSink {
         if (frame.sender != null) {
             frame.pull = false; // its sender must not complete it by detaching: only the cancel ends it
             frame.sender.setPending(frame);
+        } else {
+            frame.materialize(); // its payload was only lent for the delivery
         }
         withdrawable.add(frame);
     }

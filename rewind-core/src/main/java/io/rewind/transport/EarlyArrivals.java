@@ -45,13 +45,22 @@ public final class EarlyArrivals {
                 s = sink;
                 if (s == null) {
                     if (!closed) {
-                        early.add(frameOrControl);
+                        // A frame's payload is only lent for the call (FrameSink#onFrame): keep a copy.
+                        early.add(frameOrControl instanceof Frame f ? privateCopy(f) : frameOrControl);
                     }
                     return;
                 }
             }
         }
         deliver(s, frameOrControl);
+    }
+
+    private static Frame privateCopy(Frame f) {
+        Frame own = f.copy();
+        if (f.isSynchronous()) {
+            own.markSynchronous();
+        }
+        return own;
     }
 
     private static void deliver(FrameSink s, Object frameOrControl) {

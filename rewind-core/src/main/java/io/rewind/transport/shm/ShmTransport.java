@@ -773,8 +773,12 @@ public final class ShmTransport implements Transport {
             if (total > first && length != ring.maxRecord()) {
                 return "a first record that is not full, of a message that goes on";
             }
-            byte[] payload = new byte[(int) total];
-            MemorySegment.copy(b, ValueLayout.JAVA_BYTE, i + FRAME_HEADER_BYTES, payload, 0, first);
+            // A message in one record is lent to the sink straight from the ring, which the sender
+            // cannot reuse before this read returns (FrameSink#onFrame); a longer one is assembled.
+            byte[] payload = first == total ? null : new byte[(int) total];
+            if (payload != null) {
+                MemorySegment.copy(b, ValueLayout.JAVA_BYTE, i + FRAME_HEADER_BYTES, payload, 0, first);
+            }
             Frame f = new Frame(
                     context,
                     source,
@@ -783,8 +787,8 @@ public final class ShmTransport implements Transport {
                     tag,
                     sequence,
                     inc,
-                    MemorySegment.ofArray(payload),
-                    0,
+                    payload == null ? b : MemorySegment.ofArray(payload),
+                    payload == null ? i + FRAME_HEADER_BYTES : 0,
                     total,
                     null);
             f.setPattern(patternId, iterationId);

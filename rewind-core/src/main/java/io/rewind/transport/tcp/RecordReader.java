@@ -32,7 +32,10 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
     private final ControlCodec codec;
     private final InboundDispatcher inbound;
     private final Notices notices;
-    /** Allocates received payloads (tests watch the sizes it is asked for). */
+    /**
+     * Allocates the bytes of received control messages (tests watch the sizes it is asked for; frame
+     * payloads are lent to the sink, not allocated).
+     */
     private final IntFunction<byte[]> payloads;
 
     private boolean refused;
@@ -166,20 +169,14 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
         if (!admitted(sourceWorld, incarnation)) {
             return null;
         }
-        byte[] payload = payloads.apply((int) length); // length == what this record holds
-        in.readBytes(payload);
+        // The payload is lent, not copied: a view of the record, valid while the sink takes the frame
+        // (a receive already posted copies it straight into its buffer; a frame that waits is copied
+        // by the mailbox), so a matched message is copied once after the socket read, not twice.
+        MemorySegment payload =
+                length == 0 ? MemorySegment.NULL : MemorySegment.ofBuffer(in.nioBuffer(in.readerIndex(), (int) length));
+        in.skipBytes((int) length);
         Frame f = new Frame(
-                context,
-                source,
-                sourceWorld,
-                destinationWorld,
-                tag,
-                sequence,
-                incarnation,
-                MemorySegment.ofArray(payload),
-                0,
-                length,
-                null);
+                context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, payload, 0, length, null);
         f.setPattern(patternId, iterationId);
         f.setPiggyback(words);
         if (synchronous) {
