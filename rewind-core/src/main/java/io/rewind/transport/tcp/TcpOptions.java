@@ -17,6 +17,9 @@ import java.util.function.Consumer;
  * @param writeBufferHighBytes a connection with this many bytes queued stops taking frames
  * @param ioThreads event loop threads of the transport
  * @param log where the transport's one-line notices go
+ * @param socketBufferBytes the send and receive buffer of every data connection's socket, or 0 to
+ *     leave them to the kernel's autotuning (see {@link SocketBuffers}: a size the system's maximum does
+ *     not allow is not asked for)
  */
 public record TcpOptions(
         int maxPayloadBytes,
@@ -26,7 +29,8 @@ public record TcpOptions(
         int writeBufferLowBytes,
         int writeBufferHighBytes,
         int ioThreads,
-        Consumer<String> log) {
+        Consumer<String> log,
+        int socketBufferBytes) {
     /** 256 MiB. */
     public static final int DEFAULT_MAX_PAYLOAD_BYTES = 256 << 20;
 
@@ -43,6 +47,10 @@ public record TcpOptions(
             throw new IllegalArgumentException(
                     "write buffer marks must be 0 < low <= high: " + writeBufferLowBytes + ", " + writeBufferHighBytes);
         }
+        if (socketBufferBytes < 0) {
+            throw new IllegalArgumentException(
+                    "socketBufferBytes must be 0 (the kernel's) or positive: " + socketBufferBytes);
+        }
         if (ioThreads < 1) {
             throw new IllegalArgumentException("ioThreads must be at least 1: " + ioThreads);
         }
@@ -53,7 +61,7 @@ public record TcpOptions(
 
     /**
      * 256 MiB messages, 5 s to connect and to answer a handshake, 60 s for a peer that reads nothing,
-     * 2-4 MiB write buffer marks, one event loop thread, notices on System.err.
+     * 2-4 MiB write buffer marks, one event loop thread, notices on System.err, 4 MiB socket buffers.
      */
     public static TcpOptions defaults() {
         return new TcpOptions(
@@ -64,7 +72,8 @@ public record TcpOptions(
                 2 << 20,
                 4 << 20,
                 1,
-                System.err::println);
+                System.err::println,
+                SocketBuffers.DEFAULT_BYTES);
     }
 
     public TcpOptions withMaxPayloadBytes(int bytes) {
@@ -76,7 +85,8 @@ public record TcpOptions(
                 writeBufferLowBytes,
                 writeBufferHighBytes,
                 ioThreads,
-                log);
+                log,
+                socketBufferBytes);
     }
 
     public TcpOptions withHandshakeTimeout(Duration timeout) {
@@ -88,7 +98,8 @@ public record TcpOptions(
                 writeBufferLowBytes,
                 writeBufferHighBytes,
                 ioThreads,
-                log);
+                log,
+                socketBufferBytes);
     }
 
     public TcpOptions withStallTimeout(Duration timeout) {
@@ -100,12 +111,21 @@ public record TcpOptions(
                 writeBufferLowBytes,
                 writeBufferHighBytes,
                 ioThreads,
-                log);
+                log,
+                socketBufferBytes);
     }
 
     public TcpOptions withWriteBufferMarks(int lowBytes, int highBytes) {
         return new TcpOptions(
-                maxPayloadBytes, connectTimeout, handshakeTimeout, stallTimeout, lowBytes, highBytes, ioThreads, log);
+                maxPayloadBytes,
+                connectTimeout,
+                handshakeTimeout,
+                stallTimeout,
+                lowBytes,
+                highBytes,
+                ioThreads,
+                log,
+                socketBufferBytes);
     }
 
     public TcpOptions withIoThreads(int threads) {
@@ -117,7 +137,8 @@ public record TcpOptions(
                 writeBufferLowBytes,
                 writeBufferHighBytes,
                 threads,
-                log);
+                log,
+                socketBufferBytes);
     }
 
     public TcpOptions withLog(Consumer<String> sink) {
@@ -129,7 +150,21 @@ public record TcpOptions(
                 writeBufferLowBytes,
                 writeBufferHighBytes,
                 ioThreads,
-                sink);
+                sink,
+                socketBufferBytes);
+    }
+
+    public TcpOptions withSocketBufferBytes(int bytes) {
+        return new TcpOptions(
+                maxPayloadBytes,
+                connectTimeout,
+                handshakeTimeout,
+                stallTimeout,
+                writeBufferLowBytes,
+                writeBufferHighBytes,
+                ioThreads,
+                log,
+                bytes);
     }
 
     private static void requirePositive(Duration d, String name) {

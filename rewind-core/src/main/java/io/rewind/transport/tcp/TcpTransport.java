@@ -116,18 +116,28 @@ public final class TcpTransport implements Transport {
                 options.connectTimeout().plus(options.handshakeTimeout()).plusSeconds(1);
         this.loops = EventLoops.create(worldRank, options.ioThreads());
         this.poller = new IoPoller(worldRank, options.log());
-        this.connector = new Bootstrap()
+        Bootstrap connecting = new Bootstrap()
                 .group(loops.group())
                 .channelFactory(DataChannels.Socket::new)
                 .option(ChannelOption.TCP_NODELAY, true)
                 .option(
                         ChannelOption.CONNECT_TIMEOUT_MILLIS,
                         Math.toIntExact(options.connectTimeout().toMillis()));
+        ServerBootstrap listening = new ServerBootstrap()
+                .group(loops.group())
+                .channelFactory(DataChannels.Server::new)
+                .childOption(ChannelOption.TCP_NODELAY, true);
+        int socketBuffer = SocketBuffers.sizeFor(options.socketBufferBytes());
+        if (socketBuffer > 0) {
+            // Data flows from the connecting side (an outbound link) to the accepting side (an inbound
+            // stream). Both are set before the connection is made: the receive window's scale is agreed
+            // in the handshake, so the listening socket carries it for the sockets it accepts.
+            connecting.option(ChannelOption.SO_SNDBUF, socketBuffer);
+            listening.option(ChannelOption.SO_RCVBUF, socketBuffer);
+        }
+        this.connector = connecting;
         try {
-            this.listener = new ServerBootstrap()
-                    .group(loops.group())
-                    .channelFactory(DataChannels.Server::new)
-                    .childOption(ChannelOption.TCP_NODELAY, true)
+            this.listener = listening
                     .childHandler(new ChannelInitializer<Channel>() {
                         @Override
                         protected void initChannel(Channel ch) {
@@ -330,6 +340,11 @@ public final class TcpTransport implements Transport {
      * connections and reads what arrived on the inbound ones, handing it to the sink, without blocking.
      * While the rank polls, the poller's thread stays off the sockets, so nothing else wakes up.
      */
+    /** The inbound connections read now (tests look at their sockets). */
+    java.util.List<InboundStream> inboundStreams() {
+        return poller.inbound();
+    }
+
     @Override
     public boolean poll() {
         return poller.poll();
