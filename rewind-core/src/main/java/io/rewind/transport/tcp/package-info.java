@@ -42,6 +42,12 @@
  * Frames and control messages of an incarnation older than the newest heard of for their rank are
  * dropped.
  *
+ * <p>A frame's payload is not copied out of the connection's read buffer: the frame lends it to the
+ * rank's mailbox for the delivery ({@link io.rewind.engine.FrameSink#onFrame}), and a receive already
+ * posted copies it straight into its buffer; only a frame that has to wait is copied. The sockets of
+ * data connections get fixed send and receive buffers where the system allows them ({@link
+ * io.rewind.transport.tcp.SocketBuffers}).
+ *
  * <p>Depends on the engine's transport SPI and {@link io.rewind.transport.JobSecret} only.
  */
 package io.rewind.transport.tcp;
