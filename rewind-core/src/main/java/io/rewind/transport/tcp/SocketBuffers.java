@@ -1,5 +1,6 @@
 package io.rewind.transport.tcp;
 
+import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,7 @@ final class SocketBuffers {
 
     private static long readLimit(Path file) {
         // Read as a stream: a file under /proc reports a size that is not its content's.
-        try (java.io.BufferedReader in = Files.newBufferedReader(file)) {
+        try (BufferedReader in = Files.newBufferedReader(file)) {
             String line = in.readLine();
             return line == null ? -1 : Long.parseLong(line.trim());
         } catch (IOException | NumberFormatException | SecurityException e) {

@@ -23,6 +23,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -341,7 +342,7 @@ public final class TcpTransport implements Transport {
      * While the rank polls, the poller's thread stays off the sockets, so nothing else wakes up.
      */
     /** The inbound connections read now (tests look at their sockets). */
-    java.util.List<InboundStream> inboundStreams() {
+    List<InboundStream> inboundStreams() {
         return poller.inbound();
     }
 
