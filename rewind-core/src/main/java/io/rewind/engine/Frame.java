@@ -328,6 +328,17 @@ public final class Frame {
     }
 
     /**
+     * A private copy that keeps the synchronous mark: what a receiving side holds of a frame whose
+     * payload was only lent to it (a frame to itself, one queued before the rank's sink attached); a
+     * synchronous one is acknowledged when its receive matches it, as any other.
+     */
+    public Frame receivedCopy() {
+        Frame own = copy();
+        own.synchronous = synchronous;
+        return own;
+    }
+
+    /**
      * Channel key of the arrival tracking: the context (a communicator's point-to-point or collective
      * traffic, numbered apart) and the sending world rank.
      */

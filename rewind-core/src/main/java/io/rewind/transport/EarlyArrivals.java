@@ -46,21 +46,13 @@ public final class EarlyArrivals {
                 if (s == null) {
                     if (!closed) {
                         // A frame's payload is only lent for the call (FrameSink#onFrame): keep a copy.
-                        early.add(frameOrControl instanceof Frame f ? privateCopy(f) : frameOrControl);
+                        early.add(frameOrControl instanceof Frame f ? f.receivedCopy() : frameOrControl);
                     }
                     return;
                 }
             }
         }
         deliver(s, frameOrControl);
-    }
-
-    private static Frame privateCopy(Frame f) {
-        Frame own = f.copy();
-        if (f.isSynchronous()) {
-            own.markSynchronous();
-        }
-        return own;
     }
 
     private static void deliver(FrameSink s, Object frameOrControl) {

@@ -237,11 +237,7 @@ public final class ShmTransport implements Transport {
             return;
         }
         if (destinationWorldRank == worldRank) {
-            Frame own = frame.copy();
-            if (frame.isSynchronous()) {
-                own.markSynchronous();
-            }
-            arrivals.frame(own);
+            arrivals.frame(frame.receivedCopy()); // acknowledged like any other if synchronous
             return;
         }
         if (frame.lengthBytes() > options.maxPayloadBytes()) {

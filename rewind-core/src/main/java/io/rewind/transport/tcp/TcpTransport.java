@@ -272,11 +272,7 @@ public final class TcpTransport implements Transport {
             return;
         }
         if (destinationWorldRank == worldRank) {
-            Frame own = frame.copy();
-            if (frame.isSynchronous()) {
-                own.markSynchronous(); // acknowledged like any other: the send waits for its match
-            }
-            inbound.frame(own);
+            inbound.frame(frame.receivedCopy()); // acknowledged like any other if synchronous
             return;
         }
         if (frame.lengthBytes() > options.maxPayloadBytes()) {
