@@ -28,6 +28,22 @@ public final class TrafficCounters {
         }
     }
 
+    /** The counts so far, for a rank process to report to its launcher. */
+    public synchronized Sent snapshot() {
+        return new Sent(p2pBytes.clone(), p2pMessages.clone(), collBytes.clone(), collMessages.clone());
+    }
+
+    /**
+     * What one rank sent to each rank, as {@link TrafficCounters#snapshot()} took it.
+     *
+     * @param p2pBytes      point-to-point payload bytes, by destination world rank
+     * @param p2pMessages   point-to-point messages, by destination
+     * @param collBytes     payload bytes sent inside collectives, by destination
+     * @param collMessages  messages sent inside collectives, by destination
+     */
+    public record Sent(long[] p2pBytes, long[] p2pMessages, long[] collBytes, long[] collMessages)
+            implements java.io.Serializable {}
+
     /** Adds another incarnation's counts (a restarted rank's totals span its lives). */
     public synchronized void addTo(long[][] bytes, long[][] messages, boolean collective, int source) {
         long[] b = collective ? collBytes : p2pBytes;

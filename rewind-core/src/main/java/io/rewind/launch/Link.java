@@ -35,7 +35,17 @@ final class Link implements AutoCloseable {
     private static final String ADMITTED = "io.rewind.launch.*;io.rewind.runtime.CommunicatorRegistry$Request"
             + ";io.rewind.engine.CommunicatorFactory$Created;io.rewind.runtime.FailureSchedule"
             + ";io.rewind.runtime.FailureSchedule$*;io.rewind.ft.EventLogger$Records;io.rewind.ft.log.StorageBackend"
-            + ";io.rewind.runtime.RankSupervisor$LogFigures;java.lang.*;java.util.*;[I;[J;[B;[Ljava.lang.*;!*";
+            + ";io.rewind.runtime.RankSupervisor$LogFigures;io.rewind.engine.TrafficCounters$Sent;java.lang.*;java.util.*;[I;[J;[B;[Ljava.lang.*;!*";
+
+    /** How {@link #startReader} reports a message the filter refused. */
+    static final String REFUSED = "refused a message: ";
+    /** How {@link #startReader} reports a message its handler threw on. */
+    static final String UNHANDLED = "a message could not be handled: ";
+
+    /** Whether a link ended on a message it could not take, rather than on its peer going away. */
+    static boolean brokeOnMessage(String why) {
+        return why.startsWith(REFUSED) || why.startsWith(UNHANDLED);
+    }
 
     private static ObjectInputFilter filter(long maxMessageBytes) {
         long maxArray = Math.min(maxMessageBytes, Integer.MAX_VALUE - 8);
@@ -168,11 +178,11 @@ final class Link implements AutoCloseable {
             } catch (EOFException e) {
                 why = "closed by the peer";
             } catch (InvalidClassException e) {
-                why = "refused a message: " + e.getMessage();
+                why = REFUSED + e.getMessage();
             } catch (IOException | ClassNotFoundException e) {
                 why = closed ? "closed" : e.toString();
             } catch (RuntimeException e) {
-                why = "a message could not be handled: " + e;
+                why = UNHANDLED + e;
                 e.printStackTrace();
             } finally {
                 close();

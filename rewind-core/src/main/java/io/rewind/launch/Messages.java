@@ -1,6 +1,7 @@
 package io.rewind.launch;
 
 import io.rewind.engine.CommunicatorFactory;
+import io.rewind.engine.TrafficCounters;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.RankSupervisor;
@@ -140,11 +141,18 @@ final class Messages {
     record LogHeld(int rank, int incarnation, long payloadBytes, long memoryBytes) implements Serializable {}
 
     /** The rank's operations so far, and whether it waits parked inside MPI (sent when either changes). */
-    record Progress(int rank, int incarnation, long operations, boolean waiting) implements Serializable {}
+    record Progress(int rank, int incarnation, long operations, long points, boolean waiting, TrafficCounters.Sent sent)
+            implements Serializable {}
 
     /** The rank's program ended ({@code status}: a {@code RankOutcome.Status} name). */
     record Ended(
-            int rank, int incarnation, String status, String detail, long operations, RankSupervisor.LogFigures log)
+            int rank,
+            int incarnation,
+            String status,
+            String detail,
+            long operations,
+            RankSupervisor.LogFigures log,
+            TrafficCounters.Sent sent)
             implements Serializable {}
 
     /** A line the runtime of a rank process has to say (not the program's output). */

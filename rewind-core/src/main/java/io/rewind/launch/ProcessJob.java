@@ -539,6 +539,8 @@ public final class ProcessJob {
         if (s != null) {
             s.progressIncarnation = p.incarnation();
             s.operations = p.operations();
+            s.points = p.points();
+            s.sentHeard = p.sent();
             s.waiting = p.waiting();
         }
     }
@@ -1011,6 +1013,14 @@ public final class ProcessJob {
     }
 
     private void onLinkClosed(Link link, String why) {
+        for (Slot s : slots) {
+            if (s.link == link && abortReason == null && Link.brokeOnMessage(why)) {
+                // Not a death: the rank and the launcher disagree on a message. A new process would
+                // send it again, so restarting would go round for ever; end the job and say why.
+                abort(s.rank, 1, "rank " + s.rank + ": the launcher " + why);
+                return;
+            }
+        }
         for (Agent a : agents) {
             if (a.link == link && abortReason == null && !allEnded) {
                 // The node is gone, and with it every rank it ran: they restart on the other nodes.
@@ -1026,7 +1036,11 @@ public final class ProcessJob {
                     if (s.node == a.index && s.state != RankState.EXITED && s.state != RankState.DEAD) {
                         ProcessHandle.of(s.pid).ifPresent(ProcessHandle::destroyForcibly);
                         if (s.strike == null) {
-                            s.strike = new Strike(System.nanoTime(), "its node " + a.name + " was lost", 0, 0);
+                            s.strike = new Strike(
+                                    System.nanoTime(),
+                                    "its node " + a.name + " was lost",
+                                    pointsHeard(s),
+                                    operationsHeard(s));
                         }
                         any |= markDown(s, 137);
                     }
@@ -1265,6 +1279,8 @@ public final class ProcessJob {
         }
         s.outcome = new RankOutcome(s.rank, RankOutcome.Status.valueOf(e.status()), e.detail(), null);
         report.operations(s.rank, e.operations());
+        report.traffic(s.rank, e.sent());
+        s.sentHeard = null; // counted
         report.finalLog(
                 s.rank,
                 e.log().appendedEntries(),
@@ -1327,7 +1343,7 @@ public final class ProcessJob {
         if (s.strike == null) {
             String how =
                     status == 137 ? "its process was killed (SIGKILL)" : "its process exited with status " + status;
-            s.strike = new Strike(s.detectedNanos, how, 0, 0);
+            s.strike = new Strike(s.detectedNanos, how, pointsHeard(s), operationsHeard(s));
         }
         s.failed = !rolledBack;
         if (!protocol.recovers()) {
@@ -1462,6 +1478,12 @@ public final class ProcessJob {
             s.strike = null;
             s.firedKill = null;
             s.failed = false;
+            if (s.sentHeard != null) {
+                // The incarnation died (or was stopped) without ending: what it sent as far as it last
+                // reported, as an in-JVM job counts every incarnation's traffic.
+                report.traffic(r, s.sentHeard);
+                s.sentHeard = null;
+            }
             s.incarnation++;
             s.restartLine = plan.line();
             s.lineReached = plan.line();
@@ -1586,7 +1608,8 @@ public final class ProcessJob {
             return;
         }
         pendingKills.remove(k);
-        s.strike = new Strike(System.nanoTime(), "killed at " + k.value() + " ms (" + k + ")", 0, 0);
+        s.strike = new Strike(
+                System.nanoTime(), "killed at " + k.value() + " ms (" + k + ")", pointsHeard(s), operationsHeard(s));
         strike(s, k);
     }
 
@@ -1636,6 +1659,20 @@ public final class ProcessJob {
         }
     }
 
+    /**
+     * How far a rank's process had got that died without saying (killed from outside, its node lost, or
+     * killed by the launcher at a time): the operations its incarnation last reported, a lower bound. Its
+     * next incarnation counts as caught up there (or, at the latest, where its program ends).
+     */
+    private static long operationsHeard(Slot s) {
+        return s.progressIncarnation == s.incarnation ? s.operations : 0;
+    }
+
+    /** The checkpoint points such a rank had passed, as far as the launcher heard (see {@link #operationsHeard}). */
+    private static long pointsHeard(Slot s) {
+        return s.progressIncarnation == s.incarnation ? s.points : 0;
+    }
+
     /** How an incarnation was struck, and how far it had got. */
     record Strike(long nanos, String reason, long points, long operations) {}
 
@@ -1667,6 +1704,11 @@ public final class ProcessJob {
         int progressIncarnation = -1;
 
         long operations;
+        /** The checkpoint points its current incarnation had passed, as it last reported. */
+        long points;
+        /** What its current incarnation had sent, as it last reported; null once counted. */
+        io.rewind.engine.TrafficCounters.Sent sentHeard;
+
         boolean waiting;
 
         long logMemoryBytes;

@@ -6,6 +6,7 @@ import io.rewind.engine.Communicator;
 import io.rewind.engine.CommunicatorFactory;
 import io.rewind.engine.EngineConfig;
 import io.rewind.engine.FaultTolerance;
+import io.rewind.engine.TrafficCounters;
 import io.rewind.ft.ControlMessageCodec;
 import io.rewind.ft.EventLogClient;
 import io.rewind.ft.EventLogger;
@@ -331,15 +332,16 @@ public final class RankProcess implements RankSupervisor {
     }
 
     @Override
-    public void ended(RankOutcome outcome, long operations, LogFigures log) {
+    public void ended(RankOutcome outcome, long operations, LogFigures log, TrafficCounters.Sent sent) {
         // The log as the program ended, ahead of the end: the launcher samples it before the job is over.
         reportLog();
-        link.send(new Messages.Ended(rank, incarnation, outcome.status().name(), outcome.message(), operations, log));
+        link.send(new Messages.Ended(
+                rank, incarnation, outcome.status().name(), outcome.message(), operations, log, sent));
     }
 
     @Override
-    public void progress(long operations, boolean waiting) {
-        link.send(new Messages.Progress(rank, incarnation, operations, waiting));
+    public void progress(long operations, long points, boolean waiting, TrafficCounters.Sent sent) {
+        link.send(new Messages.Progress(rank, incarnation, operations, points, waiting, sent));
     }
 
     @Override

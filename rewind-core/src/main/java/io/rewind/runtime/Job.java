@@ -256,6 +256,9 @@ public final class Job {
         inc.catchUpOperations = setup.catchUpOperations();
         protocolOpened.accept(inc.protocol);
         inc.thread.start();
+        if (setup.incarnation() > 0) {
+            job.maybeCaughtUp(inc, 0); // nothing to catch up (it died before the launcher heard of any progress)
+        }
         Thread.ofPlatform()
                 .name("rewind-rank-" + r + "." + setup.incarnation() + "-progress")
                 .daemon(true)
@@ -521,7 +524,8 @@ public final class Job {
                 if (o != operations || w != waiting) {
                     operations = o;
                     waiting = w;
-                    supervisor.progress(o, w);
+                    supervisor.progress(
+                            o, inc.agent.points(), w, inc.engine.traffic().snapshot());
                 }
             }
             LockSupport.parkNanos(PROGRESS_REPORT_NANOS);
@@ -712,6 +716,12 @@ public final class Job {
         }
         RankOutcome o = outcome;
         inc.transition(IncarnationState.FINISHED, System.nanoTime(), o.status().name());
+        if (inc.number > 0) {
+            // At the latest when its program ends: the crash point is a count of operations, and a
+            // re-execution may make fewer (polls that find nothing, which depend on timing), or it is
+            // only as far as the launcher had heard of the rank before its process died.
+            caughtUp(inc);
+        }
         if (supervisor != null) {
             s.outcome = o;
             io.rewind.ft.log.LogStatistics stats = inc.protocol.logStatistics();
@@ -725,7 +735,8 @@ public final class Job {
                             stats == null ? 0 : stats.highWaterPayloadBytes(),
                             collectives[0],
                             collectives[1],
-                            inc.protocol.determinantFigures()));
+                            inc.protocol.determinantFigures()),
+                    inc.engine.traffic().snapshot());
         }
         coordinatorQueue.add(() -> onEnded(inc, o));
         if (o.ok() && protocol.recovers()) {
@@ -1162,12 +1173,14 @@ public final class Job {
 
     private void caughtUp(Incarnation inc) {
         // Entered once (phases only move forward); the flag spares later operations the lock.
-        if (inc.recovery != null && !inc.caughtUp) {
-            inc.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
-            inc.caughtUp = true;
+        if (inc.caughtUp) {
+            return;
         }
-        if (supervisor != null && inc.number > 0 && !inc.caughtUp) {
-            inc.caughtUp = true;
+        inc.caughtUp = true;
+        if (inc.recovery != null) {
+            inc.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
+        }
+        if (supervisor != null && inc.number > 0) {
             supervisor.caughtUp(inc.protocol.replayedToThisRank());
         }
     }

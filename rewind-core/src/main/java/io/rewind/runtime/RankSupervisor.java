@@ -28,10 +28,10 @@ public interface RankSupervisor {
 
     /**
      * The rank's program ended (completed or failed) after {@code operations} communication
-     * operations, with its payload log's figures ({@link LogFigures}); the process stays to serve its
-     * peers.
+     * operations, with its payload log's figures ({@link LogFigures}) and what it sent; the process
+     * stays to serve its peers.
      */
-    void ended(RankOutcome outcome, long operations, LogFigures log);
+    void ended(RankOutcome outcome, long operations, LogFigures log, io.rewind.engine.TrafficCounters.Sent sent);
 
     /** What a rank logged: appended entries and bytes, the most payload held at once, collective entries and bytes. */
     record LogFigures(
@@ -47,7 +47,7 @@ public interface RankSupervisor {
      * How many operations the rank has made and whether it waits parked inside MPI, sent whenever
      * either changed (at most every sample): what the launcher's stall watch needs.
      */
-    void progress(long operations, boolean waiting);
+    void progress(long operations, long points, boolean waiting, io.rewind.engine.TrafficCounters.Sent sent);
 
     /** The program called abort, or failed: the launcher ends the whole job. */
     void abort(int errorCode, String reason);

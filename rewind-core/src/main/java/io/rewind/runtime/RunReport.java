@@ -286,6 +286,16 @@ public record RunReport(
             t.addTo(collBytes, collMessages, true, rank);
         }
 
+        /** Adds what a rank process reported it sent (its incarnation that ended). */
+        public synchronized void traffic(int rank, io.rewind.engine.TrafficCounters.Sent sent) {
+            for (int d = 0; d < sent.p2pBytes().length && d < p2pBytes.length; d++) {
+                p2pBytes[rank][d] += sent.p2pBytes()[d];
+                p2pMessages[rank][d] += sent.p2pMessages()[d];
+                collBytes[rank][d] += sent.collBytes()[d];
+                collMessages[rank][d] += sent.collMessages()[d];
+            }
+        }
+
         /** The communication operations a rank made (a rank process reports them when it ends). */
         public synchronized void operations(int rank, long count) {
             operations[rank] = count;

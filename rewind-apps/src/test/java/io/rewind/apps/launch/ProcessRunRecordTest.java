@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.rewind.apps.workloads.Stencil2D;
 import io.rewind.launch.Launch;
 import io.rewind.launch.ProcessJob;
+import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
 import java.nio.file.Path;
@@ -45,6 +46,40 @@ class ProcessRunRecordTest {
             assertTrue(payload > 0, "rank " + rank + " reported no payload: " + last);
             assertTrue(memory >= payload, "rank " + rank + ": memory below the payload it holds: " + last);
         }
+    }
+
+    @Test
+    void theLauncherCountsWhatItsRankProcessesSentAndWhatARestartedOneWasReplayed(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("run.json");
+        JobConfig config = JobConfig.builder(Stencil2D.class.getName())
+                .ranks(RANKS)
+                .args("32", "24")
+                .protocol("pessimistic")
+                .checkpointEvery(0)
+                .failures(FailureSchedule.parse("2@14", RANKS))
+                .timeout(Duration.ofSeconds(120))
+                .recordFile(file)
+                .quiet()
+                .build();
+        JobResult r = ProcessJob.run(config, Launch.local(2));
+        assertTrue(r.ok(), r.describeFailures());
+        JsonNode record = new ObjectMapper().readTree(file.toFile());
+        long sent = record.get("sentBytes").asLong();
+        long logged = record.get("loggedBytes").asLong();
+        assertTrue(sent > 0, "every rank process reports what it sent: " + sent);
+        assertTrue(logged > 0, "logged " + logged + " of " + sent + " bytes sent");
+        JsonNode failure = record.get("failures").get(0);
+        assertEquals(2, failure.get("rank").asInt());
+        // Rank 2 restarts from the start (no checkpoints): its neighbours replay the halos it had
+        // received before the crash, and it is caught up when it gets back to where it died.
+        assertTrue(failure.get("replayedFrames").asLong() > 0, "halos replayed to rank 2: " + failure);
+        boolean replayPhase = false;
+        for (JsonNode phase : record.get("recovery")) {
+            replayPhase |= phase.get("rank").asInt() == 2
+                    && phase.get("phase").asText().equals("replay")
+                    && phase.get("endMs").asDouble() >= phase.get("startMs").asDouble();
+        }
+        assertTrue(replayPhase, "rank 2's recovery reaches its replay phase: " + record.get("recovery"));
     }
 
     @Test
