@@ -27,6 +27,8 @@
 #   MIN_BYTES       smallest size (default 1) FACTOR    size step (default 4)
 #   BATCHES         timed batches per size and run (default 5)
 #   WORK_SCALE      scales round trips per batch (default 1)
+#   WARM_UP_MS      extra warm-up at every size, in ms, before its batches (default 0: only the short
+#                   count-based warm-up; see PortablePingPong)
 #   RUN_TIMEOUT     seconds allowed per run (default 600); a run past it is killed and reported
 #   BENCH_LOCK      if set (or --lock), every run holds `flock` on this file while it runs
 #   QUIET_BELOW     if set (a percentage), before each run wait until the machine's CPUs were busy
@@ -73,6 +75,7 @@ MIN_BYTES="${MIN_BYTES:-1}"
 FACTOR="${FACTOR:-4}"
 BATCHES="${BATCHES:-5}"
 WORK_SCALE="${WORK_SCALE:-1}"
+WARM_UP_MS="${WARM_UP_MS:-0}"
 RUN_TIMEOUT="${RUN_TIMEOUT:-600}"
 QUIET_WAIT="${QUIET_WAIT:-600}"
 OMPI_TCP_IF="${OMPI_TCP_IF:-lo}"
@@ -140,7 +143,7 @@ JAVAC="$(dirname "$JAVA")/javac"
 
 OUT_DIR="${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/pingpong-vs-openmpi.XXXXXX")}"
 mkdir -p "$OUT_DIR/runs"
-size_args=(array "$MAX_BYTES" "$BATCHES" "$MIN_BYTES" "$FACTOR" "$WORK_SCALE")
+size_args=(array "$MAX_BYTES" "$BATCHES" "$MIN_BYTES" "$FACTOR" "$WORK_SCALE" "$WARM_UP_MS")
 
 # --- Build, outside any timed or locked part --------------------------------------------------------
 

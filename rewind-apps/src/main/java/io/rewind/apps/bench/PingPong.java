@@ -9,9 +9,11 @@ import mpi.MPIException;
  * reports the median half round trip; beside it, the bandwidth of a single-thread copy of the same
  * size in the same process, the physical limit of any in-memory transport.
  *
- * <p>Usage: {@code PingPong [array|direct] [maxBytes] [batches] [minBytes] [sizeFactor] [workScale]}:
+ * <p>Usage: {@code PingPong [array|direct] [maxBytes] [batches] [minBytes] [sizeFactor] [workScale]
+ * [warmUpMillis]}:
  * sizes go from {@code minBytes} (default 1) to {@code maxBytes} multiplied by {@code sizeFactor}
- * (default 2); {@code workScale} (default 1) scales the round trips per batch. Rank 0 prints one CSV
+ * (default 2); {@code workScale} (default 1) scales the round trips per batch; {@code warmUpMillis}
+ * (default 0) adds that long of warm-up round trips at every size, before its batches. Rank 0 prints one CSV
  * line per size: {@code pingpong,<buffer>,<bytes>,<median half round trip ns>,<MB/s>,<copy MB/s>,<each
  * batch's half round trip ns, separated by ';', in the order they ran>}.
  *

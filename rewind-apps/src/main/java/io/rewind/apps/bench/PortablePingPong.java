@@ -49,8 +49,9 @@ public final class PortablePingPong {
         int minBytes = args.length > 3 ? Integer.parseInt(args[3]) : 1;
         int factor = args.length > 4 ? Integer.parseInt(args[4]) : 2;
         double workScale = args.length > 5 ? Double.parseDouble(args[5]) : 1.0;
-        if (minBytes < 1 || factor < 2 || workScale <= 0) {
-            throw new IllegalArgumentException("need minBytes >= 1, sizeFactor >= 2, workScale > 0");
+        long warmUpMillis = args.length > 6 ? Long.parseLong(args[6]) : 0;
+        if (minBytes < 1 || factor < 2 || workScale <= 0 || warmUpMillis < 0) {
+            throw new IllegalArgumentException("need minBytes >= 1, sizeFactor >= 2, workScale > 0, warmUpMillis >= 0");
         }
         Runnable point = pointAfterInit.get();
         int rank = MPI.COMM_WORLD.getRank();
@@ -72,6 +73,7 @@ public final class PortablePingPong {
             int iters = (int) Math.max(4, iterationsFor(size) * workScale);
             double[] halfRtt = new double[batches];
             roundTrips(rank, buf, size, Math.max(10, iters / 4)); // warm-up
+            warmUpFor(rank, buf, size, Math.max(10, iters / 4), warmUpMillis);
             for (int b = 0; b < batches; b++) {
                 point.run(); // no request is outstanding here; a checkpoint (if any) truncates the log
                 MPI.COMM_WORLD.barrier();
@@ -131,6 +133,28 @@ public final class PortablePingPong {
             return 20_000;
         }
         return (int) Math.max(20, 40_000_000L / size);
+    }
+
+    /**
+     * More warm-up at this size, in chunks of {@code chunk} round trips, until rank 0 has spent {@code
+     * millis} on it: rank 0 decides after each chunk and broadcasts the decision, so both ranks run the
+     * same number of round trips. A size that differs from the ones before takes other branches of the
+     * send and receive path (rendezvous instead of eager, for one); a just-in-time compiled runtime
+     * then recompiles them, which takes a few thousand messages, seconds at the large sizes.
+     */
+    private static void warmUpFor(int rank, Object buf, int size, int chunk, long millis) throws MPIException {
+        if (millis == 0) {
+            return;
+        }
+        long end = System.nanoTime() + millis * 1_000_000L;
+        int[] more = {1};
+        while (more[0] == 1) {
+            roundTrips(rank, buf, size, chunk);
+            if (rank == 0) {
+                more[0] = System.nanoTime() < end ? 1 : 0;
+            }
+            MPI.COMM_WORLD.bcast(more, 1, MPI.INT, 0);
+        }
     }
 
     private static void roundTrips(int rank, Object buf, int size, int iters) throws MPIException {
