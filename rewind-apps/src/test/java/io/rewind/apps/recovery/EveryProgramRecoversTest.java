@@ -15,8 +15,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every example and every workload, on four ranks, under every protocol of the registry that
- * recovers, with crashes at operation counts (one schedule of each kind the oracle draws): without
+ * Every example, every workload and the plain programs of {@code io.rewind.apps.plain}, on four ranks,
+ * under every protocol of the registry that recovers, with crashes at operation counts (one schedule
+ * of each kind the oracle draws): without
  * checkpoints (a restarted rank starts over and is replayed everything) and, for the workloads that
  * checkpoint, with a checkpoint every few points. Each must end and print exactly what it prints
  * without failures.
@@ -42,7 +43,11 @@ class EveryProgramRecoversTest {
                 Arguments.of("io.rewind.apps.workloads.MasterWorker", List.of("16", "40"), true),
                 Arguments.of("io.rewind.apps.workloads.CollectiveMix", List.of("16", "8"), true),
                 Arguments.of("io.rewind.apps.workloads.PollingExchange", List.of("16"), true), // polls
-                Arguments.of("io.rewind.apps.workloads.CancelledSends", List.of("12"), true)); // cancels
+                Arguments.of("io.rewind.apps.workloads.CancelledSends", List.of("12"), true), // cancels
+                // Plain mpi programs, many kinds of operation each
+                Arguments.of("io.rewind.apps.plain.CollectiveTour", List.of("10", "2000"), false),
+                Arguments.of("io.rewind.apps.plain.RequestTour", List.of("10", "2000"), false), // polls
+                Arguments.of("io.rewind.apps.plain.ProbeTour", List.of("8", "2000", "40000"), false)); // polls
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -60,7 +65,10 @@ class EveryProgramRecoversTest {
         // A program that polls makes as many operations as its polls take turns, which timing decides:
         // a kill drawn from the reference run's count may find a run that ends before it. Counted over
         // every run of the program, and required only of programs whose count does not depend on it.
-        boolean polls = mainClass.endsWith("Discovery") || mainClass.endsWith("PollingExchange");
+        boolean polls = mainClass.endsWith("Discovery")
+                || mainClass.endsWith("PollingExchange")
+                || mainClass.endsWith("RequestTour")
+                || mainClass.endsWith("ProbeTour");
         int struck = 0;
         for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
             for (FailureSchedule s : schedules) {
