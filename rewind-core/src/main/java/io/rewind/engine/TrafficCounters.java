@@ -42,15 +42,18 @@ public final class TrafficCounters {
      * @param collMessages  messages sent inside collectives, by destination
      */
     public record Sent(long[] p2pBytes, long[] p2pMessages, long[] collBytes, long[] collMessages)
-            implements java.io.Serializable {}
-
-    /** Adds another incarnation's counts (a restarted rank's totals span its lives). */
-    public synchronized void addTo(long[][] bytes, long[][] messages, boolean collective, int source) {
-        long[] b = collective ? collBytes : p2pBytes;
-        long[] m = collective ? collMessages : p2pMessages;
-        for (int d = 0; d < b.length; d++) {
-            bytes[source][d] += b[d];
-            messages[source][d] += m[d];
+            implements java.io.Serializable {
+        /**
+         * Adds these counts to row {@code source} of a job's matrices (a restarted rank's totals span
+         * its lives): the collective ones if {@code collective}, else the point-to-point ones.
+         */
+        public void addTo(long[][] bytes, long[][] messages, boolean collective, int source) {
+            long[] b = collective ? collBytes : p2pBytes;
+            long[] m = collective ? collMessages : p2pMessages;
+            for (int d = 0; d < b.length && d < bytes[source].length; d++) {
+                bytes[source][d] += b[d];
+                messages[source][d] += m[d];
+            }
         }
     }
 }

@@ -282,18 +282,13 @@ public record RunReport(
         /** Adds an incarnation's traffic (called once per incarnation, when it is retired). */
         public synchronized void traffic(int rank, io.rewind.engine.TrafficCounters t, long rankOperations) {
             operations[rank] = rankOperations;
-            t.addTo(p2pBytes, p2pMessages, false, rank);
-            t.addTo(collBytes, collMessages, true, rank);
+            traffic(rank, t.snapshot());
         }
 
-        /** Adds what a rank process reported it sent (its incarnation that ended). */
+        /** Adds what one incarnation of a rank sent (a rank process reports it with its progress and its end). */
         public synchronized void traffic(int rank, io.rewind.engine.TrafficCounters.Sent sent) {
-            for (int d = 0; d < sent.p2pBytes().length && d < p2pBytes.length; d++) {
-                p2pBytes[rank][d] += sent.p2pBytes()[d];
-                p2pMessages[rank][d] += sent.p2pMessages()[d];
-                collBytes[rank][d] += sent.collBytes()[d];
-                collMessages[rank][d] += sent.collMessages()[d];
-            }
+            sent.addTo(p2pBytes, p2pMessages, false, rank);
+            sent.addTo(collBytes, collMessages, true, rank);
         }
 
         /** The communication operations a rank made (a rank process reports them when it ends). */

@@ -72,8 +72,9 @@ public final class PortablePingPong {
             Object buf = direct ? ByteBuffer.allocateDirect(size) : new byte[size];
             int iters = (int) Math.max(4, iterationsFor(size) * workScale);
             double[] halfRtt = new double[batches];
-            roundTrips(rank, buf, size, Math.max(10, iters / 4)); // warm-up
-            warmUpFor(rank, buf, size, Math.max(10, iters / 4), warmUpMillis);
+            int warmUp = Math.max(10, iters / 4);
+            roundTrips(rank, buf, size, warmUp);
+            warmUpFor(rank, buf, size, warmUp, warmUpMillis);
             for (int b = 0; b < batches; b++) {
                 point.run(); // no request is outstanding here; a checkpoint (if any) truncates the log
                 MPI.COMM_WORLD.barrier();
