@@ -29,6 +29,12 @@
 #   WORK_SCALE      scales round trips per batch (default 1)
 #   WARM_UP_MS      extra warm-up at every size, in ms, before its batches (default 0: only the short
 #                   count-based warm-up; see PortablePingPong)
+#   CHECKPOINT_EVERY if set, Rewind runs take a checkpoint every that many checkpoint points (the program
+#                   passes one before the first size and one before every batch); under a logging
+#                   protocol a checkpoint truncates the log. With CHECKPOINT_EVERY=BATCHES each size
+#                   truncates it once, so the log of a long warm-up does not pile up across sizes while
+#                   the log still grows over a size's timed batches (default: no checkpoints, the log
+#                   grows for the whole run)
 #   RUN_TIMEOUT     seconds allowed per run (default 600); a run past it is killed and reported
 #   BENCH_LOCK      if set (or --lock), every run holds `flock` on this file while it runs
 #   QUIET_BELOW     if set (a percentage), before each run wait until the machine's CPUs were busy
@@ -144,6 +150,11 @@ JAVAC="$(dirname "$JAVA")/javac"
 OUT_DIR="${OUT_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/pingpong-vs-openmpi.XXXXXX")}"
 mkdir -p "$OUT_DIR/runs"
 size_args=(array "$MAX_BYTES" "$BATCHES" "$MIN_BYTES" "$FACTOR" "$WORK_SCALE" "$WARM_UP_MS")
+checkpoint_args=()
+if [ -n "${CHECKPOINT_EVERY:-}" ]; then
+  [[ "$CHECKPOINT_EVERY" =~ ^[1-9][0-9]*$ ]] || die "CHECKPOINT_EVERY must be a positive number, was $CHECKPOINT_EVERY"
+  checkpoint_args=(--checkpoint-every "$CHECKPOINT_EVERY")
+fi
 
 # --- Build, outside any timed or locked part --------------------------------------------------------
 
@@ -191,23 +202,23 @@ command_for() {
       ;;
     rewind-none | rewind-pessimistic)
       printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol "${config#rewind-}" \
-        --timeout "${RUN_TIMEOUT}s" "$MAIN" "${size_args[@]}"
+        --timeout "${RUN_TIMEOUT}s" "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
       ;;
     rewind-pessimistic-reserved)
       printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol pessimistic \
-        --log-reserve "${LOG_RESERVE:-1GiB}" --timeout "${RUN_TIMEOUT}s" "$MAIN" "${size_args[@]}"
+        --log-reserve "${LOG_RESERVE:-1GiB}" --timeout "${RUN_TIMEOUT}s" "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
       ;;
     rewind-pessimistic-reserved-pack | rewind-pessimistic-reserved-pipelined | \
       rewind-pessimistic-reserved-helper | rewind-pessimistic-reserved-hybrid)
       printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol pessimistic \
         --log-reserve "${LOG_RESERVE:-1GiB}" --log-copy "${config##*-}" --timeout "${RUN_TIMEOUT}s" \
-        "$MAIN" "${size_args[@]}"
+        "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
       ;;
     rewind-shm | rewind-shm-pessimistic)
       local protocol=none
       [ "$config" = rewind-shm-pessimistic ] && protocol=pessimistic
       printf '%s\n' "$repo/rewind" run -n 2 --launch local --shm --no-record --protocol "$protocol" \
-        --timeout "${RUN_TIMEOUT}s" "$MAIN" "${size_args[@]}"
+        --timeout "${RUN_TIMEOUT}s" "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
       ;;
     *) die "unknown configuration: $config" ;;
   esac
@@ -271,7 +282,7 @@ run_one() {
   echo "date: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, load average at start: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
   echo "java: $("$JAVA" -version 2>&1 | head -n 1)"
   [ "$need_ompi" = 1 ] && echo "open mpi: $("$MPIRUN" --version 2>&1 | head -n 1), jar: $OMPI_JAR, libdir: $OMPI_LIBDIR"
-  echo "program: $MAIN ${size_args[*]}; rounds: $ROUNDS; configurations: $CONFIGS"
+  echo "program: $MAIN ${size_args[*]}; rounds: $ROUNDS; configurations: $CONFIGS; rewind checkpoints: ${CHECKPOINT_EVERY:-none}"
   echo "commands (one round):"
   for c in $CONFIGS; do
     echo "  $(command_for "$c" | tr '\n' ' ')"

@@ -197,8 +197,7 @@ final class RunCommand implements Callable<Integer> {
             b.classPath(entries);
         }
         if (eagerLimit != null) {
-            b.engine(new io.rewind.engine.EngineConfig(
-                    eagerLimit, io.rewind.engine.EngineConfig.forRanks(ranks).spinIterations()));
+            b.engine(io.rewind.engine.EngineConfig.forRanks(ranks).withEagerLimit(eagerLimit));
         }
         JobConfig config;
         Launch processes;

@@ -87,7 +87,7 @@ public final class RankEngine {
             mailbox.readPiggybacksWith(faultTolerance::onPiggyback);
         }
         this.traffic = new TrafficCounters(worldSize);
-        this.waitStrategy = new WaitStrategy(this, config.spinIterations());
+        this.waitStrategy = new WaitStrategy(this, config.spinIterations(), config.yieldNanos());
         int[] all = new int[worldSize];
         for (int i = 0; i < worldSize; i++) {
             all[i] = i;

@@ -3,24 +3,23 @@ package io.rewind.engine;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * How a rank thread waits for a completion: spin briefly (only worth it when every rank has a core of
- * its own), polling the transport meanwhile (a transport over sockets then reads them in this thread,
- * and no other thread wakes for what arrives), then park. Parking is bounded so that a job-wide abort or the kill of this rank is noticed
- * even if nobody unparks the thread.
+ * How a rank thread waits for a completion: poll the transport, spinning for a few polls and then
+ * yielding the core between polls for a bounded time (only when every rank has a core of its own; a
+ * transport over sockets is then read in this thread, and no other thread wakes for what arrives), then
+ * park. Parking is bounded so that a job-wide abort or the kill of this rank is noticed even if nobody
+ * unparks the thread. The figures come from {@link EngineConfig#forRanks}.
  */
 public final class WaitStrategy {
     private static final long PARK_SLICE_NS = 20_000_000L;
 
     private final int spinIterations;
+    private final long yieldNanos;
     private final RankEngine engine;
 
-    WaitStrategy(RankEngine engine, int spinIterations) {
+    WaitStrategy(RankEngine engine, int spinIterations, long yieldNanos) {
         this.engine = engine;
         this.spinIterations = spinIterations;
-    }
-
-    public int spinIterations() {
-        return spinIterations;
+        this.yieldNanos = yieldNanos;
     }
 
     void await(Request request) {
@@ -28,17 +27,8 @@ public final class WaitStrategy {
             return;
         }
         engine.faultTolerance().whileWaiting();
-        Transport transport = engine.transport();
-        for (int i = 0; i < spinIterations; i++) {
-            if (request.isComplete()) {
-                return;
-            }
-            if (!transport.poll()) {
-                Thread.onSpinWait();
-            }
-        }
-        if (spinIterations > 0) {
-            transport.pollingPaused();
+        if (busyWait(request, null)) {
+            return;
         }
         request.beforePark();
         Thread me = Thread.currentThread();
@@ -64,17 +54,8 @@ public final class WaitStrategy {
             return;
         }
         engine.faultTolerance().whileWaiting();
-        Transport transport = engine.transport();
-        for (int i = 0; i < spinIterations; i++) {
-            if (anyComplete(requests)) {
-                return;
-            }
-            if (!transport.poll()) {
-                Thread.onSpinWait();
-            }
-        }
-        if (spinIterations > 0) {
-            transport.pollingPaused();
+        if (busyWait(null, requests)) {
+            return;
         }
         Thread me = Thread.currentThread();
         for (Request r : requests) {
@@ -100,6 +81,45 @@ public final class WaitStrategy {
                 }
             }
         }
+    }
+
+    /**
+     * Polls the transport before a park: first spinning (a rank with a core of its own), then yielding
+     * the core between polls for at most {@code yieldNanos} (ranks that share cores: a message that
+     * comes within that time is read by this thread, and wakes no other).
+     *
+     * @return whether {@code request} (or one of {@code requests}) completed meanwhile
+     */
+    private boolean busyWait(Request request, Request[] requests) {
+        if (spinIterations == 0 && yieldNanos == 0) {
+            return false;
+        }
+        Transport transport = engine.transport();
+        for (int i = 0; i < spinIterations; i++) {
+            if (done(request, requests)) {
+                return true;
+            }
+            if (!transport.poll()) {
+                Thread.onSpinWait();
+            }
+        }
+        if (yieldNanos > 0) {
+            long deadline = System.nanoTime() + yieldNanos;
+            do {
+                if (done(request, requests)) {
+                    return true;
+                }
+                if (!transport.poll()) {
+                    Thread.yield();
+                }
+            } while (System.nanoTime() - deadline < 0);
+        }
+        transport.pollingPaused();
+        return done(request, requests);
+    }
+
+    private static boolean done(Request request, Request[] requests) {
+        return request != null ? request.isComplete() : anyComplete(requests);
     }
 
     private static boolean anyComplete(Request[] requests) {

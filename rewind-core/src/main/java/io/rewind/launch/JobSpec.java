@@ -105,9 +105,9 @@ record JobSpec(
 
     /**
      * The job as a rank process runs it: output untagged (the launcher tags it), no kills of its own
-     * yet, and a waiting rank spinning {@code spinIterations} times before it parks.
+     * yet, and a waiting rank waiting as {@code waiting} says (the job's eager limit kept).
      */
-    JobConfig toConfig(int spinIterations) {
+    JobConfig toConfig(EngineConfig waiting) {
         List<Path> cp = new ArrayList<>();
         for (String p : classPath) {
             cp.add(Path.of(p));
@@ -134,7 +134,7 @@ record JobSpec(
                 .ranks(ranks)
                 .args(args)
                 .classPath(cp)
-                .engine(new EngineConfig(eagerLimitBytes, spinIterations))
+                .engine(waiting.withEagerLimit(eagerLimitBytes))
                 .timeout(Duration.ofMillis(timeoutMillis))
                 .stopGrace(Duration.ofMillis(stopGraceMillis))
                 .tagOutput(false)

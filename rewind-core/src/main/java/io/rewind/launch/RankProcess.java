@@ -114,8 +114,7 @@ public final class RankProcess implements RankSupervisor {
         logReportEveryNanos = s.logReportEveryNanos();
         // A waiting rank spins only if every rank of the host can have a core. While it spins it reads
         // and writes its sockets itself (the transport's poll), so its I/O thread needs no core then.
-        JobConfig config =
-                s.job().toConfig(EngineConfig.forRanks(s.ranksOnHost()).spinIterations());
+        JobConfig config = s.job().toConfig(EngineConfig.forRankProcesses(s.ranksOnHost()));
         storage = NodeStorageClient.connect(store, secret, rank, incarnation);
         CheckpointImage image = null;
         if (s.line() > 0) {
