@@ -55,7 +55,7 @@ for t in $(seq 1 "$trials"); do
   extra=()
   case "$protocol" in
     mcml) extra=(--log-quota "$(((RANDOM % 3) * 64 + 16))KiB") ;;
-    spbc) extra=(--clusters "$((1 + RANDOM % 4))") ;;
+    spbc) extra=(--clusters "$((1 + RANDOM % (ranks < 4 ? ranks : 4)))") ;; # no more clusters than ranks
   esac
   set +e
   "$repo/rewind" run -n "$ranks" --launch "$launch" --protocol "$protocol" "${extra[@]}" --kill "$kills" \
