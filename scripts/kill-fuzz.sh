@@ -3,7 +3,7 @@
 # checks every run ends and prints exactly what the failure-free run printed.
 #
 # Each trial draws a program of io.rewind.apps.plain (CollectiveTour, RequestTour, ProbeTour), a
-# protocol (pessimistic, causal, mcml with a drawn quota, spbc with 1-4 clusters, global), the launch
+# protocol (pessimistic, causal, mcml with a drawn quota, spbc with 1-4 clusters but no more than ranks, global), the launch
 # mode (threads, or local: one process per rank, a crash is a real SIGKILL) and one to three kills at
 # drawn times, from 20 ms to as long as the program's failure-free run took (the same rank twice, or a
 # rank during another's recovery, included; as processes the ranks start later, so more kills land
