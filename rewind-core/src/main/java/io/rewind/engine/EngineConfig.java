@@ -12,6 +12,12 @@ package io.rewind.engine;
 public record EngineConfig(long eagerLimitBytes, int spinIterations, long yieldNanos) {
     public static final long DEFAULT_EAGER_LIMIT_BYTES = 64 * 1024;
 
+    /** System property: how many polls a waiting rank spins before it yields or parks. */
+    public static final String SPIN_POLLS_PROPERTY = "rewind.wait.spinPolls";
+
+    /** System property: for how long (microseconds) it polls yielding before it parks. */
+    public static final String YIELD_MICROS_PROPERTY = "rewind.wait.yieldMicros";
+
     private static final int THREAD_SPIN_POLLS = 10_000;
     private static final int PROCESS_SPIN_POLLS = 100;
     private static final long PROCESS_YIELD_MICROS = 10_000;
@@ -37,12 +43,6 @@ public record EngineConfig(long eagerLimitBytes, int spinIterations, long yieldN
     public EngineConfig withEagerLimit(long bytes) {
         return new EngineConfig(bytes, spinIterations, yieldNanos);
     }
-
-    /** System property: how many polls a waiting rank spins before it yields or parks. */
-    public static final String SPIN_POLLS_PROPERTY = "rewind.wait.spinPolls";
-
-    /** System property: for how long (microseconds) it polls yielding before it parks. */
-    public static final String YIELD_MICROS_PROPERTY = "rewind.wait.yieldMicros";
 
     /**
      * How the ranks of one JVM (threads) wait: when every rank can have a core, spinning for {@value

@@ -7,7 +7,8 @@ import java.util.concurrent.locks.LockSupport;
  * yielding the core between polls for a bounded time (only when every rank has a core of its own; a
  * transport over sockets is then read in this thread, and no other thread wakes for what arrives), then
  * park. Parking is bounded so that a job-wide abort or the kill of this rank is noticed even if nobody
- * unparks the thread. The figures come from {@link EngineConfig#forRanks}.
+ * unparks the thread. The figures come from {@link EngineConfig#forRanks} (ranks as threads of one JVM)
+ * and {@link EngineConfig#forRankProcesses} (rank processes).
  */
 public final class WaitStrategy {
     private static final long PARK_SLICE_NS = 20_000_000L;

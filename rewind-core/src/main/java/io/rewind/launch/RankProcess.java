@@ -112,8 +112,9 @@ public final class RankProcess implements RankSupervisor {
                 rank, incarnation, ProcessHandle.current().pid()));
         Messages.Setup s = await(setup, "its setup");
         logReportEveryNanos = s.logReportEveryNanos();
-        // A waiting rank spins only if every rank of the host can have a core. While it spins it reads
-        // and writes its sockets itself (the transport's poll), so its I/O thread needs no core then.
+        // A waiting rank polls (spinning, then yielding its core) only if every rank of the host can
+        // have a core. While it polls it reads and writes its sockets itself (the transport's poll), so
+        // its I/O thread needs no core then.
         JobConfig config = s.job().toConfig(EngineConfig.forRankProcesses(s.ranksOnHost()));
         storage = NodeStorageClient.connect(store, secret, rank, incarnation);
         CheckpointImage image = null;
