@@ -35,6 +35,11 @@
 #                   truncates it once, so the log of a long warm-up does not pile up across sizes while
 #                   the log still grows over a size's timed batches (default: no checkpoints, the log
 #                   grows for the whole run)
+#   LINK_RATE       if set (a tc rate: 10gbit, 25gbit, 1gbit), loopback is shaped to that rate for the
+#                   whole script (a tbf queue as lo's root qdisc, removed when the script ends), so the
+#                   ranks talk over a path with a wire speed below memory speed, as between two hosts.
+#                   Needs tc (iproute2) and CAP_NET_ADMIN; refused if lo already has a root qdisc of
+#                   its own. Everything else on loopback is shaped too while it runs.
 #   RUN_TIMEOUT     seconds allowed per run (default 600); a run past it is killed and reported
 #   BENCH_LOCK      if set (or --lock), every run holds `flock` on this file while it runs
 #   QUIET_BELOW     if set (a percentage), before each run wait until the machine's CPUs were busy
@@ -154,6 +159,20 @@ checkpoint_args=()
 if [ -n "${CHECKPOINT_EVERY:-}" ]; then
   [[ "$CHECKPOINT_EVERY" =~ ^[1-9][0-9]*$ ]] || die "CHECKPOINT_EVERY must be a positive number, was $CHECKPOINT_EVERY"
   checkpoint_args=(--checkpoint-every "$CHECKPOINT_EVERY")
+fi
+
+if [ -n "${LINK_RATE:-}" ]; then
+  [[ "$LINK_RATE" =~ ^[0-9]+(\.[0-9]+)?[kmgt]?(bit|bps)$ ]] ||
+    die "LINK_RATE must be a tc rate such as 10gbit or 1gbit, was $LINK_RATE"
+  command -v tc >/dev/null || die "LINK_RATE is set but tc (iproute2) is not installed"
+  tc qdisc show dev lo | grep -q '^qdisc noqueue 0: root' ||
+    die "lo already has a root qdisc ($(tc qdisc show dev lo | head -n 1)); not replacing it"
+  # A burst of 512 KiB: at 10 Gbit/s the token bucket refills it in 0.4 ms, so no message waits on
+  # the timer's granularity, and a message longer than it goes at the rate.
+  tc qdisc add dev lo root tbf rate "$LINK_RATE" burst 512kb latency 20ms ||
+    die "cannot shape lo (tc qdisc add failed: CAP_NET_ADMIN is needed)"
+  trap 'tc qdisc del dev lo root 2>/dev/null || true' EXIT
+  echo "loopback shaped: $(tc qdisc show dev lo | head -n 1)"
 fi
 
 # --- Build, outside any timed or locked part --------------------------------------------------------
