@@ -21,6 +21,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +37,25 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ProcessRecoveryTest {
     private static final Duration LIMIT = Duration.ofSeconds(120);
+
+    /**
+     * The failure-free runs of each program of {@link #cases()}, as threads and as processes, made once
+     * and shared by its protocols: they do not depend on the protocol of the runs compared with them.
+     */
+    private static final Map<JobConfig, FailureFree> FAILURE_FREE = new ConcurrentHashMap<>();
+
+    /** A program's failure-free run as threads (the reference) and as rank processes (checked equal). */
+    private record FailureFree(RecoveryCheck check, JobResult processes) {
+        static FailureFree of(JobConfig program) {
+            RecoveryCheck check = RecoveryCheck.of(program);
+            JobResult processes = ProcessJob.run(program, Launch.local(2));
+            assertTrue(processes.ok(), processes.describeFailures());
+            for (int r = 0; r < program.ranks(); r++) {
+                assertEquals(check.baseline().output(r), processes.output(r), "rank " + r + " as a process");
+            }
+            return new FailureFree(check, processes);
+        }
+    }
 
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
@@ -232,15 +253,11 @@ class ProcessRecoveryTest {
     @ParameterizedTest(name = "{0} under {1}")
     @MethodSource("cases")
     void killedProcessesRecoverToTheFailureFreeResult(JobConfig program, ProtocolDescriptor protocol) {
-        RecoveryCheck check = RecoveryCheck.of(program);
-        JobResult failureFree = ProcessJob.run(program, Launch.local(2));
-        assertTrue(failureFree.ok(), failureFree.describeFailures());
-        for (int r = 0; r < program.ranks(); r++) {
-            assertEquals(check.baseline().output(r), failureFree.output(r), "rank " + r + " as a process");
-        }
+        FailureFree reference = FAILURE_FREE.computeIfAbsent(program, FailureFree::of);
+        RecoveryCheck check = reference.check();
         // Kills in the first 70% of each rank's operations: the count of completion calls that find
         // nothing depends on timing, so a kill near the end may find its rank already finished.
-        long[] ops = failureFree.report().operations();
+        long[] ops = reference.processes().report().operations();
         for (int r = 0; r < ops.length; r++) {
             ops[r] = Math.max(1, ops[r] * 7 / 10);
         }
