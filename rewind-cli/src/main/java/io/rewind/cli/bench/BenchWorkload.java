@@ -86,18 +86,33 @@ enum BenchWorkload {
             200,
             0);
 
-    /** Problem sizes. */
+    /**
+     * Problem sizes. {@code large} and {@code huge} are the medium problem run for more iterations:
+     * {@code huge} lasts long enough (about half a minute for 8 rank threads on 2 cores) that the
+     * compiler has finished with every rank's copy of the program before a kill at 75 % strikes.
+     */
     enum Size {
-        SMALL,
-        MEDIUM,
-        LARGE
+        SMALL(0),
+        MEDIUM(1),
+        LARGE(LARGE_FACTOR),
+        HUGE(HUGE_FACTOR);
+
+        /** How many times a medium run's iterations this size makes (0: its own small problem). */
+        final int mediumFactor;
+
+        Size(int mediumFactor) {
+            this.mediumFactor = mediumFactor;
+        }
     }
 
     /** How many times a medium run's iterations a large run makes. */
     static final int LARGE_FACTOR = 6;
+    /** How many times a medium run's iterations a huge run makes. */
+    static final int HUGE_FACTOR = 30;
 
     /** The sizes, as the benches' help texts name them. */
-    static final String SIZES = "small, medium or large (medium with " + LARGE_FACTOR + " times its iterations)";
+    static final String SIZES = "small, medium, large or huge (medium with " + LARGE_FACTOR + " or " + HUGE_FACTOR
+            + " times its iterations)";
 
     private final String mainClass;
     private final String prefix;
@@ -106,7 +121,7 @@ enum BenchWorkload {
     private final int smallIterations;
     private final String[] mediumArgs;
     private final int mediumIterations;
-    /** Which argument is the iteration count (what {@link Size#LARGE} multiplies). */
+    /** Which argument is the iteration count (what {@link Size#LARGE} and {@link Size#HUGE} multiply). */
     private final int iterationArg;
 
     BenchWorkload(
@@ -148,23 +163,16 @@ enum BenchWorkload {
     }
 
     List<String> args(Size size) {
-        return switch (size) {
-            case SMALL -> List.of(smallArgs);
-            case MEDIUM -> List.of(mediumArgs);
-            case LARGE -> {
-                String[] a = mediumArgs.clone();
-                a[iterationArg] = Integer.toString(mediumIterations * LARGE_FACTOR);
-                yield List.of(a);
-            }
-        };
+        if (size == Size.SMALL) {
+            return List.of(smallArgs);
+        }
+        String[] a = mediumArgs.clone();
+        a[iterationArg] = Integer.toString(iterations(size));
+        return List.of(a);
     }
 
     int iterations(Size size) {
-        return switch (size) {
-            case SMALL -> smallIterations;
-            case MEDIUM -> mediumIterations;
-            case LARGE -> mediumIterations * LARGE_FACTOR;
-        };
+        return size == Size.SMALL ? smallIterations : mediumIterations * size.mediumFactor;
     }
 
     /** The smallest rank count the workload accepts. */

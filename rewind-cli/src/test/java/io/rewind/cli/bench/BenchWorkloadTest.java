@@ -9,29 +9,36 @@ import org.junit.jupiter.api.Test;
 
 class BenchWorkloadTest {
     @Test
-    void aLargeRunIsAMediumOneWithMoreIterationsAndNothingElseChanged() {
-        for (BenchWorkload w : BenchWorkload.values()) {
-            List<String> medium = w.args(BenchWorkload.Size.MEDIUM);
-            List<String> large = w.args(BenchWorkload.Size.LARGE);
-            assertEquals(medium.size(), large.size(), w.cliName());
-            int changed = 0;
-            for (int i = 0; i < medium.size(); i++) {
-                if (!medium.get(i).equals(large.get(i))) {
-                    changed++;
-                    assertEquals(Integer.toString(w.iterations(BenchWorkload.Size.LARGE)), large.get(i), w.cliName());
+    void theLongSizesAreTheMediumRunWithMoreIterationsAndNothingElseChanged() {
+        for (BenchWorkload.Size size : List.of(BenchWorkload.Size.LARGE, BenchWorkload.Size.HUGE)) {
+            int factor = size == BenchWorkload.Size.LARGE ? BenchWorkload.LARGE_FACTOR : BenchWorkload.HUGE_FACTOR;
+            for (BenchWorkload w : BenchWorkload.values()) {
+                List<String> medium = w.args(BenchWorkload.Size.MEDIUM);
+                List<String> longer = w.args(size);
+                assertEquals(medium.size(), longer.size(), w.cliName());
+                int changed = 0;
+                for (int i = 0; i < medium.size(); i++) {
+                    if (!medium.get(i).equals(longer.get(i))) {
+                        changed++;
+                        assertEquals(Integer.toString(w.iterations(size)), longer.get(i), w.cliName());
+                    }
                 }
+                assertEquals(1, changed, w.cliName() + ": " + medium + " -> " + longer);
+                assertEquals(factor * w.iterations(BenchWorkload.Size.MEDIUM), w.iterations(size), w.cliName());
             }
-            assertEquals(1, changed, w.cliName() + ": " + medium + " -> " + large);
-            assertEquals(
-                    BenchWorkload.LARGE_FACTOR * w.iterations(BenchWorkload.Size.MEDIUM),
-                    w.iterations(BenchWorkload.Size.LARGE));
         }
     }
 
     @Test
-    void anUnknownSizeNamesTheThreeSizes() {
+    void sizesAreReadWhateverTheirCase() {
+        assertEquals(BenchWorkload.Size.HUGE, BenchWorkload.parseSize(" Huge "));
+        assertEquals(BenchWorkload.Size.SMALL, BenchWorkload.parseSize("small"));
+    }
+
+    @Test
+    void anUnknownSizeNamesTheFourSizes() {
         IllegalArgumentException e =
-                assertThrows(IllegalArgumentException.class, () -> BenchWorkload.parseSize("huge"));
-        assertTrue(e.getMessage().contains("small, medium or large"), e.getMessage());
+                assertThrows(IllegalArgumentException.class, () -> BenchWorkload.parseSize("enormous"));
+        assertTrue(e.getMessage().contains("small, medium, large or huge"), e.getMessage());
     }
 }
