@@ -88,8 +88,8 @@ enum BenchWorkload {
 
     /**
      * Problem sizes. {@code large} and {@code huge} are the medium problem run for more iterations:
-     * {@code huge} lasts long enough (about half a minute for 8 rank threads on 2 cores) that the
-     * compiler has finished with every rank's copy of the program before a kill at 75 % strikes.
+     * {@code huge} runs 5-20 s for 8 rank threads on 2 cores, so that more of a run lies past the
+     * compiler's work on every rank's copy of the program (not all of it, for every workload).
      */
     enum Size {
         SMALL(0),
