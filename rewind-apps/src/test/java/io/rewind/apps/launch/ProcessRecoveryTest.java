@@ -257,7 +257,8 @@ class ProcessRecoveryTest {
         RecoveryCheck check = reference.check();
         // Kills in the first 70% of each rank's operations: the count of completion calls that find
         // nothing depends on timing, so a kill near the end may find its rank already finished.
-        long[] ops = reference.processes().report().operations();
+        // A copy: the report is shared by every protocol's case, and its array is scaled below.
+        long[] ops = reference.processes().report().operations().clone();
         for (int r = 0; r < ops.length; r++) {
             ops[r] = Math.max(1, ops[r] * 7 / 10);
         }
