@@ -48,7 +48,8 @@
 #                   seen is recorded with each run.
 #   OUT_DIR         where run logs and the table go (default: a new temporary folder)
 #   CONFIGS         subset and order, default "ompi-tcp ompi-vader rewind-none rewind-pessimistic";
-#                   also rewind-shm and rewind-shm-pessimistic (rank processes through shared memory), and
+#                   also rewind-shm and rewind-shm-pessimistic (rank processes through shared memory),
+#                   rewind-shm-spin (rewind-shm with waiting ranks spinning for good, never yielding), and
 #                   rewind-pessimistic-reserved (pessimistic with --log-reserve LOG_RESERVE per rank)
 #                   rewind-pessimistic-reserved-COPY: the same with --log-copy COPY (pack, pipelined,
 #                   helper or hybrid); base-CONFIG: CONFIG run by the build in BASE_REPO (another checkout,
@@ -233,6 +234,11 @@ command_for() {
         --log-reserve "${LOG_RESERVE:-1GiB}" --log-copy "${config##*-}" --timeout "${RUN_TIMEOUT}s" \
         "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
       ;;
+    rewind-shm-spin)
+      # Waiting ranks spin on the ring for good instead of yielding their core after 100 polls.
+      printf '%s\n' env JAVA_TOOL_OPTIONS=-Drewind.wait.spinPolls=2147483647 "$repo/rewind" run -n 2 --launch local \
+        --shm --no-record --protocol none --timeout "${RUN_TIMEOUT}s" "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
+      ;;
     rewind-shm | rewind-shm-pessimistic)
       local protocol=none
       [ "$config" = rewind-shm-pessimistic ] && protocol=pessimistic
@@ -359,6 +365,7 @@ awk -F, -v configs="$CONFIGS" '
     if (c == "rewind-pessimistic") return "Rewind pessimistic"
     if (c == "rewind-pessimistic-reserved") return "Rewind pessimistic reserved"
     if (c == "rewind-shm") return "Rewind shm"
+    if (c == "rewind-shm-spin") return "Rewind shm spinning"
     if (c == "rewind-shm-pessimistic") return "Rewind shm pessimistic"
     return c
   }

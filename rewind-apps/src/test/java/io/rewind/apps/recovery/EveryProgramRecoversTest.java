@@ -47,7 +47,8 @@ class EveryProgramRecoversTest {
                 // Plain mpi programs, many kinds of operation each
                 Arguments.of("io.rewind.apps.plain.CollectiveTour", List.of("10", "2000"), false),
                 Arguments.of("io.rewind.apps.plain.RequestTour", List.of("10", "2000"), false), // polls
-                Arguments.of("io.rewind.apps.plain.ProbeTour", List.of("8", "2000", "40000"), false)); // polls
+                Arguments.of("io.rewind.apps.plain.ProbeTour", List.of("8", "2000", "40000"), false), // polls
+                Arguments.of("io.rewind.apps.plain.ThreadTour", List.of("10", "2000"), false)); // rank threads
     }
 
     @ParameterizedTest(name = "{0} {1}")
