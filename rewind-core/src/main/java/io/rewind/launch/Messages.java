@@ -240,6 +240,12 @@ final class Messages {
 
     record CommunicatorCreated(CommunicatorFactory.Created created) implements Serializable {}
 
+    /**
+     * Rank 0 to launcher, a request: bytes of the job's standard input from {@code offset}, at most
+     * {@code max}; answered with a {@code byte[]} once there are some, empty at the input's end.
+     */
+    record ReadInput(long offset, int max) implements Serializable {}
+
     // --- a node's checkpoint service (node agent), reached by its ranks and by other agents --------
 
     /**

@@ -98,6 +98,9 @@ public final class ProcessJob {
     private final Path sharedCheckpointDir;
 
     private final HeldLines held;
+    /** The job's standard input, which rank 0 reads through this launcher. */
+    private final io.rewind.runtime.JobInput input;
+
     private final JobSpec spec;
     private final Slot[] slots;
     private final List<Agent> agents = new ArrayList<>();
@@ -145,6 +148,7 @@ public final class ProcessJob {
                 ? null
                 : Files.createDirectories(config.checkpointDir()).toAbsolutePath();
         this.held = new HeldLines(config.ranks(), config.keepLines(), sharedCheckpointDir != null);
+        this.input = io.rewind.runtime.JobInput.forJob(config);
         this.spec = JobSpec.of(config);
         this.slots = new Slot[config.ranks()];
         int[] nodeOf = launch.place(config.ranks());
@@ -876,6 +880,8 @@ public final class ProcessJob {
                             r.id(),
                             error == null ? new Messages.CommunicatorCreated(created) : null,
                             error == null ? null : error.getMessage())));
+            case Messages.ReadInput in -> input.readAsync(in.offset(), in.max())
+                    .thenAccept(bytes -> link.send(new Messages.Answer(r.id(), bytes, null)));
             default -> link.send(new Messages.Answer(r.id(), null, "unknown request " + r.body()));
         }
     }

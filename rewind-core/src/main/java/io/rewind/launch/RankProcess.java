@@ -184,7 +184,14 @@ public final class RankProcess implements RankSupervisor {
         RankOutcome outcome = Job.runRankProcess(
                 config,
                 new RankProcessSetup(
-                        rank, incarnation, image, s.catchUpPoints(), s.catchUpOperations(), s.kills(), storage),
+                        rank,
+                        incarnation,
+                        image,
+                        s.catchUpPoints(),
+                        s.catchUpOperations(),
+                        s.kills(),
+                        storage,
+                        this::readInput),
                 transport,
                 new RemoteCommunicators(),
                 services,
@@ -400,6 +407,29 @@ public final class RankProcess implements RankSupervisor {
     private static final long REPORT_WAIT_SECONDS = 60;
 
     /** Communicator creation through the launcher's registry; waits as long as peers take to arrive. */
+    /**
+     * Rank 0's standard input: bytes of the job's input at {@code offset}, asked of the launcher, which
+     * reads its own standard input as far as they go. Waits as long as the launcher does for them (a
+     * terminal may take its time); a launcher gone ends the wait with an error.
+     */
+    private int readInput(long offset, byte[] b, int off, int len) throws java.io.IOException {
+        byte[] bytes;
+        try {
+            bytes = (byte[]) requests.send(new Messages.ReadInput(offset, len)).get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while waiting for standard input");
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new java.io.IOException(
+                    "standard input from the launcher: " + e.getCause().getMessage(), e);
+        }
+        if (bytes.length == 0) {
+            return -1;
+        }
+        System.arraycopy(bytes, 0, b, off, bytes.length);
+        return bytes.length;
+    }
+
     private final class RemoteCommunicators implements CommunicatorFactory {
         @Override
         public Created create(Communicator parent, long creationIndex, int color, int key, int[] explicitGroup) {

@@ -18,6 +18,9 @@ import java.util.Map;
  */
 public final class CheckpointAgent {
     static final String RUNTIME_SECTION = "rewind.runtime";
+    /** Bytes of the job's standard input the rank had read at the checkpoint: one long. */
+    static final String INPUT_SECTION = "rewind.input";
+
     /** Lines the rank had printed at the checkpoint, per stream: two longs. */
     static final String OUTPUT_SECTION = "rewind.output";
     /** What the rank's protocol keeps in its checkpoint ({@link io.rewind.ft.RankProtocol#checkpointState}). */
@@ -41,6 +44,12 @@ public final class CheckpointAgent {
         this.job = job;
         this.incarnation = incarnation;
         this.restoreImage = restoreImage;
+    }
+
+    /** Bytes of standard input the rank had read when it wrote the checkpoint (none if the file predates the record). */
+    public static long inputPosition(CheckpointImage image) {
+        byte[] b = image.sections().get(INPUT_SECTION);
+        return b == null ? 0 : java.nio.ByteBuffer.wrap(b).getLong();
     }
 
     /** Lines the rank had printed when it wrote the checkpoint (none if the file predates the record). */
@@ -177,6 +186,11 @@ public final class CheckpointAgent {
                 java.nio.ByteBuffer.allocate(16)
                         .putLong(printed[0])
                         .putLong(printed[1])
+                        .array());
+        data.put(
+                INPUT_SECTION,
+                java.nio.ByteBuffer.allocate(8)
+                        .putLong(incarnation.input().position())
                         .array());
         CheckpointImage image = new CheckpointImage(incarnation.rank, line, data);
         job.injector().duringCheckpoint(incarnation, line, image, job.store());

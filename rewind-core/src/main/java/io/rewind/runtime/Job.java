@@ -245,11 +245,15 @@ public final class Job {
                 supervisor,
                 setup.checkpoints());
         OutputRouter.install();
+        InputRouter.install();
         job.startNanos = System.nanoTime();
         job.parentLoader = Job.class.getClassLoader();
         int r = setup.rank();
         // Untagged: the launcher prefixes the lines, and shows each once across incarnations.
-        RankSlot slot = new RankSlot(r, new OutputRouter.RankOutput(r, false, OutputRouter.rawStdout(), rawStderr()));
+        RankSlot slot = new RankSlot(
+                r,
+                new OutputRouter.RankOutput(r, false, OutputRouter.rawStdout(), rawStderr()),
+                new InputRouter.RankInput(r, setup.input()));
         job.slots[r] = slot;
         Incarnation inc = job.prepare(slot, setup.incarnation(), setup.image());
         inc.catchUpTarget = setup.catchUpPoints();
@@ -301,6 +305,7 @@ public final class Job {
 
     private JobResult execute() {
         OutputRouter.install();
+        InputRouter.install();
         long start = System.nanoTime();
         startNanos = start;
         record = new RunRecordWriter(config, start);
@@ -309,8 +314,12 @@ public final class Job {
             parentLoader = Job.class.getClassLoader();
         }
         int n = config.ranks();
+        JobInput input = JobInput.forJob(config);
         for (int r = 0; r < n; r++) {
-            slots[r] = new RankSlot(r, new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
+            slots[r] = new RankSlot(
+                    r,
+                    new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()),
+                    new InputRouter.RankInput(r, input::read));
         }
         long resumeLine = ownCheckpointDir ? 0 : ResumePoint.prepare(config, store);
         // Every endpoint exists before any rank runs, so no early message is dropped.
@@ -642,6 +651,8 @@ public final class Job {
             // What the rank printed after its restart point it prints again: shown once only (a
             // resumed job's first incarnation counts on from what the run that died printed).
             slot.output.rewindTo(image == null ? new long[2] : CheckpointAgent.outputPosition(image));
+            // And it reads again the standard input it had read after that point.
+            slot.input.rewindTo(image == null ? 0 : CheckpointAgent.inputPosition(image));
         }
         if (image != null) {
             EngineStateCodec.State state = EngineStateCodec.decode(image.section(CheckpointAgent.RUNTIME_SECTION));
@@ -668,6 +679,7 @@ public final class Job {
     private void runRank(Incarnation inc) {
         RankSlot s = inc.slot;
         OutputRouter.bind(s.output);
+        InputRouter.bind(s.input);
         int rank = inc.rank;
         RankOutcome outcome = null;
         try {
@@ -706,6 +718,7 @@ public final class Job {
                 s.output.flush();
             }
             OutputRouter.unbind();
+            InputRouter.unbind();
         }
         if (outcome == null) {
             if (supervisor != null) {
@@ -1240,14 +1253,16 @@ public final class Job {
     private static final class RankSlot {
         final int rank;
         final OutputRouter.RankOutput output;
+        final InputRouter.RankInput input;
         volatile Incarnation current;
         volatile RankOutcome outcome;
         /** The newest recovery line its current incarnation has written or restarted from (0: none). */
         volatile long lineReached;
 
-        RankSlot(int rank, OutputRouter.RankOutput output) {
+        RankSlot(int rank, OutputRouter.RankOutput output, InputRouter.RankInput input) {
             this.rank = rank;
             this.output = output;
+            this.input = input;
         }
     }
 
@@ -1321,6 +1336,10 @@ public final class Job {
         /** Where the rank prints, across its incarnations. */
         OutputRouter.RankOutput output() {
             return slot.output;
+        }
+
+        InputRouter.RankInput input() {
+            return slot.input;
         }
 
         @Override

@@ -50,6 +50,8 @@ import java.util.Objects;
  * @param stallTimeout how long every rank may wait inside MPI with no rank making an operation before
  *                  the job is aborted as stalled, saying where each rank waits ({@link Duration#ZERO}:
  *                  never; a deadlocked program otherwise waits for the time limit)
+ * @param input     the job's standard input, which rank 0 reads (null: this process's own standard
+ *                  input); called once per job
  */
 public record JobConfig(
         int ranks,
@@ -75,7 +77,8 @@ public record JobConfig(
         PointListener pointListener,
         Path recordFile,
         boolean resume,
-        Duration stallTimeout) {
+        Duration stallTimeout,
+        java.util.function.Supplier<java.io.InputStream> input) {
 
     /** How long a job may stall by default: far beyond any wait of a working program, far short of a day. */
     public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofMinutes(5);
@@ -188,7 +191,8 @@ public record JobConfig(
                 pointListener,
                 recordFile,
                 resume,
-                stallTimeout);
+                stallTimeout,
+                input);
     }
 
     /** This job with its checkpoints in {@code dir} (null: a temporary folder, or each node's own). */
@@ -217,7 +221,8 @@ public record JobConfig(
                 pointListener,
                 recordFile,
                 resume,
-                stallTimeout);
+                stallTimeout,
+                input);
     }
 
     /** This job with another cluster layout (a launcher fixes one cluster per node to explicit clusters). */
@@ -246,7 +251,8 @@ public record JobConfig(
                 pointListener,
                 recordFile,
                 resume,
-                stallTimeout);
+                stallTimeout,
+                input);
     }
 
     /** This job with another failure schedule (a rank process gets the kills still due for it). */
@@ -296,6 +302,7 @@ public record JobConfig(
         private Path recordFile;
         private boolean resume;
         private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
+        private java.util.function.Supplier<java.io.InputStream> input;
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -351,6 +358,13 @@ public record JobConfig(
         public Builder output(PrintStream o, PrintStream e) {
             this.out = o;
             this.err = e;
+            return this;
+        }
+
+        /** The job's standard input, which rank 0 reads: these bytes (by default this process's own input). */
+        public Builder input(byte[] bytes) {
+            byte[] copy = bytes.clone();
+            this.input = () -> new java.io.ByteArrayInputStream(copy);
             return this;
         }
 
@@ -531,7 +545,8 @@ public record JobConfig(
                     pointListener,
                     recordFile,
                     resume,
-                    stallTimeout);
+                    stallTimeout,
+                    input);
         }
     }
 }

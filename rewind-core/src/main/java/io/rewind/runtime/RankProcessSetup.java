@@ -11,6 +11,7 @@ import io.rewind.checkpoint.CheckpointWriter;
  * @param catchUpPoints     checkpoint points at which it is back where its predecessor crashed
  * @param catchUpOperations for a restart from the beginning, the same in communication operations
  * @param checkpoints       where the rank writes its checkpoints (its node's agent)
+ * @param input             the job's standard input, read from the launcher (rank 0 reads it)
  */
 public record RankProcessSetup(
         int rank,
@@ -19,4 +20,5 @@ public record RankProcessSetup(
         long catchUpPoints,
         long catchUpOperations,
         FailureSchedule kills,
-        CheckpointWriter checkpoints) {}
+        CheckpointWriter checkpoints,
+        InputRouter.RankInput.Source input) {}
