@@ -267,7 +267,7 @@ public final class Job {
                 .name("rewind-rank-" + r + "." + setup.incarnation() + "-progress")
                 .daemon(true)
                 .start(() -> reportProgress(inc, supervisor));
-        join(inc.thread, Long.MAX_VALUE);
+        awaitGone(inc, Long.MAX_VALUE);
         slot.output.flush();
         job.protocol.close();
         return slot.outcome != null
@@ -352,7 +352,7 @@ public final class Job {
         // abort, the time to notice it).
         long graceDeadline = graceDeadline();
         for (RankSlot s : slots) {
-            join(s.current.thread, graceDeadline);
+            awaitGone(s.current, graceDeadline);
         }
         // Ranks that noticed an abort posted their end; take those notices in.
         Runnable task;
@@ -377,7 +377,7 @@ public final class Job {
             s.output.flush();
             Incarnation inc = s.current;
             RankOutcome o = s.outcome;
-            boolean alive = inc.thread.isAlive();
+            boolean alive = !inc.isGone();
             boolean abortedInTime = a != null && !timedOut;
             if (abortedInTime && alive) {
                 o = new RankOutcome(
@@ -526,7 +526,7 @@ public final class Job {
     private static void reportProgress(Incarnation inc, RankSupervisor supervisor) {
         long operations = -1;
         boolean waiting = false;
-        while (inc.thread.isAlive()) {
+        while (!inc.isGone()) {
             if (inc.state() == IncarnationState.RUNNING) {
                 long o = inc.engine.operations();
                 boolean w = inc.engine.inBlockingWait();
@@ -583,30 +583,35 @@ public final class Job {
      * the job with {@code failure} (such as "did not stop after its crash") and where it is stuck.
      */
     private boolean stoppedWithinGrace(Incarnation inc, long graceDeadline, String failure) {
-        if (join(inc.thread, graceDeadline)) {
+        if (awaitGone(inc, graceDeadline)) {
             return true;
         }
         abort(inc.rank, 1, "rank " + inc.rank + " " + failure + whereStuck(inc.thread));
         return false;
     }
 
-    private static boolean join(Thread t, long deadlineNanos) {
+    /** Waits until {@code deadlineNanos} ({@link Long#MAX_VALUE}: for ever) for the incarnation to be gone. */
+    private static boolean awaitGone(Incarnation inc, long deadlineNanos) {
         // An interrupt of the coordinator must not pass for a rank that did not stop: keep waiting out
         // the grace, then hand the interrupt back to whoever runs the job.
         boolean interrupted = false;
         try {
-            while (t.isAlive()) {
-                long left = deadlineNanos - System.nanoTime();
-                if (left <= 0) {
-                    break;
-                }
+            while (!inc.isGone()) {
                 try {
-                    t.join(Duration.ofNanos(left));
+                    if (deadlineNanos == Long.MAX_VALUE) {
+                        inc.gone.await();
+                    } else {
+                        long left = deadlineNanos - System.nanoTime();
+                        if (left <= 0) {
+                            break;
+                        }
+                        inc.gone.await(left, java.util.concurrent.TimeUnit.NANOSECONDS);
+                    }
                 } catch (InterruptedException e) {
                     interrupted = true;
                 }
             }
-            return !t.isAlive();
+            return inc.isGone();
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
@@ -677,8 +682,18 @@ public final class Job {
     }
 
     private void runRank(Incarnation inc) {
+        try {
+            runProgram(inc);
+        } finally {
+            inc.gone.countDown();
+        }
+    }
+
+    private void runProgram(Incarnation inc) {
         RankSlot s = inc.slot;
-        OutputRouter.bind(s.output);
+        // A crashed process prints nothing more: neither may a thread of a struck incarnation whose
+        // program swallowed the error telling it so.
+        OutputRouter.bind(s.output, inc::live);
         InputRouter.bind(s.input);
         int rank = inc.rank;
         RankOutcome outcome = null;
@@ -721,10 +736,7 @@ public final class Job {
             InputRouter.unbind();
         }
         if (outcome == null) {
-            if (supervisor != null) {
-                supervisor.struck("crashed", inc.agent.points(), inc.engine.operations());
-            }
-            coordinatorQueue.add(() -> onCrash(inc));
+            reportCrash(inc);
             return;
         }
         RankOutcome o = outcome;
@@ -829,7 +841,7 @@ public final class Job {
     boolean kill(int rank, String how) {
         RankSlot slot = slots[rank];
         Incarnation inc = slot.current;
-        if (inc == null || slot.outcome != null || !inc.thread.isAlive()) {
+        if (inc == null || slot.outcome != null || inc.isGone()) {
             return false;
         }
         markKilled(inc, how);
@@ -894,6 +906,11 @@ public final class Job {
         // thread of the incarnation that passed this check in between could send, numbering a frame
         // its successor numbers differently (seen with two non-blocking collectives in flight).
         if (inc.stopped() || inc.strike() != null) {
+            // Only the rank's own threads (its program's) are held; a runtime thread that calls in for
+            // it is told each time.
+            if (!inc.toldToStop.add(Thread.currentThread()) && OutputRouter.boundTo(inc.slot.output)) {
+                holdForGood(inc); // the program caught the error and called again
+            }
             throw new RankKilledError(
                     inc.rank,
                     inc.number,
@@ -908,7 +925,38 @@ public final class Job {
         }
     }
 
-    /** Coordinator: an incarnation crashed (its thread has ended). */
+    /** The rank's thread crashed (or is held for good): the coordinator recovers it. */
+    private void reportCrash(Incarnation inc) {
+        if (supervisor != null) {
+            supervisor.struck("crashed", inc.agent.points(), inc.engine.operations());
+        }
+        coordinatorQueue.add(() -> onCrash(inc));
+    }
+
+    /**
+     * A thread of a stopped incarnation called the runtime again after it was told to stop: its program
+     * caught the {@link RankKilledError} (a {@code catch (Throwable t)} around its calls, say) and goes
+     * on. A process would be dead by now, and no thread can be made to end from outside, so the thread
+     * is held here for good, a daemon that does nothing more. Held in its program's own thread, the
+     * incarnation counts as ended, and its crash is recovered as if that thread had ended. Never
+     * returns.
+     */
+    private void holdForGood(Incarnation inc) {
+        if (Thread.currentThread() == inc.thread && !inc.isGone()) {
+            inc.slot.output.dropPartial();
+            OutputRouter.unbind();
+            InputRouter.unbind();
+            if (inc.strike() != null) {
+                reportCrash(inc);
+            }
+            inc.gone.countDown();
+        }
+        while (true) {
+            LockSupport.park(this);
+        }
+    }
+
+    /** Coordinator: an incarnation crashed (its thread has ended, or is held for good). */
     private void onCrash(Incarnation inc) {
         if (inc.slot.current != inc || abort.get() != null) {
             if (inc.slot.current == inc) {
@@ -1072,7 +1120,7 @@ public final class Job {
     private void describeWhereRanksWait(String when) {
         for (RankSlot s : slots) {
             Incarnation inc = s.current;
-            if (inc == null || s.outcome != null || inc.thread == null || !inc.thread.isAlive()) {
+            if (inc == null || s.outcome != null || inc.thread == null || inc.isGone()) {
                 continue;
             }
             StringBuilder b = new StringBuilder("rewind: ")
@@ -1284,6 +1332,13 @@ public final class Job {
                 new AtomicReference<>(new StateEntry(IncarnationState.STARTING, System.nanoTime(), "prepared"));
         /** How it was struck, set once (the first strike wins) before it enters KILLED. */
         private final AtomicReference<Strike> strike = new AtomicReference<>();
+        /**
+         * Counted down when the incarnation's thread has ended, or has been held for good after its
+         * program swallowed the error that told it it had crashed ({@link #holdForGood}).
+         */
+        final java.util.concurrent.CountDownLatch gone = new java.util.concurrent.CountDownLatch(1);
+        /** Threads of the incarnation already told that it crashed or was stopped. */
+        final Set<Thread> toldToStop = java.util.concurrent.ConcurrentHashMap.newKeySet();
         /** For a restart from the beginning: the operation count at which it is back where it crashed. */
         long catchUpOperations;
 
@@ -1313,6 +1368,16 @@ public final class Job {
         /** Whether it was killed or retired: its threads must stop. */
         boolean stopped() {
             return state().stopped();
+        }
+
+        /** Whether its program's thread has ended, or is held for good. */
+        boolean isGone() {
+            return gone.getCount() == 0;
+        }
+
+        /** Whether it may still act: neither struck nor stopped. What it prints after that is not shown. */
+        boolean live() {
+            return strike() == null && !stopped();
         }
 
         /**

@@ -20,7 +20,10 @@ public final class OutputRouter {
     /** Lines kept per rank for the job result; older ones are dropped (the live stream still gets all). */
     static final int MAX_CAPTURED_LINES = 100_000;
 
-    private static final InheritableThreadLocal<RankOutput> CURRENT = new InheritableThreadLocal<>();
+    private static final InheritableThreadLocal<Binding> CURRENT = new InheritableThreadLocal<>();
+
+    /** A thread's rank output, shown while {@code live} says so and dropped after. */
+    private record Binding(RankOutput output, java.util.function.BooleanSupplier live) {}
     /** The routing streams last installed; null before the first job. */
     private static PrintStream installedOut;
 
@@ -49,12 +52,22 @@ public final class OutputRouter {
         return new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
     }
 
-    static void bind(RankOutput output) {
-        CURRENT.set(output);
+    /**
+     * The calling thread, and the threads it starts, print to {@code output} while {@code live} holds;
+     * after, what they print is dropped (the thread of a crashed incarnation).
+     */
+    static void bind(RankOutput output, java.util.function.BooleanSupplier live) {
+        CURRENT.set(new Binding(output, live));
     }
 
     static void unbind() {
         CURRENT.remove();
+    }
+
+    /** Whether the calling thread prints to {@code output}: it is one of that rank's threads. */
+    static boolean boundTo(RankOutput output) {
+        Binding b = CURRENT.get();
+        return b != null && b.output() == output;
     }
 
     /**
@@ -169,17 +182,17 @@ public final class OutputRouter {
 
         @Override
         public void write(byte[] b, int off, int len) {
-            RankOutput o = CURRENT.get();
+            Binding o = CURRENT.get();
             if (o == null) {
                 original.write(b, off, len);
-            } else {
-                o.write(err, b, off, len);
+            } else if (o.live().getAsBoolean()) {
+                o.output().write(err, b, off, len);
             }
         }
 
         @Override
         public void flush() {
-            RankOutput o = CURRENT.get();
+            Binding o = CURRENT.get();
             if (o == null) {
                 original.flush();
             }

@@ -48,7 +48,8 @@ class EveryProgramRecoversTest {
                 Arguments.of("io.rewind.apps.plain.CollectiveTour", List.of("10", "2000"), false),
                 Arguments.of("io.rewind.apps.plain.RequestTour", List.of("10", "2000"), false), // polls
                 Arguments.of("io.rewind.apps.plain.ProbeTour", List.of("8", "2000", "40000"), false), // polls
-                Arguments.of("io.rewind.apps.plain.ThreadTour", List.of("10", "2000"), false)); // rank threads
+                Arguments.of("io.rewind.apps.plain.ThreadTour", List.of("10", "2000"), false), // rank threads
+                Arguments.of("io.rewind.apps.plain.CatchingTour", List.of("20", "2000"), false)); // catch (Throwable)
     }
 
     @ParameterizedTest(name = "{0} {1}")
