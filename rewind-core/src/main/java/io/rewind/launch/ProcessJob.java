@@ -1326,6 +1326,7 @@ public final class ProcessJob {
         }
         boolean rolledBack = s.state == RankState.STOPPING;
         boolean neverStarted = s.state == RankState.SPAWNING;
+        boolean programRan = s.state == RankState.RUNNING; // only then can its program have ended it
         s.transition(RankState.DEAD);
         // Its log went with its process: the run record shows 0 until the next incarnation reports.
         s.logBytes = 0;
@@ -1343,6 +1344,24 @@ public final class ProcessJob {
                     1,
                     "rank " + s.rank + ": its process died before starting " + s.failedStarts
                             + " times in a row (last exit status " + status + "); see its output above");
+            return false;
+        }
+        if (s.strike == null && programRan && status >= 0 && status < 128 && status != RankProcess.COULD_NOT_RUN) {
+            // Not killed (a signal's death is 128 + its number) but ended by its program, with
+            // System.exit say, before its end reached the launcher: a re-execution would end it again,
+            // so, as under mpirun, the job ends with that status instead of recovering for ever.
+            int code = status == 0 ? 1 : status;
+            s.outcome = new RankOutcome(
+                    s.rank,
+                    RankOutcome.Status.FAILED,
+                    "its process exited with status " + status + " before MPI.Finalize",
+                    null);
+            abort(
+                    s.rank,
+                    code,
+                    "rank " + s.rank + ": its process exited with status " + status
+                            + " before MPI.Finalize (its program ended it); a process killed by a signal is a crash and"
+                            + " is recovered, one that exits is not");
             return false;
         }
         s.detectedNanos = System.nanoTime();

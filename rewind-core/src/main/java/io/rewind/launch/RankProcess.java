@@ -46,6 +46,13 @@ import java.util.concurrent.locks.LockSupport;
  * launcher goes away, the process ends at once: a rank never outlives its job.
  */
 public final class RankProcess implements RankSupervisor {
+    /**
+     * The exit status of a rank process that failed in the runtime rather than in its program (it could
+     * not start or restore, or lost the launcher): a crash to recover, where a process its program
+     * ended with another status ends the job.
+     */
+    static final int COULD_NOT_RUN = 125;
+
     /** How long a struck rank waits to be killed from outside before it ends itself. */
     private static final long KILL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
     /** How long a rank waits for its setup and for the start signal. */
@@ -92,7 +99,7 @@ public final class RankProcess implements RankSupervisor {
             status = new RankProcess(rank, incarnation, link).run(secret, Args.address(a.get("--store")));
         } catch (IOException | RuntimeException e) {
             System.err.println("rewind: rank " + rank + "." + incarnation + " could not run: " + e);
-            status = 1;
+            status = COULD_NOT_RUN;
         }
         System.out.flush();
         System.err.flush();
@@ -105,7 +112,7 @@ public final class RankProcess implements RankSupervisor {
             if (!finished) {
                 // The launcher is gone (or refused us): nobody would ever stop this rank.
                 System.err.println("rewind: rank " + rank + "." + incarnation + ": lost the launcher (" + why + ")");
-                Runtime.getRuntime().halt(1);
+                Runtime.getRuntime().halt(COULD_NOT_RUN);
             }
         });
         link.send(new Messages.RankHello(

@@ -259,6 +259,12 @@ public final class Job {
         inc.catchUpTarget = setup.catchUpPoints();
         inc.catchUpOperations = setup.catchUpOperations();
         protocolOpened.accept(inc.protocol);
+        // Rewind ends a rank process with Runtime.halt, which runs no shutdown hook: this one runs only
+        // when the program calls System.exit (or the process is asked to terminate).
+        Runtime.getRuntime()
+                .addShutdownHook(Thread.ofPlatform()
+                        .name("rewind-rank-" + r + "." + setup.incarnation() + "-exit")
+                        .unstarted(() -> job.programExited(inc)));
         inc.thread.start();
         if (setup.incarnation() > 0) {
             job.maybeCaughtUp(inc, 0); // nothing to catch up (it died before the launcher heard of any progress)
@@ -739,7 +745,16 @@ public final class Job {
             reportCrash(inc);
             return;
         }
-        RankOutcome o = outcome;
+        programEnded(inc, outcome);
+    }
+
+    /**
+     * The rank's program has ended with {@code o}: reported, and if it ended well and the protocol
+     * recovers, the rank serves its peers until the job ends. On the rank's thread, or on the shutdown
+     * hook of a rank process whose program called {@code System.exit} after {@code MPI.Finalize}.
+     */
+    private void programEnded(Incarnation inc, RankOutcome o) {
+        RankSlot s = inc.slot;
         inc.transition(IncarnationState.FINISHED, System.nanoTime(), o.status().name());
         if (inc.number > 0) {
             // At the latest when its program ends: the crash point is a count of operations, and a
@@ -767,6 +782,21 @@ public final class Job {
         if (o.ok() && protocol.recovers()) {
             serveUntilJobEnds(inc);
         }
+    }
+
+    /**
+     * In a rank process's shutdown hook: its program called {@code System.exit}. After {@code
+     * MPI.Finalize} that is how some programs end, and the rank ends as if its main had returned (its
+     * end reported, its peers served until the job ends) before the process goes. Before it, nothing
+     * is done here: the exit status reaches the launcher, which ends the job with it.
+     */
+    private void programExited(Incarnation inc) {
+        if (inc.state() != IncarnationState.RUNNING || !inc.context().isFinalized()) {
+            return;
+        }
+        inc.slot.output.flush();
+        programEnded(inc, new RankOutcome(inc.rank, RankOutcome.Status.COMPLETED, "", null));
+        inc.gone.countDown();
     }
 
     /**
