@@ -676,7 +676,8 @@ public final class Job {
                 inc.protocol.restoreState(protocolState);
             }
         }
-        inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader);
+        // Ranks as threads of this JVM: a program's System.exit must end its rank, not the JVM.
+        inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader, supervisor == null);
         inc.thread = Thread.ofPlatform()
                 .name("rank-" + r + (number > 0 ? "." + number : ""))
                 .daemon(true)
@@ -721,6 +722,9 @@ public final class Job {
             }
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
+            if (inc.exited.get()) {
+                return; // System.exit: the rank's end was reported when its program called it
+            }
             if (!isCrash(cause, inc)) {
                 outcome = onRankThrew(rank, cause);
             }
@@ -935,6 +939,9 @@ public final class Job {
         // Struck counts as dead from the moment the strike is recorded, before the state moves: a
         // thread of the incarnation that passed this check in between could send, numbering a frame
         // its successor numbers differently (seen with two non-blocking collectives in flight).
+        if (inc.exited.get() && OutputRouter.boundTo(inc.slot.output)) {
+            holdForGood(inc); // its program exited, caught the error that unwinds it, and called again
+        }
         if (inc.stopped() || inc.strike() != null) {
             // Only the rank's own threads (its program's) are held; a runtime thread that calls in for
             // it is told each time.
@@ -953,6 +960,43 @@ public final class Job {
         if (a != null) {
             throw new JobAbortedException(a.abortingRank(), a.errorCode(), a.getMessage());
         }
+    }
+
+    /**
+     * A thread of rank {@code context}'s program called {@code System.exit(status)}, ranks being threads
+     * of this JVM ({@link RankExit}). The first call ends the rank as a process would end: status 0 after
+     * {@code MPI.Finalize} is its normal end (it then serves its peers until the job ends); any other ends
+     * the job with that status (1 for 0 before {@code MPI.Finalize}). The calling thread is then unwound;
+     * a thread of the rank that goes on (having caught that) is held at its next runtime call. A thread of
+     * an incarnation that crashed or was stopped is held at once. Does not return.
+     */
+    void programExit(RankContext context, int status) {
+        Incarnation inc = slots[context.rank()].current;
+        if (inc == null || inc.context() != context || !inc.live() || !inc.exited.compareAndSet(false, true)) {
+            Incarnation own = inc != null && inc.context() == context ? inc : null;
+            if (own != null && own.strike() != null) {
+                holdForGood(own);
+            }
+            while (true) {
+                LockSupport.park(this); // a dead or ended incarnation's thread: it does nothing more
+            }
+        }
+        int rank = context.rank();
+        boolean normal = status == 0 && context.isFinalized();
+        String how = "called System.exit(" + status + ")" + (context.isFinalized() ? "" : " before MPI.Finalize");
+        inc.slot.output.flush();
+        if (!normal) {
+            abort(rank, status == 0 ? 1 : status, "rank " + rank + " " + how);
+        }
+        programEnded(
+                inc,
+                normal
+                        ? new RankOutcome(rank, RankOutcome.Status.COMPLETED, "", null)
+                        : new RankOutcome(rank, RankOutcome.Status.FAILED, how, null));
+        // Gone once its end is posted (the coordinator takes the ends of the ranks gone in), whatever
+        // the program does with the error that now unwinds this thread.
+        inc.gone.countDown();
+        throw new RankExit.ExitError(rank, status);
     }
 
     /** The rank's thread crashed (or is held for good): the coordinator recovers it. */
@@ -1369,6 +1413,8 @@ public final class Job {
         final java.util.concurrent.CountDownLatch gone = new java.util.concurrent.CountDownLatch(1);
         /** Threads of the incarnation already told that it crashed or was stopped. */
         final Set<Thread> toldToStop = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        /** Its program called {@code System.exit} ({@link RankExit}): it has ended, whatever its threads do. */
+        final java.util.concurrent.atomic.AtomicBoolean exited = new java.util.concurrent.atomic.AtomicBoolean();
         /** For a restart from the beginning: the operation count at which it is back where it crashed. */
         long catchUpOperations;
 
@@ -1407,7 +1453,7 @@ public final class Job {
 
         /** Whether it may still act: neither struck nor stopped. What it prints after that is not shown. */
         boolean live() {
-            return strike() == null && !stopped();
+            return strike() == null && !stopped() && !exited.get();
         }
 
         /**

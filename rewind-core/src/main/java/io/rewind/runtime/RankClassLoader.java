@@ -54,11 +54,18 @@ public final class RankClassLoader extends ClassLoader {
 
     private final RankContext context;
     private final URLClassLoader jobClassPath;
+    /** Whether the program's {@code System.exit} calls go to {@link RankExit} (ranks as threads of one JVM). */
+    private final boolean redirectExits;
 
     public RankClassLoader(RankContext context, URL[] classPath, ClassLoader parent) {
+        this(context, classPath, parent, false);
+    }
+
+    RankClassLoader(RankContext context, URL[] classPath, ClassLoader parent, boolean redirectExits) {
         super("rank-" + context.rank(), Objects.requireNonNull(parent));
         this.context = context;
         this.jobClassPath = new URLClassLoader(classPath, null);
+        this.redirectExits = redirectExits;
     }
 
     /** The rank this loader belongs to. */
@@ -84,6 +91,9 @@ public final class RankClassLoader extends ClassLoader {
                     c = getParent().loadClass(name);
                 } else {
                     byte[] bytes = classBytes(name);
+                    if (bytes != null && redirectExits) {
+                        bytes = ExitCalls.redirect(bytes, this);
+                    }
                     if (bytes != null) {
                         c = defineClass(name, bytes, 0, bytes.length);
                     } else {

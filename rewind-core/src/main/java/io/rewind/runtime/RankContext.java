@@ -58,6 +58,11 @@ public final class RankContext {
         return rank;
     }
 
+    /** The job this rank runs in; null outside a launched job. */
+    Job job() {
+        return job;
+    }
+
     public int size() {
         return size;
     }

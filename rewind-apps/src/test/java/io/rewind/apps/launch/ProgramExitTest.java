@@ -3,6 +3,8 @@ package io.rewind.apps.launch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rewind.check.RecoveryCheck;
+import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.launch.Launch;
 import io.rewind.launch.ProcessJob;
@@ -19,9 +21,10 @@ import mpi.MPIException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rank processes whose program ends its process itself with {@code System.exit}, as {@code mpirun}
- * treats them: after {@code MPI.Finalize} that is a normal end; before it, the job ends with the
- * process's status. Neither is a crash to recover (a re-execution would exit again).
+ * Programs that end themselves with {@code System.exit}, treated as {@code mpirun} treats their
+ * processes, as rank processes and as threads of one JVM (where the call would otherwise end the JVM):
+ * after {@code MPI.Finalize} status 0 is a normal end; otherwise the job ends with the status. Neither
+ * is a crash to recover (a re-execution would exit again).
  */
 class ProgramExitTest {
     /** Every rank reduces and prints; rank 0 then ends its process with status 0 after MPI.Finalize. */
@@ -56,6 +59,32 @@ class ProgramExitTest {
         }
     }
 
+    /**
+     * The whole program in a {@code try} whose {@code catch (Throwable t)} prints and exits with status
+     * 1, and {@code System.exit(0)} after {@code MPI.Finalize} inside it: a crash must neither print
+     * nor end the job, and the exit at the end must not be caught as a failure.
+     */
+    public static final class CatchesAndExits {
+        public static void main(String[] args) {
+            try {
+                MPI.Init(args);
+                int rank = MPI.COMM_WORLD.getRank();
+                long check = 0;
+                for (int it = 0; it < 60; it++) {
+                    long[] v = {rank * 31L + it};
+                    MPI.COMM_WORLD.allReduce(v, 1, MPI.LONG, MPI.SUM);
+                    check = check * 7 + v[0];
+                }
+                System.out.println("rank " + rank + " check " + check);
+                MPI.Finalize();
+                System.exit(0);
+            } catch (Throwable t) {
+                t.printStackTrace();
+                System.exit(1);
+            }
+        }
+    }
+
     private static JobConfig job(Class<?> program) {
         return JobConfig.builder(program.getName())
                 .ranks(3)
@@ -63,8 +92,6 @@ class ProgramExitTest {
                 .quiet()
                 .build();
     }
-
-    // As threads of one JVM, System.exit ends that JVM (the test's, too): these run as processes only.
 
     @Test
     void anExitAfterFinalizeIsANormalEndEvenAfterACrash() {
@@ -94,6 +121,36 @@ class ProgramExitTest {
         RankOutcome one = r.ranks().get(1);
         assertEquals(RankOutcome.Status.FAILED, one.status(), r.describeFailures());
         assertTrue(one.message().contains("exited with status 3 before MPI.Finalize"), one.message());
+        assertEquals(List.of("rank 1 gives up"), r.output(1));
+        assertTrue(
+                r.report().failures().isEmpty(),
+                "recovered instead of ending: " + r.report().summary());
+    }
+
+    @Test
+    void asThreadsAnExitAfterFinalizeIsANormalEndUnderEveryProtocolAndCrash() {
+        for (Class<?> program : List.of(ExitsAfterFinalize.class, CatchesAndExits.class)) {
+            RecoveryCheck check = RecoveryCheck.of(job(program));
+            for (int r = 0; r < 3; r++) {
+                assertEquals(1, check.baseline().output(r).size(), program.getSimpleName() + " rank " + r);
+            }
+            for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
+                for (FailureSchedule kills : check.schedules(program.getName().hashCode(), 2)) {
+                    RecoveryCheck.Verdict v = check.run(p, 0, kills);
+                    assertTrue(v.ok(), program.getSimpleName() + ": " + v.describe());
+                }
+            }
+        }
+    }
+
+    @Test
+    void asThreadsAnExitBeforeFinalizeEndsTheJobWithItsStatus() {
+        JobResult r = io.rewind.runtime.Job.run(job(ExitsBeforeFinalize.class)
+                .withFaultTolerance(ProtocolRegistry.get("pessimistic"), 0, FailureSchedule.NONE));
+        assertEquals(3, r.exitCode(), r.describeFailures());
+        RankOutcome one = r.ranks().get(1);
+        assertEquals(RankOutcome.Status.FAILED, one.status(), r.describeFailures());
+        assertEquals("called System.exit(3) before MPI.Finalize", one.message());
         assertEquals(List.of("rank 1 gives up"), r.output(1));
         assertTrue(
                 r.report().failures().isEmpty(),

@@ -1,0 +1,52 @@
+package io.rewind.runtime;
+
+/**
+ * What a rank program's {@code System.exit(status)} (and {@code Runtime.exit}, {@code Runtime.halt})
+ * does when ranks are threads of one JVM ({@link ExitCalls} redirects the calls here): it ends that rank
+ * as {@code mpirun} ends its process. After {@code MPI.Finalize}, status 0 is the rank's normal end;
+ * any other exit ends the job with that status (1 for status 0 before {@code MPI.Finalize}). A thread
+ * of a rank that has crashed is held for good instead. Public for the rewritten programs only.
+ */
+public final class RankExit {
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
+
+    private RankExit() {}
+
+    /** In place of {@code System.exit(status)}. Does not return. */
+    public static void exit(int status) {
+        end(WALKER.getCallerClass(), status);
+    }
+
+    /** In place of {@code Runtime.getRuntime().exit(status)}. Does not return. */
+    public static void exit(Runtime runtime, int status) {
+        end(WALKER.getCallerClass(), status);
+    }
+
+    /** In place of {@code Runtime.getRuntime().halt(status)}. Does not return. */
+    public static void halt(Runtime runtime, int status) {
+        end(WALKER.getCallerClass(), status);
+    }
+
+    private static void end(Class<?> caller, int status) {
+        RankContext context = RankContext.of(caller);
+        if (context.job() == null) {
+            Runtime.getRuntime().exit(status); // not a rank of a job: what the program asked for
+        }
+        context.job().programExit(context, status);
+        throw new IllegalStateException("unreachable: a rank's exit returned");
+    }
+
+    /** Thrown to unwind the thread of a rank whose program called {@code System.exit}. */
+    static final class ExitError extends Error {
+        private final int status;
+
+        ExitError(int rank, int status) {
+            super("rank " + rank + " called System.exit(" + status + ")", null, false, false);
+            this.status = status;
+        }
+
+        int status() {
+            return status;
+        }
+    }
+}
