@@ -973,9 +973,8 @@ public final class Job {
     void programExit(RankContext context, int status) {
         Incarnation inc = slots[context.rank()].current;
         if (inc == null || inc.context() != context || !inc.live() || !inc.exited.compareAndSet(false, true)) {
-            Incarnation own = inc != null && inc.context() == context ? inc : null;
-            if (own != null && own.strike() != null) {
-                holdForGood(own);
+            if (inc != null && inc.context() == context) {
+                holdForGood(inc); // crashed, stopped, or exited before: a crash is recovered from here
             }
             while (true) {
                 LockSupport.park(this); // a dead or ended incarnation's thread: it does nothing more
