@@ -234,15 +234,13 @@ command_for() {
         --log-reserve "${LOG_RESERVE:-1GiB}" --log-copy "${config##*-}" --timeout "${RUN_TIMEOUT}s" \
         "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
       ;;
-    rewind-shm-spin)
-      # Waiting ranks spin on the ring for good instead of yielding their core after 100 polls.
-      printf '%s\n' env JAVA_TOOL_OPTIONS=-Drewind.wait.spinPolls=2147483647 "$repo/rewind" run -n 2 --launch local \
-        --shm --no-record --protocol none --timeout "${RUN_TIMEOUT}s" "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
-      ;;
-    rewind-shm | rewind-shm-pessimistic)
+    rewind-shm | rewind-shm-pessimistic | rewind-shm-spin)
       local protocol=none
+      local -a env=()
       [ "$config" = rewind-shm-pessimistic ] && protocol=pessimistic
-      printf '%s\n' "$repo/rewind" run -n 2 --launch local --shm --no-record --protocol "$protocol" \
+      # rewind-shm-spin: waiting ranks spin on the ring for good instead of yielding their core after 100 polls.
+      [ "$config" = rewind-shm-spin ] && env=(env JAVA_TOOL_OPTIONS=-Drewind.wait.spinPolls=2147483647)
+      printf '%s\n' "${env[@]}" "$repo/rewind" run -n 2 --launch local --shm --no-record --protocol "$protocol" \
         --timeout "${RUN_TIMEOUT}s" "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
       ;;
     *) die "unknown configuration: $config" ;;

@@ -1334,35 +1334,24 @@ public final class ProcessJob {
         if (neverStarted && ++s.failedStarts >= MAX_FAILED_STARTS) {
             // A process that cannot even start (a broken JVM, class path or checkpoint) would be
             // restarted for ever: give up, with what its last attempt printed above.
-            s.outcome = new RankOutcome(
-                    s.rank,
-                    RankOutcome.Status.FAILED,
-                    "its process died before starting, " + s.failedStarts + " times in a row",
-                    null);
-            abort(
-                    s.rank,
+            return failJob(
+                    s,
                     1,
+                    "its process died before starting, " + s.failedStarts + " times in a row",
                     "rank " + s.rank + ": its process died before starting " + s.failedStarts
                             + " times in a row (last exit status " + status + "); see its output above");
-            return false;
         }
         if (s.strike == null && programRan && status >= 0 && status < 128 && status != RankProcess.COULD_NOT_RUN) {
             // Not killed (a signal's death is 128 + its number) but ended by its program, with
             // System.exit say, before its end reached the launcher: a re-execution would end it again,
             // so, as under mpirun, the job ends with that status instead of recovering for ever.
-            int code = status == 0 ? 1 : status;
-            s.outcome = new RankOutcome(
-                    s.rank,
-                    RankOutcome.Status.FAILED,
+            return failJob(
+                    s,
+                    status == 0 ? 1 : status,
                     "its process exited with status " + status + " before MPI.Finalize",
-                    null);
-            abort(
-                    s.rank,
-                    code,
                     "rank " + s.rank + ": its process exited with status " + status
                             + " before MPI.Finalize (its program ended it); a process killed by a signal is a crash and"
                             + " is recovered, one that exits is not");
-            return false;
         }
         s.detectedNanos = System.nanoTime();
         if (s.strike == null) {
@@ -1372,19 +1361,21 @@ public final class ProcessJob {
         }
         s.failed = !rolledBack;
         if (!protocol.recovers()) {
-            s.outcome = new RankOutcome(
-                    s.rank,
-                    RankOutcome.Status.FAILED,
-                    "crashed (" + s.strike.reason() + "); protocol " + protocol.name() + " cannot recover",
-                    null);
-            abort(
-                    s.rank,
+            return failJob(
+                    s,
                     1,
+                    "crashed (" + s.strike.reason() + "); protocol " + protocol.name() + " cannot recover",
                     "rank " + s.rank + " crashed (" + s.strike.reason() + ") and protocol " + protocol.name()
                             + " cannot recover: run with --protocol " + recoveringNames());
-            return false;
         }
         return true;
+    }
+
+    /** The rank failed ({@code outcome} says how) and the job ends with {@code code}. False: no recovery. */
+    private boolean failJob(Slot s, int code, String outcome, String reason) {
+        s.outcome = new RankOutcome(s.rank, RankOutcome.Status.FAILED, outcome, null);
+        abort(s.rank, code, reason);
+        return false;
     }
 
     private void afterDeaths() {

@@ -430,11 +430,7 @@ public final class RankProcess implements RankSupervisor {
             throw new java.io.IOException(
                     "standard input from the launcher: " + e.getCause().getMessage(), e);
         }
-        if (bytes.length == 0) {
-            return -1;
-        }
-        System.arraycopy(bytes, 0, b, off, bytes.length);
-        return bytes.length;
+        return io.rewind.runtime.JobInput.copyInto(bytes, b, off);
     }
 
     private final class RemoteCommunicators implements CommunicatorFactory {

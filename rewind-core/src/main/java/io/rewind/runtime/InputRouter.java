@@ -48,12 +48,10 @@ public final class InputRouter {
         private final Source source;
 
         private long position;
-        /** Bumped by every restart: a read an earlier incarnation started counts for nothing. */
-        private long generation;
         /**
          * Taken by the rank's threads one at a time across a read, so each gets bytes of its own, as from
          * a shared stream. A new one for every restart: a thread of a crashed incarnation still waiting
-         * for input holds only its own.
+         * for input holds only its own, and a read made under an earlier one counts for nothing.
          */
         private Object turn = new Object();
 
@@ -81,14 +79,12 @@ public final class InputRouter {
             }
             synchronized (myTurn) {
                 long at;
-                long mine;
                 synchronized (this) {
                     at = position;
-                    mine = generation;
                 }
                 int n = source.read(at, b, off, len);
                 synchronized (this) {
-                    if (n > 0 && mine == generation) {
+                    if (n > 0 && turn == myTurn) {
                         position = at + n;
                     }
                 }
@@ -104,7 +100,6 @@ public final class InputRouter {
         /** A new incarnation resumes from a point where the rank had read {@code position} bytes. */
         public synchronized void rewindTo(long position) {
             this.position = position;
-            generation++;
             turn = new Object();
         }
     }

@@ -798,8 +798,17 @@ public final class Job {
         if (inc.state() != IncarnationState.RUNNING || !inc.context().isFinalized()) {
             return;
         }
+        endedByExit(inc, new RankOutcome(inc.rank, RankOutcome.Status.COMPLETED, "", null));
+    }
+
+    /**
+     * The end of a rank whose program called {@code System.exit}: what it printed is shown, its end
+     * posted, and it counts as gone (the coordinator takes the ends of the ranks gone in), whatever its
+     * threads still do.
+     */
+    private void endedByExit(Incarnation inc, RankOutcome o) {
         inc.slot.output.flush();
-        programEnded(inc, new RankOutcome(inc.rank, RankOutcome.Status.COMPLETED, "", null));
+        programEnded(inc, o);
         inc.gone.countDown();
     }
 
@@ -976,25 +985,19 @@ public final class Job {
             if (inc != null && inc.context() == context) {
                 holdForGood(inc); // crashed, stopped, or exited before: a crash is recovered from here
             }
-            while (true) {
-                LockSupport.park(this); // a dead or ended incarnation's thread: it does nothing more
-            }
+            parkForGood(); // a thread of an incarnation already replaced
         }
         int rank = context.rank();
         boolean normal = status == 0 && context.isFinalized();
         String how = "called System.exit(" + status + ")" + (context.isFinalized() ? "" : " before MPI.Finalize");
-        inc.slot.output.flush();
         if (!normal) {
             abort(rank, status == 0 ? 1 : status, "rank " + rank + " " + how);
         }
-        programEnded(
+        endedByExit(
                 inc,
                 normal
                         ? new RankOutcome(rank, RankOutcome.Status.COMPLETED, "", null)
                         : new RankOutcome(rank, RankOutcome.Status.FAILED, how, null));
-        // Gone once its end is posted (the coordinator takes the ends of the ranks gone in), whatever
-        // the program does with the error that now unwinds this thread.
-        inc.gone.countDown();
         throw new RankExit.ExitError(rank, status);
     }
 
@@ -1024,6 +1027,11 @@ public final class Job {
             }
             inc.gone.countDown();
         }
+        parkForGood();
+    }
+
+    /** The calling thread does nothing more, a daemon parked until the JVM ends. */
+    private void parkForGood() {
         while (true) {
             LockSupport.park(this);
         }

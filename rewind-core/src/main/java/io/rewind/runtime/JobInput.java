@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The job's standard input, which rank 0 reads (as under {@code mpirun}, the other ranks read an empty
@@ -15,7 +16,7 @@ import java.util.concurrent.CompletableFuture;
  * from the position it had there, and the source (a pipe, a terminal) can give them only once.
  *
  * <p>One daemon thread, started at the first read past what is kept, reads the source; readers wait for
- * it, so a rank killed while it waits for input leaves no read of the source half done. Reads at any
+ * it, each on the answer to its read, so a rank killed while it waits for input leaves no read of the source half done. Reads at any
  * offset up to what is kept are answered at once. A source that fails to read ends the input there (the
  * reason is printed once on standard error), as a closed stream would.
  */
@@ -52,23 +53,26 @@ public final class JobInput {
         if (len == 0) {
             return 0;
         }
-        synchronized (this) {
-            want(offset + 1);
-            while (length <= offset && !ended) {
-                try {
-                    wait();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new InterruptedIOException("interrupted while waiting for standard input");
-                }
-            }
-            if (length <= offset) {
-                return -1;
-            }
-            int n = (int) Math.min(len, length - offset);
-            System.arraycopy(kept, (int) offset, b, off, n);
-            return n;
+        try {
+            return copyInto(readAsync(offset, len).get(), b, off);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while waiting for standard input");
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a read of standard input failed", e.getCause()); // never completed so
         }
+    }
+
+    /**
+     * Copies an answer of {@link #readAsync} into {@code b} at {@code off}: how many bytes, or -1 for the
+     * empty answer at the end of the input.
+     */
+    public static int copyInto(byte[] answer, byte[] b, int off) {
+        if (answer.length == 0) {
+            return -1;
+        }
+        System.arraycopy(answer, 0, b, off, answer.length);
+        return answer.length;
     }
 
     /**
@@ -142,7 +146,6 @@ public final class JobInput {
                     append(buf, n);
                 }
                 answers = answerable();
-                notifyAll();
                 done = ended;
             }
             answers.forEach(Runnable::run);

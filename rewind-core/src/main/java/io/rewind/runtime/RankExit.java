@@ -38,15 +38,8 @@ public final class RankExit {
 
     /** Thrown to unwind the thread of a rank whose program called {@code System.exit}. */
     static final class ExitError extends Error {
-        private final int status;
-
         ExitError(int rank, int status) {
             super("rank " + rank + " called System.exit(" + status + ")", null, false, false);
-            this.status = status;
-        }
-
-        int status() {
-            return status;
         }
     }
 }
