@@ -87,6 +87,8 @@ public final class Frame {
     PayloadTee tee;
     /** Protocol state attached by the sender (its log entry), or null. */
     Object protocolState;
+    /** The payload as the sender's protocol already staged it (its log entry), or null; never copied with the frame. */
+    private StagedPayload staged;
 
     public Frame(
             int context,
@@ -290,6 +292,21 @@ public final class Frame {
 
     public Object protocolState() {
         return protocolState;
+    }
+
+    /**
+     * Offers the transport the payload where the protocol already copied it ({@link StagedPayload});
+     * only for a transport that {@link Transport#stagesPayload stages payloads}, which takes it.
+     */
+    public void setStaged(StagedPayload staged) {
+        this.staged = staged;
+    }
+
+    /** The staged payload, now the caller's to release, or null; the frame no longer holds it. */
+    public StagedPayload takeStaged() {
+        StagedPayload s = staged;
+        staged = null;
+        return s;
     }
 
     public void setProtocolState(Object state) {

@@ -45,11 +45,11 @@ public interface Transport extends AutoCloseable {
     default void pollingPaused() {}
 
     /**
-     * Whether a payload to {@code destinationWorldRank} is copied whole into a record of the transport's
+     * Whether a payload to {@code destinationWorldRank} is copied whole into memory of the transport's
      * own before its first byte leaves (TCP), rather than straight into what the receiver reads (a
-     * shared-memory ring, or the receiver's queue in this JVM). A log copy riding on that first copy (a
-     * tee) would then run entirely ahead of the transfer; it is better made after the hand-off, while
-     * the record is still being written ({@link #flushOutbound}).
+     * shared-memory ring, or the receiver's queue in this JVM). Such a transport takes a payload the
+     * sender's protocol already copied ({@link Frame#setStaged}) and writes from it instead: a logged
+     * message then costs no more copies than an unlogged one.
      */
     default boolean stagesPayload(int destinationWorldRank) {
         return false;

@@ -60,7 +60,9 @@ class ProcessRecoveryTest {
     static Stream<Arguments> cases() {
         List<Arguments> out = new ArrayList<>();
         List<JobConfig> programs = List.of(
-                program(Stencil2D.class, 4, "32", "16"),
+                // Halo rows of 1100 doubles (8800 bytes): a logged message that long is written to its
+                // socket from the sender's log (SenderLoggingRank.SEND_FROM_LOG_MIN_BYTES).
+                program(Stencil2D.class, 4, "1100", "16"),
                 program(CollectiveMix.class, 4, "16", "8"),
                 program(MasterWorker.class, 3, "12", "20"),
                 program(CancelledSends.class, 3, "10")); // cancels over the wire, replayed withdrawn

@@ -2,6 +2,7 @@ package io.rewind.ft.log;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -77,6 +78,8 @@ public final class PayloadLog implements AutoCloseable {
     private int truncatedInSendOrder;
     private volatile HelperThreadCopier copier;
     private boolean closed;
+    /** Leases not yet released: the storage is freed at {@link #close} only once there are none. */
+    private int leases;
 
     private long entries;
     private long payloadBytes;
@@ -649,9 +652,73 @@ public final class PayloadLog implements AutoCloseable {
         }
         lock.lock();
         try {
-            primary.source().close();
-            if (spill != null) {
-                spill.source().close();
+            if (leases == 0) {
+                closeSources();
+            } // else: the last lease released frees the storage
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Lock held. */
+    private void closeSources() {
+        primary.source().close();
+        if (spill != null) {
+            spill.source().close();
+        }
+    }
+
+    /**
+     * The payload of a live entry as views of the log's own memory, for a transport to write from
+     * (its staging copy then is the log copy). The blocks stay where they are until the lease is
+     * released, even if the entry is truncated or the log closed meanwhile.
+     *
+     * @return null if the payload cannot be read in place: its copy is not finished, the backend keeps
+     *     no payloads, the entry is gone, or a fragment lies in a window of the file not mapped now
+     */
+    public LogLease lease(LogEntry entry) {
+        if (!entry.isCopyDone() || entry.copyFailed()) {
+            return null;
+        }
+        lock.lock();
+        try {
+            if (closed || !entry.retained || entry.truncated) {
+                return null;
+            }
+            ByteBuffer[] buffers = new ByteBuffer[entry.extents.length];
+            long next = 0;
+            for (int i = 0; i < buffers.length; i++) {
+                Extent extent = entry.extents[i];
+                MemorySegment segment = extent.block().segment;
+                if (segment == null || extent.messageOffsetBytes() != next) {
+                    return null;
+                }
+                buffers[i] = segment.asSlice(extent.offsetBytes(), extent.lengthBytes())
+                        .asByteBuffer();
+                next += extent.lengthBytes();
+            }
+            for (Extent extent : entry.extents) {
+                extent.block().users++;
+            }
+            leases++;
+            return new LogLease(this, entry, buffers);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** A lease of {@code entry} was released: its blocks may move along their life cycle again. */
+    void endLease(LogEntry entry) {
+        lock.lock();
+        try {
+            for (Extent extent : entry.extents) {
+                extent.block().users--;
+                if (!closed) {
+                    settle(extent.block());
+                }
+            }
+            if (--leases == 0 && closed) {
+                closeSources();
             }
         } finally {
             lock.unlock();

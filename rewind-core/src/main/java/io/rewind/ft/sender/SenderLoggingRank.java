@@ -8,6 +8,7 @@ import io.rewind.engine.Frame;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.SendCancellation;
 import io.rewind.engine.SharedPayload;
+import io.rewind.engine.StagedPayload;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogClient;
 import io.rewind.ft.RankProtocol;
@@ -16,6 +17,7 @@ import io.rewind.ft.RecoveryMessages;
 import io.rewind.ft.log.Channel;
 import io.rewind.ft.log.CopyMethod;
 import io.rewind.ft.log.LogEntry;
+import io.rewind.ft.log.LogLease;
 import io.rewind.ft.log.LogStatistics;
 import io.rewind.ft.log.MessageKey;
 import io.rewind.ft.log.PayloadLog;
@@ -222,6 +224,12 @@ public final class SenderLoggingRank implements RankProtocol {
      * receiver, and their log copy overlaps that transfer already.
      */
     static final long STAGE_MAX_BYTES = 16 << 10;
+    /**
+     * From this length a payload to a transport that stages payloads (TCP) is logged before the
+     * hand-off and written from the log. Shorter ones are logged after it, beside the transport's own
+     * copy: a lease of the log's memory costs more than copying a few kilobytes.
+     */
+    static final long SEND_FROM_LOG_MIN_BYTES = 8 << 10;
     /** Staged messages beyond this many, or this many bytes, are entered at once by the sending thread. */
     private static final int STAGE_LIMIT = 64;
 
@@ -326,6 +334,22 @@ public final class SenderLoggingRank implements RankProtocol {
                     skippedFrames++;
                     return false;
                 }
+            } else if (deliver
+                    && !frame.isPulled()
+                    && frame.lengthBytes() >= SEND_FROM_LOG_MIN_BYTES
+                    && transport.stagesPayload(destinationWorld)) {
+                // The transport would copy the payload into memory of its own before writing it (TCP):
+                // the log copy takes that place, and the transport writes from the log. A logged message
+                // then costs the copies of an unlogged one, whatever the copy method (the sending thread
+                // makes the one copy, as the transport would have).
+                LogEntry entry = logFrame(frame, source, sourceOffset, destinationWorld, shared, CopyMethod.PACK);
+                frame.setProtocolState(entry);
+                indexFrame(key, frame, entry);
+                entry.awaitCopy(); // a shared payload's entry may have been made with another method
+                LogLease lease = log.lease(entry);
+                if (lease != null) { // else (a backend that keeps no payloads) the transport copies as usual
+                    frame.setStaged(new LeasedPayload(lease));
+                }
             } else {
                 method = copyMethodFor(frame);
                 // A tee is driven by whoever transfers the payload, which must be this thread: not for a
@@ -373,6 +397,10 @@ public final class SenderLoggingRank implements RankProtocol {
             frame.setPiggyback(outcomes.piggybackFor(destinationWorld));
             transport.send(destinationWorld, frame);
         } finally {
+            StagedPayload untaken = frame.takeStaged(); // a transport that stages payloads takes it
+            if (untaken != null) {
+                untaken.release();
+            }
             if (after != AfterHandOff.NOTHING) {
                 synchronized (lock) {
                     try {

@@ -273,15 +273,20 @@ final class OutboundLink {
         }
     }
 
-    /** Writes as much of {@code b} as the socket takes now. Lock held. */
+    /**
+     * Writes as much of {@code b} as the socket takes now: a record in pieces (a header and the sender's
+     * log memory) with one gathering write, never merged into a copy. Lock held.
+     */
     private void writeSome(ByteBuf b) throws IOException {
         SocketChannel s = socket;
         while (b.isReadable()) {
-            int n = s.write(b.nioBuffer(b.readerIndex(), b.readableBytes()));
+            long n = b.nioBufferCount() == 1
+                    ? s.write(b.nioBuffer(b.readerIndex(), b.readableBytes()))
+                    : s.write(b.nioBuffers(b.readerIndex(), b.readableBytes()));
             if (n <= 0) {
                 return;
             }
-            b.skipBytes(n);
+            b.skipBytes((int) n);
         }
     }
 

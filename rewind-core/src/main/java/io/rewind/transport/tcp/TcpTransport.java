@@ -17,6 +17,7 @@ import io.rewind.engine.ErrorClass;
 import io.rewind.engine.Frame;
 import io.rewind.engine.FrameSink;
 import io.rewind.engine.RewindException;
+import io.rewind.engine.StagedPayload;
 import io.rewind.engine.Transport;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
@@ -266,14 +267,31 @@ public final class TcpTransport implements Transport {
      */
     @Override
     public void send(int destinationWorldRank, Frame frame) {
+        StagedPayload staged = frame.takeStaged(); // this transport's to release from here on
+        boolean inRecord = false;
+        try {
+            inRecord = send(destinationWorldRank, frame, staged);
+        } finally {
+            if (staged != null && !inRecord) {
+                staged.release();
+            }
+        }
+    }
+
+    /**
+     * As {@link #send(int, Frame)}.
+     *
+     * @return whether {@code staged} went into a record, which releases it
+     */
+    private boolean send(int destinationWorldRank, Frame frame, StagedPayload staged) {
         checkRank(destinationWorldRank);
         if (closed.get()) {
             frame.releaseSender();
-            return;
+            return false;
         }
         if (destinationWorldRank == worldRank) {
             inbound.frame(frame.receivedCopy()); // acknowledged like any other if synchronous
-            return;
+            return false;
         }
         if (frame.lengthBytes() > options.maxPayloadBytes()) {
             throw new RewindException(
@@ -288,12 +306,13 @@ public final class TcpTransport implements Transport {
         OutboundLink link = destinations[destinationWorldRank].link(this::connect);
         if (link == null) {
             frame.releaseSender(); // no live incarnation: dropped, as by a crashed process
-            return;
+            return false;
         }
-        ByteBuf record = WireFormat.encodeFrame(link.alloc(), frame, options.maxPayloadBytes());
+        ByteBuf record = WireFormat.encodeFrame(link.alloc(), frame, options.maxPayloadBytes(), staged);
         if (!link.write(record, readyTimeout, options.stallTimeout())) {
             frame.releaseSender();
         }
+        return true;
     }
 
     /** As {@link #send}, for a control message in the codec's bytes (to itself: handed over as it is). */

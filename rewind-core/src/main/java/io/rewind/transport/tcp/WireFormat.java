@@ -2,8 +2,13 @@ package io.rewind.transport.tcp;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.UnpooledByteBufAllocator;
+import io.netty.buffer.UnpooledDirectByteBuf;
 import io.rewind.engine.Frame;
+import io.rewind.engine.StagedPayload;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
 
 /**
  * The records that follow the {@link Handshake} on a connection, always from the connecting side to
@@ -71,6 +76,61 @@ final class WireFormat {
 
     /** The frame as one record, length field included, its payload copied now. */
     static ByteBuf encodeFrame(ByteBufAllocator alloc, Frame f, int maxPayloadBytes) {
+        return encodeFrame(alloc, f, maxPayloadBytes, null);
+    }
+
+    /**
+     * The frame as one record, length field included: with its payload copied now, or, given the
+     * payload where the sender already staged it, the header followed by that memory, which the
+     * record holds (and releases with itself) instead of a copy.
+     *
+     * @param staged taken over: released with the record, or at once if encoding fails
+     */
+    static ByteBuf encodeFrame(ByteBufAllocator alloc, Frame f, int maxPayloadBytes, StagedPayload staged) {
+        if (staged == null) {
+            return encodeHeaderAndPayload(alloc, f, maxPayloadBytes, true);
+        }
+        ByteBuf header = null;
+        CompositeByteBuf record = null;
+        try {
+            header = encodeHeaderAndPayload(alloc, f, maxPayloadBytes, false);
+            ByteBuffer[] buffers = staged.buffers();
+            long stagedBytes = 0;
+            for (ByteBuffer b : buffers) {
+                stagedBytes += b.remaining();
+            }
+            if (stagedBytes != f.lengthBytes()) {
+                throw new IllegalArgumentException(
+                        "a staged payload of " + stagedBytes + " bytes for " + f + " of " + f.lengthBytes());
+            }
+            record = alloc.compositeDirectBuffer(1 + buffers.length);
+            record.addComponent(true, header);
+            header = null;
+            for (int i = 0; i < buffers.length; i++) {
+                // The first piece carries the release: it goes when the record goes.
+                record.addComponent(true, new StagedPiece(buffers[i].duplicate(), i == 0 ? staged : null));
+                if (i == 0) {
+                    staged = null;
+                }
+            }
+            ByteBuf done = record;
+            record = null;
+            return done;
+        } finally {
+            if (header != null) {
+                header.release();
+            }
+            if (record != null) {
+                record.release();
+            }
+            if (staged != null) {
+                staged.release();
+            }
+        }
+    }
+
+    private static ByteBuf encodeHeaderAndPayload(
+            ByteBufAllocator alloc, Frame f, int maxPayloadBytes, boolean withPayload) {
         int payload = Math.toIntExact(f.lengthBytes());
         int record = FRAME_OVERHEAD_BYTES + payload;
         long[] words = f.piggyback();
@@ -84,7 +144,7 @@ final class WireFormat {
             int records = (words.length + perRecord - 1) / perRecord;
             piggybackBytes = records * (LENGTH_BYTES + 1 + Integer.BYTES) + words.length * Long.BYTES;
         }
-        ByteBuf buf = alloc.directBuffer(piggybackBytes + LENGTH_BYTES + record);
+        ByteBuf buf = alloc.directBuffer(piggybackBytes + LENGTH_BYTES + (withPayload ? record : FRAME_OVERHEAD_BYTES));
         try {
             if (words != null) {
                 for (int from = 0; from < words.length; from += perRecord) {
@@ -109,7 +169,7 @@ final class WireFormat {
                     .writeInt(f.patternId())
                     .writeInt(f.iterationId())
                     .writeLong(payload);
-            if (payload > 0) {
+            if (withPayload && payload > 0) {
                 int at = buf.writerIndex();
                 buf.ensureWritable(payload);
                 f.copyPayloadTo(window(buf, at, payload), 0); // through the log's tee, if the frame has one
@@ -151,5 +211,23 @@ final class WireFormat {
         }
         // A buffer in several pieces would give us a copy of itself, and the payload would be lost.
         throw new IllegalStateException("a record buffer must be contiguous: " + buf);
+    }
+
+    /** A staged payload's buffer as a piece of a record; the piece that carries the release runs it when freed. */
+    private static final class StagedPiece extends UnpooledDirectByteBuf {
+        private final StagedPayload release;
+
+        StagedPiece(ByteBuffer buffer, StagedPayload release) {
+            super(UnpooledByteBufAllocator.DEFAULT, buffer, buffer.remaining());
+            this.release = release;
+        }
+
+        @Override
+        protected void deallocate() {
+            super.deallocate();
+            if (release != null) {
+                release.release();
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.rewind.transport.tcp;
 import static io.rewind.transport.TransportConformanceSuite.assertSameFrame;
 import static io.rewind.transport.TransportConformanceSuite.frame;
 import static io.rewind.transport.TransportConformanceSuite.randomBytes;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -14,6 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.rewind.engine.Frame;
 import io.rewind.engine.IncarnationNotice;
 import io.rewind.engine.RewindException;
+import io.rewind.engine.StagedPayload;
 import io.rewind.ft.ControlMessageCodec;
 import io.rewind.transport.Await;
 import io.rewind.transport.RecordingSink;
@@ -22,6 +24,7 @@ import java.lang.foreign.MemorySegment;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -189,6 +192,110 @@ class TcpTransportTest {
         Frame f = frameOf(0, 1);
         f.setPattern(-1, 0);
         assertThrows(IllegalArgumentException.class, () -> r.transport(0).send(1, f));
+    }
+
+    /** A payload staged in direct memory, in {@code pieces} buffers, that counts its releases. */
+    private static final class CountingStaged implements StagedPayload {
+        final ByteBuffer[] buffers;
+        final AtomicInteger releases = new AtomicInteger();
+
+        CountingStaged(byte[] payload, int pieces) {
+            buffers = new ByteBuffer[pieces];
+            int at = 0;
+            for (int i = 0; i < pieces; i++) {
+                int len = i == pieces - 1 ? payload.length - at : payload.length / pieces;
+                buffers[i] =
+                        ByteBuffer.allocateDirect(len).put(payload, at, len).flip();
+                at += len;
+            }
+        }
+
+        @Override
+        public ByteBuffer[] buffers() {
+            return buffers;
+        }
+
+        @Override
+        public void release() {
+            releases.incrementAndGet();
+        }
+    }
+
+    /** A frame whose own payload is zeros, carrying {@code staged}: what arrives can only come from the staged memory. */
+    private static Frame stagedFrame(long sequence, int length, CountingStaged staged) {
+        Frame f = frame(0, 1, 0, sequence, new byte[length]);
+        f.setStaged(staged);
+        return f;
+    }
+
+    @Test
+    void aStagedPayloadIsWrittenFromItsOwnMemoryAndReleasedOnceWritten() throws Exception {
+        TcpRanks r = closing(TcpRanks.start(2, 2, options()));
+        int[] lengths = {8 << 10, (1 << 20) + 3, 1, 64 << 10};
+        List<CountingStaged> staged = new ArrayList<>();
+        List<byte[]> payloads = new ArrayList<>();
+        for (int i = 0; i < lengths.length; i++) {
+            byte[] payload = randomBytes(lengths[i], 100 + i);
+            CountingStaged s = new CountingStaged(payload, Math.min(3, lengths[i]));
+            Frame f = stagedFrame(i + 1, lengths[i], s);
+            if (i == 1) {
+                f.setPiggyback(new long[] {7, -8, 9}); // the words go ahead of a header with no payload in it
+            }
+            staged.add(s);
+            payloads.add(payload);
+            r.transport(0).send(1, f);
+        }
+        for (int i = 0; i < lengths.length; i++) {
+            RecordingSink.Arrival got = r.sink(1).nextFrame();
+            assertEquals(i + 1, got.frame().sequence());
+            assertArrayEquals(payloads.get(i), got.payload(), "frame " + (i + 1) + " carries the staged bytes");
+            if (i == 1) {
+                assertArrayEquals(new long[] {7, -8, 9}, got.frame().piggyback());
+            }
+        }
+        Await.until(
+                () -> staged.stream().allMatch(s -> s.releases.get() == 1),
+                Duration.ofSeconds(10),
+                "every staged payload released once written");
+    }
+
+    @Test
+    void aStagedPayloadIsReleasedWhenItsFrameIsDropped() throws Exception {
+        TcpRanks r = closing(TcpRanks.start(2, 2, options().withMaxPayloadBytes(64 << 10)));
+        CountingStaged tooLong = new CountingStaged(new byte[(64 << 10) + 1], 2);
+        assertThrows(RewindException.class, () -> r.transport(0).send(1, stagedFrame(1, (64 << 10) + 1, tooLong)));
+        assertEquals(1, tooLong.releases.get(), "refused");
+
+        r.transports[0].peerGone(1, 0);
+        CountingStaged toGone = new CountingStaged(new byte[10_000], 2);
+        r.transport(0).send(1, stagedFrame(2, 10_000, toGone));
+        assertEquals(1, toGone.releases.get(), "dropped: no live incarnation");
+
+        r.transports[0].close();
+        CountingStaged afterClose = new CountingStaged(new byte[10_000], 1);
+        r.transport(0).send(1, stagedFrame(3, 10_000, afterClose));
+        assertEquals(1, afterClose.releases.get(), "dropped: transport closed");
+    }
+
+    @Test
+    void stagedPayloadsWaitingForAFullConnectionAreReleasedWhenThePeerIsGone() throws Exception {
+        try (ServerSocket server = smallServer()) {
+            CompletableFuture<Socket> peer = stuckPeer(server);
+            TcpTransport sender = open(0, 0, 2, options().withWriteBufferMarks(64 << 20, 128 << 20));
+            sender.peer(1, 0, (InetSocketAddress) server.getLocalSocketAddress());
+            List<CountingStaged> staged = new ArrayList<>();
+            for (int i = 1; i <= 16; i++) { // 16 MiB, more than the socket buffers hold: the rest waits
+                CountingStaged s = new CountingStaged(new byte[1 << 20], 2);
+                staged.add(s);
+                sender.send(1, stagedFrame(i, 1 << 20, s));
+            }
+            assertTrue(
+                    staged.stream().anyMatch(s -> s.releases.get() == 0),
+                    "records wait for room, holding their memory");
+            sender.peerGone(1, 0);
+            assertTrue(staged.stream().allMatch(s -> s.releases.get() == 1), "released as their records are dropped");
+            peer.get(5, TimeUnit.SECONDS).close();
+        }
     }
 
     /** A peer that completes the handshake and then reads nothing: its connection fills up. */
