@@ -50,6 +50,8 @@
 #   CONFIGS         subset and order, default "ompi-tcp ompi-vader rewind-none rewind-pessimistic";
 #                   also rewind-shm and rewind-shm-pessimistic (rank processes through shared memory),
 #                   rewind-shm-spin (rewind-shm with waiting ranks spinning for good, never yielding), and
+#                   rewind-global (checkpoints, nothing logged), rewind-pessimistic-dummy (pessimistic with
+#                   the dummy log backend: the log copy into one reused area, nothing kept),
 #                   rewind-pessimistic-reserved (pessimistic with --log-reserve LOG_RESERVE per rank)
 #                   rewind-pessimistic-reserved-COPY: the same with --log-copy COPY (pack, pipelined,
 #                   helper or hybrid); base-CONFIG: CONFIG run by the build in BASE_REPO (another checkout,
@@ -220,9 +222,13 @@ command_for() {
       printf '%s\n' "${base[@]}" "$JAVA" "${ompi_java_opts[@]}" -cp "$OMPI_JAR:$OUT_DIR/classes" \
         "$MAIN" "${size_args[@]}"
       ;;
-    rewind-none | rewind-pessimistic)
+    rewind-none | rewind-pessimistic | rewind-global)
       printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol "${config#rewind-}" \
         --timeout "${RUN_TIMEOUT}s" "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
+      ;;
+    rewind-pessimistic-dummy)
+      printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol pessimistic \
+        --log-backend dummy --timeout "${RUN_TIMEOUT}s" "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
       ;;
     rewind-pessimistic-reserved)
       printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol pessimistic \
