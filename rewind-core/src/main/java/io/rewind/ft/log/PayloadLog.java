@@ -697,9 +697,7 @@ public final class PayloadLog implements AutoCloseable {
                         .asByteBuffer();
                 next += extent.lengthBytes();
             }
-            for (Extent extent : entry.extents) {
-                extent.block().users++;
-            }
+            holdBlocks(entry);
             leases++;
             return new LogLease(this, entry, buffers);
         } finally {
@@ -711,12 +709,7 @@ public final class PayloadLog implements AutoCloseable {
     void endLease(LogEntry entry) {
         lock.lock();
         try {
-            for (Extent extent : entry.extents) {
-                extent.block().users--;
-                if (!closed) {
-                    settle(extent.block());
-                }
-            }
+            releaseBlocks(entry);
             if (--leases == 0 && closed) {
                 closeSources();
             }
@@ -757,6 +750,23 @@ public final class PayloadLog implements AutoCloseable {
         }
     }
 
+    /** A use count on each block of the entry: none of them moves while it is held. Lock held. */
+    private void holdBlocks(LogEntry entry) {
+        for (Extent extent : entry.extents) {
+            extent.block().users++;
+        }
+    }
+
+    /** Drops the use counts {@link #holdBlocks} took, and moves each block along if it is idle now. Lock held. */
+    private void releaseBlocks(LogEntry entry) {
+        for (Extent extent : entry.extents) {
+            extent.block().users--;
+            if (!closed) {
+                settle(extent.block());
+            }
+        }
+    }
+
     /** A copy finished (or failed): drop its use counts. */
     void onCopyFinished(LogEntry entry) {
         if (!entry.holdsBlocks) {
@@ -765,12 +775,7 @@ public final class PayloadLog implements AutoCloseable {
         lock.lock();
         try {
             entry.holdsBlocks = false;
-            for (Extent extent : entry.extents) {
-                extent.block().users--;
-                if (!closed) {
-                    settle(extent.block());
-                }
-            }
+            releaseBlocks(entry);
         } finally {
             lock.unlock();
         }
@@ -791,9 +796,7 @@ public final class PayloadLog implements AutoCloseable {
                         PayloadLogException.Reason.PAYLOAD_UNAVAILABLE,
                         entry.key() + " was truncated; its payload is gone");
             }
-            for (Extent extent : entry.extents) {
-                extent.block().users++;
-            }
+            holdBlocks(entry);
         } finally {
             lock.unlock();
         }
@@ -810,12 +813,7 @@ public final class PayloadLog implements AutoCloseable {
         } finally {
             lock.lock();
             try {
-                for (Extent extent : entry.extents) {
-                    extent.block().users--;
-                    if (!closed) {
-                        settle(extent.block());
-                    }
-                }
+                releaseBlocks(entry);
             } finally {
                 lock.unlock();
             }

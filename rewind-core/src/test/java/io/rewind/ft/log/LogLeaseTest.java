@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
@@ -96,7 +97,7 @@ class LogLeaseTest {
         assertArrayEquals(payload, concat(lease.buffers()), "readable after close while leased");
         lease.release();
         ByteBuffer gone = lease.buffers()[0];
-        org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, () -> gone.get(0));
+        assertThrows(IllegalStateException.class, () -> gone.get(0));
     }
 
     @Test
