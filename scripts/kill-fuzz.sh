@@ -2,12 +2,12 @@
 # Crashes plain mpi programs at random times, under a random recovering protocol and launch mode, and
 # checks every run ends and prints exactly what the failure-free run printed.
 #
-# Each trial draws a program of io.rewind.apps.plain (CollectiveTour, RequestTour, ProbeTour, ThreadTour), a
-# protocol (pessimistic, causal, mcml with a drawn quota, spbc with 1-4 clusters but no more than ranks, global), the launch
-# mode (threads, or local: one process per rank, a crash is a real SIGKILL) and one to three kills at
-# drawn times, from 20 ms to as long as the program's failure-free run took (the same rank twice, or a
-# rank during another's recovery, included; as processes the ranks start later, so more kills land
-# while they start).
+# Each trial draws a program of io.rewind.apps.plain (CollectiveTour, RequestTour, ProbeTour, ThreadTour,
+# CommunicatorTour), a protocol (pessimistic, causal, mcml with a drawn quota, spbc with 1-4 clusters but no
+# more than ranks, global), the launch mode (threads, or local: one process per rank, a crash is a real
+# SIGKILL) and one to three kills at drawn times, from 20 ms to as long as the program's failure-free
+# run took (the same rank twice, or a rank during another's recovery, included; as processes the ranks
+# start later, so more kills land while they start).
 # Kills by time, unlike the oracle's kills at operation counts, fall wherever the run happens to be.
 #
 # Usage: scripts/kill-fuzz.sh [TRIALS] [SEED]      (defaults: 40 trials, seed 1; a few minutes each 10)
@@ -26,7 +26,7 @@ work="${WORK:-300000}"
 out="${OUT_DIR:-$(mktemp -d -t rewind-kill-fuzz-XXXXXX)}"
 mkdir -p "$out"
 
-programs=(CollectiveTour RequestTour ProbeTour ThreadTour)
+programs=(CollectiveTour RequestTour ProbeTour ThreadTour CommunicatorTour)
 protocols=(pessimistic causal mcml spbc global)
 RANDOM="$seed"
 
