@@ -140,6 +140,15 @@ public final class OverheadBench implements Callable<Integer> {
             })
     boolean control;
 
+    @Option(
+            names = "--dummy-log",
+            description = {
+                "One more job of each protocol that logs payloads, whose log keeps nothing (the dummy",
+                "backend: no copy, no storage), reported as 'PROTOCOL (dummy log)'. What it costs is what",
+                "the protocol adds apart from the log's copies and memory."
+            })
+    boolean dummyLog;
+
     @Option(names = "--out", defaultValue = "runs/overhead", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
 
@@ -149,7 +158,9 @@ public final class OverheadBench implements Callable<Integer> {
         /** Its ranks' logs reserve what its warm-up run needed ({@code --log-reserve}). */
         RESERVED(" (reserved)"),
         /** The second job of none, paired with the reference ({@code --control}). */
-        CONTROL(" (control)");
+        CONTROL(" (control)"),
+        /** Its ranks' logs keep nothing: the dummy backend ({@code --dummy-log}). */
+        DUMMY_LOG(" (dummy log)");
 
         private final String suffix;
 
@@ -403,6 +414,9 @@ public final class OverheadBench implements Callable<Integer> {
             if (reserved) {
                 out.add(new Key(w, n, p, Variant.RESERVED));
             }
+            if (dummyLog && p.create().logsPayloads()) {
+                out.add(new Key(w, n, p, Variant.DUMMY_LOG));
+            }
         }
         if (control) {
             out.add(new Key(w, n, ProtocolRegistry.NONE, Variant.CONTROL));
@@ -419,6 +433,11 @@ public final class OverheadBench implements Callable<Integer> {
 
     /** Runs a variant's job, with the log reserve its protocol measured when it is the reserved one. */
     private JobResult execute(Key k, Harness.Run run, PointListener listener) {
+        if (k.variant() == Variant.DUMMY_LOG) {
+            return Job.run(run.builder(listener)
+                    .payloadLog(PayloadLogConfig.builder(StorageBackend.DUMMY).build())
+                    .build());
+        }
         long reserve = reserveOf(k);
         if (reserve == 0) {
             return run.execute(listener);
@@ -448,6 +467,7 @@ public final class OverheadBench implements Callable<Integer> {
                 + " --repeat " + repeat + " --size " + size + " --checkpoints " + checkpoints + " --clusters "
                 + clusters + (paired ? " --paired" : "") + (control ? " --control" : "")
                 + (logReserve.equals("none") ? "" : " --log-reserve " + logReserve)
+                + (dummyLog ? " --dummy-log" : "")
                 + (warmUp == 0 ? "" : " --warm-up " + warmUp);
     }
 
