@@ -175,6 +175,23 @@ class HarnessCommandsTest {
     }
 
     @Test
+    void overheadPairedRunsEachLoggingProtocolAgainWithALogThatKeepsNothing(@TempDir Path dir) throws Exception {
+        JsonNode rows = pairedStencilOnFourRanks(dir, "--dummy-log");
+        assertEquals(3, rows.size());
+        JsonNode plain = rows.get(1);
+        JsonNode dummy = rows.get(2);
+        assertEquals("spbc", plain.get("protocol").asText());
+        assertEquals("spbc (dummy log)", dummy.get("protocol").asText());
+        assertEquals(23, dummy.get("paired_iterations").asInt());
+        assertEquals(0, dummy.get("log_reserve_bytes").asLong());
+        // The same channels cross the clusters; only where their payloads go differs.
+        assertEquals(
+                plain.get("logged_share").asDouble(), dummy.get("logged_share").asDouble(), 1e-12);
+        double ratio = dummy.get("ratio_median").asDouble();
+        assertTrue(ratio > 0.2 && ratio < 5, dummy.toString());
+    }
+
+    @Test
     void overheadMeasuresALogReserveForEveryRankCount(@TempDir Path dir) throws Exception {
         int status = run(
                 new OverheadBench(),
