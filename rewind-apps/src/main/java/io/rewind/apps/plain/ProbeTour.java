@@ -18,8 +18,9 @@ import mpi.UserFunction;
  * mProbe}/{@code mRecv} from {@code ANY_SOURCE}, receives from every rank completed by {@code
  * waitSome}, a receive cancelled before anything can match it, a non-commutative user-defined
  * reduction, an exchange over an intercommunicator between the even and the odd ranks, a {@code
- * testAny} loop, and {@code gather}/{@code scatter} on a split communicator. Needs an even number of
- * ranks, at least 2. Usage: {@code ProbeTour [iterations] [work] [doubles per long message]}.
+ * testAny} loop, and {@code gather}/{@code scatter} on a split communicator. Needs at least 2 ranks
+ * (of an odd number, the last even rank has no partner across). Usage: {@code ProbeTour [iterations]
+ * [work] [doubles per long message]}.
  */
 public final class ProbeTour {
     private ProbeTour() {}
@@ -117,10 +118,12 @@ public final class ProbeTour {
 
             long[] across = new long[1];
             int me = colour.getRank();
-            if (rank % 2 == 0) {
+            // Of an odd number of ranks, the last even one has no odd partner: nothing comes across.
+            boolean paired = me < evensAndOdds.getRemoteSize();
+            if (paired && rank % 2 == 0) {
                 evensAndOdds.send(new long[] {check % 5000}, 1, MPI.LONG, me, 300);
                 evensAndOdds.recv(across, 1, MPI.LONG, me, 301);
-            } else {
+            } else if (paired) {
                 evensAndOdds.recv(across, 1, MPI.LONG, me, 300);
                 evensAndOdds.send(new long[] {check % 7000}, 1, MPI.LONG, me, 301);
             }
