@@ -14,10 +14,9 @@ import java.util.concurrent.CountDownLatch;
  * request, because until then the log may still read the application's buffer.
  *
  * <p>A {@link CopyMethod#PIPELINED} entry is filled by whoever transfers the message, chunk by
- * chunk ({@link #copyNextChunk(long)} or {@link PipelinedCopier}), and finished by its sender; one
- * chunk at a time, whichever thread drives it. A {@link CopyMethod#HELPER_THREAD} entry is filled by
- * the log's copier thread, or by the thread that awaits it first if the copier has not started on it
- * yet.
+ * chunk ({@link #copyNextChunk(long)} or {@link PipelinedCopier}); one thread at a time drives it.
+ * A {@link CopyMethod#HELPER_THREAD} entry is filled by the log's copier thread, or by the thread
+ * that awaits it first if the copier has not started on it yet.
  */
 public final class LogEntry implements StoredPayload {
 
@@ -71,8 +70,8 @@ public final class LogEntry implements StoredPayload {
         final CountDownLatch helperDone;
         MemorySegment source;
         final long sourceOffset;
-        /** Bytes of a pipelined copy done so far; written under this object's monitor. */
-        volatile long copiedBytes;
+        /** Bytes of a pipelined copy done so far; only the driving thread touches it. */
+        long copiedBytes;
 
         Throwable failure;
 
@@ -254,32 +253,26 @@ public final class LogEntry implements StoredPayload {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must be >= 0, got " + maxBytes);
         }
-        Copy c = copy;
-        // Two threads may drive the same copy: the one that moves the payload (a tee, in the receiving
-        // thread when the message is matched there) and the sender, which finishes the copy before its
-        // send completes (awaitCopy). One chunk at a time, so that neither reads a source the other's
-        // last chunk has already let go.
-        synchronized (c) {
-            if (state != PENDING) {
-                return 0;
-            }
-            long copiedBytes = c.copiedBytes;
-            long n = Math.min(maxBytes, lengthBytes - copiedBytes);
-            try {
-                copyIntoExtents(c.source, c.sourceOffset, copiedBytes, n);
-            } catch (RuntimeException | InternalError e) {
-                finish(e);
-                throw new PayloadLogException(
-                        PayloadLogException.Reason.COPY_FAILED,
-                        "copying bytes [" + copiedBytes + ", " + (copiedBytes + n) + ") of " + key + " failed: " + e,
-                        e);
-            }
-            c.copiedBytes = copiedBytes + n;
-            if (c.copiedBytes == lengthBytes) {
-                finish(null);
-            }
-            return n;
+        if (state != PENDING) {
+            return 0;
         }
+        Copy c = copy;
+        long copiedBytes = c.copiedBytes;
+        long n = Math.min(maxBytes, lengthBytes - copiedBytes);
+        try {
+            copyIntoExtents(c.source, c.sourceOffset, copiedBytes, n);
+        } catch (RuntimeException | InternalError e) {
+            finish(e);
+            throw new PayloadLogException(
+                    PayloadLogException.Reason.COPY_FAILED,
+                    "copying bytes [" + copiedBytes + ", " + (copiedBytes + n) + ") of " + key + " failed: " + e,
+                    e);
+        }
+        c.copiedBytes = copiedBytes + n;
+        if (c.copiedBytes == lengthBytes) {
+            finish(null);
+        }
+        return n;
     }
 
     /** Bytes of the payload already in the log (all of them once the copy is done). */
