@@ -3,7 +3,6 @@ package io.rewind.ft.log;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 
@@ -39,25 +38,16 @@ public final class LogEntry implements StoredPayload {
     private final MessageKey key;
     private final long lengthBytes;
     private final CopyMethod copyMethod;
-    /*
-     * Where the payload lies. Most payloads lie in one fragment, kept in these two fields; a payload
-     * split across blocks has its other fragments in moreExtents. A log of short messages holds
-     * millions of entries between two checkpoints, and the collector traces and copies every one of
-     * them: an entry makes one object, not three.
-     */
-    private final StorageBlock firstBlock;
-    private final long firstOffsetBytes;
-    /** The fragments after the first, in message order; null when the payload lies in one. */
-    private final Extent[] moreExtents;
-
+    final Extent[] extents;
     final boolean retained;
+    private final CountDownLatch helperDone;
 
-    /**
-     * The copy's working state: null for a short pack copy made under the log lock before the entry
-     * is returned (the common case), unless that copy failed.
-     */
-    private Copy copy;
+    private MemorySegment source;
+    private final long sourceOffset;
+    /** Bytes of a pipelined copy done so far; only the driving thread touches it. */
+    private long copiedBytes;
 
+    private Throwable failure;
     private volatile int state;
 
     /** Guarded by the log's lock. */
@@ -65,27 +55,6 @@ public final class LogEntry implements StoredPayload {
     /** Whether the entry holds use counts on its blocks until its copy finishes. Set under the lock. */
     boolean holdsBlocks;
 
-    /** What a copy that outlives {@link PayloadLog#append} works with. */
-    private static final class Copy {
-        final CountDownLatch helperDone;
-        MemorySegment source;
-        final long sourceOffset;
-        /** Bytes of a pipelined copy done so far; only the driving thread touches it. */
-        long copiedBytes;
-
-        Throwable failure;
-
-        Copy(MemorySegment source, long sourceOffset, CopyMethod method) {
-            this.source = source;
-            this.sourceOffset = sourceOffset;
-            this.helperDone = method == CopyMethod.HELPER_THREAD ? new CountDownLatch(1) : null;
-        }
-    }
-
-    /**
-     * An entry whose copy is made later, by {@link #copyAllAndThrow}, the transfer (pipelined) or the
-     * copier (helper thread): {@code source} stays reachable until it is done.
-     */
     LogEntry(
             PayloadLog log,
             MessageKey key,
@@ -95,45 +64,15 @@ public final class LogEntry implements StoredPayload {
             boolean retained,
             MemorySegment source,
             long sourceOffset) {
-        this(log, key, lengthBytes, copyMethod, extents, retained);
-        this.copy = new Copy(source, sourceOffset, copyMethod);
-    }
-
-    /** An entry whose pack copy is made at once under the log lock ({@link #copyUnderLock}). */
-    LogEntry(
-            PayloadLog log,
-            MessageKey key,
-            long lengthBytes,
-            CopyMethod copyMethod,
-            Extent[] extents,
-            boolean retained) {
         this.log = log;
         this.key = key;
         this.lengthBytes = lengthBytes;
         this.copyMethod = copyMethod;
-        this.firstBlock = extents[0].block();
-        this.firstOffsetBytes = extents[0].offsetBytes();
-        this.moreExtents = extents.length == 1 ? null : Arrays.copyOfRange(extents, 1, extents.length);
+        this.extents = extents;
         this.retained = retained;
-    }
-
-    /** How many fragments the payload lies in (at least one). */
-    int extentCount() {
-        return moreExtents == null ? 1 : 1 + moreExtents.length;
-    }
-
-    /** The block of fragment {@code i}, without making an {@link Extent}. */
-    StorageBlock block(int i) {
-        return i == 0 ? firstBlock : moreExtents[i - 1].block();
-    }
-
-    /** Fragment {@code i} of the payload, in message order. */
-    Extent extent(int i) {
-        if (i > 0) {
-            return moreExtents[i - 1];
-        }
-        long firstLength = moreExtents == null ? lengthBytes : moreExtents[0].messageOffsetBytes();
-        return new Extent(firstBlock, firstOffsetBytes, firstLength, 0);
+        this.source = source;
+        this.sourceOffset = sourceOffset;
+        this.helperDone = copyMethod == CopyMethod.HELPER_THREAD ? new CountDownLatch(1) : null;
     }
 
     /**
@@ -194,7 +133,7 @@ public final class LogEntry implements StoredPayload {
         if (state == PENDING) {
             switch (copyMethod) {
                 case PACK -> {}
-                case PIPELINED -> copyNextChunk(lengthBytes - copy.copiedBytes);
+                case PIPELINED -> copyNextChunk(lengthBytes - copiedBytes);
                 case HELPER_THREAD -> {
                     if (STATE.compareAndSet(this, PENDING, CLAIMED)) {
                         copyAll();
@@ -202,12 +141,10 @@ public final class LogEntry implements StoredPayload {
                 }
             }
         }
-        Copy c = copy;
-        if (c != null && c.helperDone != null) {
-            awaitUninterruptibly(c.helperDone);
+        if (helperDone != null) {
+            awaitUninterruptibly(helperDone);
         }
         if (state == FAILED) {
-            Throwable failure = copy.failure;
             throw new PayloadLogException(
                     PayloadLogException.Reason.COPY_FAILED,
                     "copying the payload of " + key + " (" + lengthBytes + " bytes) into the log failed: " + failure,
@@ -256,11 +193,9 @@ public final class LogEntry implements StoredPayload {
         if (state != PENDING) {
             return 0;
         }
-        Copy c = copy;
-        long copiedBytes = c.copiedBytes;
         long n = Math.min(maxBytes, lengthBytes - copiedBytes);
         try {
-            copyIntoExtents(c.source, c.sourceOffset, copiedBytes, n);
+            copyIntoExtents(copiedBytes, n);
         } catch (RuntimeException | InternalError e) {
             finish(e);
             throw new PayloadLogException(
@@ -268,8 +203,8 @@ public final class LogEntry implements StoredPayload {
                     "copying bytes [" + copiedBytes + ", " + (copiedBytes + n) + ") of " + key + " failed: " + e,
                     e);
         }
-        c.copiedBytes = copiedBytes + n;
-        if (c.copiedBytes == lengthBytes) {
+        copiedBytes += n;
+        if (copiedBytes == lengthBytes) {
             finish(null);
         }
         return n;
@@ -281,7 +216,7 @@ public final class LogEntry implements StoredPayload {
         if (s == LOGGED) {
             return lengthBytes;
         }
-        return copyMethod == CopyMethod.PIPELINED ? copy.copiedBytes : 0;
+        return copyMethod == CopyMethod.PIPELINED ? copiedBytes : 0;
     }
 
     /**
@@ -325,7 +260,7 @@ public final class LogEntry implements StoredPayload {
     private void copyAll() {
         Throwable failed = null;
         try {
-            copyIntoExtents(copy.source, copy.sourceOffset, 0, lengthBytes);
+            copyIntoExtents(0, lengthBytes);
         } catch (RuntimeException | InternalError e) {
             // InternalError is how the JVM reports a fault on a mapped page the file system cannot back.
             failed = e;
@@ -342,72 +277,47 @@ public final class LogEntry implements StoredPayload {
     }
 
     /** Pack of a short message while the log lock is held: no block use counts were taken. */
-    void copyUnderLock(MemorySegment source, long sourceOffset) {
+    void copyUnderLock() {
         try {
-            copyIntoExtents(source, sourceOffset, 0, lengthBytes);
+            copyIntoExtents(0, lengthBytes);
             state = LOGGED;
         } catch (RuntimeException | InternalError e) {
-            Copy failed = new Copy(null, sourceOffset, CopyMethod.PACK);
-            failed.failure = e;
-            copy = failed;
+            failure = e;
             state = FAILED;
         }
+        source = null;
     }
 
     boolean copyFailed() {
         return state == FAILED;
     }
 
-    private void copyIntoExtents(MemorySegment source, long sourceOffset, long fromMessageOffset, long lengthToCopy) {
+    private void copyIntoExtents(long fromMessageOffset, long lengthToCopy) {
         long end = fromMessageOffset + lengthToCopy;
-        long firstLength = moreExtents == null ? lengthBytes : moreExtents[0].messageOffsetBytes();
-        copyIntoFragment(source, sourceOffset, fromMessageOffset, end, firstBlock, firstOffsetBytes, 0, firstLength);
-        if (moreExtents != null) {
-            for (Extent extent : moreExtents) {
-                copyIntoFragment(
-                        source,
-                        sourceOffset,
-                        fromMessageOffset,
-                        end,
-                        extent.block(),
-                        extent.offsetBytes(),
-                        extent.messageOffsetBytes(),
-                        extent.lengthBytes());
+        for (Extent extent : extents) {
+            long extentStart = extent.messageOffsetBytes();
+            long from = Math.max(fromMessageOffset, extentStart);
+            long to = Math.min(end, extentStart + extent.lengthBytes());
+            if (from >= to) {
+                continue;
             }
+            MemorySegment target = extent.block().segment;
+            if (target == null) {
+                throw new PayloadLogException(
+                        PayloadLogException.Reason.CLOSED, "the log was closed before " + key + " was copied");
+            }
+            MemorySegment.copy(
+                    source, sourceOffset + from, target, extent.offsetBytes() + (from - extentStart), to - from);
         }
-    }
-
-    /** Copies the part of message bytes [from, end) that falls in one fragment. */
-    private void copyIntoFragment(
-            MemorySegment source,
-            long sourceOffset,
-            long fromMessageOffset,
-            long end,
-            StorageBlock block,
-            long blockOffset,
-            long fragmentStart,
-            long fragmentLength) {
-        long from = Math.max(fromMessageOffset, fragmentStart);
-        long to = Math.min(end, fragmentStart + fragmentLength);
-        if (from >= to) {
-            return;
-        }
-        MemorySegment target = block.segment;
-        if (target == null) {
-            throw new PayloadLogException(
-                    PayloadLogException.Reason.CLOSED, "the log was closed before " + key + " was copied");
-        }
-        MemorySegment.copy(source, sourceOffset + from, target, blockOffset + (from - fragmentStart), to - from);
     }
 
     private void finish(Throwable failed) {
-        Copy c = copy;
-        c.failure = failed;
-        c.source = null; // the application's buffer must not stay reachable from the log
+        failure = failed;
+        source = null; // the application's buffer must not stay reachable from the log
         log.onCopyFinished(this);
         state = failed == null ? LOGGED : FAILED;
-        if (c.helperDone != null) {
-            c.helperDone.countDown();
+        if (helperDone != null) {
+            helperDone.countDown();
         }
     }
 
