@@ -431,22 +431,28 @@ public final class OverheadBench implements Callable<Integer> {
                 : 0L;
     }
 
-    /** Runs a variant's job, with the log reserve its protocol measured when it is the reserved one. */
+    /** Runs a variant's job, with the payload log its variant asks for (see {@link #logOf}). */
     private JobResult execute(Key k, Harness.Run run, PointListener listener) {
+        PayloadLogConfig log = logOf(k);
+        return log == null
+                ? run.execute(listener)
+                : Job.run(run.builder(listener).payloadLog(log).build());
+    }
+
+    /**
+     * The payload log of a variant's job: the dummy backend for the dummy-log variant, the log reserve
+     * its protocol measured for the reserved one, else null (the protocol's default log).
+     */
+    private PayloadLogConfig logOf(Key k) {
         if (k.variant() == Variant.DUMMY_LOG) {
-            return Job.run(run.builder(listener)
-                    .payloadLog(PayloadLogConfig.builder(StorageBackend.DUMMY).build())
-                    .build());
+            return PayloadLogConfig.builder(StorageBackend.DUMMY).build();
         }
         long reserve = reserveOf(k);
-        if (reserve == 0) {
-            return run.execute(listener);
-        }
-        return Job.run(run.builder(listener)
-                .payloadLog(PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
+        return reserve == 0
+                ? null
+                : PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
                         .reserveBytes(reserve)
-                        .build())
-                .build());
+                        .build();
     }
 
     /**
