@@ -13,9 +13,13 @@ import java.util.concurrent.CountDownLatch;
  * request, because until then the log may still read the application's buffer.
  *
  * <p>A {@link CopyMethod#PIPELINED} entry is filled by whoever transfers the message, chunk by
- * chunk ({@link #copyNextChunk(long)} or {@link PipelinedCopier}); one thread at a time drives it.
- * A {@link CopyMethod#HELPER_THREAD} entry is filled by the log's copier thread, or by the thread
- * that awaits it first if the copier has not started on it yet.
+ * chunk ({@link #copyNextChunk(long)} or {@link PipelinedCopier}), and finished by the sender's
+ * {@link #awaitCopy()}. Two threads may reach it at once: a receive that matches a queued frame
+ * transfers it (and its tee logs it) on the receiving thread while the sender awaits the copy on
+ * its own. Each step therefore claims the entry first ({@code PENDING} to {@code CLAIMED}) and
+ * releases it after; a thread that finds it claimed transfers without logging, or waits for the
+ * claimer. A {@link CopyMethod#HELPER_THREAD} entry is filled by the log's copier thread, or by the
+ * thread that awaits it first if the copier has not started on it yet.
  */
 public final class LogEntry implements StoredPayload {
 
@@ -44,7 +48,7 @@ public final class LogEntry implements StoredPayload {
 
     private MemorySegment source;
     private final long sourceOffset;
-    /** Bytes of a pipelined copy done so far; only the driving thread touches it. */
+    /** Bytes of a pipelined copy done so far; only the thread holding the claim writes it. */
     private long copiedBytes;
 
     private Throwable failure;
@@ -130,16 +134,10 @@ public final class LogEntry implements StoredPayload {
      * @throws PayloadLogException ({@code COPY_FAILED}) if the copy failed
      */
     public void awaitCopy() {
-        if (state == PENDING) {
-            switch (copyMethod) {
-                case PACK -> {}
-                case PIPELINED -> copyNextChunk(lengthBytes - copiedBytes);
-                case HELPER_THREAD -> {
-                    if (STATE.compareAndSet(this, PENDING, CLAIMED)) {
-                        copyAll();
-                    }
-                }
-            }
+        if (copyMethod == CopyMethod.PIPELINED) {
+            finishPipelined();
+        } else if (copyMethod == CopyMethod.HELPER_THREAD && STATE.compareAndSet(this, PENDING, CLAIMED)) {
+            copyAll();
         }
         if (helperDone != null) {
             awaitUninterruptibly(helperDone);
@@ -190,24 +188,98 @@ public final class LogEntry implements StoredPayload {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("maxBytes must be >= 0, got " + maxBytes);
         }
-        if (state != PENDING) {
-            return 0;
+        while (true) {
+            int s = state;
+            if (s == LOGGED || s == FAILED) {
+                return 0;
+            }
+            if (s == PENDING && STATE.compareAndSet(this, PENDING, CLAIMED)) {
+                return copyClaimedChunk(maxBytes);
+            }
+            awaitClaimer(); // another thread copies a chunk: one memory copy, no lock held
         }
-        long n = Math.min(maxBytes, lengthBytes - copiedBytes);
+    }
+
+    /**
+     * Claims a pipelined entry that no chunk has been copied into yet, for a transfer that logs every
+     * chunk it moves ({@link PipelinedCopier}); the claimer then calls {@link #copyClaimedChunk} per
+     * chunk. False if the copy is done, under way on another thread, or partly made: the caller then
+     * only transfers, and the sender's {@link #awaitCopy()} makes or waits for the log copy.
+     */
+    boolean claimWholeCopy() {
+        if (copyMethod != CopyMethod.PIPELINED || state != PENDING) {
+            return false;
+        }
+        if (!STATE.compareAndSet(this, PENDING, CLAIMED)) {
+            return false;
+        }
+        if (copiedBytes != 0) {
+            STATE.setVolatile(this, PENDING);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * With the claim held: copies the next at most {@code maxBytes} into the log, then finishes the
+     * entry if that was the last byte or releases the claim ({@code release}) so another thread may
+     * go on.
+     */
+    long copyClaimedChunk(long maxBytes) {
+        return copyClaimedChunk(maxBytes, true);
+    }
+
+    /** As {@link #copyClaimedChunk(long)}, keeping the claim between chunks when {@code release} is false. */
+    long copyClaimedChunk(long maxBytes, boolean release) {
+        long from = copiedBytes;
+        long n = Math.min(maxBytes, lengthBytes - from);
         try {
-            copyIntoExtents(copiedBytes, n);
+            copyIntoExtents(from, n);
         } catch (RuntimeException | InternalError e) {
             finish(e);
             throw new PayloadLogException(
                     PayloadLogException.Reason.COPY_FAILED,
-                    "copying bytes [" + copiedBytes + ", " + (copiedBytes + n) + ") of " + key + " failed: " + e,
+                    "copying bytes [" + from + ", " + (from + n) + ") of " + key + " failed: " + e,
                     e);
         }
-        copiedBytes += n;
+        copiedBytes = from + n;
         if (copiedBytes == lengthBytes) {
             finish(null);
+        } else if (release) {
+            STATE.setVolatile(this, PENDING);
         }
         return n;
+    }
+
+    /** Gives up a claim held across a transfer, unless the copy finished (or failed) meanwhile. */
+    void releaseClaim() {
+        STATE.compareAndSet(this, CLAIMED, PENDING);
+    }
+
+    /**
+     * The sender's last word on a pipelined copy: copies whatever no transfer has, or waits while
+     * another thread (a receive's tee) holds the claim.
+     */
+    private void finishPipelined() {
+        while (true) {
+            int s = state;
+            if (s == LOGGED || s == FAILED) {
+                return;
+            }
+            if (s == PENDING && STATE.compareAndSet(this, PENDING, CLAIMED)) {
+                copyClaimedChunk(lengthBytes - copiedBytes);
+                return;
+            }
+            awaitClaimer(); // a tee copies on the receiving thread: a bounded memory copy
+        }
+    }
+
+    /**
+     * One turn of waiting for the thread that holds the claim. It may share the core with this one
+     * (ranks outnumber cores), so the wait gives the core away rather than spin.
+     */
+    private static void awaitClaimer() {
+        Thread.yield();
     }
 
     /** Bytes of the payload already in the log (all of them once the copy is done). */

@@ -23,8 +23,8 @@ public final class PipelinedCopier {
      * Copies {@code lengthBytes} of {@code source} from {@code sourceOffset} to {@code transferTarget}
      * at {@code transferOffset} in chunks of {@code chunkBytes}, logging each chunk into {@code entry}
      * right after it is transferred. The source range must be the one the entry was appended with.
-     * If the entry is not pipelined, or its copy is already done, only the transfer happens, so
-     * the engine can call this for every message.
+     * If the entry is not pipelined, or its copy is done, partly made or under way on another thread,
+     * only the transfer happens, so the engine can call this for every message.
      */
     public static void transferAndLog(
             MemorySegment source,
@@ -40,17 +40,23 @@ public final class PipelinedCopier {
             throw new IllegalArgumentException("transfer of " + lengthBytes + " bytes does not match " + entry + " ("
                     + entry.lengthBytes() + " bytes)");
         }
-        boolean logChunks = entry.copyMethod() == CopyMethod.PIPELINED && !entry.isCopyDone();
-        if (logChunks && entry.copiedBytes() != 0) {
-            throw new IllegalStateException(entry + " is already partly copied by another transfer");
-        }
-        for (long done = 0; done < lengthBytes; ) {
-            long n = Math.min(chunkBytes, lengthBytes - done);
-            MemorySegment.copy(source, sourceOffset + done, transferTarget, transferOffset + done, n);
-            if (logChunks) {
-                entry.copyNextChunk(n);
+        // The claim is held for the whole transfer: the sender's awaitCopy waits for it rather than copy
+        // the same bytes. Without it (the copy done, partly made, or under way on the sending thread),
+        // only the transfer happens here.
+        boolean logChunks = entry.claimWholeCopy();
+        try {
+            for (long done = 0; done < lengthBytes; ) {
+                long n = Math.min(chunkBytes, lengthBytes - done);
+                MemorySegment.copy(source, sourceOffset + done, transferTarget, transferOffset + done, n);
+                if (logChunks) {
+                    entry.copyClaimedChunk(n, false);
+                }
+                done += n;
             }
-            done += n;
+        } finally {
+            if (logChunks) {
+                entry.releaseClaim(); // a transfer cut short: the sender's awaitCopy copies the rest
+            }
         }
     }
 

@@ -10,6 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
 import java.util.SplittableRandom;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The pipelined copy feeds the transfer and the log from the same chunk. */
@@ -85,6 +90,59 @@ class PipelinedCopierTest {
                     IllegalArgumentException.class,
                     () -> PipelinedCopier.transferAndLog(source, 0, MemorySegment.ofArray(received), 0, 4, entry, 2));
             assertEquals(1, log.entries(TO_1, 1, 1).size());
+        }
+    }
+    /**
+     * A receive that matches a queued frame transfers it (through the tee) on the receiving thread
+     * while the sender awaits the log copy on its own: whichever comes first copies into the log, the
+     * other does not copy the same bytes again, and both the receiver and the log get the message.
+     */
+    @Test
+    void a_tee_and_the_senders_await_racing_on_one_entry_log_it_once_and_deliver_it() throws Exception {
+        byte[] payload = LogFixtures.randomBytes(new SplittableRandom(5), 160_020);
+        MemorySegment source = MemorySegment.ofArray(payload);
+        try (PayloadLog log =
+                        PayloadLog.open(0, small(StorageBackend.OFF_HEAP, null).build());
+                ExecutorService receiver = Executors.newSingleThreadExecutor()) {
+            for (int trial = 0; trial < 300; trial++) {
+                LogEntry entry = log.append(key(1, trial + 1), source, 0, payload.length, CopyMethod.PIPELINED);
+                byte[] received = new byte[payload.length];
+                CyclicBarrier start = new CyclicBarrier(2);
+                Future<?> tee = receiver.submit(() -> {
+                    start.await();
+                    PipelinedCopier.transferAndLog(
+                            source, 0, MemorySegment.ofArray(received), 0, payload.length, entry, 4096);
+                    return null;
+                });
+                start.await();
+                if (trial % 3 == 1) {
+                    entry.copyNextChunk(4096); // a sender that started chunk by chunk
+                }
+                entry.awaitCopy();
+                tee.get(30, TimeUnit.SECONDS);
+                assertTrue(entry.isCopyDone());
+                assertArrayEquals(payload, received, "trial " + trial);
+                assertArrayEquals(payload, entry.payloadToArray(), "trial " + trial);
+                log.truncate(TO_1, trial + 1);
+            }
+        }
+    }
+
+    @Test
+    void a_transfer_cut_short_leaves_the_rest_of_the_copy_to_the_sender() {
+        try (PayloadLog log =
+                PayloadLog.open(0, small(StorageBackend.OFF_HEAP, null).build())) {
+            byte[] payload = LogFixtures.randomBytes(new SplittableRandom(6), 10_000);
+            MemorySegment source = MemorySegment.ofArray(payload);
+            LogEntry entry = log.append(key(1, 1), source, 0, payload.length, CopyMethod.PIPELINED);
+            byte[] tooShort = new byte[5000];
+            assertThrows(
+                    IndexOutOfBoundsException.class,
+                    () -> PipelinedCopier.transferAndLog(
+                            source, 0, MemorySegment.ofArray(tooShort), 0, payload.length, entry, 1024));
+            assertFalse(entry.isCopyDone());
+            entry.awaitCopy(); // returns: the failed transfer gave its claim back
+            assertArrayEquals(payload, entry.payloadToArray());
         }
     }
 }
