@@ -35,10 +35,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * transfers otherwise), then wait for the log copy, as the engine must before completing the send.
  * Compare with {@link TransferBaselineBenchmark} for the overhead of logging.
  *
- * <p>The log is truncated whenever it holds 64 MiB or 65,536 entries, standing in for receivers'
- * checkpoints, so the figures include block recycling, writes to memory that is not in cache and,
- * for the mapped backend, window moves, as a long run would. (Without the entry limit, runs with
- * 64-byte messages would measure the garbage collector tracing millions of live index entries.)
+ * <p>The log is truncated whenever it holds {@code byteLimit} (64 MiB) or {@code entryLimit}
+ * entries, standing in for receivers' checkpoints, so the figures include block recycling, writes to
+ * memory that is not in cache and, for the mapped backend, window moves, as a long run would. With
+ * the default limit of 65,536 entries the index stays small; a limit of millions is the log of short
+ * messages between two checkpoints seconds apart, where the garbage collector traces and copies
+ * millions of live index entries (what each entry weighs on the heap then shows in the time per
+ * append).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -48,9 +51,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class PayloadLogAppendBenchmark {
 
-    private static final long TRUNCATE_ABOVE_BYTES = 64L << 20;
-    private static final long TRUNCATE_ABOVE_ENTRIES = 65_536;
-
     @Param({"OFF_HEAP", "MAPPED_FILE", "DUMMY"})
     public StorageBackend backend;
 
@@ -59,6 +59,14 @@ public class PayloadLogAppendBenchmark {
 
     @Param({"64", "4096", "65536", "1048576", "4194304"})
     public int sizeBytes;
+
+    /** Payload bytes the log holds before it is truncated (a checkpoint). */
+    @Param({"67108864"})
+    public long byteLimit;
+
+    /** Entries the log holds before it is truncated (a checkpoint). */
+    @Param({"65536"})
+    public long entryLimit;
 
     /** Chunk size of the pipelined copy (the default of the configuration). */
     @Param({"65536"})
@@ -102,7 +110,7 @@ public class PayloadLogAppendBenchmark {
         PipelinedCopier.transferAndLog(source, 0, receiveBuffer, 0, sizeBytes, entry, chunkBytes);
         entry.awaitCopy();
         loggedBytes += sizeBytes;
-        if (loggedBytes >= TRUNCATE_ABOVE_BYTES || ++loggedEntries >= TRUNCATE_ABOVE_ENTRIES) {
+        if (loggedBytes >= byteLimit || ++loggedEntries >= entryLimit) {
             log.truncateAll();
             loggedBytes = 0;
             loggedEntries = 0;

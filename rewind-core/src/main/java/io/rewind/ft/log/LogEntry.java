@@ -3,6 +3,7 @@ package io.rewind.ft.log;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 
@@ -42,16 +43,25 @@ public final class LogEntry implements StoredPayload {
     private final MessageKey key;
     private final long lengthBytes;
     private final CopyMethod copyMethod;
-    final Extent[] extents;
+    /*
+     * Where the payload lies. Most payloads lie in one fragment, kept in these two fields; a payload
+     * split across blocks has its other fragments in moreExtents. A log of short messages holds
+     * millions of entries between two checkpoints, and the collector traces and copies every one of
+     * them: an entry makes one object, not three.
+     */
+    private final StorageBlock firstBlock;
+    private final long firstOffsetBytes;
+    /** The fragments after the first, in message order; null when the payload lies in one. */
+    private final Extent[] moreExtents;
+
     final boolean retained;
-    private final CountDownLatch helperDone;
 
-    private MemorySegment source;
-    private final long sourceOffset;
-    /** Bytes of a pipelined copy done so far; only the thread holding the claim writes it. */
-    private long copiedBytes;
+    /**
+     * The copy's working state: null for a short pack copy made under the log lock before the entry
+     * is returned (the common case), unless that copy failed.
+     */
+    private Copy copy;
 
-    private Throwable failure;
     private volatile int state;
 
     /** Guarded by the log's lock. */
@@ -59,6 +69,27 @@ public final class LogEntry implements StoredPayload {
     /** Whether the entry holds use counts on its blocks until its copy finishes. Set under the lock. */
     boolean holdsBlocks;
 
+    /** What a copy that outlives {@link PayloadLog#append} works with. */
+    private static final class Copy {
+        final CountDownLatch helperDone;
+        MemorySegment source;
+        final long sourceOffset;
+        /** Bytes of a pipelined copy done so far; only the thread holding the claim writes it. */
+        long copiedBytes;
+
+        Throwable failure;
+
+        Copy(MemorySegment source, long sourceOffset, CopyMethod method) {
+            this.source = source;
+            this.sourceOffset = sourceOffset;
+            this.helperDone = method == CopyMethod.HELPER_THREAD ? new CountDownLatch(1) : null;
+        }
+    }
+
+    /**
+     * An entry whose copy is made later, by {@link #copyAllAndThrow}, the transfer (pipelined) or the
+     * copier (helper thread): {@code source} stays reachable until it is done.
+     */
     LogEntry(
             PayloadLog log,
             MessageKey key,
@@ -68,15 +99,45 @@ public final class LogEntry implements StoredPayload {
             boolean retained,
             MemorySegment source,
             long sourceOffset) {
+        this(log, key, lengthBytes, copyMethod, extents, retained);
+        this.copy = new Copy(source, sourceOffset, copyMethod);
+    }
+
+    /** An entry whose pack copy is made at once under the log lock ({@link #copyUnderLock}). */
+    LogEntry(
+            PayloadLog log,
+            MessageKey key,
+            long lengthBytes,
+            CopyMethod copyMethod,
+            Extent[] extents,
+            boolean retained) {
         this.log = log;
         this.key = key;
         this.lengthBytes = lengthBytes;
         this.copyMethod = copyMethod;
-        this.extents = extents;
+        this.firstBlock = extents[0].block();
+        this.firstOffsetBytes = extents[0].offsetBytes();
+        this.moreExtents = extents.length == 1 ? null : Arrays.copyOfRange(extents, 1, extents.length);
         this.retained = retained;
-        this.source = source;
-        this.sourceOffset = sourceOffset;
-        this.helperDone = copyMethod == CopyMethod.HELPER_THREAD ? new CountDownLatch(1) : null;
+    }
+
+    /** How many fragments the payload lies in (at least one). */
+    int extentCount() {
+        return moreExtents == null ? 1 : 1 + moreExtents.length;
+    }
+
+    /** The block of fragment {@code i}, without making an {@link Extent}. */
+    StorageBlock block(int i) {
+        return i == 0 ? firstBlock : moreExtents[i - 1].block();
+    }
+
+    /** Fragment {@code i} of the payload, in message order. */
+    Extent extent(int i) {
+        if (i > 0) {
+            return moreExtents[i - 1];
+        }
+        long firstLength = moreExtents == null ? lengthBytes : moreExtents[0].messageOffsetBytes();
+        return new Extent(firstBlock, firstOffsetBytes, firstLength, 0);
     }
 
     /**
@@ -139,10 +200,12 @@ public final class LogEntry implements StoredPayload {
         } else if (copyMethod == CopyMethod.HELPER_THREAD && STATE.compareAndSet(this, PENDING, CLAIMED)) {
             copyAll();
         }
-        if (helperDone != null) {
-            awaitUninterruptibly(helperDone);
+        Copy c = copy;
+        if (c != null && c.helperDone != null) {
+            awaitUninterruptibly(c.helperDone);
         }
         if (state == FAILED) {
+            Throwable failure = copy.failure;
             throw new PayloadLogException(
                     PayloadLogException.Reason.COPY_FAILED,
                     "copying the payload of " + key + " (" + lengthBytes + " bytes) into the log failed: " + failure,
@@ -194,7 +257,7 @@ public final class LogEntry implements StoredPayload {
                 return 0;
             }
             if (s == PENDING && STATE.compareAndSet(this, PENDING, CLAIMED)) {
-                return copyClaimedChunk(maxBytes);
+                return copyClaimedChunk(maxBytes, true);
             }
             awaitClaimer(); // another thread copies a chunk: one memory copy, no lock held
         }
@@ -213,7 +276,7 @@ public final class LogEntry implements StoredPayload {
         if (!STATE.compareAndSet(this, PENDING, CLAIMED)) {
             return false;
         }
-        if (copiedBytes != 0) {
+        if (copy.copiedBytes != 0) {
             STATE.setVolatile(this, PENDING);
             return false;
         }
@@ -222,19 +285,14 @@ public final class LogEntry implements StoredPayload {
 
     /**
      * With the claim held: copies the next at most {@code maxBytes} into the log, then finishes the
-     * entry if that was the last byte or releases the claim ({@code release}) so another thread may
-     * go on.
+     * entry if that was the last byte, or else gives the claim back if {@code release}.
      */
-    long copyClaimedChunk(long maxBytes) {
-        return copyClaimedChunk(maxBytes, true);
-    }
-
-    /** As {@link #copyClaimedChunk(long)}, keeping the claim between chunks when {@code release} is false. */
     long copyClaimedChunk(long maxBytes, boolean release) {
-        long from = copiedBytes;
+        Copy c = copy;
+        long from = c.copiedBytes;
         long n = Math.min(maxBytes, lengthBytes - from);
         try {
-            copyIntoExtents(from, n);
+            copyIntoExtents(c.source, c.sourceOffset, from, n);
         } catch (RuntimeException | InternalError e) {
             finish(e);
             throw new PayloadLogException(
@@ -242,8 +300,8 @@ public final class LogEntry implements StoredPayload {
                     "copying bytes [" + from + ", " + (from + n) + ") of " + key + " failed: " + e,
                     e);
         }
-        copiedBytes = from + n;
-        if (copiedBytes == lengthBytes) {
+        c.copiedBytes = from + n;
+        if (c.copiedBytes == lengthBytes) {
             finish(null);
         } else if (release) {
             STATE.setVolatile(this, PENDING);
@@ -267,7 +325,7 @@ public final class LogEntry implements StoredPayload {
                 return;
             }
             if (s == PENDING && STATE.compareAndSet(this, PENDING, CLAIMED)) {
-                copyClaimedChunk(lengthBytes - copiedBytes);
+                copyClaimedChunk(lengthBytes - copy.copiedBytes, true);
                 return;
             }
             awaitClaimer(); // a tee copies on the receiving thread: a bounded memory copy
@@ -288,7 +346,7 @@ public final class LogEntry implements StoredPayload {
         if (s == LOGGED) {
             return lengthBytes;
         }
-        return copyMethod == CopyMethod.PIPELINED ? copiedBytes : 0;
+        return copyMethod == CopyMethod.PIPELINED ? copy.copiedBytes : 0;
     }
 
     /**
@@ -332,7 +390,7 @@ public final class LogEntry implements StoredPayload {
     private void copyAll() {
         Throwable failed = null;
         try {
-            copyIntoExtents(0, lengthBytes);
+            copyIntoExtents(copy.source, copy.sourceOffset, 0, lengthBytes);
         } catch (RuntimeException | InternalError e) {
             // InternalError is how the JVM reports a fault on a mapped page the file system cannot back.
             failed = e;
@@ -349,47 +407,72 @@ public final class LogEntry implements StoredPayload {
     }
 
     /** Pack of a short message while the log lock is held: no block use counts were taken. */
-    void copyUnderLock() {
+    void copyUnderLock(MemorySegment source, long sourceOffset) {
         try {
-            copyIntoExtents(0, lengthBytes);
+            copyIntoExtents(source, sourceOffset, 0, lengthBytes);
             state = LOGGED;
         } catch (RuntimeException | InternalError e) {
-            failure = e;
+            Copy failed = new Copy(null, sourceOffset, CopyMethod.PACK);
+            failed.failure = e;
+            copy = failed;
             state = FAILED;
         }
-        source = null;
     }
 
     boolean copyFailed() {
         return state == FAILED;
     }
 
-    private void copyIntoExtents(long fromMessageOffset, long lengthToCopy) {
+    private void copyIntoExtents(MemorySegment source, long sourceOffset, long fromMessageOffset, long lengthToCopy) {
         long end = fromMessageOffset + lengthToCopy;
-        for (Extent extent : extents) {
-            long extentStart = extent.messageOffsetBytes();
-            long from = Math.max(fromMessageOffset, extentStart);
-            long to = Math.min(end, extentStart + extent.lengthBytes());
-            if (from >= to) {
-                continue;
+        long firstLength = moreExtents == null ? lengthBytes : moreExtents[0].messageOffsetBytes();
+        copyIntoFragment(source, sourceOffset, fromMessageOffset, end, firstBlock, firstOffsetBytes, 0, firstLength);
+        if (moreExtents != null) {
+            for (Extent extent : moreExtents) {
+                copyIntoFragment(
+                        source,
+                        sourceOffset,
+                        fromMessageOffset,
+                        end,
+                        extent.block(),
+                        extent.offsetBytes(),
+                        extent.messageOffsetBytes(),
+                        extent.lengthBytes());
             }
-            MemorySegment target = extent.block().segment;
-            if (target == null) {
-                throw new PayloadLogException(
-                        PayloadLogException.Reason.CLOSED, "the log was closed before " + key + " was copied");
-            }
-            MemorySegment.copy(
-                    source, sourceOffset + from, target, extent.offsetBytes() + (from - extentStart), to - from);
         }
     }
 
+    /** Copies the part of message bytes [from, end) that falls in one fragment. */
+    private void copyIntoFragment(
+            MemorySegment source,
+            long sourceOffset,
+            long fromMessageOffset,
+            long end,
+            StorageBlock block,
+            long blockOffset,
+            long fragmentStart,
+            long fragmentLength) {
+        long from = Math.max(fromMessageOffset, fragmentStart);
+        long to = Math.min(end, fragmentStart + fragmentLength);
+        if (from >= to) {
+            return;
+        }
+        MemorySegment target = block.segment;
+        if (target == null) {
+            throw new PayloadLogException(
+                    PayloadLogException.Reason.CLOSED, "the log was closed before " + key + " was copied");
+        }
+        MemorySegment.copy(source, sourceOffset + from, target, blockOffset + (from - fragmentStart), to - from);
+    }
+
     private void finish(Throwable failed) {
-        failure = failed;
-        source = null; // the application's buffer must not stay reachable from the log
+        Copy c = copy;
+        c.failure = failed;
+        c.source = null; // the application's buffer must not stay reachable from the log
         log.onCopyFinished(this);
         state = failed == null ? LOGGED : FAILED;
-        if (helperDone != null) {
-            helperDone.countDown();
+        if (c.helperDone != null) {
+            c.helperDone.countDown();
         }
     }
 

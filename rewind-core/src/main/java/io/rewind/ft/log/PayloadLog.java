@@ -254,9 +254,10 @@ public final class PayloadLog implements AutoCloseable {
                 appender = spill;
                 extents = appender.reserve(key, lengthBytes, retiredScratch);
             }
-            entry = new LogEntry(
-                    this, key, lengthBytes, effective, extents, appender.retainsPayload(), source, sourceOffset);
             boolean retained = appender.retainsPayload();
+            entry = inline
+                    ? new LogEntry(this, key, lengthBytes, effective, extents, retained)
+                    : new LogEntry(this, key, lengthBytes, effective, extents, retained, source, sourceOffset);
             for (Extent extent : extents) {
                 StorageBlock block = extent.block();
                 if (retained) {
@@ -268,7 +269,7 @@ public final class PayloadLog implements AutoCloseable {
             }
             entry.holdsBlocks = !inline;
             if (inline) {
-                entry.copyUnderLock();
+                entry.copyUnderLock(source, sourceOffset);
             }
             for (StorageBlock block : retiredScratch) {
                 settle(block);
@@ -436,10 +437,7 @@ public final class PayloadLog implements AutoCloseable {
                 payloadBytes -= entry.lengthBytes();
                 truncatedInSendOrder++;
                 if (entry.retained) {
-                    for (Extent extent : entry.extents) {
-                        extent.block().liveEntries--;
-                        settle(extent.block());
-                    }
+                    releaseLiveEntry(entry);
                 }
             }
             sweepSendOrder();
@@ -529,10 +527,7 @@ public final class PayloadLog implements AutoCloseable {
         truncatedBytes += entry.lengthBytes();
         truncatedInSendOrder++;
         if (entry.retained) {
-            for (Extent extent : entry.extents) {
-                extent.block().liveEntries--;
-                settle(extent.block());
-            }
+            releaseLiveEntry(entry);
         }
     }
 
@@ -685,10 +680,10 @@ public final class PayloadLog implements AutoCloseable {
             if (closed || !entry.retained || entry.truncated) {
                 return null;
             }
-            ByteBuffer[] buffers = new ByteBuffer[entry.extents.length];
+            ByteBuffer[] buffers = new ByteBuffer[entry.extentCount()];
             long next = 0;
             for (int i = 0; i < buffers.length; i++) {
-                Extent extent = entry.extents[i];
+                Extent extent = entry.extent(i);
                 MemorySegment segment = extent.block().segment;
                 if (segment == null || extent.messageOffsetBytes() != next) {
                     return null;
@@ -752,18 +747,28 @@ public final class PayloadLog implements AutoCloseable {
 
     /** A use count on each block of the entry: none of them moves while it is held. Lock held. */
     private void holdBlocks(LogEntry entry) {
-        for (Extent extent : entry.extents) {
-            extent.block().users++;
+        for (int i = 0, n = entry.extentCount(); i < n; i++) {
+            entry.block(i).users++;
         }
     }
 
     /** Drops the use counts {@link #holdBlocks} took, and moves each block along if it is idle now. Lock held. */
     private void releaseBlocks(LogEntry entry) {
-        for (Extent extent : entry.extents) {
-            extent.block().users--;
+        for (int i = 0, n = entry.extentCount(); i < n; i++) {
+            StorageBlock block = entry.block(i);
+            block.users--;
             if (!closed) {
-                settle(extent.block());
+                settle(block);
             }
+        }
+    }
+
+    /** The entry leaves the log: its blocks hold one live entry fewer, and move along if idle. Lock held. */
+    private void releaseLiveEntry(LogEntry entry) {
+        for (int i = 0, n = entry.extentCount(); i < n; i++) {
+            StorageBlock block = entry.block(i);
+            block.liveEntries--;
+            settle(block);
         }
     }
 
@@ -801,7 +806,8 @@ public final class PayloadLog implements AutoCloseable {
             lock.unlock();
         }
         try (Arena scratch = Arena.ofConfined()) {
-            for (Extent extent : entry.extents) {
+            for (int i = 0, n = entry.extentCount(); i < n; i++) {
+                Extent extent = entry.extent(i);
                 MemorySegment view = extent.block().source.readView(extent.block(), scratch);
                 MemorySegment.copy(
                         view,
