@@ -51,7 +51,9 @@ class EveryProgramRecoversTest {
                 Arguments.of("io.rewind.apps.plain.ThreadTour", List.of("10", "2000"), false), // rank threads
                 Arguments.of("io.rewind.apps.plain.CatchingTour", List.of("20", "2000"), false), // catch (Throwable)
                 // nonblocking collectives, communicators from groups and intercommunicators, a user op
-                Arguments.of("io.rewind.apps.plain.CommunicatorTour", List.of("6", "2000"), false));
+                Arguments.of("io.rewind.apps.plain.CommunicatorTour", List.of("6", "2000"), false),
+                // nonblocking vector collectives with moving counts, allToAllw, MAXLOC, graph neighbours
+                Arguments.of("io.rewind.apps.plain.VectorTour", List.of("6", "2000"), false));
     }
 
     @ParameterizedTest(name = "{0} {1}")
