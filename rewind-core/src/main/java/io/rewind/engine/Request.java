@@ -1,11 +1,16 @@
 package io.rewind.engine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * An operation in flight. Completion is a volatile flag plus the thread (if any) that waits for it;
- * the completer sets the flag and then wakes the waiter, the waiter publishes itself and then checks
- * the flag, so one of the two always sees the other.
+ * An operation in flight. Completion is a volatile flag plus the threads (if any) that wait for it;
+ * the completer sets the flag and then wakes the waiters, a waiter publishes itself and then checks
+ * the flag, so one of the two always sees the other. More than one thread may wait at once: a
+ * non-blocking collective's thread waits for the collective started before it while the program
+ * waits for that one too (two requests in one {@code waitAll}); each must be woken.
  *
  * <p>Status fields are written by the completing thread before the flag and read by the owner after
  * it, so the flag publishes them.
@@ -13,7 +18,18 @@ import java.util.concurrent.locks.LockSupport;
 public abstract class Request {
     protected final RankEngine engine;
     private volatile boolean complete;
-    private volatile Thread waiter;
+    /** The threads parked on this request: null, or an array replaced whole and never changed in place. */
+    private volatile Thread[] waiters;
+
+    private static final VarHandle WAITERS;
+
+    static {
+        try {
+            WAITERS = MethodHandles.lookup().findVarHandle(Request.class, "waiters", Thread[].class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     private int statusSource = Constants.ANY_SOURCE;
     private int statusTag = Constants.ANY_TAG;
@@ -43,11 +59,17 @@ public abstract class Request {
     /** Called by the waiting owner before it parks: last work worth doing before sleeping. */
     protected void beforePark() {}
 
-    /** Wakes the thread parked on this request without completing it (work is waiting for it). */
+    /** Wakes the threads parked on this request without completing it (work is waiting for them). */
     final void wakeWaiter() {
-        Thread w = waiter;
+        unparkWaiters();
+    }
+
+    private void unparkWaiters() {
+        Thread[] w = waiters;
         if (w != null) {
-            LockSupport.unpark(w);
+            for (Thread t : w) {
+                LockSupport.unpark(t);
+            }
         }
     }
 
@@ -67,15 +89,58 @@ public abstract class Request {
 
     private void markComplete() {
         complete = true;
-        Thread w = waiter;
-        if (w != null) {
-            LockSupport.unpark(w);
+        unparkWaiters();
+    }
+
+    /** Registers {@code thread} to be woken at completion, beside any other thread waiting. */
+    final void addWaiter(Thread thread) {
+        while (true) {
+            Thread[] w = waiters;
+            Thread[] next;
+            if (w == null) {
+                next = new Thread[] {thread};
+            } else {
+                next = Arrays.copyOf(w, w.length + 1);
+                next[w.length] = thread;
+            }
+            if (WAITERS.compareAndSet(this, w, next)) {
+                return;
+            }
         }
     }
 
-    /** Registers the current thread to be woken at completion (used by wait-any style loops). */
-    final void setWaiter(Thread thread) {
-        waiter = thread;
+    /** How many registrations of waiting threads the request holds (for tests and diagnostics). */
+    final int waiterCount() {
+        Thread[] w = waiters;
+        return w == null ? 0 : w.length;
+    }
+
+    /** Takes back one registration of {@code thread} made by {@link #addWaiter}. */
+    final void removeWaiter(Thread thread) {
+        while (true) {
+            Thread[] w = waiters;
+            if (w == null) {
+                return;
+            }
+            int at = -1;
+            for (int i = 0; i < w.length && at < 0; i++) {
+                if (w[i] == thread) {
+                    at = i;
+                }
+            }
+            if (at < 0) {
+                return;
+            }
+            Thread[] next = null;
+            if (w.length > 1) {
+                next = new Thread[w.length - 1];
+                System.arraycopy(w, 0, next, 0, at);
+                System.arraycopy(w, at + 1, next, at, w.length - at - 1);
+            }
+            if (WAITERS.compareAndSet(this, w, next)) {
+                return;
+            }
+        }
     }
 
     /** Blocks until complete; throws if the operation failed. */

@@ -33,7 +33,7 @@ public final class WaitStrategy {
         }
         request.beforePark();
         Thread me = Thread.currentThread();
-        request.setWaiter(me);
+        request.addWaiter(me);
         engine.enterBlockingWait();
         try {
             while (!request.isComplete()) {
@@ -45,7 +45,7 @@ public final class WaitStrategy {
             }
         } finally {
             engine.leaveBlockingWait();
-            request.setWaiter(null);
+            request.removeWaiter(me);
         }
     }
 
@@ -62,7 +62,7 @@ public final class WaitStrategy {
         for (Request r : requests) {
             if (r != null) {
                 r.beforePark();
-                r.setWaiter(me);
+                r.addWaiter(me);
             }
         }
         engine.enterBlockingWait();
@@ -78,7 +78,7 @@ public final class WaitStrategy {
             engine.leaveBlockingWait();
             for (Request r : requests) {
                 if (r != null) {
-                    r.setWaiter(null);
+                    r.removeWaiter(me);
                 }
             }
         }
