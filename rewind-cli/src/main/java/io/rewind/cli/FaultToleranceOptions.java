@@ -142,7 +142,9 @@ final class FaultToleranceOptions {
             names = "--kill",
             paramLabel = "RANK@WHEN[,...]",
             description = "Crash ranks: RANK@ITERATION (at that Checkpointer.point() call), RANK@tMILLIS (that long "
-                    + "after the start), RANK@cN (while writing checkpoint N). Example: 2@50,0@t1500.")
+                    + "after the start), RANK@cN (while writing checkpoint N), RANK@oN (at the rank's N-th MPI "
+                    + "operation: a send, a receive, a wait, a probe, also inside a collective; any program, "
+                    + "no Rewind API needed). Example: 2@50,0@t1500,1@o300.")
     String kill;
 
     @Option(
