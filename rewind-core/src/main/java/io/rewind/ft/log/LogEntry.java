@@ -238,9 +238,10 @@ public final class LogEntry implements StoredPayload {
     }
 
     /**
-     * Copies the next at most {@code maxBytes} of a pipelined entry's payload into the log.
+     * Copies the next at most {@code maxBytes} of a pipelined entry's payload into the log. If another
+     * thread is copying into the entry (a receive's tee), waits until it has finished its step first.
      *
-     * @return bytes copied; 0 once everything is copied
+     * @return bytes copied; 0 once everything is copied (by this thread or another)
      * @throws IllegalStateException if the entry is not {@link CopyMethod#PIPELINED}
      * @throws PayloadLogException ({@code COPY_FAILED}) if the copy failed
      */
