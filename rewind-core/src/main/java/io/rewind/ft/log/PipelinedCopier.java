@@ -24,7 +24,8 @@ public final class PipelinedCopier {
      * at {@code transferOffset} in chunks of {@code chunkBytes}, logging each chunk into {@code entry}
      * right after it is transferred. The source range must be the one the entry was appended with.
      * If the entry is not pipelined, or its copy is done, partly made or under way on another thread,
-     * only the transfer happens, so the engine can call this for every message.
+     * only the transfer happens, so the engine can call this for every message. A failure of the log
+     * copy does not stop the transfer: it marks the entry failed, for its sender to report.
      */
     public static void transferAndLog(
             MemorySegment source,
@@ -49,7 +50,14 @@ public final class PipelinedCopier {
                 long n = Math.min(chunkBytes, lengthBytes - done);
                 MemorySegment.copy(source, sourceOffset + done, transferTarget, transferOffset + done, n);
                 if (logChunks) {
-                    entry.copyClaimedChunk(n, false);
+                    try {
+                        entry.copyClaimedChunk(n, false);
+                    } catch (PayloadLogException e) {
+                        // The log copy failed (the sender's log closed under it, say: its rank crashed):
+                        // the entry is marked failed, and its sender's awaitCopy reports that. The
+                        // receiver still gets the message.
+                        logChunks = false;
+                    }
                 }
                 done += n;
             }

@@ -145,4 +145,19 @@ class PipelinedCopierTest {
             assertArrayEquals(payload, entry.payloadToArray());
         }
     }
+
+    @Test
+    void a_log_copy_that_fails_still_delivers_the_message_and_the_sender_hears_of_it() {
+        PayloadLog log = PayloadLog.open(0, small(StorageBackend.OFF_HEAP, null).build());
+        byte[] payload = LogFixtures.randomBytes(new SplittableRandom(7), 10_000);
+        MemorySegment source = MemorySegment.ofArray(payload);
+        LogEntry entry = log.append(key(1, 1), source, 0, payload.length, CopyMethod.PIPELINED);
+        log.close(); // the sender's rank crashed: its log is gone before the receiver takes the message
+        byte[] received = new byte[payload.length];
+        PipelinedCopier.transferAndLog(source, 0, MemorySegment.ofArray(received), 0, payload.length, entry, 1024);
+        assertArrayEquals(payload, received, "the receiver gets the message whatever became of the log copy");
+        assertTrue(entry.isCopyDone());
+        PayloadLogException failed = assertThrows(PayloadLogException.class, entry::awaitCopy);
+        assertEquals(PayloadLogException.Reason.COPY_FAILED, failed.reason());
+    }
 }
