@@ -3,7 +3,7 @@
 # checks every run ends and prints exactly what the failure-free run printed.
 #
 # Each trial draws a program of io.rewind.apps.plain (CollectiveTour, RequestTour, ProbeTour, ThreadTour,
-# CommunicatorTour, VectorTour), a protocol (pessimistic, causal, mcml with a drawn quota, spbc with 1-4 clusters but no
+# CommunicatorTour, VectorTour, DatatypeTour), a protocol (pessimistic, causal, mcml with a drawn quota, spbc with 1-4 clusters but no
 # more than ranks, global), the launch mode (threads, or local: one process per rank, a crash is a real
 # SIGKILL) and one to three kills at drawn times, from 20 ms to as long as that program's failure-free
 # run took (the same rank twice, or a rank during another's recovery, included; as processes the ranks
@@ -26,7 +26,7 @@ work="${WORK:-300000}"
 out="${OUT_DIR:-$(mktemp -d -t rewind-kill-fuzz-XXXXXX)}"
 mkdir -p "$out"
 
-programs=(CollectiveTour RequestTour ProbeTour ThreadTour CommunicatorTour VectorTour)
+programs=(CollectiveTour RequestTour ProbeTour ThreadTour CommunicatorTour VectorTour DatatypeTour)
 protocols=(pessimistic causal mcml spbc global)
 RANDOM="$seed"
 

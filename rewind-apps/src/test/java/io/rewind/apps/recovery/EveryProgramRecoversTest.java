@@ -53,7 +53,9 @@ class EveryProgramRecoversTest {
                 // nonblocking collectives, communicators from groups and intercommunicators, a user op
                 Arguments.of("io.rewind.apps.plain.CommunicatorTour", List.of("6", "2000"), false),
                 // nonblocking vector collectives with moving counts, allToAllw, MAXLOC, graph neighbours
-                Arguments.of("io.rewind.apps.plain.VectorTour", List.of("6", "2000"), false));
+                Arguments.of("io.rewind.apps.plain.VectorTour", List.of("6", "2000"), false),
+                // structs, strided and resized vectors, iProbe with ANY_TAG, a caught truncation, a 2-D grid
+                Arguments.of("io.rewind.apps.plain.DatatypeTour", List.of("8", "2000"), false));
     }
 
     @ParameterizedTest(name = "{0} {1}")
