@@ -61,10 +61,6 @@ public abstract class Request {
 
     /** Wakes the threads parked on this request without completing it (work is waiting for them). */
     final void wakeWaiter() {
-        unparkWaiters();
-    }
-
-    private void unparkWaiters() {
         Thread[] w = waiters;
         if (w != null) {
             for (Thread t : w) {
@@ -89,7 +85,7 @@ public abstract class Request {
 
     private void markComplete() {
         complete = true;
-        unparkWaiters();
+        wakeWaiter();
     }
 
     /** Registers {@code thread} to be woken at completion, beside any other thread waiting. */

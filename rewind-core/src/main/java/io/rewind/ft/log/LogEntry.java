@@ -196,7 +196,7 @@ public final class LogEntry implements StoredPayload {
      */
     public void awaitCopy() {
         if (copyMethod == CopyMethod.PIPELINED) {
-            finishPipelined();
+            copyNextChunk(Long.MAX_VALUE); // whatever no transfer has copied, or wait for one under way
         } else if (copyMethod == CopyMethod.HELPER_THREAD && STATE.compareAndSet(this, PENDING, CLAIMED)) {
             copyAll();
         }
@@ -260,7 +260,7 @@ public final class LogEntry implements StoredPayload {
             if (s == PENDING && STATE.compareAndSet(this, PENDING, CLAIMED)) {
                 return copyClaimedChunk(maxBytes, true);
             }
-            awaitClaimer(); // another thread copies a chunk: one memory copy, no lock held
+            awaitClaimer(); // another thread (a receive's tee) copies: a bounded memory copy, no lock held
         }
     }
 
@@ -313,24 +313,6 @@ public final class LogEntry implements StoredPayload {
     /** Gives up a claim held across a transfer, unless the copy finished (or failed) meanwhile. */
     void releaseClaim() {
         STATE.compareAndSet(this, CLAIMED, PENDING);
-    }
-
-    /**
-     * The sender's last word on a pipelined copy: copies whatever no transfer has, or waits while
-     * another thread (a receive's tee) holds the claim.
-     */
-    private void finishPipelined() {
-        while (true) {
-            int s = state;
-            if (s == LOGGED || s == FAILED) {
-                return;
-            }
-            if (s == PENDING && STATE.compareAndSet(this, PENDING, CLAIMED)) {
-                copyClaimedChunk(lengthBytes - copy.copiedBytes, true);
-                return;
-            }
-            awaitClaimer(); // a tee copies on the receiving thread: a bounded memory copy
-        }
     }
 
     /**
