@@ -1,6 +1,7 @@
 package io.rewind.engine;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +15,12 @@ import java.util.TreeMap;
  */
 final class ArrivalTracker {
     private final Map<Long, Channel> channels = new HashMap<>();
-    /** The channel a frame came on last: consecutive frames usually share one. */
-    private Channel lastChannel;
+    /**
+     * The channels frames came on recently, one per slot by a hash of the key: frames come round a few
+     * peers (a collective, a halo exchange), and a slot costs one array read where the map costs a
+     * boxed key, a hash and a probe. Channels leave the map only all at once ({@link #reset}).
+     */
+    private final Channel[] recentChannels = new Channel[ChannelKey.RECENT_SLOTS];
 
     private static final class Channel {
         final long key;
@@ -28,12 +33,13 @@ final class ArrivalTracker {
     }
 
     private Channel channel(long key) {
-        Channel last = lastChannel;
-        if (last != null && last.key == key) {
-            return last;
+        int slot = ChannelKey.recentSlot(key);
+        Channel recent = recentChannels[slot];
+        if (recent != null && recent.key == key) {
+            return recent;
         }
         Channel c = channels.computeIfAbsent(key, Channel::new);
-        lastChannel = c;
+        recentChannels[slot] = c;
         return c;
     }
 
@@ -154,7 +160,7 @@ final class ArrivalTracker {
 
     void reset(Map<Long, Long> frontiers) {
         channels.clear();
-        lastChannel = null;
+        Arrays.fill(recentChannels, null);
         for (Map.Entry<Long, Long> e : frontiers.entrySet()) {
             Channel c = new Channel(e.getKey());
             c.arrived = e.getValue();

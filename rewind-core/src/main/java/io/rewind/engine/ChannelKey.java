@@ -24,6 +24,18 @@ public final class ChannelKey {
         return (int) key;
     }
 
+    /** Slots of the small per-rank caches of recently used channels (a power of two). */
+    public static final int RECENT_SLOTS = 64;
+
+    /**
+     * The slot of a key in a cache of {@link #RECENT_SLOTS} recently used channels: the peer and the
+     * context mixed, so that the channels of one collective (one context, consecutive peers) and of one
+     * peer on several communicators spread over the slots.
+     */
+    public static int recentSlot(long key) {
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - Integer.numberOfTrailingZeros(RECENT_SLOTS)));
+    }
+
     /** A key as people read it: {@code context/peer}. */
     public static String toString(long key) {
         return context(key) + "/" + peer(key);

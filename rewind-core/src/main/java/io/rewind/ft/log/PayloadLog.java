@@ -70,8 +70,15 @@ public final class PayloadLog implements AutoCloseable {
     private final Appender spill;
 
     private final Map<Channel, ChannelIndex> channels = new HashMap<>();
-    /** The channel appended to last: a send usually follows one on the same channel. */
-    private ChannelIndex lastIndex;
+    /**
+     * The channels appended to recently, one per slot by a hash of the channel: a rank's sends go round
+     * a few peers (a collective, a halo exchange), and finding the channel here takes no allocation and
+     * no record hashing, where the map above costs both on every append. Channels are never removed
+     * from the map, so a slot is never stale.
+     */
+    private final ChannelIndex[] recentIndexes = new ChannelIndex[RECENT_SLOTS];
+
+    private static final int RECENT_SLOTS = 64;
 
     private final ArrayDeque<LogEntry> sendOrder = new ArrayDeque<>();
     private final List<StorageBlock> retiredScratch = new ArrayList<>();
@@ -324,12 +331,19 @@ public final class PayloadLog implements AutoCloseable {
     }
 
     private ChannelIndex indexFor(MessageKey key) {
-        ChannelIndex last = lastIndex;
-        if (last != null && last.matches(key)) {
-            return last;
+        int slot = recentSlot(key.contextId(), key.source(), key.destination());
+        ChannelIndex recent = recentIndexes[slot];
+        if (recent != null && recent.matches(key)) {
+            return recent;
         }
-        lastIndex = channels.computeIfAbsent(key.channel(), ChannelIndex::new);
-        return lastIndex;
+        ChannelIndex index = channels.computeIfAbsent(key.channel(), ChannelIndex::new);
+        recentIndexes[slot] = index;
+        return index;
+    }
+
+    private static int recentSlot(int contextId, int source, int destination) {
+        long packed = ((long) contextId << 32) ^ ((long) source << 16) ^ (destination & 0xffffffffL);
+        return (int) ((packed * 0x9E3779B97F4A7C15L) >>> (Long.SIZE - Integer.numberOfTrailingZeros(RECENT_SLOTS)));
     }
 
     private HelperThreadCopier copier() {

@@ -88,8 +88,12 @@ public final class SenderLoggingRank implements RankProtocol {
      * boxed key per logged message showed in profiles of short-message workloads.
      */
     private final LongObjectHashMap<SentFrames> index = new LongObjectHashMap<>();
-    /** The channel sent on last: a send usually follows one on the same channel. */
-    private SentFrames lastChannel;
+    /**
+     * The channels sent on recently, one per slot by a hash of the key: a rank's sends go round a few
+     * peers, and a slot costs one array read where the map costs a hash and a probe. Entries leave the
+     * index only all at once ({@link #close}), which empties these slots too.
+     */
+    private final SentFrames[] recentChannels = new SentFrames[ChannelKey.RECENT_SLOTS];
     /**
      * For a restarted rank: per outgoing channel, what the peer already holds, as the peers answered
      * (or, for a peer that restarted since, as its own rollback request said).
@@ -858,16 +862,17 @@ public final class SenderLoggingRank implements RankProtocol {
     }
 
     private SentFrames channel(long key) {
-        SentFrames last = lastChannel;
-        if (last != null && last.key == key) {
-            return last;
+        int slot = ChannelKey.recentSlot(key);
+        SentFrames recent = recentChannels[slot];
+        if (recent != null && recent.key == key) {
+            return recent;
         }
         SentFrames c = index.get(key);
         if (c == null) {
             c = new SentFrames(key);
             index.put(key, c);
         }
-        lastChannel = c;
+        recentChannels[slot] = c;
         return c;
     }
 
@@ -1460,7 +1465,7 @@ public final class SenderLoggingRank implements RankProtocol {
         synchronized (lock) {
             staged.clear();
             index.clear();
-            lastChannel = null;
+            java.util.Arrays.fill(recentChannels, null);
         }
         if (loggers != null) {
             loggers.peakLog(log.statistics().highWaterPayloadBytes());
