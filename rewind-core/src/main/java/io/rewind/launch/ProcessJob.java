@@ -116,6 +116,9 @@ public final class ProcessJob {
     private RecoveryPlan pendingPlan;
     private String abortReason;
     private int abortCode;
+    /** The rank whose abort (or whose crash under a protocol that cannot recover) ended the job. */
+    private int abortingRank;
+
     private boolean timedOut;
     private boolean allEnded;
 
@@ -605,7 +608,7 @@ public final class ProcessJob {
         // The figures as the programs ended (each rank reports them with its end), before any process exits.
         sampleLogs(System.nanoTime());
         if (abortReason != null) {
-            broadcast(new Messages.Aborted(-1, abortCode, abortReason));
+            broadcast(new Messages.Aborted(abortingRank, abortCode, abortReason));
         } else {
             broadcast(new Messages.Finished());
         }
@@ -1635,6 +1638,7 @@ public final class ProcessJob {
         }
         abortReason = reason;
         abortCode = errorCode;
+        abortingRank = rank;
         broadcast(new Messages.Aborted(rank, errorCode, reason));
     }
 

@@ -156,4 +156,22 @@ class ProgramExitTest {
                 r.report().failures().isEmpty(),
                 "recovered instead of ending: " + r.report().summary());
     }
+
+    /**
+     * A crash under a protocol that cannot recover ends the job, and every other rank process hears
+     * which rank's crash it was (the end of the job used to be told as aborted by rank -1).
+     */
+    @Test
+    void aCrashThatCannotBeRecoveredEndsTheJobNamingTheCrashedRank() {
+        JobConfig plain = job(ExitsAfterFinalize.class);
+        FailureSchedule crash = new FailureSchedule(List.of(new Kill(2, Trigger.OPERATION, 20)));
+        JobResult r = ProcessJob.run(plain.withFaultTolerance(ProtocolRegistry.get("none"), 0, crash), Launch.local(1));
+        assertEquals(1, r.exitCode(), r.describeFailures());
+        assertEquals(RankOutcome.Status.FAILED, r.ranks().get(2).status(), r.describeFailures());
+        for (int rank : new int[] {0, 1}) {
+            RankOutcome o = r.ranks().get(rank);
+            assertEquals(RankOutcome.Status.ABORTED, o.status(), r.describeFailures());
+            assertTrue(o.message().contains("job aborted by rank 2 "), o.message());
+        }
+    }
 }
