@@ -512,10 +512,13 @@ public record RunReport(
             }
             sb.append(String.format(
                     Locale.ROOT,
-                    "\n  logged %.1f %% of %.1f KiB sent; log growth per rank %.1f KiB/s on average, at most %.1f KiB/s"
-                            + " (rank %d)",
+                    "\n  logged %.1f %% of %.1f KiB sent%s; log growth per rank %.1f KiB/s on average, at most %.1f"
+                            + " KiB/s (rank %d)",
                     sent == 0 ? 0.0 : 100.0 * loggedBytes / sent,
                     sent / 1024.0,
+                    // A restarted rank logs again what it re-executes, also what its peers already hold and
+                    // it therefore does not send again: the share can pass 100 %.
+                    failures.isEmpty() ? "" : " (with what restarted ranks logged again)",
                     avg / 1024.0,
                     max / 1024.0,
                     maxRank));
