@@ -49,6 +49,51 @@ class PayloadLogIndexTest {
         }
     }
 
+    /**
+     * More channels than the log's table of recent channels has slots, on several contexts and from
+     * several sources, appended round after round: slots are shared and overwritten, and every entry
+     * must still land in its own channel's index.
+     */
+    @Test
+    void entries_of_many_channels_appended_in_turn_stay_in_their_own_channels() {
+        int contexts = 5;
+        int sources = 3;
+        int destinations = 13; // 195 channels
+        int rounds = 4;
+        try (PayloadLog log = offHeapLog()) {
+            for (long s = 1; s <= rounds; s++) {
+                for (int c = 0; c < contexts; c++) {
+                    for (int src = 0; src < sources; src++) {
+                        for (int d = 0; d < destinations; d++) {
+                            int seed = ((c * sources + src) * destinations + d) * 10 + (int) s;
+                            send(
+                                    log,
+                                    new MessageKey(100 + c, src, d, 42, s, 1),
+                                    payload(16 + d, seed),
+                                    CopyMethod.PACK);
+                        }
+                    }
+                }
+            }
+            for (int c = 0; c < contexts; c++) {
+                for (int src = 0; src < sources; src++) {
+                    for (int d = 0; d < destinations; d++) {
+                        List<LogEntry> entries = log.entries(new Channel(100 + c, src, d), 1, rounds);
+                        assertEquals(rounds, entries.size(), "channel " + c + "/" + src + "->" + d);
+                        for (int i = 0; i < rounds; i++) {
+                            LogEntry e = entries.get(i);
+                            int seed = ((c * sources + src) * destinations + d) * 10 + i + 1;
+                            assertEquals(new MessageKey(100 + c, src, d, 42, i + 1, 1), e.key());
+                            assertArrayEquals(payload(16 + d, seed), e.payloadToArray());
+                        }
+                    }
+                }
+            }
+            assertEquals(
+                    (long) contexts * sources * destinations, log.channels().size());
+        }
+    }
+
     @Test
     void send_order_interleaves_channels_as_appended_and_skips_truncated_entries() {
         try (PayloadLog log = offHeapLog()) {
