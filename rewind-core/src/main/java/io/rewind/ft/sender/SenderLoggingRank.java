@@ -30,6 +30,7 @@ import io.rewind.ft.logger.LostPayloadException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -1465,7 +1466,7 @@ public final class SenderLoggingRank implements RankProtocol {
         synchronized (lock) {
             staged.clear();
             index.clear();
-            java.util.Arrays.fill(recentChannels, null);
+            Arrays.fill(recentChannels, null);
         }
         if (loggers != null) {
             loggers.peakLog(log.statistics().highWaterPayloadBytes());

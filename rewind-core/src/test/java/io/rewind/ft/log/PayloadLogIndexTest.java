@@ -65,11 +65,11 @@ class PayloadLogIndexTest {
                 for (int c = 0; c < contexts; c++) {
                     for (int src = 0; src < sources; src++) {
                         for (int d = 0; d < destinations; d++) {
-                            int seed = ((c * sources + src) * destinations + d) * 10 + (int) s;
+                            int channel = (c * sources + src) * destinations + d;
                             send(
                                     log,
                                     new MessageKey(100 + c, src, d, 42, s, 1),
-                                    payload(16 + d, seed),
+                                    payload(16 + d, channel * 10 + (int) s),
                                     CopyMethod.PACK);
                         }
                     }
@@ -78,13 +78,13 @@ class PayloadLogIndexTest {
             for (int c = 0; c < contexts; c++) {
                 for (int src = 0; src < sources; src++) {
                     for (int d = 0; d < destinations; d++) {
+                        int channel = (c * sources + src) * destinations + d;
                         List<LogEntry> entries = log.entries(new Channel(100 + c, src, d), 1, rounds);
                         assertEquals(rounds, entries.size(), "channel " + c + "/" + src + "->" + d);
-                        for (int i = 0; i < rounds; i++) {
-                            LogEntry e = entries.get(i);
-                            int seed = ((c * sources + src) * destinations + d) * 10 + i + 1;
-                            assertEquals(new MessageKey(100 + c, src, d, 42, i + 1, 1), e.key());
-                            assertArrayEquals(payload(16 + d, seed), e.payloadToArray());
+                        for (int s = 1; s <= rounds; s++) {
+                            LogEntry e = entries.get(s - 1);
+                            assertEquals(new MessageKey(100 + c, src, d, 42, s, 1), e.key());
+                            assertArrayEquals(payload(16 + d, channel * 10 + s), e.payloadToArray());
                         }
                     }
                 }
