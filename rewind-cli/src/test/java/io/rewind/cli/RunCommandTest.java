@@ -1,6 +1,7 @@
 package io.rewind.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -59,6 +60,9 @@ class RunCommandTest {
         assertEquals(1, r.status(), r.out() + r.err());
         assertTrue(r.err().contains("no progress for 2 s: every rank"), r.err());
         assertTrue(r.err().contains("after 2 s with no progress, rank 1 (incarnation 0, process "), r.err());
+        // The ranks are told who ended the job: the launcher, not a rank (it used to read "rank -1").
+        assertTrue(r.err().contains("job aborted by the launcher with error code 1: no progress"), r.err());
+        assertFalse(r.err().contains("rank -1"), r.err());
     }
 
     @Test

@@ -3,7 +3,11 @@ package io.rewind.runtime;
 import io.rewind.engine.ErrorClass;
 import io.rewind.engine.RewindException;
 
-/** Thrown in every rank of a job that was aborted, by whichever MPI call notices first. */
+/**
+ * Thrown in every rank of a job that was aborted, by whichever MPI call notices first. A negative
+ * aborting rank means the launcher ended the job (time limit, no progress, a failure it cannot
+ * recover), not a rank's {@code Comm.abort}.
+ */
 public final class JobAbortedException extends RewindException {
     private final int abortingRank;
     private final int errorCode;
@@ -11,7 +15,8 @@ public final class JobAbortedException extends RewindException {
     public JobAbortedException(int abortingRank, int errorCode, String reason) {
         super(
                 ErrorClass.ABORTED,
-                "job aborted by rank " + abortingRank + " with error code " + errorCode
+                "job aborted by " + (abortingRank < 0 ? "the launcher" : "rank " + abortingRank) + " with error code "
+                        + errorCode
                         + (reason == null || reason.isEmpty() ? "" : ": " + reason));
         this.abortingRank = abortingRank;
         this.errorCode = errorCode;
