@@ -85,6 +85,8 @@ public final class Frame {
     }
     /** Non-null when the payload must move through the sender's log (pipelined copy). */
     PayloadTee tee;
+    /** Where the frame stands in its receiver's arrival order while it waits unmatched ({@link UnexpectedQueue}). */
+    long arrival;
     /** Protocol state attached by the sender (its log entry), or null. */
     Object protocolState;
     /** The payload as the sender's protocol already staged it (its log entry), or null; never copied with the frame. */

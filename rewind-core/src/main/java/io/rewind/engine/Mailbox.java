@@ -22,12 +22,11 @@ import java.util.concurrent.locks.LockSupport;
 public final class Mailbox implements FrameSink {
     private final Object lock = new Object();
     private final ArrayDeque<RecvRequest> posted = new ArrayDeque<>();
-    private final ArrayDeque<Frame> unexpected = new ArrayDeque<>();
+    private final UnexpectedQueue unexpected = new UnexpectedQueue();
     private final List<Thread> probers = new ArrayList<>(2);
     /** Frames a matched probe took out of matching and whose receive has not started. */
     private final List<Frame> heldByMatchedProbes = new ArrayList<>(0);
 
-    private long unexpectedBytes;
     private volatile boolean closed;
     /** The places of frames their senders withdrew (with arrival tracking only). */
     private final WithdrawnSends withdrawn = new WithdrawnSends();
@@ -191,24 +190,18 @@ public final class Mailbox implements FrameSink {
         if (sender == null || !frame.synchronous) {
             return sender;
         }
-        for (Frame f : unexpected) {
-            if (f.is(frame.sourceWorld, frame.context, frame.sequence)) {
-                f.sender = sender;
-                sender.setPending(f);
-                return null;
-            }
+        Frame first = unexpected.find(frame.sourceWorld, frame.context, frame.sequence);
+        if (first != null) {
+            first.sender = sender;
+            sender.setPending(first);
+            return null;
         }
         return sender;
     }
 
     /** Under the lock: whether a copy of the frame waits unmatched in the unexpected queue. */
     private boolean queuedUnmatched(Frame frame) {
-        for (Frame f : unexpected) {
-            if (f.is(frame.sourceWorld, frame.context, frame.sequence)) {
-                return true;
-            }
-        }
-        return false;
+        return unexpected.find(frame.sourceWorld, frame.context, frame.sequence) != null;
     }
 
     /** Who tells a sender in another process that its synchronous frame was matched. */
@@ -394,8 +387,7 @@ public final class Mailbox implements FrameSink {
             // copy) unless a receive has taken it meanwhile, which then copies from the sender's buffer.
             frame.sender.setPending(frame);
         }
-        unexpected.addLast(frame);
-        unexpectedBytes += frame.lengthBytes;
+        unexpected.add(frame);
         for (Thread t : probers) {
             LockSupport.unpark(t);
         }
@@ -436,7 +428,7 @@ public final class Mailbox implements FrameSink {
                         heldByMatchedProbes.size());
             }
             List<Frame> copies = new ArrayList<>(unexpected.size());
-            for (Frame f : unexpected) {
+            for (Frame f : unexpected.inArrivalOrder()) {
                 f.awaitStable();
                 copies.add(f.copy());
             }
@@ -454,8 +446,7 @@ public final class Mailbox implements FrameSink {
             arrivals.reset(snapshot.frontiers());
             withdrawn.reset(snapshot.withdrawn());
             for (Frame f : snapshot.unexpected()) {
-                unexpected.addLast(f);
-                unexpectedBytes += f.lengthBytes;
+                unexpected.add(f);
             }
         }
         for (SendRequest w : waiting) {
@@ -471,17 +462,11 @@ public final class Mailbox implements FrameSink {
     void post(RecvRequest recv) {
         Frame match = null;
         synchronized (lock) {
-            for (Iterator<Frame> it = unexpected.iterator(); it.hasNext(); ) {
-                Frame f = it.next();
-                if (recv.matches(f)) {
-                    it.remove();
-                    unexpectedBytes -= f.lengthBytes;
-                    f.claimForReceiver(); // fails only if the sender is detaching it: then wait below
-                    match = f;
-                    break;
-                }
-            }
-            if (match == null) {
+            match = unexpected.removeFirst(
+                    recv.context, recv.source, recv.tag, recv.patternId, recv.iterationId, recv.requiredSequence);
+            if (match != null) {
+                match.claimForReceiver(); // fails only if the sender is detaching it: then wait below
+            } else {
                 posted.addLast(recv);
             }
         }
@@ -503,14 +488,8 @@ public final class Mailbox implements FrameSink {
 
     /** Under the lock: the oldest unexpected frame the envelope matches, or null. */
     private Frame firstMatching(int context, int source, int tag, long patternStamp) {
-        int pattern = PatternState.patternOf(patternStamp);
-        int iteration = PatternState.iterationOf(patternStamp);
-        for (Frame f : unexpected) {
-            if (f.matches(context, source, tag, pattern, iteration)) {
-                return f;
-            }
-        }
-        return null;
+        return unexpected.first(
+                context, source, tag, PatternState.patternOf(patternStamp), PatternState.iterationOf(patternStamp), -1);
     }
 
     /**
@@ -540,20 +519,18 @@ public final class Mailbox implements FrameSink {
 
     /** Under the lock: removes the matching frame from the unexpected queue into the held ones. */
     private Frame removeMatching(int context, int source, int tag, long patternStamp, long requiredSequence) {
-        int pattern = PatternState.patternOf(patternStamp);
-        int iteration = PatternState.iterationOf(patternStamp);
-        for (Iterator<Frame> it = unexpected.iterator(); it.hasNext(); ) {
-            Frame f = it.next();
-            if (f.matches(context, source, tag, pattern, iteration)
-                    && (requiredSequence < 0 || f.sequence == requiredSequence)) {
-                it.remove();
-                unexpectedBytes -= f.lengthBytes;
-                f.claimForReceiver(); // fails only if the sender is detaching it: the caller then waits
-                heldByMatchedProbes.add(f);
-                return f;
-            }
+        Frame f = unexpected.removeFirst(
+                context,
+                source,
+                tag,
+                PatternState.patternOf(patternStamp),
+                PatternState.iterationOf(patternStamp),
+                requiredSequence);
+        if (f != null) {
+            f.claimForReceiver(); // fails only if the sender is detaching it: the caller then waits
+            heldByMatchedProbes.add(f);
         }
-        return null;
+        return f;
     }
 
     /** The matched frame is being received: it is no longer held. */
@@ -630,7 +607,6 @@ public final class Mailbox implements FrameSink {
                 return false;
             }
             unexpected.remove(frame);
-            unexpectedBytes -= frame.lengthBytes;
             recordWithdrawn(frame.channelKey(), frame.sequence);
             return true;
         }
@@ -650,14 +626,11 @@ public final class Mailbox implements FrameSink {
                     return true;
                 }
             }
-            for (Iterator<Frame> it = unexpected.iterator(); it.hasNext(); ) {
-                Frame f = it.next();
-                if (f.is(sourceWorld, context, sequence)) {
-                    it.remove();
-                    unexpectedBytes -= f.lengthBytes;
-                    recordWithdrawn(f.channelKey(), sequence);
-                    return true;
-                }
+            Frame queued = unexpected.find(sourceWorld, context, sequence);
+            if (queued != null) {
+                unexpected.remove(queued);
+                recordWithdrawn(queued.channelKey(), sequence);
+                return true;
             }
             long key = ChannelKey.of(context, sourceWorld);
             if (arrivals != null && sequence > arrivals.arrivedUpTo(key)) {
@@ -703,7 +676,7 @@ public final class Mailbox implements FrameSink {
      */
     private List<SendRequest> dropUnexpected() {
         List<SendRequest> waiting = new ArrayList<>();
-        for (Frame f : unexpected) {
+        for (Frame f : unexpected.inArrivalOrder()) {
             if (f.sender != null && f.claimForReceiver()) {
                 waiting.add(f.sender);
             }
@@ -724,7 +697,6 @@ public final class Mailbox implements FrameSink {
         unexpected.clear();
         heldByMatchedProbes.clear();
         withdrawable.clear();
-        unexpectedBytes = 0;
         return waiting;
     }
 
@@ -744,7 +716,7 @@ public final class Mailbox implements FrameSink {
                             + (r.requiredSequence >= 0 ? ", seq " + r.requiredSequence : "") + ")");
             appendAtMost(
                     b,
-                    unexpected,
+                    unexpected.inArrivalOrder(),
                     max,
                     f -> " queued(ctx " + f.context + ", src " + f.source + ", tag " + f.tag + ", seq " + f.sequence
                             + ")");
@@ -778,7 +750,7 @@ public final class Mailbox implements FrameSink {
 
     public long unexpectedBytes() {
         synchronized (lock) {
-            return unexpectedBytes;
+            return unexpected.bytes();
         }
     }
 }

@@ -25,7 +25,7 @@ import net.jqwik.api.Provide;
  * against a plain map: the log holds exactly the model's entries, with the model's bytes, and its
  * accounting and storage agree with what it holds.
  */
-class PayloadLogModelProperties {
+class PayloadLogModelPropertiesTest {
 
     sealed interface Op permits Append, Truncate, TruncateAll {}
 
