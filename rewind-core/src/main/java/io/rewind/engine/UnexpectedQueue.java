@@ -4,7 +4,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -40,59 +39,55 @@ final class UnexpectedQueue {
 
     /**
      * The oldest frame that matches the envelope (with {@code requiredSequence} >= 0, only the frame
-     * with that sequence number), or null.
+     * with that sequence number), or null: the first match in the source's own queue, or for any
+     * source, of the first matches of every queue of the context, the one that arrived first.
      */
     Frame first(int context, int source, int tag, int pattern, int iteration, long requiredSequence) {
-        ArrayDeque<Frame> queue = queueFirstMatching(context, source, tag, pattern, iteration, requiredSequence);
-        return queue == null ? null : firstIn(queue, tag, pattern, iteration, requiredSequence);
+        if (size == 0) {
+            return null;
+        }
+        ContextQueues queues = contextQueues(context, false);
+        if (queues == null) {
+            return null;
+        }
+        if (source != Constants.ANY_SOURCE) {
+            ArrayDeque<Frame> queue = queues.queue(source);
+            return queue == null ? null : firstIn(queue, tag, pattern, iteration, requiredSequence);
+        }
+        Frame oldest = null;
+        for (ArrayDeque<Frame> queue : queues.bySource) {
+            Frame f = queue == null ? null : firstIn(queue, tag, pattern, iteration, requiredSequence);
+            if (f != null && (oldest == null || f.arrival < oldest.arrival)) {
+                oldest = f;
+            }
+        }
+        return oldest;
     }
 
     /** As {@link #first}, and the frame is taken out of the queue. */
     Frame removeFirst(int context, int source, int tag, int pattern, int iteration, long requiredSequence) {
-        ArrayDeque<Frame> queue = queueFirstMatching(context, source, tag, pattern, iteration, requiredSequence);
-        if (queue == null) {
-            return null;
+        Frame f = first(context, source, tag, pattern, iteration, requiredSequence);
+        if (f != null) {
+            remove(f);
         }
-        for (Iterator<Frame> it = queue.iterator(); it.hasNext(); ) {
-            Frame f = it.next();
-            if (accepts(f, tag, pattern, iteration, requiredSequence)) {
-                it.remove();
-                taken(f);
-                return f;
-            }
-        }
-        throw new IllegalStateException("the matching frame left its queue");
+        return f;
     }
 
-    /** Whether this very frame is queued. */
+    /** Whether this very frame is queued (frames compare by identity). */
     boolean contains(Frame frame) {
-        ContextQueues queues = contextQueues(frame.context, false);
-        ArrayDeque<Frame> queue = queues == null ? null : queues.queue(frame.source);
-        if (queue != null) {
-            for (Frame f : queue) {
-                if (f == frame) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        ArrayDeque<Frame> queue = queueHolding(frame);
+        return queue != null && queue.contains(frame);
     }
 
     /** Takes this very frame out of the queue; false if it is not queued. */
     boolean remove(Frame frame) {
-        ContextQueues queues = contextQueues(frame.context, false);
-        ArrayDeque<Frame> queue = queues == null ? null : queues.queue(frame.source);
-        if (queue == null) {
+        ArrayDeque<Frame> queue = queueHolding(frame);
+        if (queue == null || !queue.removeFirstOccurrence(frame)) {
             return false;
         }
-        for (Iterator<Frame> it = queue.iterator(); it.hasNext(); ) {
-            if (it.next() == frame) {
-                it.remove();
-                taken(frame);
-                return true;
-            }
-        }
-        return false;
+        size--;
+        bytes -= frame.lengthBytes;
+        return true;
     }
 
     /** The queued frame {@code sequence} that world rank {@code sourceWorld} sent on {@code context}, or null. */
@@ -102,9 +97,11 @@ final class UnexpectedQueue {
             return null;
         }
         for (ArrayDeque<Frame> queue : queues.bySource) {
-            for (Frame f : queue == null ? List.<Frame>of() : queue) {
-                if (f.is(sourceWorld, context, sequence)) {
-                    return f;
+            if (queue != null) {
+                for (Frame f : queue) {
+                    if (f.is(sourceWorld, context, sequence)) {
+                        return f;
+                    }
                 }
             }
         }
@@ -145,36 +142,6 @@ final class UnexpectedQueue {
         return bytes;
     }
 
-    /**
-     * The queue that holds the oldest frame matching the envelope, or null: the source's own queue, or
-     * for any source, the queue whose first match arrived first.
-     */
-    private ArrayDeque<Frame> queueFirstMatching(
-            int context, int source, int tag, int pattern, int iteration, long requiredSequence) {
-        if (size == 0) {
-            return null;
-        }
-        ContextQueues queues = contextQueues(context, false);
-        if (queues == null) {
-            return null;
-        }
-        if (source != Constants.ANY_SOURCE) {
-            ArrayDeque<Frame> queue = queues.queue(source);
-            return queue != null && firstIn(queue, tag, pattern, iteration, requiredSequence) != null ? queue : null;
-        }
-        ArrayDeque<Frame> oldest = null;
-        long oldestArrival = Long.MAX_VALUE;
-        for (ArrayDeque<Frame> queue : queues.bySource) {
-            Frame f =
-                    queue == null || queue.isEmpty() ? null : firstIn(queue, tag, pattern, iteration, requiredSequence);
-            if (f != null && f.arrival < oldestArrival) {
-                oldest = queue;
-                oldestArrival = f.arrival;
-            }
-        }
-        return oldest;
-    }
-
     private static Frame firstIn(ArrayDeque<Frame> queue, int tag, int pattern, int iteration, long requiredSequence) {
         for (Frame f : queue) {
             if (accepts(f, tag, pattern, iteration, requiredSequence)) {
@@ -190,9 +157,10 @@ final class UnexpectedQueue {
                 && (requiredSequence < 0 || f.sequence == requiredSequence);
     }
 
-    private void taken(Frame f) {
-        size--;
-        bytes -= f.lengthBytes;
+    /** The queue of the frame's context and source, or null if there is none. */
+    private ArrayDeque<Frame> queueHolding(Frame frame) {
+        ContextQueues queues = contextQueues(frame.context, false);
+        return queues == null ? null : queues.queue(frame.source);
     }
 
     /** The queues of a context; null if none and {@code create} is false. */
