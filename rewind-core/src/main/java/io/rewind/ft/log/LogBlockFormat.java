@@ -55,7 +55,14 @@ public final class LogBlockFormat {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    private static final int HEADER_WORDS = HEADER_BYTES / Long.BYTES;
+
     private LogBlockFormat() {}
+
+    /** Two little-endian ints as the word that holds {@code low} at its lower address. */
+    private static long pack(int low, int high) {
+        return (low & 0xffffffffL) | ((long) high << 32);
+    }
 
     /**
      * One decoded fragment header.
@@ -97,17 +104,19 @@ public final class LogBlockFormat {
             long fragmentLengthBytes,
             long messageLengthBytes,
             long fragmentOffsetBytes) {
-        block.set(INT, at, MAGIC);
-        block.set(INT, at + 4, flags);
-        block.set(INT, at + 8, key.contextId());
-        block.set(INT, at + 12, key.source());
-        block.set(INT, at + 16, key.destination());
-        block.set(INT, at + 20, key.tag());
-        block.set(LONG, at + 24, key.sequence());
-        block.set(INT, at + 32, key.incarnation());
-        block.set(INT, at + 36, Math.toIntExact(fragmentLengthBytes));
-        block.set(LONG, at + 40, messageLengthBytes);
-        block.set(LONG, at + 48, fragmentOffsetBytes);
+        // Packed into words and written by one bulk copy: eleven field writes each pay the segment's
+        // checks (liveness, bounds, alignment), which on a log of many short messages was a third of
+        // what an entry cost. Little-endian words hold their lower-addressed int in the low half.
+        long[] words = {
+            pack(MAGIC, flags),
+            pack(key.contextId(), key.source()),
+            pack(key.destination(), key.tag()),
+            key.sequence(),
+            pack(key.incarnation(), Math.toIntExact(fragmentLengthBytes)),
+            messageLengthBytes,
+            fragmentOffsetBytes
+        };
+        MemorySegment.copy(words, 0, block, LONG, at, HEADER_WORDS);
     }
 
     /** Bytes one whole message of {@code payloadBytes} takes as a record (header, payload, padding). */
