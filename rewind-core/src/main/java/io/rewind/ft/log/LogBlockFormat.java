@@ -55,6 +55,8 @@ public final class LogBlockFormat {
     private static final ValueLayout.OfInt INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
+    private static final int[] END = {0};
+
     private static final int HEADER_WORDS = HEADER_BYTES / Long.BYTES;
 
     private LogBlockFormat() {}
@@ -145,7 +147,7 @@ public final class LogBlockFormat {
     /** Marks the end of the records at {@code at} (when room remains). */
     public static void writeEnd(MemorySegment block, long at) {
         if (at + 4 <= block.byteSize()) {
-            block.set(INT, at, 0);
+            MemorySegment.copy(END, 0, block, INT, at, 1); // a bulk copy: see writeHeader
         }
     }
 
