@@ -11,6 +11,7 @@ import io.rewind.runtime.JobResult;
 import io.rewind.runtime.PointListener;
 import io.rewind.runtime.RunReport;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -519,6 +520,9 @@ public final class OverheadBench implements Callable<Integer> {
         Map<Key, List<Double>> busy = new LinkedHashMap<>();
         Map<Key, RunReport> last = new LinkedHashMap<>();
         Map<Key, Integer> pairedIterations = new LinkedHashMap<>();
+        // Every timed iteration beside none's, so paired figures can be pooled or compared across runs
+        // of the command (two builds measured one after the other, say) without running them again.
+        StringBuilder iterationsCsv = new StringBuilder("workload,ranks,variant,run,iteration,seconds,none_seconds\n");
         for (int rep = -warmUp; rep < repeat; rep++) {
             for (BenchWorkload w : ws) {
                 for (int n : ns) {
@@ -587,6 +591,16 @@ public final class OverheadBench implements Callable<Integer> {
                         List<Double> rs = iterationRatios.computeIfAbsent(k, x -> new ArrayList<>());
                         for (int i = 0; i < mine.length; i++) {
                             rs.add(mine[i] / base[i]);
+                            iterationsCsv.append(String.format(
+                                    Locale.ROOT,
+                                    "%s,%d,%s,%d,%d,%.9f,%.9f%n",
+                                    w.cliName(),
+                                    n,
+                                    k.label(),
+                                    rep + 1,
+                                    i,
+                                    mine[i],
+                                    base[i]));
                         }
                         double sum = Arrays.stream(mine).sum();
                         runRatios.computeIfAbsent(k, x -> new ArrayList<>()).add(sum / baseSum);
@@ -715,8 +729,10 @@ public final class OverheadBench implements Callable<Integer> {
         settings.put("warm_up_runs", warmUp);
         settings.put("cores", Runtime.getRuntime().availableProcessors());
         t.write(out, "overhead-paired", command(), settings);
+        Files.writeString(out.resolve("overhead-paired-iterations.csv"), iterationsCsv);
         System.out.print(t.markdown());
-        System.out.println("wrote overhead-paired.json, overhead-paired.csv and overhead-paired.md in " + out);
+        System.out.println("wrote overhead-paired.json, overhead-paired.csv, overhead-paired.md and"
+                + " overhead-paired-iterations.csv in " + out);
         return 0;
     }
 }

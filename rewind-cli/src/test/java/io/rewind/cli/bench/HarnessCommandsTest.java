@@ -148,6 +148,31 @@ class HarnessCommandsTest {
         double share = spbc.get("logged_share").asDouble();
         assertTrue(share > 0.1 && share < 0.9, spbc.toString());
         assertEquals(0, spbc.get("checkpoints").asLong());
+
+        // Every paired iteration is written out beside none's, and its ratios give the median reported.
+        List<String> lines = Files.readAllLines(dir.resolve("overhead-paired-iterations.csv"));
+        assertEquals("workload,ranks,variant,run,iteration,seconds,none_seconds", lines.get(0));
+        List<Double> spbcRatios = new ArrayList<>();
+        for (String line : lines.subList(1, lines.size())) {
+            String[] f = line.split(",");
+            assertEquals("stencil3d", f[0]);
+            assertEquals("4", f[1]);
+            assertEquals("1", f[3]);
+            double seconds = Double.parseDouble(f[5]);
+            double noneSeconds = Double.parseDouble(f[6]);
+            assertTrue(seconds > 0 && noneSeconds > 0, line);
+            if (f[2].equals("none")) {
+                assertEquals(noneSeconds, seconds, 0.0, line);
+            } else {
+                assertEquals("spbc", f[2]);
+                spbcRatios.add(seconds / noneSeconds);
+            }
+        }
+        assertEquals(2 * 23, lines.size() - 1);
+        spbcRatios.sort(null);
+        assertEquals(23, spbcRatios.size());
+        // Rounded to nanoseconds in the file: the median agrees to well within a part in a thousand.
+        assertEquals(ratio, spbcRatios.get(11), 1e-3 * ratio);
     }
 
     @Test
