@@ -27,16 +27,34 @@ import java.util.concurrent.TimeUnit;
 public final class NodeAgent {
     private final String node;
     private final Link link;
-    private final List<String> rankCommand;
+    private final String javaCommand;
+    private final String classPath;
+    /** What follows the main class on a rank process's command line, but its rank and incarnation. */
+    private final List<String> rankArguments;
+
+    private final ClassDataArchive archive;
+    /** The rank process writing the class-data archive, if one is; at most one at a time per agent. */
+    private Process archiveWriter;
+
     private final NodeStore store;
     private final long heartbeatTimeoutNanos;
     private final Map<Long, Process> processes = new ConcurrentHashMap<>();
     private final CountDownLatch done = new CountDownLatch(1);
 
-    private NodeAgent(String node, Link link, List<String> rankCommand, NodeStore store, long heartbeatMillis) {
+    private NodeAgent(
+            String node,
+            Link link,
+            String java,
+            String classPath,
+            List<String> rankArguments,
+            NodeStore store,
+            long heartbeatMillis) {
         this.node = node;
         this.link = link;
-        this.rankCommand = rankCommand;
+        this.javaCommand = java;
+        this.classPath = classPath;
+        this.rankArguments = rankArguments;
+        this.archive = ClassDataArchive.of(java, classPath);
         this.store = store;
         this.heartbeatTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(heartbeatMillis);
     }
@@ -89,17 +107,22 @@ public final class NodeAgent {
                 sharedDir != null,
                 Integer.parseInt(a.get("--keep-lines")),
                 link.localAddress());
-        List<String> command =
-                new ArrayList<>(JvmCommand.of(a.get("--java"), a.get("--class-path"), RankProcess.class));
-        command.addAll(List.of(
+        List<String> rankArguments = List.of(
                 "--head",
                 head,
                 "--secret-file",
                 secretFile,
                 "--store",
                 store.address().getAddress().getHostAddress() + ":"
-                        + store.address().getPort()));
-        NodeAgent agent = new NodeAgent(node, link, command, store, Long.parseLong(a.get("--heartbeat-millis")));
+                        + store.address().getPort());
+        NodeAgent agent = new NodeAgent(
+                node,
+                link,
+                a.get("--java"),
+                a.get("--class-path"),
+                rankArguments,
+                store,
+                Long.parseLong(a.get("--heartbeat-millis")));
         try {
             agent.run();
         } finally {
@@ -132,6 +155,7 @@ public final class NodeAgent {
                 store.address().getPort(),
                 store.folder().toString()));
         done.await();
+        awaitArchiveWriter();
         for (Process p : processes.values()) {
             p.destroyForcibly();
         }
@@ -186,16 +210,47 @@ public final class NodeAgent {
         return ((long) rank << 32) | incarnation;
     }
 
+    /**
+     * The job is over: a rank process still writing the class-data archive as it exits gets a few
+     * seconds to finish (its file is only used if it does), then it is ended with the others.
+     */
+    private void awaitArchiveWriter() throws InterruptedException {
+        Process writer;
+        synchronized (this) {
+            writer = archiveWriter;
+        }
+        if (writer != null) {
+            writer.waitFor(ARCHIVE_WRITE_GRACE_SECONDS, TimeUnit.SECONDS);
+        }
+    }
+
+    private static final long ARCHIVE_WRITE_GRACE_SECONDS = 10;
+
     private void spawn(int rank, int incarnation) {
-        List<String> cmd = new ArrayList<>(rankCommand);
+        ClassDataArchive.Writer writer;
+        synchronized (this) {
+            writer = archiveWriter == null ? archive.claimWriter() : null;
+        }
+        List<String> archiveOptions = writer != null ? writer.options() : archive.mapOptions();
+        boolean mapsArchive = writer == null && !archiveOptions.isEmpty();
+        List<String> cmd = new ArrayList<>(JvmCommand.of(javaCommand, classPath, RankProcess.class, archiveOptions));
+        cmd.addAll(rankArguments);
         cmd.addAll(List.of("--rank", Integer.toString(rank), "--incarnation", Integer.toString(incarnation)));
         Process p;
         try {
             p = new ProcessBuilder(cmd).start();
         } catch (IOException e) {
+            if (writer != null) {
+                writer.exited(127);
+            }
             System.err.println("rewind: agent " + node + ": cannot start rank " + rank + ": " + e.getMessage());
             link.send(new Messages.Exited(rank, incarnation, 127));
             return;
+        }
+        if (writer != null) {
+            synchronized (this) {
+                archiveWriter = p;
+            }
         }
         processes.put(key(rank, incarnation), p);
         link.send(new Messages.Spawned(rank, incarnation, p.pid()));
@@ -206,6 +261,14 @@ public final class NodeAgent {
                 .daemon(true)
                 .start(() -> {
                     int status = waitFor(p);
+                    if (writer != null) {
+                        writer.exited(status);
+                        synchronized (this) {
+                            archiveWriter = null;
+                        }
+                    } else if (mapsArchive && status == ClassDataArchive.FATAL_ERROR_STATUS) {
+                        archive.distrust();
+                    }
                     joinQuietly(out);
                     joinQuietly(err);
                     processes.remove(key(rank, incarnation));

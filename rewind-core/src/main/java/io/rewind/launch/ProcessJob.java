@@ -193,10 +193,18 @@ public final class ProcessJob {
     // ---------------------------------------------------------------------------------------------
     // The event logger process
 
+    /**
+     * Agents and logger processes map the rank processes' class-data archive when there is one, and
+     * never write it: they are ended by force at the end of a job, which could cut a write short.
+     */
+    private static List<String> mappedArchive() {
+        return ClassDataArchive.of(JvmCommand.java(), JvmCommand.classPath()).mapOptions();
+    }
+
     /** Starts (or, after it died, starts again on the same journal) the job's event logger process. */
     private void startEventLogger() {
-        List<String> cmd =
-                new ArrayList<>(JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), EventLoggerProcess.class));
+        List<String> cmd = new ArrayList<>(
+                JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), EventLoggerProcess.class, mappedArchive()));
         cmd.addAll(List.of(
                 "--head",
                 advertisedHost() + ":" + server.port(),
@@ -284,8 +292,8 @@ public final class ProcessJob {
         loggerRequests = new Requests[k];
         loggerDead = new boolean[k];
         for (int i = 0; i < k; i++) {
-            List<String> logger =
-                    new ArrayList<>(JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), LoggerProcess.class));
+            List<String> logger = new ArrayList<>(
+                    JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), LoggerProcess.class, mappedArchive()));
             boolean remote = launch.mode() != Launch.Mode.LOCAL;
             logger.addAll(List.of(
                     "--head",
@@ -753,7 +761,8 @@ public final class ProcessJob {
      */
     private void startAgents() {
         String head = advertisedHost() + ":" + server.port();
-        List<String> agentCommand = JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), NodeAgent.class);
+        List<String> agentCommand =
+                JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), NodeAgent.class, mappedArchive());
         List<String> common = new ArrayList<>(List.of(
                 "--head",
                 head,
