@@ -36,6 +36,9 @@ final class JvmCommand {
         // No performance-data file in the temporary folder: one left by a SIGKILLed JVM whose pid a new
         // rank process gets again makes that JVM print a warning.
         cmd.add("-XX:-UsePerfData");
+        // A JVM's crash report goes to the temporary folder, not the folder the job was started from
+        // (the JVM names the file on standard error, which reaches the launcher's output).
+        cmd.add("-XX:ErrorFile=" + Path.of(System.getProperty("java.io.tmpdir"), "rewind-hs_err_pid%p.log"));
         cmd.addAll(archiveOptions);
         cmd.add("-cp");
         cmd.add(classPath);
