@@ -35,6 +35,11 @@ final class ClassDataArchive {
     /** The status of a JVM that died of a fatal error (SIGABRT after its error report). */
     static final int FATAL_ERROR_STATUS = 134;
 
+    // The JVM's messages about the archive (JDK 25 logs some under "aot") are not the program's output.
+    private static final String QUIET_CDS = "-Xlog:cds=off:stderr";
+    private static final String QUIET_CDS_DYNAMIC = "-Xlog:cds+dynamic=off:stderr";
+    private static final String QUIET_AOT = "-Xlog:aot=off:stderr";
+
     /** Null: the class path cannot be archived (the JVM archives classes from jar files only). */
     private final Path archive;
 
@@ -65,7 +70,7 @@ final class ClassDataArchive {
         if (archive == null || !Files.isRegularFile(archive)) {
             return List.of();
         }
-        return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off:stderr", "-Xlog:cds+dynamic=off:stderr");
+        return List.of("-XX:SharedArchiveFile=" + archive, QUIET_CDS, QUIET_CDS_DYNAMIC, QUIET_AOT);
     }
 
     /**
@@ -127,8 +132,7 @@ final class ClassDataArchive {
 
         /** Options that make the JVM write the archive, into a file of its own, when it exits. */
         List<String> options() {
-            return List.of(
-                    "-XX:ArchiveClassesAtExit=" + temporary, "-Xlog:cds=off:stderr", "-Xlog:cds+dynamic=off:stderr");
+            return List.of("-XX:ArchiveClassesAtExit=" + temporary, QUIET_CDS, QUIET_CDS_DYNAMIC, QUIET_AOT);
         }
 
         /** The writing process exited: its file becomes the archive if it exited cleanly, else it goes. */

@@ -47,7 +47,8 @@ class ClassDataArchiveTest {
                 List.of(
                         "-XX:SharedArchiveFile=" + dir.resolve("a.jsa"),
                         "-Xlog:cds=off:stderr",
-                        "-Xlog:cds+dynamic=off:stderr"),
+                        "-Xlog:cds+dynamic=off:stderr",
+                        "-Xlog:aot=off:stderr"),
                 archive.mapOptions());
         assertNull(archive.claimWriter(), "no writer once the archive is there");
         assertEquals(List.of("a.jsa"), names(dir));
