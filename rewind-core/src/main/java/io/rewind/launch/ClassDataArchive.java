@@ -23,11 +23,12 @@ import java.util.UUID;
  *
  * <p>The archive is written by one rank process only, into a file of its own, and becomes the archive
  * by an atomic rename once that process has exited cleanly; every other JVM maps a complete archive or
- * none. The JVM's own {@code -XX:+AutoCreateSharedArchive} writes the archive in place at exit, so a
- * process killed while it writes (a rank process ended by its agent at the end of a job, a job
- * interrupted) or two processes writing at once leave a partial file, and JDK 25.0.3 then crashes
- * every later JVM that maps it ({@code SIGSEGV} in {@code AOTClassLocationConfig::validate}) instead
- * of ignoring it: every rank process of every later job died before starting.
+ * none. With the JVM's own {@code -XX:+AutoCreateSharedArchive} every JVM that started without an
+ * archive wrote one in place as it exited: the rank processes of a job, which exit together, wrote the
+ * same file at once, and a process ended while it wrote (a straggler stopped at the end of a job, an
+ * interrupted job) left a partial file. JDK 25.0.3 crashes every JVM that maps such a file ({@code
+ * SIGSEGV} in {@code AOTClassLocationConfig::validate}) instead of ignoring it: every rank process of
+ * every later job died before starting.
  */
 final class ClassDataArchive {
     /** A writer's claim older than this is taken for one whose agent died: another process may write. */

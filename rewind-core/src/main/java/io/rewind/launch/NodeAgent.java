@@ -155,7 +155,6 @@ public final class NodeAgent {
                 store.address().getPort(),
                 store.folder().toString()));
         done.await();
-        awaitArchiveWriter();
         for (Process p : processes.values()) {
             p.destroyForcibly();
         }
@@ -209,22 +208,6 @@ public final class NodeAgent {
     private static long key(int rank, int incarnation) {
         return ((long) rank << 32) | incarnation;
     }
-
-    /**
-     * The job is over: a rank process still writing the class-data archive as it exits gets a few
-     * seconds to finish (its file is only used if it does), then it is ended with the others.
-     */
-    private void awaitArchiveWriter() throws InterruptedException {
-        Process writer;
-        synchronized (this) {
-            writer = archiveWriter;
-        }
-        if (writer != null) {
-            writer.waitFor(ARCHIVE_WRITE_GRACE_SECONDS, TimeUnit.SECONDS);
-        }
-    }
-
-    private static final long ARCHIVE_WRITE_GRACE_SECONDS = 10;
 
     private void spawn(int rank, int incarnation) {
         ClassDataArchive.Writer writer;
