@@ -116,6 +116,11 @@ public final class Communicator {
         return group[r];
     }
 
+    /** As {@link #worldRankOf}, or -1 if {@code r} is not a peer's rank. */
+    int peerWorldRank(int r) {
+        return r >= 0 && r < group.length ? group[r] : -1;
+    }
+
     /** A copy of the group (an intercommunicator's local group) as world ranks, in rank order. */
     public int[] groupWorldRanks() {
         return localGroup == null ? group.clone() : localGroup.clone();

@@ -47,6 +47,16 @@ public final class Mailbox implements FrameSink {
     private final ConcurrentLinkedQueue<ControlMessage> control = new ConcurrentLinkedQueue<>();
     /** The rank thread, woken when a control message arrives; null outside a job. */
     private volatile Thread owner;
+    /**
+     * The world rank of source {@code source} of context {@code context}, or -1 if unknown; set by the
+     * engine, which knows the communicators. Used only to say whom the rank waits for.
+     */
+    private java.util.function.IntBinaryOperator sourceWorldOf = (context, source) -> -1;
+    /**
+     * World ranks a probe looked for and did not find since {@link #awaitsFrom} last asked (a probe
+     * of any source, or of a source not resolved, marks them all). Guarded by the lock.
+     */
+    private final java.util.BitSet probedFor = new java.util.BitSet();
 
     public Mailbox() {
         this(false, 1);
@@ -482,7 +492,11 @@ public final class Mailbox implements FrameSink {
      */
     Frame peek(int context, int source, int tag, long patternStamp) {
         synchronized (lock) {
-            return firstMatching(context, source, tag, patternStamp);
+            Frame f = firstMatching(context, source, tag, patternStamp);
+            if (f == null) {
+                noteMiss(context, source);
+            }
+            return f;
         }
     }
 
@@ -502,6 +516,9 @@ public final class Mailbox implements FrameSink {
         Frame match = null;
         synchronized (lock) {
             match = removeMatching(context, source, tag, patternStamp, requiredSequence);
+            if (match == null) {
+                noteMiss(context, source);
+            }
         }
         if (match != null) {
             match.awaitStable();
@@ -511,8 +528,8 @@ public final class Mailbox implements FrameSink {
 
     /** Blocks until {@link #takeMatched} finds a frame, and returns it. */
     Frame awaitMatched(RankEngine engine, int context, int source, int tag, long patternStamp, long requiredSequence) {
-        Frame match =
-                awaitUnexpected(engine, () -> removeMatching(context, source, tag, patternStamp, requiredSequence));
+        Frame match = awaitUnexpected(
+                engine, context, source, () -> removeMatching(context, source, tag, patternStamp, requiredSequence));
         match.awaitStable();
         return match;
     }
@@ -542,14 +559,14 @@ public final class Mailbox implements FrameSink {
 
     /** Blocks until a frame matching the envelope is in the unexpected queue. */
     Frame awaitProbe(RankEngine engine, int context, int source, int tag, long patternStamp) {
-        return awaitUnexpected(engine, () -> firstMatching(context, source, tag, patternStamp));
+        return awaitUnexpected(engine, context, source, () -> firstMatching(context, source, tag, patternStamp));
     }
 
     /**
      * Blocks until {@code find}, run under the lock, returns a frame; between tries the caller is
      * registered as a prober, woken when a frame is queued, and checks that the rank is still alive.
      */
-    private Frame awaitUnexpected(RankEngine engine, java.util.function.Supplier<Frame> find) {
+    private Frame awaitUnexpected(RankEngine engine, int context, int source, java.util.function.Supplier<Frame> find) {
         Thread me = Thread.currentThread();
         boolean parked = false;
         try {
@@ -560,6 +577,7 @@ public final class Mailbox implements FrameSink {
                         probers.remove(me);
                         return f;
                     }
+                    noteMiss(context, source);
                     if (!probers.contains(me)) {
                         probers.add(me);
                     }
@@ -582,6 +600,74 @@ public final class Mailbox implements FrameSink {
             if (parked) {
                 engine.leaveBlockingWait();
             }
+        }
+    }
+
+    /** Under the lock: a probe of {@code source} on {@code context} found nothing. */
+    private void noteMiss(int context, int source) {
+        int world = source == Constants.ANY_SOURCE ? -1 : sourceWorldOf.applyAsInt(context, source);
+        if (world >= 0) {
+            probedFor.set(world);
+        } else {
+            probedFor.set(0, admittedIncarnation.length);
+        }
+    }
+
+    /** How to tell the world rank of a communicator's source (see {@link #awaitsFrom}). */
+    void resolveSourcesWith(java.util.function.IntBinaryOperator sourceWorldOf) {
+        this.sourceWorldOf = sourceWorldOf;
+    }
+
+    /**
+     * Whether the rank waits for a message that world rank {@code sourceWorld} may send: a posted
+     * receive accepts it (its source, or any source), or a probe looked for it and found nothing since
+     * the last call (that mark is taken by this call). A protocol that paces what it sends this rank by
+     * what the rank takes in asks this so that pacing never withholds what the rank waits for.
+     */
+    public boolean awaitsFrom(int sourceWorld) {
+        synchronized (lock) {
+            if (probedFor.get(sourceWorld)) {
+                probedFor.clear(sourceWorld);
+                return true;
+            }
+            for (RecvRequest r : posted) {
+                if (r.source == Constants.ANY_SOURCE) {
+                    return true;
+                }
+                int world = sourceWorldOf.applyAsInt(r.context, r.source);
+                if (world < 0 || world == sourceWorld) {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** Frames from world rank {@code sourceWorld} waiting for their receive. */
+    public int unexpectedFrom(int sourceWorld) {
+        synchronized (lock) {
+            return unexpected.framesFrom(sourceWorld);
+        }
+    }
+
+    /** Payload bytes of the frames from world rank {@code sourceWorld} waiting for their receive. */
+    public long unexpectedBytesFrom(int sourceWorld) {
+        synchronized (lock) {
+            return unexpected.bytesFrom(sourceWorld);
+        }
+    }
+
+    /** The most frames that waited for their receive at once in this mailbox. */
+    public int peakUnexpectedCount() {
+        synchronized (lock) {
+            return unexpected.peakSize();
+        }
+    }
+
+    /** The most payload bytes that waited for their receive at once in this mailbox. */
+    public long peakUnexpectedBytes() {
+        synchronized (lock) {
+            return unexpected.peakBytes();
         }
     }
 

@@ -83,6 +83,7 @@ public final class RankEngine {
         this.mailbox = new Mailbox(faultTolerance.tracksArrivals(), worldSize);
         mailbox.acknowledgeMatchesWith(this::acknowledgeMatch);
         mailbox.answerCancellationsWith(this::answerCancellation);
+        mailbox.resolveSourcesWith(this::sourceWorldOf);
         if (faultTolerance.readsPiggybacks()) {
             mailbox.readPiggybacksWith(faultTolerance::onPiggyback);
         }
@@ -140,6 +141,16 @@ public final class RankEngine {
         } finally {
             progressing.set(false);
         }
+    }
+
+    /**
+     * The world rank of source {@code source} of matching context {@code context} (a point-to-point or
+     * collective one), or -1 if no communicator of this rank has that context or the source is not
+     * one of its peers.
+     */
+    private int sourceWorldOf(int context, int source) {
+        Communicator c = communicators.get(context & ~1);
+        return c == null ? -1 : c.peerWorldRank(source);
     }
 
     void register(Communicator c) {

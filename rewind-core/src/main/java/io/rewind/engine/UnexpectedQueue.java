@@ -28,6 +28,14 @@ final class UnexpectedQueue {
     private long nextArrival;
     private int size;
     private long bytes;
+    /** Frames and payload bytes queued per sending world rank (grown on demand). */
+    private int[] framesBySender = new int[0];
+
+    private long[] bytesBySender = new long[0];
+    /** The most frames and bytes queued at once since the queue was made. */
+    private int peakSize;
+
+    private long peakBytes;
 
     /** Queues a frame behind every frame that arrived before it. */
     void add(Frame frame) {
@@ -35,6 +43,16 @@ final class UnexpectedQueue {
         contextQueues(frame.context, true).queueOf(frame.source).addLast(frame);
         size++;
         bytes += frame.lengthBytes;
+        int sender = frame.sourceWorld;
+        if (sender >= framesBySender.length) {
+            int n = Math.max(sender + 1, framesBySender.length * 2);
+            framesBySender = java.util.Arrays.copyOf(framesBySender, n);
+            bytesBySender = java.util.Arrays.copyOf(bytesBySender, n);
+        }
+        framesBySender[sender]++;
+        bytesBySender[sender] += frame.lengthBytes;
+        peakSize = Math.max(peakSize, size);
+        peakBytes = Math.max(peakBytes, bytes);
     }
 
     /**
@@ -87,6 +105,8 @@ final class UnexpectedQueue {
         }
         size--;
         bytes -= frame.lengthBytes;
+        framesBySender[frame.sourceWorld]--;
+        bytesBySender[frame.sourceWorld] -= frame.lengthBytes;
         return true;
     }
 
@@ -127,6 +147,8 @@ final class UnexpectedQueue {
         recent = null;
         size = 0;
         bytes = 0;
+        java.util.Arrays.fill(framesBySender, 0);
+        java.util.Arrays.fill(bytesBySender, 0);
     }
 
     int size() {
@@ -140,6 +162,26 @@ final class UnexpectedQueue {
     /** Payload bytes of the queued frames. */
     long bytes() {
         return bytes;
+    }
+
+    /** Frames queued from world rank {@code sender}. */
+    int framesFrom(int sender) {
+        return sender < framesBySender.length ? framesBySender[sender] : 0;
+    }
+
+    /** Payload bytes queued from world rank {@code sender}. */
+    long bytesFrom(int sender) {
+        return sender < bytesBySender.length ? bytesBySender[sender] : 0;
+    }
+
+    /** The most frames queued at once so far. */
+    int peakSize() {
+        return peakSize;
+    }
+
+    /** The most payload bytes queued at once so far. */
+    long peakBytes() {
+        return peakBytes;
     }
 
     private static Frame firstIn(ArrayDeque<Frame> queue, int tag, int pattern, int iteration, long requiredSequence) {

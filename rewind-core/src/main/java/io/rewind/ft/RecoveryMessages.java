@@ -8,8 +8,10 @@ import java.util.Map;
  * rank asks every other rank for what it needs ({@link RollbackRequest}); each answers with what it
  * holds from the restarted rank ({@link LastMessages}) and streams the replay from its log in batches,
  * each closed by a {@link ReplayBatch} that the restarted rank acknowledges ({@link ReplayAck}) once
- * its own progress gets to it: the restarted rank sets the pace, so it is never flooded, and it is
- * never starved, since any wait of its own makes progress. Maps are keyed by matching context.
+ * it has taken most of that peer's replayed frames in, or waits for a message from that peer: the
+ * restarted rank sets the pace, so the replay waits in the peers' logs rather than in its memory, and
+ * it is never starved, since a wait of its own releases the next batch. Maps are keyed by matching
+ * context.
  */
 public final class RecoveryMessages {
     private RecoveryMessages() {}

@@ -125,7 +125,13 @@ final class Messages {
     /** A restarted rank could not read the line it was to restart from: it must not be used again. */
     record Unrestorable(int rank, int incarnation, long line, String reason) implements Serializable {}
 
-    record CaughtUp(int rank, int incarnation, long replayed) implements Serializable {}
+    /**
+     * A restarted rank is back where its predecessor crashed: {@code replayed} frames were replayed to
+     * it, and at most {@code peakUnmatched} frames ({@code peakUnmatchedBytes} bytes) waited at once
+     * for their receive.
+     */
+    record CaughtUp(int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes)
+            implements Serializable {}
 
     /** A kill of the schedule fired in the rank: it is not given to a later incarnation. */
     record KillFired(int rank, int incarnation, FailureSchedule.Kill kill) implements Serializable {}

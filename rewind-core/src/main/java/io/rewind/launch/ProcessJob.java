@@ -974,6 +974,7 @@ public final class ProcessJob {
                 if (slot != null && slot.recovery != null) {
                     slot.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
                     slot.recovery.replayed(c.replayed());
+                    slot.recovery.unmatchedAtMost(c.peakUnmatched(), c.peakUnmatchedBytes());
                 }
             }
             case Messages.KillFired k -> {

@@ -324,8 +324,8 @@ public final class RankProcess implements RankSupervisor {
     }
 
     @Override
-    public void caughtUp(long replayed) {
-        link.send(new Messages.CaughtUp(rank, incarnation, replayed));
+    public void caughtUp(long replayed, int peakUnmatched, long peakUnmatchedBytes) {
+        link.send(new Messages.CaughtUp(rank, incarnation, replayed, peakUnmatched, peakUnmatchedBytes));
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
 import io.rewind.checkpoint.CheckpointWriter;
 import io.rewind.engine.CommunicatorFactory;
+import io.rewind.engine.Mailbox;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
 import io.rewind.engine.Transport;
@@ -1273,6 +1274,8 @@ public final class Job {
         inc.engine.mailbox().close();
         if (inc.recovery != null) {
             inc.recovery.replayed(inc.protocol.replayedToThisRank());
+            Mailbox mailbox = inc.engine.mailbox();
+            inc.recovery.unmatchedAtMost(mailbox.peakUnexpectedCount(), mailbox.peakUnexpectedBytes());
         }
         report.finalLog(inc.rank, inc.protocol.logStatistics());
         long[] collectives = inc.protocol.collectiveLogFigures();
@@ -1323,7 +1326,9 @@ public final class Job {
             inc.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
         }
         if (supervisor != null && inc.number > 0) {
-            supervisor.caughtUp(inc.protocol.replayedToThisRank());
+            Mailbox mailbox = inc.engine.mailbox();
+            supervisor.caughtUp(
+                    inc.protocol.replayedToThisRank(), mailbox.peakUnexpectedCount(), mailbox.peakUnexpectedBytes());
         }
     }
 

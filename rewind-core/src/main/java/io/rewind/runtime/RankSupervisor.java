@@ -14,8 +14,12 @@ public interface RankSupervisor {
     /** The rank wrote recovery line {@code line} with these arrival frontiers. */
     void checkpointed(long line, Map<Long, Long> frontiers, long[] events, long bytes, long nanos);
 
-    /** A restarted rank is back where its predecessor crashed, having been replayed {@code replayed} frames. */
-    void caughtUp(long replayed);
+    /**
+     * A restarted rank is back where its predecessor crashed, having been replayed {@code replayed}
+     * frames, with at most {@code peakUnmatched} frames ({@code peakUnmatchedBytes} bytes) waiting at
+     * once for their receive.
+     */
+    void caughtUp(long replayed, int peakUnmatched, long peakUnmatchedBytes);
 
     /** A kill of the rank's schedule fired (it is about to strike). */
     void killFired(FailureSchedule.Kill kill);

@@ -77,6 +77,8 @@ public final class RunRecordWriter {
             row.put("line", f.line());
             row.put("rolledBack", List.copyOf(f.rolledBack()));
             row.put("replayedFrames", f.replayedFrames());
+            row.put("peakUnmatched", f.peakUnmatched());
+            row.put("peakUnmatchedBytes", f.peakUnmatchedBytes());
             row.put("notes", f.notes());
             failures.add(row);
         }

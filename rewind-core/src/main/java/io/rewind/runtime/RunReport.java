@@ -92,6 +92,8 @@ public record RunReport(
 
         private RecoveryPhase phase;
         private long replayedFrames;
+        private int peakUnmatched;
+        private long peakUnmatchedBytes;
         private long restoreWorkNanos;
 
         FailureRecord(
@@ -134,6 +136,23 @@ public record RunReport(
         /** Frames the other ranks replayed to the restarted incarnation (known when it ends). */
         public synchronized void replayed(long frames) {
             replayedFrames = frames;
+        }
+
+        /**
+         * The most frames (and their payload bytes) that waited at once for their receive in the
+         * restarted incarnation: what the replay made it hold (known when it ends).
+         */
+        public synchronized void unmatchedAtMost(int frames, long bytes) {
+            peakUnmatched = frames;
+            peakUnmatchedBytes = bytes;
+        }
+
+        public synchronized int peakUnmatched() {
+            return peakUnmatched;
+        }
+
+        public synchronized long peakUnmatchedBytes() {
+            return peakUnmatchedBytes;
         }
 
         /** Time the restore itself took (loading the line), inside the restore phase. */
@@ -231,13 +250,16 @@ public record RunReport(
             return String.format(
                     Locale.ROOT,
                     "rank %d %s: restored line %d, rolled back %d rank(s)%s, replayed %d "
-                            + "message(s); detect %.1f ms, respawn %.1f ms, restore %.1f ms, replay %.1f ms",
+                            + "message(s), at most %d (%d bytes) waiting for their receive; detect %.1f ms, "
+                            + "respawn %.1f ms, restore %.1f ms, replay %.1f ms",
                     rank,
                     how,
                     line,
                     rolledBack.size(),
                     rolledBack.size() <= 16 ? " " + rolledBack : "",
                     replayedFrames,
+                    peakUnmatched,
+                    peakUnmatchedBytes,
                     detectMs(),
                     respawnMs(),
                     restoreMs(),

@@ -132,6 +132,14 @@ public final class SenderLoggingRank implements RankProtocol {
     private Map<Long, Long> restoredHeld = Map.of();
     /** Frames replayed to this incarnation, as the batches announced them. */
     private long replayedIn;
+    /**
+     * Replay batches that reached this restarted incarnation and are not acknowledged yet, by the
+     * replaying peer: the acknowledgement waits until the rank has taken in most of what that peer
+     * replayed, or waits for it (see {@link #releaseReplayAcks}). Touched by the rank's progress only.
+     */
+    private final Map<Integer, RecoveryMessages.ReplayBatch> unacknowledged = new HashMap<>();
+    /** Whether {@link #unacknowledged} has anything: read by any thread of the rank, without the lock. */
+    private volatile boolean acknowledgementsDue;
 
     private RankEngine engine;
     /** Short messages handed off and copied aside, in send order, not entered into the log yet. */
@@ -1086,8 +1094,8 @@ public final class SenderLoggingRank implements RankProtocol {
                 synchronized (lock) {
                     replayedIn += b.frames();
                 }
-                transport.sendControl(
-                        b.sourceWorld(), new RecoveryMessages.ReplayAck(worldRank, incarnation, b.batch()));
+                unacknowledged.put(b.sourceWorld(), b);
+                acknowledgementsDue = true;
             }
             case RecoveryMessages.ReplayAck a -> {
                 synchronized (lock) {
@@ -1198,12 +1206,42 @@ public final class SenderLoggingRank implements RankProtocol {
 
     @Override
     public boolean hasProgressWork() {
-        return replaying;
+        return replaying || acknowledgementsDue;
+    }
+
+    /**
+     * Acknowledges each replay batch that this rank has taken in: a peer sends its next batch only
+     * then, so what the peers replay waits in their logs, not in this rank's memory. A batch counts as
+     * taken in when fewer than one batch's worth of frames from that peer still wait for their receive,
+     * or at once when the rank waits for a message from that peer (a receive or probe that nothing
+     * queued satisfies): the program may take the peer's messages in another order than they were
+     * sent (other tags, other communicators), and then it needs the next batch before it can take the
+     * queued ones. At most about two batches per peer wait here, unless the program itself asks for
+     * more.
+     */
+    private void releaseReplayAcks(Transport transport) {
+        if (!acknowledgementsDue) {
+            return;
+        }
+        var mailbox = engine == null ? null : engine.mailbox(); // null before the rank started: no pacing
+        for (var it = unacknowledged.values().iterator(); it.hasNext(); ) {
+            RecoveryMessages.ReplayBatch b = it.next();
+            int peer = b.sourceWorld();
+            boolean takenIn = mailbox == null
+                    || (mailbox.unexpectedFrom(peer) < REPLAY_BATCH_FRAMES
+                            && mailbox.unexpectedBytesFrom(peer) < REPLAY_BATCH_BYTES);
+            if (takenIn || mailbox.awaitsFrom(peer)) {
+                it.remove();
+                transport.sendControl(peer, new RecoveryMessages.ReplayAck(worldRank, incarnation, b.batch()));
+            }
+        }
+        acknowledgementsDue = !unacknowledged.isEmpty();
     }
 
     /** Sends the next batch of every replay whose previous batch was taken in. */
     @Override
     public void progress(Transport transport) {
+        releaseReplayAcks(transport);
         if (!replaying) {
             return;
         }
