@@ -136,6 +136,8 @@ public final class RecoveryBench implements Callable<Integer> {
         long line;
         int rollbackSet;
         long replayed;
+        /** The most frames that waited at once for their receive in a restarted rank, over the runs. */
+        long heldAtMost;
     }
 
     @Override
@@ -249,6 +251,7 @@ public final class RecoveryBench implements Callable<Integer> {
                     s.line = f.line();
                     s.rollbackSet = f.rollbackSet();
                     s.replayed = f.replayedFrames();
+                    s.heldAtMost = Math.max(s.heldAtMost, f.peakUnmatched());
                     System.err.printf(
                             Locale.ROOT,
                             "  %s %s run %d: failure-free %.3f s, with failure %.3f s, %d rank(s) rolled back, "
@@ -288,6 +291,9 @@ public final class RecoveryBench implements Callable<Integer> {
                 0,
                 "replayed",
                 "replayed msgs",
+                0,
+                "held_at_most",
+                "most msgs waiting in the restarted rank",
                 0,
                 "failure_free_s",
                 "failure-free s",
@@ -351,6 +357,7 @@ public final class RecoveryBench implements Callable<Integer> {
                         s.line,
                         (long) s.rollbackSet,
                         s.replayed,
+                        s.heldAtMost,
                         Harness.median(s.failureFree),
                         Harness.median(s.withFailure),
                         Harness.median(s.lost),

@@ -290,6 +290,9 @@ class HarnessCommandsTest {
             if (expected < 4) {
                 assertTrue(r.get("replayed").asLong() > 0, r.toString());
             }
+            // Whatever waited in the restarted rank is at most what was replayed to it and its own.
+            assertTrue(r.get("held_at_most").asLong() >= 0, r.toString());
+            assertTrue(r.get("held_at_most").asLong() <= r.get("replayed").asLong() + 64, r.toString());
         }
     }
 
