@@ -154,6 +154,8 @@ public final class SenderLoggingRank implements RankProtocol {
     private long collectiveBytes;
     private long skippedFrames;
     private long replayedFrames;
+    /** Frames indexed so far, on every channel: the next one's {@link SentFrames#order}. Lock held. */
+    private long indexedFrames;
 
     public SenderLoggingRank(
             int worldRank, int incarnation, PayloadLog log, EventLogClient events, RecoveryLines lines) {
@@ -469,7 +471,14 @@ public final class SenderLoggingRank implements RankProtocol {
                 appendedBytes += frame.lengthBytes();
                 countCollective(frame);
                 channel(key)
-                        .add(frame.context(), frame.source(), frame.tag(), frame.sequence(), pattern(frame), stored);
+                        .add(
+                                frame.context(),
+                                frame.source(),
+                                frame.tag(),
+                                frame.sequence(),
+                                pattern(frame),
+                                stored,
+                                indexedFrames++);
             }
             if (!deliver) {
                 skippedFrames++;
@@ -727,7 +736,15 @@ public final class SenderLoggingRank implements RankProtocol {
     private void indexFrame(long key, Frame frame, LogEntry entry) {
         // A collective's shared result may have gone to a logger since its first frame was logged.
         StoredPayload stored = entry.movedTo() instanceof DumpedPayload d && d.reference() ? d : entry;
-        channel(key).add(frame.context(), frame.source(), frame.tag(), frame.sequence(), pattern(frame), stored);
+        channel(key)
+                .add(
+                        frame.context(),
+                        frame.source(),
+                        frame.tag(),
+                        frame.sequence(),
+                        pattern(frame),
+                        stored,
+                        indexedFrames++);
         if (stored == entry) {
             heldBytes += entry.lengthBytes();
         }
@@ -1292,34 +1309,58 @@ public final class SenderLoggingRank implements RankProtocol {
     }
 
     /**
-     * Lock held: the next frames of a replay, in sequence order per channel, at most {@link
-     * #REPLAY_BATCH_FRAMES} frames or {@link #REPLAY_BATCH_BYTES} bytes (at least one frame); marks
-     * the cursor as waiting for the batch to be taken in, and done when nothing is left.
+     * Lock held: the next frames of a replay, at most {@link #REPLAY_BATCH_FRAMES} frames or {@link
+     * #REPLAY_BATCH_BYTES} bytes (at least one frame); marks the cursor as waiting for the batch to be
+     * taken in, and done when nothing is left. Each channel's frames go in sequence order, and the
+     * peer's channels are interleaved as their frames were sent ({@link SentFrames#order}): a rank
+     * takes messages in about the order they were sent, and replaying one channel whole before the
+     * next (a program's point-to-point messages of every later iteration before the collective
+     * message it needs now, say) would make the restarted rank hold them all.
      */
     private List<Frame> nextBatch(ReplayCursor c) {
+        List<SentFrames> channels = new ArrayList<>(2);
+        for (SentFrames channel : index.values()) {
+            if (ChannelKey.peer(channel.key) == c.peer && c.end.containsKey(ChannelKey.context(channel.key))) {
+                channels.add(channel);
+            }
+        }
+        int n = channels.size();
+        int[] at = new int[n];
+        long[] end = new long[n];
+        for (int k = 0; k < n; k++) {
+            int context = ChannelKey.context(channels.get(k).key);
+            at[k] = channels.get(k).firstAbove(c.next.get(context));
+            end[k] = c.end.get(context);
+        }
         List<Frame> out = new ArrayList<>();
         long bytes = 0;
         boolean more = false;
-        for (SentFrames channel : index.values()) {
-            int context = ChannelKey.context(channel.key);
-            if (ChannelKey.peer(channel.key) != c.peer || !c.end.containsKey(context)) {
-                continue;
-            }
-            long end = c.end.get(context);
-            for (int i = channel.firstAbove(c.next.get(context));
-                    i < channel.tail() && channel.sequence(i) <= end;
-                    i++) {
-                if (out.size() >= REPLAY_BATCH_FRAMES || (bytes >= REPLAY_BATCH_BYTES && !out.isEmpty())) {
-                    more = true;
-                    break;
+        while (true) {
+            int pick = -1;
+            for (int k = 0; k < n; k++) {
+                SentFrames ch = channels.get(k);
+                if (at[k] < ch.tail()
+                        && ch.sequence(at[k]) <= end[k]
+                        && (pick < 0 || ch.order(at[k]) < channels.get(pick).order(at[pick]))) {
+                    pick = k;
                 }
-                Frame f = wasCancelled(channel.key, channel.sequence(i))
-                        ? Frame.withdrawnPlace(context, worldRank, c.peer, channel.sequence(i), incarnation)
-                        : replayCopy(channel, i, c.peer);
-                out.add(f);
-                bytes += f.lengthBytes();
-                c.next.put(context, channel.sequence(i));
             }
+            if (pick < 0) {
+                break;
+            }
+            if (out.size() >= REPLAY_BATCH_FRAMES || (bytes >= REPLAY_BATCH_BYTES && !out.isEmpty())) {
+                more = true;
+                break;
+            }
+            SentFrames channel = channels.get(pick);
+            int i = at[pick]++;
+            int context = ChannelKey.context(channel.key);
+            Frame f = wasCancelled(channel.key, channel.sequence(i))
+                    ? Frame.withdrawnPlace(context, worldRank, c.peer, channel.sequence(i), incarnation)
+                    : replayCopy(channel, i, c.peer);
+            out.add(f);
+            bytes += f.lengthBytes();
+            c.next.put(context, channel.sequence(i));
         }
         c.batch++;
         c.awaitingAck = true;

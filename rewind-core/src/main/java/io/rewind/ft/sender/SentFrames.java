@@ -24,6 +24,11 @@ final class SentFrames {
     private int[] tags = new int[INITIAL];
     /** Pattern id (high half) and iteration id (low half) each frame was sent in: replay keeps them. */
     private long[] patterns = new long[INITIAL];
+    /**
+     * When each frame was indexed, counted across all channels of the rank: replay to a peer takes
+     * the frames of its channels in this order, which is the order they were sent in.
+     */
+    private long[] orders = new long[INITIAL];
 
     private StoredPayload[] entries = new StoredPayload[INITIAL];
     /** Live frames are at [head, tail). */
@@ -62,6 +67,11 @@ final class SentFrames {
         return sequences[i];
     }
 
+    /** Frame {@code i}'s place in the order the rank's logged frames were indexed, all channels together. */
+    long order(int i) {
+        return orders[i];
+    }
+
     /** Where frame {@code i}'s payload is: a log entry in memory, or a dumped payload. */
     StoredPayload payload(int i) {
         return entries[i];
@@ -81,11 +91,8 @@ final class SentFrames {
         return tail;
     }
 
-    void add(int context, int source, int tag, long sequence, LogEntry entry) {
-        add(context, source, tag, sequence, 0L, entry);
-    }
-
-    void add(int context, int source, int tag, long sequence, long pattern, StoredPayload entry) {
+    /** @param order the frame's place among every frame the rank indexed, on any channel (see {@link #order}) */
+    void add(int context, int source, int tag, long sequence, long pattern, StoredPayload entry, long order) {
         if (tail == sequences.length) {
             makeRoom();
         }
@@ -98,6 +105,7 @@ final class SentFrames {
             System.arraycopy(sources, at, sources, at + 1, n);
             System.arraycopy(tags, at, tags, at + 1, n);
             System.arraycopy(patterns, at, patterns, at + 1, n);
+            System.arraycopy(orders, at, orders, at + 1, n);
             System.arraycopy(entries, at, entries, at + 1, n);
         }
         sequences[at] = sequence;
@@ -105,6 +113,7 @@ final class SentFrames {
         sources[at] = source;
         tags[at] = tag;
         patterns[at] = pattern;
+        orders[at] = order;
         entries[at] = entry;
         tail++;
         if (!(entry instanceof DumpedPayload)) {
@@ -196,6 +205,7 @@ final class SentFrames {
         sources = moved(sources, capacity, live);
         tags = moved(tags, capacity, live);
         patterns = moved(patterns, capacity, live);
+        orders = moved(orders, capacity, live);
         StoredPayload[] e = new StoredPayload[capacity];
         System.arraycopy(entries, head, e, 0, live);
         entries = e;
