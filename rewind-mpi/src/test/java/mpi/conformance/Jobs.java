@@ -39,7 +39,8 @@ public final class Jobs {
      */
     private static final String LAUNCH = System.getProperty("rewind.conformance.launch", "threads");
 
-    private static JobResult launch(JobConfig c) {
+    /** Runs a job as this tier launches the runs under protocols (see {@link #LAUNCH}). */
+    public static JobResult launch(JobConfig c) {
         return switch (LAUNCH) {
             case "threads" -> Job.run(c);
             case "local" -> ProcessJob.run(c, Launch.local(1));

@@ -90,7 +90,7 @@ class ReplayPacingTest {
                 new FailureSchedule(List.of(new FailureSchedule.Kill(0, FailureSchedule.Trigger.OPERATION, at)));
         int struck = 0;
         for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
-            RecoveryCheck.Verdict v = check.run(p, 0, kill);
+            RecoveryCheck.Verdict v = check.run(p, 0, kill, Jobs::launch);
             assertTrue(v.ok(), () -> "rank 0 killed (" + kill + "): " + v.describe());
             struck += v.struck();
             also.accept(p, v);
