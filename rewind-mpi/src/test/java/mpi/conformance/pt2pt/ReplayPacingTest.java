@@ -36,14 +36,7 @@ class ReplayPacingTest {
     @Test
     void aRestartedRankHoldsAFewBatchesNotTheWholeReplay() {
         RecoveryCheck check = RecoveryCheck.of(Jobs.config(TwoStreams.class, 3, Integer.toString(MESSAGES)));
-        killRankZeroUnderEveryProtocol(check, 0.9, (p, v) -> {
-            for (RunReport.FailureRecord f : v.result().report().failures()) {
-                assertTrue(
-                        f.peakUnmatched() <= HELD_AT_MOST,
-                        () -> p.name() + ": the restarted rank held " + f.peakUnmatched()
-                                + " unmatched frames at once: " + f);
-            }
-        });
+        killRankZeroUnderEveryProtocol(check, 0.9, ReplayPacingTest::assertHeldAFewBatches);
     }
 
     /**
@@ -54,14 +47,7 @@ class ReplayPacingTest {
     @Test
     void aPeersMessagesOnTwoContextsReplayInTheOrderTheyWereSent() {
         RecoveryCheck check = RecoveryCheck.of(Jobs.config(Alternating.class, 2, Integer.toString(MESSAGES)));
-        killRankZeroUnderEveryProtocol(check, 0.9, (p, v) -> {
-            for (RunReport.FailureRecord f : v.result().report().failures()) {
-                assertTrue(
-                        f.peakUnmatched() <= HELD_AT_MOST,
-                        () -> p.name() + ": the restarted rank held " + f.peakUnmatched()
-                                + " unmatched frames at once: " + f);
-            }
-        });
+        killRankZeroUnderEveryProtocol(check, 0.9, ReplayPacingTest::assertHeldAFewBatches);
     }
 
     /**
@@ -74,6 +60,16 @@ class ReplayPacingTest {
         for (String how : List.of("probe", "recv")) {
             RecoveryCheck check = RecoveryCheck.of(Jobs.config(LastFirst.class, 2, Integer.toString(MESSAGES), how));
             killRankZeroUnderEveryProtocol(check, 0.75, (p, v) -> {});
+        }
+    }
+
+    /** Checks that no restarted rank of the run held more than {@link #HELD_AT_MOST} frames at once. */
+    private static void assertHeldAFewBatches(ProtocolDescriptor p, RecoveryCheck.Verdict v) {
+        for (RunReport.FailureRecord f : v.result().report().failures()) {
+            assertTrue(
+                    f.peakUnmatched() <= HELD_AT_MOST,
+                    () -> p.name() + ": the restarted rank held " + f.peakUnmatched() + " unmatched frames at once: "
+                            + f);
         }
     }
 

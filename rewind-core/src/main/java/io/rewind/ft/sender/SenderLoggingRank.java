@@ -470,15 +470,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 loggers.blocked(System.nanoTime() - t0);
                 appendedBytes += frame.lengthBytes();
                 countCollective(frame);
-                channel(key)
-                        .add(
-                                frame.context(),
-                                frame.source(),
-                                frame.tag(),
-                                frame.sequence(),
-                                pattern(frame),
-                                stored,
-                                indexedFrames++);
+                addToIndex(key, frame, stored);
             }
             if (!deliver) {
                 skippedFrames++;
@@ -732,10 +724,8 @@ public final class SenderLoggingRank implements RankProtocol {
         releaseSharedResults();
     }
 
-    /** Lock held: indexes a logged frame and counts its bytes against the quota. */
-    private void indexFrame(long key, Frame frame, LogEntry entry) {
-        // A collective's shared result may have gone to a logger since its first frame was logged.
-        StoredPayload stored = entry.movedTo() instanceof DumpedPayload d && d.reference() ? d : entry;
+    /** Lock held: enters a logged frame in its channel's index, with its place among all indexed frames. */
+    private void addToIndex(long key, Frame frame, StoredPayload stored) {
         channel(key)
                 .add(
                         frame.context(),
@@ -745,6 +735,13 @@ public final class SenderLoggingRank implements RankProtocol {
                         pattern(frame),
                         stored,
                         indexedFrames++);
+    }
+
+    /** Lock held: indexes a logged frame and counts its bytes against the quota. */
+    private void indexFrame(long key, Frame frame, LogEntry entry) {
+        // A collective's shared result may have gone to a logger since its first frame was logged.
+        StoredPayload stored = entry.movedTo() instanceof DumpedPayload d && d.reference() ? d : entry;
+        addToIndex(key, frame, stored);
         if (stored == entry) {
             heldBytes += entry.lengthBytes();
         }
