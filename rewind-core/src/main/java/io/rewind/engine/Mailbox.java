@@ -53,7 +53,7 @@ public final class Mailbox implements FrameSink {
      */
     private java.util.function.IntBinaryOperator sourceWorldOf = (context, source) -> -1;
     /**
-     * World ranks a probe looked for and did not find since {@link #awaitsFrom} last asked (a probe
+     * World ranks a probe looked for and did not find since {@link #acceptsMoreFrom} last asked (a probe
      * of any source, or of a source not resolved, marks them all). Guarded by the lock.
      */
     private final java.util.BitSet probedFor = new java.util.BitSet();
@@ -613,48 +613,42 @@ public final class Mailbox implements FrameSink {
         }
     }
 
-    /** How to tell the world rank of a communicator's source (see {@link #awaitsFrom}). */
+    /** How to tell the world rank of a communicator's source (see {@link #acceptsMoreFrom}). */
     void resolveSourcesWith(java.util.function.IntBinaryOperator sourceWorldOf) {
         this.sourceWorldOf = sourceWorldOf;
     }
 
     /**
-     * Whether the rank waits for a message that world rank {@code sourceWorld} may send: a posted
-     * receive accepts it (its source, or any source), or a probe looked for it and found nothing since
-     * the last call (that mark is taken by this call). A protocol that paces what it sends this rank by
-     * what the rank takes in asks this so that pacing never withholds what the rank waits for.
+     * Whether world rank {@code sourceWorld} may send this rank more of a paced stream (a replay):
+     * fewer than {@code frameLimit} of its frames and fewer than {@code byteLimit} of its payload
+     * bytes wait for their receive, or the rank waits for a message that rank may send (a posted
+     * receive accepts it, by its source or any source, or a probe looked for it and found nothing
+     * since the last call; that mark is taken by this call). One lock acquisition for the whole
+     * answer: a replaying peer asks it for every pending batch at every progress call.
      */
-    public boolean awaitsFrom(int sourceWorld) {
+    public boolean acceptsMoreFrom(int sourceWorld, int frameLimit, long byteLimit) {
         synchronized (lock) {
-            if (probedFor.get(sourceWorld)) {
-                probedFor.clear(sourceWorld);
+            boolean probed = probedFor.get(sourceWorld);
+            probedFor.clear(sourceWorld);
+            return probed
+                    || (unexpected.framesFrom(sourceWorld) < frameLimit
+                            && unexpected.bytesFrom(sourceWorld) < byteLimit)
+                    || postedAccepts(sourceWorld);
+        }
+    }
+
+    /** Under the lock: whether a posted receive accepts a message from world rank {@code sourceWorld}. */
+    private boolean postedAccepts(int sourceWorld) {
+        for (RecvRequest r : posted) {
+            if (r.source == Constants.ANY_SOURCE) {
                 return true;
             }
-            for (RecvRequest r : posted) {
-                if (r.source == Constants.ANY_SOURCE) {
-                    return true;
-                }
-                int world = sourceWorldOf.applyAsInt(r.context, r.source);
-                if (world < 0 || world == sourceWorld) {
-                    return true;
-                }
+            int world = sourceWorldOf.applyAsInt(r.context, r.source);
+            if (world < 0 || world == sourceWorld) {
+                return true;
             }
-            return false;
         }
-    }
-
-    /** Frames from world rank {@code sourceWorld} waiting for their receive. */
-    public int unexpectedFrom(int sourceWorld) {
-        synchronized (lock) {
-            return unexpected.framesFrom(sourceWorld);
-        }
-    }
-
-    /** Payload bytes of the frames from world rank {@code sourceWorld} waiting for their receive. */
-    public long unexpectedBytesFrom(int sourceWorld) {
-        synchronized (lock) {
-            return unexpected.bytesFrom(sourceWorld);
-        }
+        return false;
     }
 
     /** The most frames that waited for their receive at once in this mailbox. */

@@ -1241,10 +1241,7 @@ public final class SenderLoggingRank implements RankProtocol {
         for (var it = unacknowledged.values().iterator(); it.hasNext(); ) {
             RecoveryMessages.ReplayBatch b = it.next();
             int peer = b.sourceWorld();
-            boolean takenIn = mailbox == null
-                    || (mailbox.unexpectedFrom(peer) < REPLAY_BATCH_FRAMES
-                            && mailbox.unexpectedBytesFrom(peer) < REPLAY_BATCH_BYTES);
-            if (takenIn || mailbox.awaitsFrom(peer)) {
+            if (mailbox == null || mailbox.acceptsMoreFrom(peer, REPLAY_BATCH_FRAMES, REPLAY_BATCH_BYTES)) {
                 it.remove();
                 transport.sendControl(peer, new RecoveryMessages.ReplayAck(worldRank, incarnation, b.batch()));
             }
