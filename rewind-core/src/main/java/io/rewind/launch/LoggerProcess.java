@@ -41,9 +41,7 @@ public final class LoggerProcess {
         int status = 0;
         int index = Integer.parseInt(a.get("--index"));
         try {
-            JobSecret secret = a.get("--secret-file").equals("-")
-                    ? JobSecret.of(System.in.readNBytes(JobSecret.BYTES))
-                    : JobSecret.read(Path.of(a.get("--secret-file")));
+            JobSecret secret = JobSecret.fromArgument(a.get("--secret-file"));
             String folder = a.get("--folder");
             LoggerProcess logger = new LoggerProcess(
                     index,

@@ -8,7 +8,6 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,6 +36,9 @@ public final class NodeAgent {
     private Process archiveWriter;
 
     private final NodeStore store;
+    /** Handed to every rank process on its standard input: the job's secret never lies in a file here. */
+    private final JobSecret secret;
+
     private final long heartbeatTimeoutNanos;
     private final Map<Long, Process> processes = new ConcurrentHashMap<>();
     private final CountDownLatch done = new CountDownLatch(1);
@@ -48,6 +50,7 @@ public final class NodeAgent {
             String classPath,
             List<String> rankArguments,
             NodeStore store,
+            JobSecret secret,
             long heartbeatMillis) {
         this.node = node;
         this.link = link;
@@ -56,6 +59,7 @@ public final class NodeAgent {
         this.rankArguments = rankArguments;
         this.archive = ClassDataArchive.of(java, classPath);
         this.store = store;
+        this.secret = secret;
         this.heartbeatTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(heartbeatMillis);
     }
 
@@ -64,8 +68,9 @@ public final class NodeAgent {
      * --heartbeat-millis T [--checkpoint-dir DIR | --node-checkpoint-root ROOT]}: a launcher silent for
      * longer than T is taken for gone; with a checkpoint folder every node shares, the node keeps its ranks'
      * lines there; without, in a folder of its own on this host, with a copy on a partner node. The secret
-     * file {@code -} means standard input (an agent started over ssh or by srun): the agent then keeps
-     * the secret in a file of its own, mode 0600, for its rank processes. A node named {@code slurm}
+     * file {@code -} means standard input (an agent started over ssh or by srun). The agent hands the
+     * secret to its rank processes on their standard input, so that a node lost with its agent (killed,
+     * powered off) leaves no copy of it behind. A node named {@code slurm}
      * takes the name Slurm gives it ({@code SLURMD_NODENAME}).
      */
     public static void main(String[] args) throws Exception {
@@ -86,18 +91,7 @@ public final class NodeAgent {
                 throw new IllegalStateException("--node slurm outside a Slurm step (no SLURMD_NODENAME)");
             }
         }
-        String secretFile = a.get("--secret-file");
-        boolean ownSecretFile = secretFile.equals("-");
-        if (ownSecretFile) {
-            byte[] key = System.in.readNBytes(JobSecret.BYTES);
-            Path own = Files.createTempFile(
-                    "rewind-agent-",
-                    ".secret",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.write(own, key);
-            secretFile = own.toString();
-        }
-        JobSecret secret = JobSecret.read(Path.of(secretFile));
+        JobSecret secret = JobSecret.fromArgument(a.get("--secret-file"));
         Link link = Link.connect(Args.address(head), secret, "agent-" + node);
         String sharedDir = a.get("--checkpoint-dir");
         NodeStore store = new NodeStore(
@@ -111,7 +105,7 @@ public final class NodeAgent {
                 "--head",
                 head,
                 "--secret-file",
-                secretFile,
+                "-",
                 "--store",
                 store.address().getAddress().getHostAddress() + ":"
                         + store.address().getPort());
@@ -122,6 +116,7 @@ public final class NodeAgent {
                 a.get("--class-path"),
                 rankArguments,
                 store,
+                secret,
                 Long.parseLong(a.get("--heartbeat-millis")));
         try {
             agent.run();
@@ -129,9 +124,6 @@ public final class NodeAgent {
             store.close();
             // The job is over (or its launcher gone): the memory files of its ranks on this host go too.
             io.rewind.transport.shm.ShmFolder.removeFolder(io.rewind.transport.shm.ShmFolder.root(), secret);
-        }
-        if (ownSecretFile) {
-            Files.deleteIfExists(Path.of(secretFile));
         }
         Runtime.getRuntime().halt(0);
     }
@@ -222,6 +214,7 @@ public final class NodeAgent {
         Process p;
         try {
             p = new ProcessBuilder(cmd).start();
+            secret.handTo(p);
         } catch (IOException e) {
             if (writer != null) {
                 writer.exited(127);

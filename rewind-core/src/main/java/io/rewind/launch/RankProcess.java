@@ -31,7 +31,6 @@ import io.rewind.transport.tcp.TcpTransport;
 import java.io.IOException;
 import java.io.Serializable;
 import java.net.InetSocketAddress;
-import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -94,7 +93,7 @@ public final class RankProcess implements RankSupervisor {
         int incarnation = Integer.parseInt(a.get("--incarnation"));
         int status;
         try {
-            JobSecret secret = JobSecret.read(Path.of(a.get("--secret-file")));
+            JobSecret secret = JobSecret.fromArgument(a.get("--secret-file"));
             Link link = Link.connect(Args.address(a.get("--head")), secret, "rank-" + rank + "." + incarnation);
             status = new RankProcess(rank, incarnation, link).run(secret, Args.address(a.get("--store")));
         } catch (IOException | RuntimeException e) {

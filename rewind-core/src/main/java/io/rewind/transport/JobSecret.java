@@ -54,6 +54,28 @@ public final class JobSecret {
         return new JobSecret(key);
     }
 
+    /**
+     * The secret named by a process's {@code --secret-file} argument: the file, or for {@code -} the
+     * first {@link #BYTES} bytes of standard input (how a parent hands it over without a file).
+     */
+    public static JobSecret fromArgument(String fileOrDash) throws IOException {
+        if (!fileOrDash.equals("-")) {
+            return read(Path.of(fileOrDash));
+        }
+        byte[] key = System.in.readNBytes(BYTES);
+        if (key.length != BYTES) {
+            throw new IOException("standard input ended after " + key.length + " bytes of the job secret");
+        }
+        return new JobSecret(key);
+    }
+
+    /** Hands the secret to a child process on its standard input, which is then closed. */
+    public void handTo(Process child) throws IOException {
+        try (var in = child.getOutputStream()) {
+            in.write(key);
+        }
+    }
+
     /** A secret from its bytes (tests). */
     public static JobSecret of(byte[] key) {
         if (key.length != BYTES) {
