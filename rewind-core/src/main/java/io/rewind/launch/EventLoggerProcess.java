@@ -34,7 +34,7 @@ public final class EventLoggerProcess {
         Map<String, String> a = Args.parse(args, "--head", "--secret-file", "--ranks", "--journal", "--bind");
         int status = 0;
         try {
-            JobSecret secret = JobSecret.read(Path.of(a.get("--secret-file")));
+            JobSecret secret = JobSecret.fromArgument(a.get("--secret-file"));
             EventLogger events = new EventLogger(Integer.parseInt(a.get("--ranks")));
             EventJournal journal = EventJournal.open(Path.of(a.get("--journal")), events);
             Link launcher = Link.connect(Args.address(a.get("--head")), secret, "event-logger");

@@ -92,7 +92,6 @@ public final class ProcessJob {
     private final RunReport.Builder report;
     private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
     private final Path jobDir;
-    private final Path secretFile;
     private final JobSecret secret;
     /** The checkpoint folder every node shares (null: each node keeps its own, with partner copies). */
     private final Path sharedCheckpointDir;
@@ -145,8 +144,7 @@ public final class ProcessJob {
                 config.switchOff()));
         this.report = new RunReport.Builder(config);
         this.jobDir = Files.createTempDirectory("rewind-job-");
-        this.secretFile = jobDir.resolve("secret");
-        this.secret = JobSecret.create(secretFile);
+        this.secret = JobSecret.generate();
         this.sharedCheckpointDir = config.checkpointDir() == null
                 ? null
                 : Files.createDirectories(config.checkpointDir()).toAbsolutePath();
@@ -209,7 +207,7 @@ public final class ProcessJob {
                 "--head",
                 advertisedHost() + ":" + server.port(),
                 "--secret-file",
-                secretFile.toString(),
+                "-",
                 "--ranks",
                 Integer.toString(config.ranks()),
                 "--journal",
@@ -217,7 +215,7 @@ public final class ProcessJob {
                 "--bind",
                 launch.mode() == Launch.Mode.LOCAL ? "local" : "all"));
         try {
-            Process p = start(cmd, false);
+            Process p = start(cmd);
             eventLogger = p;
             eventLoggerAt = null;
             p.onExit().thenRun(() -> tasks.add(() -> onEventLoggerExit(p)));
@@ -299,7 +297,7 @@ public final class ProcessJob {
                     "--head",
                     advertisedHost() + ":" + server.port(),
                     "--secret-file",
-                    remote ? "-" : secretFile.toString(),
+                    "-",
                     "--index",
                     Integer.toString(i),
                     "--capacity",
@@ -334,7 +332,7 @@ public final class ProcessJob {
                         }
                     };
             try {
-                Process p = start(cmd, remote);
+                Process p = start(cmd);
                 loggerProcesses.add(p);
                 int index = i;
                 p.onExit().thenRun(() -> tasks.add(() -> onLoggerExit(index, p)));
@@ -785,9 +783,8 @@ public final class ProcessJob {
                     for (int i = 0; i < launch.nodes().size(); i++) {
                         List<String> cmd = new ArrayList<>(agentCommand);
                         cmd.addAll(common);
-                        cmd.addAll(List.of(
-                                "--node", launch.nodes().get(i).name(), "--secret-file", secretFile.toString()));
-                        agents.add(new Agent(i, launch.nodes().get(i).name(), start(cmd, false)));
+                        cmd.addAll(List.of("--node", launch.nodes().get(i).name(), "--secret-file", "-"));
+                        agents.add(new Agent(i, launch.nodes().get(i).name(), start(cmd)));
                     }
                 }
                 case SSH -> {
@@ -799,7 +796,7 @@ public final class ProcessJob {
                         List<String> cmd = new ArrayList<>(launch.remoteShell());
                         cmd.add(host);
                         cmd.add(RemoteCommand.quote(remote));
-                        agents.add(new Agent(i, host, start(cmd, true)));
+                        agents.add(new Agent(i, host, start(cmd)));
                     }
                 }
                 case SLURM -> {
@@ -815,7 +812,7 @@ public final class ProcessJob {
                     cmd.addAll(agentCommand);
                     cmd.addAll(common);
                     cmd.addAll(List.of("--node", "slurm", "--secret-file", "-"));
-                    Process srun = start(cmd, true);
+                    Process srun = start(cmd);
                     for (int i = 0; i < k; i++) {
                         agents.add(new Agent(i, launch.nodes().get(i).name(), srun));
                     }
@@ -826,19 +823,17 @@ public final class ProcessJob {
         }
     }
 
-    private Process start(List<String> cmd, boolean secretOnStdin) throws IOException {
-        ProcessBuilder b = new ProcessBuilder(cmd)
+    /**
+     * Starts a process of the job (an agent, directly or through ssh or srun, the event logger, a logger
+     * process) and hands it the job's secret on its standard input: the secret is never in a file, so
+     * nothing is left to read when a process of the job, the launcher included, is killed.
+     */
+    private Process start(List<String> cmd) throws IOException {
+        Process p = new ProcessBuilder(cmd)
                 .redirectOutput(ProcessBuilder.Redirect.INHERIT)
-                .redirectError(ProcessBuilder.Redirect.INHERIT);
-        if (!secretOnStdin) {
-            b.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
-        }
-        Process p = b.start();
-        if (secretOnStdin) {
-            try (var in = p.getOutputStream()) {
-                in.write(Files.readAllBytes(secretFile));
-            }
-        }
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        secret.handTo(p);
         return p;
     }
 

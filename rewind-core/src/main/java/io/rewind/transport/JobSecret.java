@@ -1,11 +1,8 @@
 package io.rewind.transport;
 
 import java.io.IOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
@@ -13,10 +10,11 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The secret of one job: created by the launcher in a file only its owner can read (mode 0600), read
- * by every process of the job from that file (never passed on a command line), and proved on every
- * connection by an HMAC-SHA256 of a fresh challenge, so a process without it is refused before any of
- * its bytes are read as a frame.
+ * The secret of one job: created by the launcher, held in memory only, handed by each process to the
+ * processes it starts on their standard input (never on a command line, never in a file), and proved
+ * on every connection by an HMAC-SHA256 of a fresh challenge, so a process without it is refused
+ * before any of its bytes are read as a frame. Without a file, a job killed whole (the launcher
+ * included) leaves no copy of it behind.
  */
 public final class JobSecret {
     public static final int BYTES = 32;
@@ -32,16 +30,10 @@ public final class JobSecret {
         this.key = key;
     }
 
-    /** A new random secret, written to {@code file} (which must not exist) with mode 0600. */
-    public static JobSecret create(Path file) throws IOException {
+    /** A new random secret. */
+    public static JobSecret generate() {
         byte[] key = new byte[BYTES];
         RANDOM.nextBytes(key);
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (FileAlreadyExistsException e) {
-            throw new IOException("the job secret " + file + " exists already", e);
-        }
-        Files.write(file, key, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
         return new JobSecret(key);
     }
 
