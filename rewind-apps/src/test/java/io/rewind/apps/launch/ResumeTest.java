@@ -12,6 +12,7 @@ import io.rewind.launch.ProcessJob;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,8 +69,11 @@ class ResumeTest {
         assertTrue(failureFree.ok(), failureFree.describeFailures());
 
         Path ckpt = dir.resolve("checkpoints");
+        // The launcher's temporary folder, to look into after it was killed.
+        Path launcherTmp = Files.createDirectories(dir.resolve("launcher-tmp"));
         Process first = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Djava.io.tmpdir=" + launcherTmp,
                         "--enable-native-access=ALL-UNNAMED",
                         "--sun-misc-unsafe-memory-access=allow",
                         "-cp",
@@ -101,6 +105,13 @@ class ResumeTest {
         } finally {
             first.destroyForcibly();
             all.forEach(ProcessHandle::destroyForcibly);
+        }
+
+        // The job's secret lived in memory only: a launcher killed whole leaves no copy of it.
+        try (var files = Files.walk(launcherTmp)) {
+            List<Path> secrets = files.filter(f -> f.getFileName().toString().contains("secret"))
+                    .toList();
+            assertEquals(List.of(), secrets, "files the killed launcher left");
         }
 
         JobResult resumed = run(launch, job(protocol, ckpt, true));
