@@ -91,7 +91,9 @@ public final class ProcessJob {
     private final CommunicatorRegistry communicators = new CommunicatorRegistry();
     private final RunReport.Builder report;
     private final LinkedBlockingQueue<Runnable> tasks = new LinkedBlockingQueue<>();
+    /** The event logger's journal lives here; null for a protocol without one, so nothing is created. */
     private final Path jobDir;
+
     private final JobSecret secret;
     /** The checkpoint folder every node shares (null: each node keeps its own, with partner copies). */
     private final Path sharedCheckpointDir;
@@ -143,7 +145,7 @@ public final class ProcessJob {
                 protocol::onReport,
                 config.switchOff()));
         this.report = new RunReport.Builder(config);
-        this.jobDir = Files.createTempDirectory("rewind-job-");
+        this.jobDir = protocol.logsDeterminants() ? Files.createTempDirectory("rewind-job-") : null;
         this.secret = JobSecret.generate();
         this.sharedCheckpointDir = config.checkpointDir() == null
                 ? null
@@ -702,7 +704,9 @@ public final class ProcessJob {
                 a.process.destroyForcibly();
             }
         }
-        removeFolder(jobDir);
+        if (jobDir != null) {
+            removeFolder(jobDir);
+        }
         if (launch.sharedMemory() && launch.mode() == Launch.Mode.LOCAL) {
             // The ranks' memory files on this host (other hosts' agents remove their own).
             io.rewind.transport.shm.ShmFolder.removeFolder(io.rewind.transport.shm.ShmFolder.root(), secret);
