@@ -4,7 +4,6 @@ import io.rewind.engine.Collectives;
 import io.rewind.engine.Communicator;
 import io.rewind.engine.Constants;
 import io.rewind.engine.ProbeResult;
-import io.rewind.engine.RecvRequest;
 import io.rewind.engine.ReduceFunction;
 import io.rewind.engine.RewindException;
 import io.rewind.engine.SendMode;
@@ -304,8 +303,7 @@ public class Comm implements Freeable, Cloneable {
 
     private Request startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
         Region r = Region.of(buf, count, type, Region.Use.WRITE, "receive buffer");
-        RecvRequest q = comm().irecv(r.segment, 0, r.bytes, source, tag);
-        return new Request(this, q, r);
+        return new Request(this, comm().irecv(r.segment, 0, r.bytes, source, tag), r);
     }
 
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
@@ -342,8 +340,10 @@ public class Comm implements Freeable, Cloneable {
             int recvtag)
             throws MPIException {
         return guarded(() -> {
-            Region s = Region.of(sendbuf, sendcount, sendtype, Region.Use.READ, "send buffer");
-            Request recv = startRecv(recvbuf, recvcount, recvtype, source, recvtag);
+            Region given = Region.of(sendbuf, sendcount, sendtype, Region.Use.READ, "send buffer");
+            Region into = Region.of(recvbuf, recvcount, recvtype, Region.Use.WRITE, "receive buffer");
+            Region s = Region.apart(given, into);
+            Request recv = new Request(this, comm().irecv(into.segment, 0, into.bytes, source, recvtag), into);
             Request send = new Request(this, comm().isend(s.segment, 0, s.bytes, dest, sendtag, SendMode.STANDARD));
             send.waitFor();
             return recv.waitStatus();
@@ -650,13 +650,14 @@ public class Comm implements Freeable, Cloneable {
         }
         int items = span(recvcounts, displs, "gatherv");
         Region r = Region.of(recvbuf, items, recvtype, Region.Use.READ_WRITE, "receive buffer");
+        Region sent = Region.apart(s, r);
         long unit = recvtype.sizeBytes();
         long[] rb = scaled(recvcounts, n, unit);
         long[] rd = displs != null ? scaled(displs, n, unit) : prefix(recvcounts, n, unit);
         return collective(
                 async,
                 "igatherv",
-                tag -> Collectives.gatherv(c, tag, seg(s), 0, bytes(s), r.segment, 0, rb, rd, root),
+                tag -> Collectives.gatherv(c, tag, seg(sent), 0, bytes(sent), r.segment, 0, rb, rd, root),
                 r);
     }
 
@@ -829,7 +830,7 @@ public class Comm implements Freeable, Cloneable {
                     r);
         }
         int items = span(sendcounts, displs, "scatterv");
-        Region s = Region.of(sendbuf, items, sendtype, Region.Use.READ, "send buffer");
+        Region s = Region.apart(Region.of(sendbuf, items, sendtype, Region.Use.READ, "send buffer"), r);
         long unit = sendtype.sizeBytes();
         long[] sb = scaled(sendcounts, n, unit);
         long[] sd = displs != null ? scaled(displs, n, unit) : prefix(sendcounts, n, unit);
@@ -975,13 +976,14 @@ public class Comm implements Freeable, Cloneable {
         Region s = sendbuf == IN_PLACE ? null : Region.of(sendbuf, sendcount, sendtype, Region.Use.READ, "send buffer");
         int items = span(recvcounts, displs, "allGatherv");
         Region r = Region.of(recvbuf, items, recvtype, Region.Use.READ_WRITE, "receive buffer");
+        Region sent = Region.apart(s, r);
         long unit = recvtype.sizeBytes();
         long[] rb = scaled(recvcounts, n, unit);
         long[] rd = displs != null ? scaled(displs, n, unit) : prefix(recvcounts, n, unit);
         return collective(
                 async,
                 "iallgatherv",
-                tag -> Collectives.allGatherv(c, tag, seg(s), 0, bytes(s), r.segment, 0, rb, rd),
+                tag -> Collectives.allGatherv(c, tag, seg(sent), 0, bytes(sent), r.segment, 0, rb, rd),
                 r);
     }
 
@@ -1066,9 +1068,11 @@ public class Comm implements Freeable, Cloneable {
             throws MPIException {
         Communicator c = comm();
         int n = c.size();
-        Region s = Region.of(sendbuf, span(sendcounts, sdispls, "allToAllv"), sendtype, Region.Use.READ, "send buffer");
+        Region given =
+                Region.of(sendbuf, span(sendcounts, sdispls, "allToAllv"), sendtype, Region.Use.READ, "send buffer");
         Region r = Region.of(
                 recvbuf, span(recvcounts, rdispls, "allToAllv"), recvtype, Region.Use.READ_WRITE, "receive buffer");
+        Region s = Region.apart(given, r);
         long su = sendtype.sizeBytes();
         long ru = recvtype.sizeBytes();
         long[] sb = scaled(sendcounts, n, su);
@@ -1168,6 +1172,7 @@ public class Comm implements Freeable, Cloneable {
             s = Region.of(sendbuf, count, type, Region.Use.READ, "send buffer");
             if (isRoot) {
                 r = Region.of(recvbuf, count, type, Region.Use.WRITE, "receive buffer");
+                s = Region.apart(s, r);
             }
         }
         Region send = s;
@@ -1202,9 +1207,10 @@ public class Comm implements Freeable, Cloneable {
         ReduceFunction f = op.forType(type.checkUsable());
         int ecount = type.engineCount(count);
         boolean inPlace = sendbuf == IN_PLACE;
-        Region s = inPlace ? null : Region.of(sendbuf, count, type, Region.Use.READ, "send buffer");
+        Region given = inPlace ? null : Region.of(sendbuf, count, type, Region.Use.READ, "send buffer");
         Region r =
                 Region.of(recvbuf, count, type, inPlace ? Region.Use.READ_WRITE : Region.Use.WRITE, "receive buffer");
+        Region s = Region.apart(given, r);
         return collective(
                 async,
                 "iallreduce",
@@ -1244,8 +1250,8 @@ public class Comm implements Freeable, Cloneable {
             s = null;
             r = Region.of(recvbuf, total, type, Region.Use.READ_WRITE, "buffer");
         } else {
-            s = Region.of(sendbuf, total, type, Region.Use.READ, "send buffer");
             r = Region.of(recvbuf, recvcounts[c.rank()], type, Region.Use.WRITE, "receive buffer");
+            s = Region.apart(Region.of(sendbuf, total, type, Region.Use.READ, "send buffer"), r);
         }
         return collective(
                 async,
@@ -1355,10 +1361,11 @@ public class Comm implements Freeable, Cloneable {
         Communicator c = comm();
         int out = nb.destinations().length;
         int in = nb.sources().length;
-        Region s =
+        Region given =
                 Region.of(sendbuf, blockSpan(sendcounts, sdispls, out, what), sendtype, Region.Use.READ, "send buffer");
         Region r = Region.of(
                 recvbuf, blockSpan(recvcounts, rdispls, in, what), recvtype, Region.Use.WRITE, "receive buffer");
+        Region s = Region.apart(given, r);
         long su = sendtype.sizeBytes();
         long ru = recvtype.sizeBytes();
         int[] dests = new int[out];
@@ -1604,6 +1611,9 @@ public class Comm implements Freeable, Cloneable {
             send[i] = Region.of(s, sendcounts[i], sendtypes[i], Region.Use.READ, "send buffer");
             Buffer r = recvcounts[i] == 0 ? null : BufferAt.at(recvbuf, rdispls[i], "receive buffer");
             recv[i] = Region.of(r, recvcounts[i], recvtypes[i], Region.Use.WRITE, "receive buffer");
+        }
+        for (int i = 0; i < n; i++) {
+            send[i] = Region.apart(send[i], recv);
         }
         int[] peers = new int[n];
         MemorySegment[] sseg = new MemorySegment[n];

@@ -143,9 +143,10 @@ final class InterCollectiveCalls {
             throws MPIException {
         Communicator c = ic.comm();
         int n = c.remoteSize();
-        Region s = Region.of(sendbuf, sendcount, sendtype, Region.Use.READ, "send buffer");
+        Region given = Region.of(sendbuf, sendcount, sendtype, Region.Use.READ, "send buffer");
         int items = Comm.span(recvcounts, displs, n, "allGatherv");
         Region r = Region.of(recvbuf, items, recvtype, Region.Use.READ_WRITE, "receive buffer");
+        Region s = Region.apart(given, r);
         long unit = recvtype.sizeBytes();
         long[] rb = Comm.scaled(recvcounts, n, unit);
         long[] rd = displs != null ? Comm.scaled(displs, n, unit) : Comm.prefix(recvcounts, n, unit);
@@ -170,7 +171,7 @@ final class InterCollectiveCalls {
             throws MPIException {
         Communicator c = ic.comm();
         int n = c.remoteSize();
-        Region s = Region.of(
+        Region given = Region.of(
                 sendbuf, Comm.span(sendcounts, sdispls, n, "allToAllv"), sendtype, Region.Use.READ, "send buffer");
         Region r = Region.of(
                 recvbuf,
@@ -178,6 +179,7 @@ final class InterCollectiveCalls {
                 recvtype,
                 Region.Use.READ_WRITE,
                 "receive buffer");
+        Region s = Region.apart(given, r);
         long su = sendtype.sizeBytes();
         long ru = recvtype.sizeBytes();
         long[] sb = Comm.scaled(sendcounts, n, su);
@@ -214,8 +216,8 @@ final class InterCollectiveCalls {
         Communicator c = ic.comm();
         ReduceFunction f = op.forType(type.checkUsable());
         int ecount = type.engineCount(count);
-        Region s = Region.of(sendbuf, count, type, Region.Use.READ, "send buffer");
         Region r = Region.of(recvbuf, count, type, Region.Use.WRITE, "receive buffer");
+        Region s = Region.apart(Region.of(sendbuf, count, type, Region.Use.READ, "send buffer"), r);
         return ic.collective(
                 async,
                 "iallreduce",
@@ -235,8 +237,8 @@ final class InterCollectiveCalls {
         for (int i = 0; i < n; i++) {
             ecounts[i] = type.engineCount(recvcounts[i]);
         }
-        Region s = Region.of(sendbuf, total, type, Region.Use.READ, "send buffer");
         Region r = Region.of(recvbuf, recvcounts[c.rank()], type, Region.Use.WRITE, "receive buffer");
+        Region s = Region.apart(Region.of(sendbuf, total, type, Region.Use.READ, "send buffer"), r);
         return ic.collective(
                 async,
                 "ireducescatter",

@@ -263,13 +263,14 @@ public class Intracomm extends Comm {
         ReduceFunction f = op.forType(type.checkUsable());
         int ecount = type.engineCount(count);
         boolean inPlace = sendbuf == IN_PLACE;
-        Region s = inPlace ? null : Region.of(sendbuf, count, type, Region.Use.READ, "send buffer");
+        Region given = inPlace ? null : Region.of(sendbuf, count, type, Region.Use.READ, "send buffer");
         Region r = Region.of(
                 recvbuf,
                 count,
                 type,
                 inPlace || exclusive ? Region.Use.READ_WRITE : Region.Use.WRITE,
                 "receive buffer");
+        Region s = Region.apart(given, r);
         if (exclusive) {
             return collective(
                     async,

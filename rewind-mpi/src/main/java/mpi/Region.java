@@ -41,6 +41,34 @@ final class Region {
         }
     }
 
+    /**
+     * {@code send}, or a copy of it when it shares memory with {@code recv} (null: either absent). MPI
+     * calls one buffer given as both the send and the receive buffer of an operation erroneous, yet
+     * programs do it, and Open MPI's Java bindings copy array arguments in and out, so there such a
+     * program gets a well-defined result. Here the send side is read while the receive side is
+     * written, so without the copy the result would depend on timing; with it, it is Open MPI's.
+     */
+    static Region apart(Region send, Region recv) {
+        if (send == null || recv == null || send.bytes == 0 || recv.bytes == 0) {
+            return send;
+        }
+        if (send.segment.asOverlappingSlice(recv.segment).isEmpty()) {
+            return send;
+        }
+        MemorySegment copy = MemorySegment.ofArray(new byte[Math.toIntExact(send.bytes)]);
+        MemorySegment.copy(send.segment, 0, copy, 0, send.bytes);
+        return new Region(copy, send.bytes, null);
+    }
+
+    /** {@link #apart} for one send region and several receive regions. */
+    static Region apart(Region send, Region... recvs) {
+        Region s = send;
+        for (Region r : recvs) {
+            s = apart(s, r);
+        }
+        return s;
+    }
+
     static void finishAll(Region... regions) {
         for (Region r : regions) {
             if (r != null) {
