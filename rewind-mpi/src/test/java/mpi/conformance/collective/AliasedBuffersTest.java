@@ -38,72 +38,37 @@ class AliasedBuffersTest {
             long digest = 0;
             for (int round = 0; round < ROUNDS; round++) {
                 int[] a = values(n * BLOCK, me, round);
-
-                int[] one = a.clone();
-                int[] apart = a.clone();
-                w.allReduce(one, one, BLOCK, MPI.INT, MPI.SUM);
-                w.allReduce(a.clone(), apart, BLOCK, MPI.INT, MPI.SUM);
-                digest = same(one, apart, "allReduce", digest);
-
-                one = a.clone();
-                apart = a.clone();
-                w.allToAll(one, BLOCK, MPI.INT, one, BLOCK, MPI.INT);
-                w.allToAll(a.clone(), BLOCK, MPI.INT, apart, BLOCK, MPI.INT);
-                digest = same(one, apart, "allToAll", digest);
-
-                one = a.clone();
-                apart = a.clone();
-                w.allGather(one, BLOCK, MPI.INT, one, BLOCK, MPI.INT);
-                w.allGather(a.clone(), BLOCK, MPI.INT, apart, BLOCK, MPI.INT);
-                digest = same(one, apart, "allGather", digest);
-
                 int root = round % n;
-                one = a.clone();
-                apart = a.clone();
-                w.gather(one, BLOCK, MPI.INT, one, BLOCK, MPI.INT, root);
-                w.gather(a.clone(), BLOCK, MPI.INT, apart, BLOCK, MPI.INT, root);
-                digest = same(one, apart, "gather", digest);
-
-                one = a.clone();
-                apart = a.clone();
-                w.scatter(one, BLOCK, MPI.INT, one, BLOCK, MPI.INT, root);
-                w.scatter(a.clone(), BLOCK, MPI.INT, apart, BLOCK, MPI.INT, root);
-                digest = same(one, apart, "scatter", digest);
-
-                one = a.clone();
-                apart = a.clone();
-                w.reduce(one, one, BLOCK, MPI.INT, MPI.MAX, root);
-                w.reduce(a.clone(), apart, BLOCK, MPI.INT, MPI.MAX, root);
-                digest = same(one, apart, "reduce", digest);
-
-                one = a.clone();
-                apart = a.clone();
-                w.scan(one, one, BLOCK, MPI.INT, MPI.SUM);
-                w.scan(a.clone(), apart, BLOCK, MPI.INT, MPI.SUM);
-                digest = same(one, apart, "scan", digest);
-
-                one = a.clone();
-                apart = a.clone();
-                w.exScan(one, one, BLOCK, MPI.INT, MPI.SUM);
-                w.exScan(a.clone(), apart, BLOCK, MPI.INT, MPI.SUM);
-                if (me == 0) { // exScan leaves rank 0's receive buffer undefined
-                    one = apart;
-                }
-                digest = same(one, apart, "exScan", digest);
-
-                one = a.clone();
-                apart = a.clone();
-                w.reduceScatterBlock(one, one, BLOCK, MPI.INT, MPI.SUM);
-                w.reduceScatterBlock(a.clone(), apart, BLOCK, MPI.INT, MPI.SUM);
-                digest = same(one, apart, "reduceScatterBlock", digest);
-
                 int right = (me + 1) % n;
                 int left = (me + n - 1) % n;
-                one = a.clone();
-                apart = a.clone();
-                w.sendRecv(one, BLOCK, MPI.INT, right, round, one, BLOCK, MPI.INT, left, round);
-                w.sendRecv(a.clone(), BLOCK, MPI.INT, right, round, apart, BLOCK, MPI.INT, left, round);
-                digest = same(one, apart, "sendRecv", digest);
+                int tag = round;
+                digest = oneAndApart(a, (s, r) -> w.allReduce(s, r, BLOCK, MPI.INT, MPI.SUM), "allReduce", digest);
+                digest = oneAndApart(a, (s, r) -> w.allToAll(s, BLOCK, MPI.INT, r, BLOCK, MPI.INT), "allToAll", digest);
+                digest = oneAndApart(
+                        a, (s, r) -> w.allGather(s, BLOCK, MPI.INT, r, BLOCK, MPI.INT), "allGather", digest);
+                digest = oneAndApart(
+                        a, (s, r) -> w.gather(s, BLOCK, MPI.INT, r, BLOCK, MPI.INT, root), "gather", digest);
+                digest = oneAndApart(
+                        a, (s, r) -> w.scatter(s, BLOCK, MPI.INT, r, BLOCK, MPI.INT, root), "scatter", digest);
+                digest = oneAndApart(a, (s, r) -> w.reduce(s, r, BLOCK, MPI.INT, MPI.MAX, root), "reduce", digest);
+                digest = oneAndApart(a, (s, r) -> w.scan(s, r, BLOCK, MPI.INT, MPI.SUM), "scan", digest);
+                digest = oneAndApart(
+                        a,
+                        (s, r) -> {
+                            w.exScan(s, r, BLOCK, MPI.INT, MPI.SUM);
+                            if (me == 0) { // exScan leaves rank 0's receive buffer undefined
+                                Arrays.fill(r, 0);
+                            }
+                        },
+                        "exScan",
+                        digest);
+                digest = oneAndApart(
+                        a, (s, r) -> w.reduceScatterBlock(s, r, BLOCK, MPI.INT, MPI.SUM), "reduceScatterBlock", digest);
+                digest = oneAndApart(
+                        a,
+                        (s, r) -> w.sendRecv(s, BLOCK, MPI.INT, right, tag, r, BLOCK, MPI.INT, left, tag),
+                        "sendRecv",
+                        digest);
 
                 // Two views of one direct buffer, overlapping by half a block.
                 IntBuffer shared = MPI.newIntBuffer(2 * BLOCK);
@@ -136,6 +101,21 @@ class AliasedBuffersTest {
                 v[i] = (rank + 1) * 1_000 + i * 7 + round * 13;
             }
             return v;
+        }
+
+        /** Runs {@code op} with one copy of {@code a} as both buffers, then with two copies, and compares. */
+        private static long oneAndApart(int[] a, TwoBuffers op, String what, long digest) throws MPIException {
+            int[] one = a.clone();
+            op.run(one, one);
+            int[] apart = a.clone();
+            op.run(a.clone(), apart);
+            return same(one, apart, what, digest);
+        }
+
+        /** An operation with a send and a receive buffer. */
+        @FunctionalInterface
+        interface TwoBuffers {
+            void run(int[] send, int[] recv) throws MPIException;
         }
 
         private static long same(int[] one, int[] apart, String what, long digest) {
