@@ -302,8 +302,11 @@ public class Comm implements Freeable, Cloneable {
     }
 
     private Request startRecv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        Region r = Region.of(buf, count, type, Region.Use.WRITE, "receive buffer");
-        return new Request(this, comm().irecv(r.segment, 0, r.bytes, source, tag), r);
+        return startRecv(Region.of(buf, count, type, Region.Use.WRITE, "receive buffer"), source, tag);
+    }
+
+    private Request startRecv(Region into, int source, int tag) throws MPIException {
+        return new Request(this, comm().irecv(into.segment, 0, into.bytes, source, tag), into);
     }
 
     public final void send(Object buf, int count, Datatype type, int dest, int tag) throws MPIException {
@@ -343,7 +346,7 @@ public class Comm implements Freeable, Cloneable {
             Region given = Region.of(sendbuf, sendcount, sendtype, Region.Use.READ, "send buffer");
             Region into = Region.of(recvbuf, recvcount, recvtype, Region.Use.WRITE, "receive buffer");
             Region s = Region.apart(given, into);
-            Request recv = new Request(this, comm().irecv(into.segment, 0, into.bytes, source, recvtag), into);
+            Request recv = startRecv(into, source, recvtag);
             Request send = new Request(this, comm().isend(s.segment, 0, s.bytes, dest, sendtag, SendMode.STANDARD));
             send.waitFor();
             return recv.waitStatus();

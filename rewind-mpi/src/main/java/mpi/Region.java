@@ -52,7 +52,11 @@ final class Region {
         if (send == null || recv == null || send.bytes == 0 || recv.bytes == 0) {
             return send;
         }
-        if (send.segment.asOverlappingSlice(recv.segment).isEmpty()) {
+        // A dense region's segment runs on to the buffer's end: compare only the bytes each one uses.
+        if (send.segment
+                .asSlice(0, send.bytes)
+                .asOverlappingSlice(recv.segment.asSlice(0, recv.bytes))
+                .isEmpty()) {
             return send;
         }
         MemorySegment copy = MemorySegment.ofArray(new byte[Math.toIntExact(send.bytes)]);
