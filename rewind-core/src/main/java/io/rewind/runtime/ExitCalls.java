@@ -13,9 +13,10 @@ import java.lang.constant.MethodTypeDesc;
 
 /**
  * Rewrites a rank program's calls of {@code System.exit}, {@code Runtime.exit} and {@code
- * Runtime.halt} into calls of {@link RankExit}, for ranks that are threads of one JVM: there the JDK's
- * own call would end every rank of the job, and the launcher with them. A class that makes no such call
- * is left byte for byte as it is.
+ * Runtime.halt} into calls of {@link RankExit}. For ranks that are threads of one JVM the JDK's own call
+ * would end every rank of the job, and the launcher with them; in a rank process it would end the
+ * process with a status that, after {@code MPI.Finalize}, nothing reports. A class that makes no such
+ * call is left byte for byte as it is.
  */
 final class ExitCalls {
     private static final ClassDesc RANK_EXIT = ClassDesc.of(RankExit.class.getName());

@@ -677,8 +677,9 @@ public final class Job {
                 inc.protocol.restoreState(protocolState);
             }
         }
-        // Ranks as threads of this JVM: a program's System.exit must end its rank, not the JVM.
-        inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader, supervisor == null);
+        // A program's System.exit goes to programExit: as threads of this JVM it must end its rank, not
+        // the JVM; in a rank process it must carry its status to the launcher after MPI.Finalize too.
+        inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader, true);
         inc.thread = Thread.ofPlatform()
                 .name("rank-" + r + (number > 0 ? "." + number : ""))
                 .daemon(true)
@@ -973,14 +974,20 @@ public final class Job {
     }
 
     /**
-     * A thread of rank {@code context}'s program called {@code System.exit(status)}, ranks being threads
-     * of this JVM ({@link RankExit}). The first call ends the rank as a process would end: status 0 after
+     * A thread of rank {@code context}'s program called {@code System.exit(status)} ({@link RankExit}). In a
+     * rank process before {@code MPI.Finalize} the process exits with that status. Otherwise the first
+     * call ends the rank as {@code mpirun} treats a process's end: status 0 after
      * {@code MPI.Finalize} is its normal end (it then serves its peers until the job ends); any other ends
      * the job with that status (1 for 0 before {@code MPI.Finalize}). The calling thread is then unwound;
      * a thread of the rank that goes on (having caught that) is held at its next runtime call. A thread of
      * an incarnation that crashed or was stopped is held at once. Does not return.
      */
     void programExit(RankContext context, int status) {
+        if (supervisor != null && !context.isFinalized()) {
+            // A rank process before MPI.Finalize: the process ends with that status, which its agent
+            // reports and the launcher ends the job with (a process that ends itself is not a crash).
+            Runtime.getRuntime().exit(status);
+        }
         Incarnation inc = slots[context.rank()].current;
         if (inc == null || inc.context() != context || !inc.live() || !inc.exited.compareAndSet(false, true)) {
             if (inc != null && inc.context() == context) {

@@ -54,7 +54,7 @@ public final class RankClassLoader extends ClassLoader {
 
     private final RankContext context;
     private final URLClassLoader jobClassPath;
-    /** Whether the program's {@code System.exit} calls go to {@link RankExit} (ranks as threads of one JVM). */
+    /** Whether the program's {@code System.exit} calls go to {@link RankExit} (every rank of a job). */
     private final boolean redirectExits;
 
     public RankClassLoader(RankContext context, URL[] classPath, ClassLoader parent) {

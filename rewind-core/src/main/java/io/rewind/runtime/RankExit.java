@@ -2,10 +2,12 @@ package io.rewind.runtime;
 
 /**
  * What a rank program's {@code System.exit(status)} (and {@code Runtime.exit}, {@code Runtime.halt})
- * does when ranks are threads of one JVM ({@link ExitCalls} redirects the calls here): it ends that rank
- * as {@code mpirun} ends its process. After {@code MPI.Finalize}, status 0 is the rank's normal end;
- * any other exit ends the job with that status (1 for status 0 before {@code MPI.Finalize}). A thread
- * of a rank that has crashed is held for good instead. Public for the rewritten programs only.
+ * does ({@link ExitCalls} redirects the calls here): it ends that rank as {@code mpirun} treats the end
+ * of its process. After {@code MPI.Finalize}, status 0 is the rank's normal end; any other exit ends the
+ * job with that status (1 for status 0 before {@code MPI.Finalize}). Ranks as threads of one JVM need
+ * this so that an exit ends the rank and not the JVM; a rank process needs it so that a status given
+ * after {@code MPI.Finalize} reaches the launcher (a shutdown hook cannot see it). A thread of a rank
+ * that has crashed is held for good instead. Public for the rewritten programs only.
  */
 public final class RankExit {
     private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);

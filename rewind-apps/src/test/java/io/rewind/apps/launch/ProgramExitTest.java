@@ -59,6 +59,21 @@ class ProgramExitTest {
         }
     }
 
+    /** Every rank reduces and prints; rank 0 then ends its process with status 3 after MPI.Finalize. */
+    public static final class ExitsWithStatusAfterFinalize {
+        public static void main(String[] args) throws MPIException {
+            MPI.Init(args);
+            int rank = MPI.COMM_WORLD.getRank();
+            long[] v = {rank + 1};
+            MPI.COMM_WORLD.allReduce(v, 1, MPI.LONG, MPI.SUM);
+            System.out.println("rank " + rank + " sum " + v[0]);
+            MPI.Finalize();
+            if (rank == 0) {
+                System.exit(3);
+            }
+        }
+    }
+
     /**
      * The whole program in a {@code try} whose {@code catch (Throwable t)} prints and exits with status
      * 1, and {@code System.exit(0)} after {@code MPI.Finalize} inside it: a crash must neither print
@@ -125,6 +140,27 @@ class ProgramExitTest {
         assertTrue(
                 r.report().failures().isEmpty(),
                 "recovered instead of ending: " + r.report().summary());
+    }
+
+    /**
+     * A status other than 0 given after {@code MPI.Finalize} ends the job with it, as {@code mpirun} does,
+     * as rank processes and as threads (a rank process's shutdown hook cannot see the status: the job
+     * used to end with 0 there).
+     */
+    @Test
+    void anExitWithAStatusAfterFinalizeEndsTheJobWithIt() {
+        JobConfig c = job(ExitsWithStatusAfterFinalize.class)
+                .withFaultTolerance(ProtocolRegistry.get("pessimistic"), 0, FailureSchedule.NONE);
+        for (JobResult r : List.of(ProcessJob.run(c, Launch.local(1)), io.rewind.runtime.Job.run(c))) {
+            assertEquals(3, r.exitCode(), r.describeFailures());
+            RankOutcome zero = r.ranks().get(0);
+            assertEquals(RankOutcome.Status.FAILED, zero.status(), r.describeFailures());
+            assertEquals("called System.exit(3)", zero.message());
+            assertEquals(List.of("rank 0 sum 6"), r.output(0));
+            assertTrue(
+                    r.report().failures().isEmpty(),
+                    "recovered instead of ending: " + r.report().summary());
+        }
     }
 
     @Test
