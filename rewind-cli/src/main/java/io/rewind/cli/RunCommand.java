@@ -87,7 +87,9 @@ final class RunCommand implements Callable<Integer> {
             paramLabel = "FILE",
             description = "Where the JSON run record goes (rewind report "
                     + "--run FILE plots it). Default: run-record.json in --checkpoint-dir if given, else a "
-                    + "rewind-run-*.json file in the temporary folder.")
+                    + "file in rewind-runs-USER in the temporary folder, which keeps the newest "
+                    + RecentRunRecords.KEPT
+                    + " runs' records.")
     Path record;
 
     @Option(names = "--no-record", description = "Do not write the run record.")
@@ -222,11 +224,7 @@ final class RunCommand implements Callable<Integer> {
                                 ? record
                                 : ft.checkpointDir != null
                                         ? ft.checkpointDir.resolve("run-record.json")
-                                        : Path.of(
-                                                System.getProperty("java.io.tmpdir"),
-                                                "rewind-run-"
-                                                        + ProcessHandle.current()
-                                                                .pid() + "-" + System.currentTimeMillis() + ".json"));
+                                        : RecentRunRecords.next(RecentRunRecords.defaultFolder()));
             }
             config = b.build();
             refuseReserveOverMemory(config, processes);
