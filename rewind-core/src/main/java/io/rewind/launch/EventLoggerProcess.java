@@ -4,9 +4,11 @@ import io.rewind.ft.EventLogger;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The event logger of a job whose ranks are processes, as a process of its own, started by the
@@ -18,6 +20,8 @@ import java.util.concurrent.CountDownLatch;
  */
 public final class EventLoggerProcess {
     private final EventLogger events;
+    private static final long LAUNCHER_EXIT_WAIT_MS = 2_000;
+
     private final EventJournal journal;
 
     private EventLoggerProcess(EventLogger events, EventJournal journal) {
@@ -33,6 +37,8 @@ public final class EventLoggerProcess {
     public static void main(String[] args) {
         Map<String, String> a = Args.parse(args, "--head", "--secret-file", "--ranks", "--journal", "--bind");
         int status = 0;
+        long launcherPid =
+                ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
         try {
             JobSecret secret = JobSecret.fromArgument(a.get("--secret-file"));
             EventLogger events = new EventLogger(Integer.parseInt(a.get("--ranks")));
@@ -55,6 +61,9 @@ public final class EventLoggerProcess {
                 gone.await();
             }
             journal.close();
+            if (launcherDied(launcherPid)) {
+                removeJournal(Path.of(a.get("--journal")));
+            }
         } catch (IOException | RuntimeException e) {
             System.err.println("rewind: the event logger could not run: " + e);
             status = 1;
@@ -62,6 +71,47 @@ public final class EventLoggerProcess {
             status = 1;
         }
         Runtime.getRuntime().halt(status);
+    }
+
+    /**
+     * Whether the launcher, this process's parent, has ended: this process then has another parent
+     * (the kernel hands the children of a process that exits to another as it exits, before anyone reaps
+     * it, whereas {@link ProcessHandle#isAlive} holds until then). The link closes as the launcher's
+     * sockets are closed, a moment before that, so this looks for up to {@value #LAUNCHER_EXIT_WAIT_MS} ms.
+     */
+    private static boolean launcherDied(long launcherPid) throws InterruptedException {
+        if (launcherPid < 0) {
+            return false;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LAUNCHER_EXIT_WAIT_MS);
+        do {
+            long parent =
+                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+            if (parent != launcherPid) {
+                return true;
+            }
+            Thread.sleep(20); // polling the kernel's view of this process: no event to wait on
+        } while (System.nanoTime() - deadline < 0);
+        return false;
+    }
+
+    /**
+     * The launcher died (killed, say, with SIGKILL) and cannot remove the job's folder: the journal goes
+     * with the job, which no one can continue from it (a resumed job restarts every rank from one line
+     * and needs no determinant). While the launcher lives it may start another event logger on the same
+     * journal, so only a dead launcher's journal is removed, and its folder once empty.
+     */
+    private static void removeJournal(Path journal) {
+        try {
+            Files.deleteIfExists(journal);
+            Path folder = journal.getParent();
+            if (folder != null) {
+                Files.deleteIfExists(folder);
+            }
+        } catch (IOException e) {
+            System.err.println(
+                    "rewind: the event logger could not remove " + journal + " after its launcher died: " + e);
+        }
     }
 
     /** In a connection's reader: one request of a rank, or of the launcher. */
