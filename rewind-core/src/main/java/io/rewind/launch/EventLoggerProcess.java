@@ -37,8 +37,7 @@ public final class EventLoggerProcess {
     public static void main(String[] args) {
         Map<String, String> a = Args.parse(args, "--head", "--secret-file", "--ranks", "--journal", "--bind");
         int status = 0;
-        long launcherPid =
-                ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        long launcherPid = parentPid();
         try {
             JobSecret secret = JobSecret.fromArgument(a.get("--secret-file"));
             EventLogger events = new EventLogger(Integer.parseInt(a.get("--ranks")));
@@ -85,14 +84,18 @@ public final class EventLoggerProcess {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(LAUNCHER_EXIT_WAIT_MS);
         do {
-            long parent =
-                    ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+            long parent = parentPid();
             if (parent != launcherPid) {
                 return true;
             }
             Thread.sleep(20); // polling the kernel's view of this process: no event to wait on
         } while (System.nanoTime() - deadline < 0);
         return false;
+    }
+
+    /** This process's parent's pid, -1 if it has none. */
+    private static long parentPid() {
+        return ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
     }
 
     /**

@@ -679,7 +679,7 @@ public final class Job {
         }
         // A program's System.exit goes to programExit: as threads of this JVM it must end its rank, not
         // the JVM; in a rank process it must carry its status to the launcher after MPI.Finalize too.
-        inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader, true);
+        inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader);
         inc.thread = Thread.ofPlatform()
                 .name("rank-" + r + (number > 0 ? "." + number : ""))
                 .daemon(true)
@@ -980,12 +980,17 @@ public final class Job {
      * {@code MPI.Finalize} is its normal end (it then serves its peers until the job ends); any other ends
      * the job with that status (1 for 0 before {@code MPI.Finalize}). The calling thread is then unwound;
      * a thread of the rank that goes on (having caught that) is held at its next runtime call. A thread of
-     * an incarnation that crashed or was stopped is held at once. Does not return.
+     * an incarnation that crashed or was stopped is held at once. {@code halt}: the call was {@code
+     * Runtime.halt}. Does not return.
      */
-    void programExit(RankContext context, int status) {
+    void programExit(RankContext context, int status, boolean halt) {
         if (supervisor != null && !context.isFinalized()) {
-            // A rank process before MPI.Finalize: the process ends with that status, which its agent
-            // reports and the launcher ends the job with (a process that ends itself is not a crash).
+            // A rank process before MPI.Finalize: the process ends with that status, as the program's own
+            // call would end it, and its agent reports it; the launcher ends the job with it (a process
+            // that ends itself is not a crash).
+            if (halt) {
+                Runtime.getRuntime().halt(status);
+            }
             Runtime.getRuntime().exit(status);
         }
         Incarnation inc = slots[context.rank()].current;

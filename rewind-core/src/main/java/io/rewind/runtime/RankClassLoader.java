@@ -54,18 +54,12 @@ public final class RankClassLoader extends ClassLoader {
 
     private final RankContext context;
     private final URLClassLoader jobClassPath;
-    /** Whether the program's {@code System.exit} calls go to {@link RankExit} (every rank of a job). */
-    private final boolean redirectExits;
 
+    /** A loader whose classes' {@code System.exit} calls go to {@link RankExit}. */
     public RankClassLoader(RankContext context, URL[] classPath, ClassLoader parent) {
-        this(context, classPath, parent, false);
-    }
-
-    RankClassLoader(RankContext context, URL[] classPath, ClassLoader parent, boolean redirectExits) {
         super("rank-" + context.rank(), Objects.requireNonNull(parent));
         this.context = context;
         this.jobClassPath = new URLClassLoader(classPath, null);
-        this.redirectExits = redirectExits;
     }
 
     /** The rank this loader belongs to. */
@@ -91,7 +85,7 @@ public final class RankClassLoader extends ClassLoader {
                     c = getParent().loadClass(name);
                 } else {
                     byte[] bytes = classBytes(name);
-                    if (bytes != null && redirectExits) {
+                    if (bytes != null) {
                         bytes = ExitCalls.redirect(bytes, this);
                     }
                     if (bytes != null) {

@@ -16,25 +16,29 @@ public final class RankExit {
 
     /** In place of {@code System.exit(status)}. Does not return. */
     public static void exit(int status) {
-        end(WALKER.getCallerClass(), status);
+        end(WALKER.getCallerClass(), status, false);
     }
 
     /** In place of {@code Runtime.getRuntime().exit(status)}. Does not return. */
     public static void exit(Runtime runtime, int status) {
-        end(WALKER.getCallerClass(), status);
+        end(WALKER.getCallerClass(), status, false);
     }
 
     /** In place of {@code Runtime.getRuntime().halt(status)}. Does not return. */
     public static void halt(Runtime runtime, int status) {
-        end(WALKER.getCallerClass(), status);
+        end(WALKER.getCallerClass(), status, true);
     }
 
-    private static void end(Class<?> caller, int status) {
+    private static void end(Class<?> caller, int status, boolean halt) {
         RankContext context = RankContext.of(caller);
         if (context.job() == null) {
-            Runtime.getRuntime().exit(status); // not a rank of a job: what the program asked for
+            // Not a rank of a job: what the program asked for.
+            if (halt) {
+                Runtime.getRuntime().halt(status);
+            }
+            Runtime.getRuntime().exit(status);
         }
-        context.job().programExit(context, status);
+        context.job().programExit(context, status, halt);
         throw new IllegalStateException("unreachable: a rank's exit returned");
     }
 
