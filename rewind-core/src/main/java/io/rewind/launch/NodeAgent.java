@@ -1,5 +1,6 @@
 package io.rewind.launch;
 
+import io.rewind.transport.HeldFolders;
 import io.rewind.transport.JobSecret;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -8,6 +9,7 @@ import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +26,12 @@ import java.util.concurrent.TimeUnit;
  * goes away, it kills its ranks and ends: nothing of a job outlives its launcher.
  */
 public final class NodeAgent {
+    /** The start of every node checkpoint folder's name: {@code rewind-node-NAME-RANDOM}. */
+    private static final String NODE_FOLDER_PREFIX = "rewind-node-";
+
+    /** How long a node folder nobody holds must have stayed unchanged before a new agent removes it. */
+    private static final Duration STALE_FOLDER_AFTER = Duration.ofMinutes(2);
+
     private final String node;
     private final Link link;
     private final String javaCommand;
@@ -128,12 +136,21 @@ public final class NodeAgent {
         Runtime.getRuntime().halt(0);
     }
 
-    /** The node's own checkpoint folder: new, under {@code root} (null: the temporary folder). */
-    private static Path ownFolder(String node, String root) throws IOException {
-        String prefix = "rewind-node-" + node + "-";
-        return root == null
-                ? Files.createTempDirectory(prefix)
-                : Files.createTempDirectory(Files.createDirectories(Path.of(root)), prefix);
+    /**
+     * The node's own checkpoint folder: new, under {@code root} (null: the temporary folder), held by this
+     * agent for as long as it lives. The folders that agents of dead jobs left there go first: a node lost
+     * with its agent (killed, or its job killed whole) cannot remove its own, and over ssh or under Slurm
+     * no one else can reach it until the next job's agent on that host does (see {@link HeldFolders}).
+     */
+    static Path ownFolder(String node, String root) throws IOException {
+        Path parent =
+                root == null ? Path.of(System.getProperty("java.io.tmpdir")) : Files.createDirectories(Path.of(root));
+        HeldFolders.removeStale(parent, NODE_FOLDER_PREFIX, STALE_FOLDER_AFTER);
+        Path folder = Files.createTempDirectory(parent, NODE_FOLDER_PREFIX + node + "-");
+        if (!HeldFolders.hold(folder)) {
+            throw new IOException(folder + " was removed as a dead job's the moment it was made");
+        }
+        return folder;
     }
 
     private void run() throws InterruptedException, IOException {

@@ -730,7 +730,8 @@ public final class ProcessJob {
 
     /**
      * A lost node's folder goes with it: on this machine (agents as local processes) it is removed, as
-     * the disk of a dead node would be out of reach; elsewhere it stays on that host.
+     * the disk of a dead node would be out of reach; elsewhere it stays on that host until the next agent
+     * there removes it ({@link NodeAgent}: a folder no live agent holds).
      */
     private void removeLostFolder(Agent a) {
         if (launch.mode() == Launch.Mode.LOCAL && sharedCheckpointDir == null && a.folder != null) {

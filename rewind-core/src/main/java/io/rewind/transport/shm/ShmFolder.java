@@ -1,5 +1,6 @@
 package io.rewind.transport.shm;
 
+import io.rewind.transport.HeldFolders;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -9,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFileAttributes;
@@ -37,9 +37,9 @@ import java.util.stream.Stream;
  * between them (two containers on one machine that each have their own {@code /dev/shm} get two domains
  * and talk over TCP).
  *
- * <p>Folders of dead jobs: every process that opens a folder holds a shared lock on its {@code in-use}
- * file for as long as it lives; the kernel drops the lock when the process ends, however it ends
- * ({@code SIGKILL} included). A job whose processes were all killed (launcher and agents too) cannot
+ * <p>Folders of dead jobs ({@link HeldFolders}): every process that opens a folder holds a shared lock on
+ * its {@code in-use} file for as long as it lives; the kernel drops the lock when the process ends,
+ * however it ends ({@code SIGKILL} included). A job whose processes were all killed (launcher and agents too) cannot
  * remove its folder, so whoever opens a folder next on the host removes the folders of this user that
  * nobody holds and that were last changed more than {@link #STALE_AFTER} ago (a folder being made
  * is younger: its maker takes the lock right after making it). A process that finds its own
@@ -49,7 +49,6 @@ public final class ShmFolder {
     private static final Set<PosixFilePermission> FOLDER_MODE = PosixFilePermissions.fromString("rwx------");
     private static final Set<PosixFilePermission> FILE_MODE = PosixFilePermissions.fromString("rw-------");
     private static final String DOMAIN_FILE = "domain";
-    private static final String IN_USE_FILE = "in-use";
     private static final String FOLDER_PREFIX = "rewind-shm-";
 
     /** A folder nobody holds is removed once it has not changed for this long. */
@@ -57,12 +56,6 @@ public final class ShmFolder {
 
     /** How long a process waits for a folder being removed to go before it gives up on shared memory. */
     private static final long REMOVAL_WAIT_MILLIS = 10_000;
-
-    /**
-     * The {@code in-use} files of the folders this process opened, with the shared lock it holds on
-     * each: kept open until the process exits, which releases the locks.
-     */
-    private static final java.util.Map<Path, FileChannel> HELD = new java.util.concurrent.ConcurrentHashMap<>();
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -99,7 +92,7 @@ public final class ShmFolder {
         removeStale(root, STALE_AFTER);
         for (int attempt = 0; ; attempt++) {
             ShmFolder opened = openOnce(folder);
-            if (hold(folder)) {
+            if (HeldFolders.hold(folder)) {
                 return opened;
             }
             // A sweep of a process that took this folder for a dead job's holds it: wait until it is
@@ -135,100 +128,9 @@ public final class ShmFolder {
         return new ShmFolder(folder, readOrWriteDomain(folder));
     }
 
-    /**
-     * Takes this process's shared lock on the folder's {@code in-use} file (or finds it held already).
-     *
-     * @return false if another process holds it exclusively: it is removing the folder
-     */
-    private static boolean hold(Path folder) throws IOException {
-        if (HELD.containsKey(folder)) {
-            return true;
-        }
-        FileChannel ch = openInUse(folder);
-        try {
-            if (ch.tryLock(0, Long.MAX_VALUE, true) == null) {
-                ch.close();
-                return false;
-            }
-        } catch (java.nio.channels.OverlappingFileLockException e) {
-            // Another thread of this process took it at the same moment and registers its own channel;
-            // this one holds no lock and must not replace (and so close) that one.
-            ch.close();
-            return true;
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
-        }
-        if (HELD.putIfAbsent(folder, ch) != null) {
-            ch.close();
-        }
-        return true;
-    }
-
-    /** The folder's {@code in-use} file, made (mode 0600) if it is not there. */
-    private static FileChannel openInUse(Path folder) throws IOException {
-        return FileChannel.open(
-                folder.resolve(IN_USE_FILE),
-                Set.<java.nio.file.OpenOption>of(
-                        StandardOpenOption.CREATE,
-                        StandardOpenOption.READ,
-                        StandardOpenOption.WRITE,
-                        LinkOption.NOFOLLOW_LINKS),
-                PosixFilePermissions.asFileAttribute(FILE_MODE));
-    }
-
-    /**
-     * Removes this user's job folders under {@code root} that no live process holds and that have not
-     * changed for {@code staleAfter}: what jobs killed whole left behind. Best effort: a folder that
-     * cannot be examined or removed is left.
-     *
-     * @return the folders removed
-     */
+    /** See {@link HeldFolders#removeStale}: this user's job folders under {@code root} that killed jobs left. */
     static java.util.List<Path> removeStale(Path root, java.time.Duration staleAfter) {
-        java.util.List<Path> removed = new java.util.ArrayList<>();
-        String me = System.getProperty("user.name");
-        long changedBefore = System.currentTimeMillis() - staleAfter.toMillis();
-        try (Stream<Path> entries = Files.list(root)) {
-            for (Path folder : entries.toList()) {
-                if (!folder.getFileName().toString().startsWith(FOLDER_PREFIX) || HELD.containsKey(folder)) {
-                    continue;
-                }
-                try {
-                    PosixFileAttributes a =
-                            Files.readAttributes(folder, PosixFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-                    if (!a.isDirectory()
-                            || (me != null && !a.owner().getName().equals(me))
-                            || a.lastModifiedTime().toMillis() > changedBefore) {
-                        continue;
-                    }
-                    if (removeUnheld(folder)) {
-                        removed.add(folder);
-                    }
-                } catch (IOException | RuntimeException e) {
-                    // gone meanwhile, or not ours to judge
-                }
-            }
-        } catch (IOException | UncheckedIOException e) {
-            // no listing, no sweep
-        }
-        return removed;
-    }
-
-    /** Removes {@code folder} if nobody holds its {@code in-use} file, holding it exclusively meanwhile. */
-    private static boolean removeUnheld(Path folder) throws IOException {
-        try (FileChannel ch = openInUse(folder)) {
-            java.nio.channels.FileLock lock;
-            try {
-                lock = ch.tryLock(0, Long.MAX_VALUE, false);
-            } catch (java.nio.channels.OverlappingFileLockException e) {
-                return false; // this process holds it
-            }
-            if (lock == null) {
-                return false; // a live process holds it
-            }
-            deleteTree(folder);
-            return true;
-        }
+        return HeldFolders.removeStale(root, FOLDER_PREFIX, staleAfter);
     }
 
     private static String readOrWriteDomain(Path folder) throws IOException {
@@ -343,30 +245,7 @@ public final class ShmFolder {
     /** Removes the job's folder under {@code root} and everything in it, if it is there. */
     public static void removeFolder(Path root, JobSecret secret) {
         Path folder = pathOf(root, secret);
-        FileChannel held = HELD.remove(folder);
-        if (held != null) {
-            try {
-                held.close();
-            } catch (IOException e) {
-                // the lock goes with the process anyway
-            }
-        }
-        deleteTree(folder);
-    }
-
-    private static void deleteTree(Path folder) {
-        try (Stream<Path> files = Files.walk(folder)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> {
-                try {
-                    Files.deleteIfExists(p);
-                } catch (IOException e) {
-                    // best effort
-                }
-            });
-        } catch (NoSuchFileException e) {
-            // nothing there
-        } catch (IOException | UncheckedIOException e) {
-            // best effort (another process of the job may be removing it too): /dev/shm empties at reboot
-        }
+        HeldFolders.release(folder);
+        HeldFolders.deleteTree(folder);
     }
 }
