@@ -4,9 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
+import io.rewind.testprograms.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -24,20 +22,11 @@ class NodeFolderSweepTest {
 
     /** Starts a real JVM that makes node {@code node}'s folder under {@code root}; returns it once made. */
     private static Process agentOf(String node, Path root, Path[] folder) throws Exception {
-        Process p = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        NodeFolderUser.class.getName(),
-                        node,
-                        root.toString())
-                .redirectErrorStream(true)
-                .start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line = out.readLine();
+        ChildJvm agent = ChildJvm.start(NodeFolderUser.class, node, root.toString());
+        String line = agent.firstLine();
         assertTrue(line != null && line.startsWith(root.toString()), "the agent did not start: " + line);
         folder[0] = Path.of(line);
-        return p;
+        return agent.process();
     }
 
     private static void age(Path folder) throws Exception {

@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rewind.testprograms.ChildJvm;
 import io.rewind.transport.JobSecret;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -34,19 +32,10 @@ class ShmFolderSweepTest {
 
     /** Starts a real JVM that opens the folder of {@code key} under {@code root}; returns once it is open. */
     private static Process userOf(Path root, byte[] key) throws Exception {
-        Process p = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        ShmFolderUser.class.getName(),
-                        root.toString(),
-                        HexFormat.of().formatHex(key))
-                .redirectErrorStream(true)
-                .start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        String line = out.readLine();
-        assertEquals("open", line, "the folder user did not start");
-        return p;
+        ChildJvm user = ChildJvm.start(
+                ShmFolderUser.class, root.toString(), HexFormat.of().formatHex(key));
+        assertEquals("open", user.firstLine(), "the folder user did not start");
+        return user.process();
     }
 
     private static void ageFolder(Path folder) throws Exception {
