@@ -147,7 +147,17 @@ public final class NodeAgent {
                 root == null ? Path.of(System.getProperty("java.io.tmpdir")) : Files.createDirectories(Path.of(root));
         HeldFolders.removeStale(parent, NODE_FOLDER_PREFIX, STALE_FOLDER_AFTER);
         Path folder = Files.createTempDirectory(parent, NODE_FOLDER_PREFIX + node + "-");
-        if (!HeldFolders.hold(folder)) {
+        boolean held;
+        try {
+            held = HeldFolders.hold(folder);
+        } catch (IOException e) {
+            // A file system without locks (some network mounts): no sweep can judge this folder either
+            // (it cannot lock it), so it is safe, only not cleaned up after a lost node.
+            System.err.println("rewind: agent " + node + ": cannot lock " + folder + " (" + e.getMessage()
+                    + "): it stays there if this node is lost");
+            return folder;
+        }
+        if (!held) {
             throw new IOException(folder + " was removed as a dead job's the moment it was made");
         }
         return folder;
