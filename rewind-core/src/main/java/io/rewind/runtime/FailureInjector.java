@@ -43,6 +43,7 @@ final class FailureInjector implements AutoCloseable {
                 timer.schedule(
                         () -> {
                             if (claim(index)) {
+                                job.onKillFired(k);
                                 job.postKill(k.rank(), "killed at " + k.value() + " ms (" + k + ")", struck -> {
                                     if (!struck) {
                                         unclaim(index);
@@ -63,7 +64,6 @@ final class FailureInjector implements AutoCloseable {
             }
             fired[index] = true;
         }
-        job.onKillFired(schedule.kills().get(index));
         return true;
     }
 
@@ -71,16 +71,34 @@ final class FailureInjector implements AutoCloseable {
         fired[index] = false;
     }
 
+    /**
+     * Strikes {@code inc} with kill {@code index} (if that kill has not fired) and stops this thread. A
+     * kill that finds the incarnation struck a moment before (a rollback stopping it, or another of its
+     * threads crashing) does not fire: it stays for the incarnations after it, and this thread stops
+     * with the strike that came first. Returns only if the kill has fired already. {@code first} (may be
+     * null) runs once the kill is taken, before the strike.
+     */
+    private void strike(Job.Incarnation inc, int index, String how, String where, Runnable first) {
+        if (!claim(index)) {
+            return;
+        }
+        if (first != null) {
+            first.run();
+        }
+        FailureSchedule.Kill k = schedule.kills().get(index);
+        if (job.markKilled(inc, how, () -> job.onKillFired(k))) {
+            throw new RankKilledError(inc.rank, inc.number, where);
+        }
+        unclaim(index);
+        throw new RankKilledError(inc.rank, inc.number, inc.strike().reason());
+    }
+
     /** Called at every checkpoint point of a rank. */
     void atPoint(Job.Incarnation inc, long points) {
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
-            if (k.rank() == inc.rank
-                    && k.trigger() == FailureSchedule.Trigger.ITERATION
-                    && k.value() == points
-                    && claim(i)) {
-                job.markKilled(inc, "killed at iteration " + points + " (" + k + ")");
-                throw new RankKilledError(inc.rank, inc.number, "at iteration " + points);
+            if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.ITERATION && k.value() == points) {
+                strike(inc, i, "killed at iteration " + points + " (" + k + ")", "at iteration " + points, null);
             }
         }
     }
@@ -98,9 +116,13 @@ final class FailureInjector implements AutoCloseable {
             boolean due = k.trigger() == FailureSchedule.Trigger.OPERATION
                     ? operations >= k.value()
                     : k.fallbackOperation() > 0 && operations >= k.fallbackOperation() && inc.agent.points() == 0;
-            if (k.rank() == inc.rank && due && claim(i)) {
-                job.markKilled(inc, "killed at operation " + operations + " (" + k + ")");
-                throw new RankKilledError(inc.rank, inc.number, "at operation " + operations);
+            if (k.rank() == inc.rank && due) {
+                strike(
+                        inc,
+                        i,
+                        "killed at operation " + operations + " (" + k + ")",
+                        "at operation " + operations,
+                        null);
             }
         }
     }
@@ -122,15 +144,16 @@ final class FailureInjector implements AutoCloseable {
     void duringCheckpoint(Job.Incarnation inc, long line, CheckpointImage image, CheckpointStore store) {
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
-            if (k.rank() == inc.rank
-                    && k.trigger() == FailureSchedule.Trigger.CHECKPOINT
-                    && k.value() == line
-                    && claim(i)) {
-                if (store != null) {
-                    tear(store, inc.rank, line, CheckpointFormat.encode(image));
-                }
-                job.markKilled(inc, "killed while writing checkpoint " + line + " (" + k + ")");
-                throw new RankKilledError(inc.rank, inc.number, "while writing checkpoint " + line);
+            if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.CHECKPOINT && k.value() == line) {
+                // The torn file is left only by the kill that strikes (not by one that fired already).
+                Runnable tearFile =
+                        store == null ? null : () -> tear(store, inc.rank, line, CheckpointFormat.encode(image));
+                strike(
+                        inc,
+                        i,
+                        "killed while writing checkpoint " + line + " (" + k + ")",
+                        "while writing checkpoint " + line,
+                        tearFile);
             }
         }
     }

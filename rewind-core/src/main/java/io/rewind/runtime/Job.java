@@ -881,7 +881,7 @@ public final class Job {
 
     /**
      * Strikes the rank's current incarnation: it crashes at its next runtime call. False if the rank
-     * has already ended (there is nothing left to crash).
+     * has already ended (there is nothing left to crash), or something else struck it a moment before.
      */
     boolean kill(int rank, String how) {
         RankSlot slot = slots[rank];
@@ -889,9 +889,9 @@ public final class Job {
         if (inc == null || slot.outcome != null || inc.isGone()) {
             return false;
         }
-        markKilled(inc, how);
+        boolean struck = markKilled(inc, how);
         LockSupport.unpark(inc.thread);
-        return true;
+        return struck;
     }
 
     /**
@@ -902,17 +902,19 @@ public final class Job {
      */
     void postKill(int rank, String how, java.util.function.Consumer<Boolean> struck) {
         coordinatorQueue.add(() -> {
+            if (kill(rank, how)) {
+                struck.accept(true);
+                return;
+            }
             Incarnation inc = slots[rank].current;
-            if (abort.get() == null
-                    && inc != null
-                    && inc.state() == IncarnationState.KILLED
-                    && slots[rank].outcome == null) {
-                // Its crash is being handled: strike the next incarnation. Posted again a moment later,
-                // so the coordinator does not spin while the struck thread winds down.
+            if (abort.get() == null && inc != null && inc.strike() != null && slots[rank].outcome == null) {
+                // Struck already (its crash, or a rollback, is being handled): strike the next incarnation.
+                // Posted again a moment later, so the coordinator does not spin while the struck thread
+                // winds down.
                 CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS).execute(() -> postKill(rank, how, struck));
                 return;
             }
-            struck.accept(kill(rank, how));
+            struck.accept(false);
         });
     }
 
@@ -920,17 +922,32 @@ public final class Job {
      * Kills the incarnation: it stops at its next runtime call. Of several strikes at the same time
      * (a scheduled kill, a rollback, its own crash) the first one is recorded; the others change
      * nothing.
+     *
+     * @return whether this call struck it (false: something else struck it first)
      */
-    void markKilled(Incarnation inc, String how) {
+    boolean markKilled(Incarnation inc, String how) {
+        return markKilled(inc, how, null);
+    }
+
+    /**
+     * As {@link #markKilled(Incarnation, String)}; {@code onStruck} (may be null) runs only if this call
+     * struck it, before the strike is reported (a rank process reports it and does not return).
+     */
+    boolean markKilled(Incarnation inc, String how, Runnable onStruck) {
         long now = System.nanoTime();
         Strike s = new Strike(now, how, inc.agent.points(), inc.engine.operations());
-        if (inc.strike.compareAndSet(null, s)) {
-            inc.transition(IncarnationState.KILLED, now, how);
-            if (supervisor != null) {
-                // A rank process is killed from outside, as a real crash is: this call does not return.
-                supervisor.struck(how, s.atPoint(), s.atOperation());
-            }
+        if (!inc.strike.compareAndSet(null, s)) {
+            return false;
         }
+        if (onStruck != null) {
+            onStruck.run();
+        }
+        inc.transition(IncarnationState.KILLED, now, how);
+        if (supervisor != null) {
+            // A rank process is killed from outside, as a real crash is: this call does not return.
+            supervisor.struck(how, s.atPoint(), s.atOperation());
+        }
+        return true;
     }
 
     /** A kill of the schedule fired (a rank process tells its launcher, which does not give it out again). */
@@ -1130,7 +1147,7 @@ public final class Job {
             RecoveryPlan plan;
             synchronized (planning) {
                 plan = protocol.plan(failedRanks, recoveryView);
-                stopRolledBack(plan, first);
+                failed.addAll(stopRolledBack(plan, first, failed));
             }
             for (String note : plan.notes()) {
                 System.err.println("rewind: " + note);
@@ -1251,15 +1268,25 @@ public final class Job {
     /**
      * Marks the ranks the plan rolls back that are still running, so that they stop at their next
      * runtime call. Called with {@link #planning} held, in one step with the plan.
+     *
+     * @return the rolled-back incarnations outside {@code failed} that were struck before this could
+     *     mark them: they crashed on their own while the plan was made (a kill at the same operation as
+     *     the first crash's, say), and recover with it, each as a failure of its own
      */
-    private void stopRolledBack(RecoveryPlan plan, Incarnation first) {
+    private List<Incarnation> stopRolledBack(RecoveryPlan plan, Incarnation first, List<Incarnation> failed) {
+        List<Incarnation> crashedMeanwhile = new ArrayList<>();
         for (int r : plan.rollback()) {
             Incarnation inc = slots[r].current;
-            if (inc.state() != IncarnationState.KILLED) {
-                markKilled(inc, "rolled back after the crash of rank " + first.rank);
+            if (failed.contains(inc)) {
+                continue;
+            }
+            if (markKilled(inc, "rolled back after the crash of rank " + first.rank)) {
                 LockSupport.unpark(inc.thread);
+            } else {
+                crashedMeanwhile.add(inc);
             }
         }
+        return crashedMeanwhile;
     }
 
     /**
