@@ -72,13 +72,14 @@ final class FailureInjector implements AutoCloseable {
     }
 
     /**
-     * Strikes {@code inc} with kill {@code index} (if that kill has not fired) and stops this thread. A
-     * kill that finds the incarnation struck a moment before (a rollback stopping it, or another of its
-     * threads crashing) does not fire: it stays for the incarnations after it, and this thread stops
-     * with the strike that came first. Returns only if the kill has fired already. {@code first} (may be
-     * null) runs once the kill is taken, before the strike.
+     * Strikes {@code inc} with kill {@code index} (if that kill has not fired) and stops this thread;
+     * {@code where} says where it struck ("at operation 12"). A kill that finds the incarnation struck a
+     * moment before (a rollback stopping it, or another of its threads crashing) does not fire: it stays
+     * for the incarnations after it, and this thread stops with the strike that came first. Returns only
+     * if the kill has fired already. {@code first} (may be null) runs once the kill is taken, before the
+     * strike.
      */
-    private void strike(Job.Incarnation inc, int index, String how, String where, Runnable first) {
+    private void strike(Job.Incarnation inc, int index, String where, Runnable first) {
         if (!claim(index)) {
             return;
         }
@@ -86,7 +87,7 @@ final class FailureInjector implements AutoCloseable {
             first.run();
         }
         FailureSchedule.Kill k = schedule.kills().get(index);
-        if (job.markKilled(inc, how, () -> job.onKillFired(k))) {
+        if (job.markKilled(inc, "killed " + where + " (" + k + ")", () -> job.onKillFired(k))) {
             throw new RankKilledError(inc.rank, inc.number, where);
         }
         unclaim(index);
@@ -98,7 +99,7 @@ final class FailureInjector implements AutoCloseable {
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
             if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.ITERATION && k.value() == points) {
-                strike(inc, i, "killed at iteration " + points + " (" + k + ")", "at iteration " + points, null);
+                strike(inc, i, "at iteration " + points, null);
             }
         }
     }
@@ -117,12 +118,7 @@ final class FailureInjector implements AutoCloseable {
                     ? operations >= k.value()
                     : k.fallbackOperation() > 0 && operations >= k.fallbackOperation() && inc.agent.points() == 0;
             if (k.rank() == inc.rank && due) {
-                strike(
-                        inc,
-                        i,
-                        "killed at operation " + operations + " (" + k + ")",
-                        "at operation " + operations,
-                        null);
+                strike(inc, i, "at operation " + operations, null);
             }
         }
     }
@@ -148,12 +144,7 @@ final class FailureInjector implements AutoCloseable {
                 // The torn file is left only by the kill that strikes (not by one that fired already).
                 Runnable tearFile =
                         store == null ? null : () -> tear(store, inc.rank, line, CheckpointFormat.encode(image));
-                strike(
-                        inc,
-                        i,
-                        "killed while writing checkpoint " + line + " (" + k + ")",
-                        "while writing checkpoint " + line,
-                        tearFile);
+                strike(inc, i, "while writing checkpoint " + line, tearFile);
             }
         }
     }
