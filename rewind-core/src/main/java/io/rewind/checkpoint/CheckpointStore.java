@@ -32,6 +32,14 @@ import java.util.regex.Pattern;
  */
 public final class CheckpointStore implements CheckpointWriter {
     private static final Pattern LINE_FILE = Pattern.compile("line-(\\d+)\\.ckpt");
+    private static final Pattern PART_FILE = Pattern.compile("line-(\\d+)\\.transit-(\\d+)\\.ckpt");
+
+    /**
+     * The section of a line's channel state: in a part file, the part's messages as the runtime encodes
+     * them; in the image {@link #loadWithChannelState} returns, every readable part of the line, as a
+     * count of parts (i32) then each part's length (i32) and bytes, in part order.
+     */
+    public static final String CHANNEL_STATE_SECTION = "rewind.in-transit";
 
     private final Path jobDir;
     private final int keepLines;
@@ -63,6 +71,10 @@ public final class CheckpointStore implements CheckpointWriter {
         return rankDir(rank).resolve(String.format("line-%012d.ckpt", line));
     }
 
+    Path partFile(int rank, long line, int part) {
+        return rankDir(rank).resolve(String.format("line-%012d.transit-%04d.ckpt", line, part));
+    }
+
     /** Writes atomically, then deletes lines older than the latest {@code keepLines}. Returns bytes written. */
     @Override
     public long write(CheckpointImage image) {
@@ -74,7 +86,28 @@ public final class CheckpointStore implements CheckpointWriter {
      * node, say), as {@link #write} does. Returns bytes written.
      */
     public long writeEncoded(int rank, long line, byte[] bytes) {
-        Path target = file(rank, line);
+        // Parts kept with an earlier file of this number (an incarnation that died) belong to that file.
+        discardParts(rank, line, 0);
+        writeAtomically(file(rank, line), bytes);
+        prune(rank);
+        return bytes.length;
+    }
+
+    @Override
+    public long writeInTransit(CheckpointImage image, int part) {
+        return writeInTransitEncoded(image.rank(), image.line(), part, CheckpointFormat.encode(image));
+    }
+
+    /** Writes a channel-state part already encoded (a copy from another node), as {@link #writeInTransit}. */
+    public long writeInTransitEncoded(int rank, long line, int part, byte[] bytes) {
+        if (part < 1) {
+            throw new IllegalArgumentException("channel-state parts are numbered from 1, was " + part);
+        }
+        writeAtomically(partFile(rank, line, part), bytes);
+        return bytes.length;
+    }
+
+    private static void writeAtomically(Path target, byte[] bytes) {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
             Files.createDirectories(target.getParent());
@@ -99,8 +132,6 @@ public final class CheckpointStore implements CheckpointWriter {
             }
             throw new CheckpointException("cannot write checkpoint " + target + ": " + e.getMessage(), e);
         }
-        prune(rank);
-        return bytes.length;
     }
 
     /** Line numbers present for the rank, oldest first (whether valid or not). */
@@ -145,6 +176,110 @@ public final class CheckpointStore implements CheckpointWriter {
                     + ", expected rank " + rank + " line " + line);
         }
         return image;
+    }
+
+    /**
+     * Line {@code line} of the rank as a restart needs it: the verified file, plus its channel state (the
+     * messages in transit across it) as {@link #CHANNEL_STATE_SECTION}. A part that cannot be read back is
+     * reported to {@code skipped} and left out: the messages in it are then not with the line, which
+     * the ranks' reports of what they kept (not this) decide whether a recovery may rely on.
+     */
+    public CheckpointImage loadWithChannelState(int rank, long line, Consumer<String> skipped) {
+        CheckpointImage image = load(rank, line);
+        List<byte[]> parts = new ArrayList<>();
+        for (int part : parts(rank, line)) {
+            Path p = partFile(rank, line, part);
+            try {
+                CheckpointImage partImage = CheckpointFormat.decode(Files.readAllBytes(p), p.toString());
+                if (partImage.rank() != rank || partImage.line() != line) {
+                    throw new CheckpointException(p + ": holds rank " + partImage.rank() + " line " + partImage.line());
+                }
+                parts.add(partImage.section(CHANNEL_STATE_SECTION));
+            } catch (IOException | CheckpointException e) {
+                skipped.accept("rank " + rank + ": channel state of line " + line + ": " + e.getMessage());
+            }
+        }
+        if (parts.isEmpty()) {
+            return image;
+        }
+        java.util.Map<String, byte[]> sections = new java.util.LinkedHashMap<>(image.sections());
+        sections.put(CHANNEL_STATE_SECTION, joinParts(parts));
+        return new CheckpointImage(rank, line, sections);
+    }
+
+    /** The parts of a line's channel state in one section (see {@link #CHANNEL_STATE_SECTION}). */
+    public static byte[] joinParts(List<byte[]> parts) {
+        int size = 4;
+        for (byte[] p : parts) {
+            size += 4 + p.length;
+        }
+        ByteBuffer b = ByteBuffer.allocate(size).putInt(parts.size());
+        for (byte[] p : parts) {
+            b.putInt(p.length).put(p);
+        }
+        return b.array();
+    }
+
+    /** The parts of a line's channel state out of one section, in part order (empty if it has none). */
+    public static List<byte[]> splitParts(CheckpointImage image) {
+        byte[] joined = image.sections().get(CHANNEL_STATE_SECTION);
+        List<byte[]> parts = new ArrayList<>();
+        if (joined == null) {
+            return parts;
+        }
+        ByteBuffer b = ByteBuffer.wrap(joined);
+        int n = b.getInt();
+        for (int i = 0; i < n; i++) {
+            byte[] p = new byte[b.getInt()];
+            b.get(p);
+            parts.add(p);
+        }
+        return parts;
+    }
+
+    /** The numbers of the channel-state parts present for one line of the rank, in order. */
+    public List<Integer> parts(int rank, long line) {
+        List<Integer> parts = new ArrayList<>();
+        for (long[] p : partFiles(rank)) {
+            if (p[0] == line) {
+                parts.add((int) p[1]);
+            }
+        }
+        Collections.sort(parts);
+        return parts;
+    }
+
+    /** Every channel-state part file of the rank, as (line, part). */
+    private List<long[]> partFiles(int rank) {
+        List<long[]> out = new ArrayList<>();
+        Path dir = rankDir(rank);
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "line-*.transit-*.ckpt")) {
+            for (Path p : files) {
+                Matcher m = PART_FILE.matcher(p.getFileName().toString());
+                if (m.matches()) {
+                    out.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
+                }
+            }
+        } catch (IOException e) {
+            throw new CheckpointException("cannot list checkpoints in " + dir + ": " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    /** Deletes the channel-state parts of the rank's lines below {@code below}, and of line {@code exactly}. */
+    private void discardParts(int rank, long exactly, long below) {
+        for (long[] p : partFiles(rank)) {
+            if (p[0] == exactly || p[0] < below) {
+                try {
+                    Files.deleteIfExists(partFile(rank, p[0], (int) p[1]));
+                } catch (IOException e) {
+                    throw new CheckpointException("cannot delete " + partFile(rank, p[0], (int) p[1]), e);
+                }
+            }
+        }
     }
 
     /**
@@ -211,6 +346,7 @@ public final class CheckpointStore implements CheckpointWriter {
 
     /** Deletes one line of the rank, if it is there. */
     public void discard(int rank, long line) {
+        discardParts(rank, line, 0);
         try {
             Files.deleteIfExists(file(rank, line));
         } catch (IOException e) {
@@ -251,6 +387,10 @@ public final class CheckpointStore implements CheckpointWriter {
             } catch (IOException e) {
                 throw new CheckpointException("cannot delete old checkpoint " + file(rank, lines.get(i)), e);
             }
+        }
+        if (lines.size() >= keepLines) {
+            // The channel state of every line no longer kept goes with it.
+            discardParts(rank, -1, lines.get(Math.max(0, lines.size() - keepLines)));
         }
     }
 }

@@ -12,4 +12,13 @@ public interface CheckpointWriter {
      * @throws CheckpointException if the line could not be written
      */
     long write(CheckpointImage image);
+
+    /**
+     * Writes part {@code part} (1, 2, ...) of the channel state of line {@code image.line()}: messages in
+     * transit across the line, kept as they arrived after it ({@link CheckpointStore#CHANNEL_STATE_SECTION}
+     * is the image's one section). Durable as {@link #write} is when it returns; goes when the line goes.
+     *
+     * @throws CheckpointException if the part could not be written
+     */
+    long writeInTransit(CheckpointImage image, int part);
 }

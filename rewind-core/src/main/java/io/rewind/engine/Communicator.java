@@ -461,6 +461,7 @@ public final class Communicator {
                     waitForMatch || pull ? req : null);
             long stamp = engine.patternStamp(ctx);
             frame.setPattern(PatternState.patternOf(stamp), PatternState.iterationOf(stamp));
+            frame.line = engine.line();
             frame.pull = pull;
             frame.synchronous = (waitForMatch && mode == SendMode.SYNCHRONOUS) || remoteSynchronous;
         }

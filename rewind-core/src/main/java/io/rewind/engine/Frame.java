@@ -30,6 +30,12 @@ public final class Frame {
     int patternId;
     int iterationId;
     /**
+     * The newest recovery line its sender had written when it sent the frame (0: none). A receiver that
+     * has written a later line when the frame arrives holds a message in transit across that line: it
+     * keeps a copy with the line ({@link InTransitSink}), since neither side's state at the line has it.
+     */
+    int line;
+    /**
      * What the sending rank's protocol carries on this frame besides the payload (a causal protocol's
      * determinants), read by the receiving rank's protocol when the frame arrives; null for none.
      */
@@ -148,6 +154,16 @@ public final class Frame {
 
     public int iterationId() {
         return iterationId;
+    }
+
+    /** The newest recovery line the sender had written when it sent the frame (0: none). */
+    public int line() {
+        return line;
+    }
+
+    /** Sets {@link #line()}: transports and logs that rebuild a frame keep the line it was sent with. */
+    public void setLine(int line) {
+        this.line = line;
     }
 
     /** Places the frame in a communication pattern (protocols that replay by pattern set it). */
@@ -340,9 +356,34 @@ public final class Frame {
                 null);
         f.patternId = patternId;
         f.iterationId = iterationId;
+        f.line = line;
         f.piggyback = piggyback;
         f.withdrawn = withdrawn;
         f.materialize();
+        return f;
+    }
+
+    /**
+     * A private copy for the channel state of a recovery line, taken under the receiver's mailbox lock
+     * as the frame is admitted. The payload is read straight from where it is (a sender's buffer stays
+     * valid until the frame is consumed), never through a tee: the tee moves the payload into the
+     * sender's log once, for the receive.
+     */
+    Frame inTransitCopy() {
+        awaitStable();
+        Frame f = new Frame(
+                context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, null, 0, lengthBytes, null);
+        f.patternId = patternId;
+        f.iterationId = iterationId;
+        f.line = line;
+        f.withdrawn = withdrawn;
+        if (withdrawn || lengthBytes == 0) {
+            f.data = MemorySegment.NULL;
+        } else {
+            byte[] copy = new byte[Math.toIntExact(lengthBytes)];
+            MemorySegment.copy(data, dataOffset, MemorySegment.ofArray(copy), 0, lengthBytes);
+            f.data = MemorySegment.ofArray(copy);
+        }
         return f;
     }
 
@@ -398,6 +439,7 @@ public final class Frame {
         return "Frame[ctx=" + context + " src=" + source + "/" + sourceWorld + "." + incarnation + " dst="
                 + destinationWorld + " tag=" + tag + " seq=" + sequence
                 + (patternId != 0 || iterationId != 0 ? " pattern=" + patternId + "." + iterationId : "")
+                + (line != 0 ? " line=" + line : "")
                 + " bytes=" + lengthBytes + (sender != null ? " rendezvous" : "") + "]";
     }
 }

@@ -43,6 +43,13 @@ public final class Mailbox implements FrameSink {
      * the lock.
      */
     private final int[] admittedIncarnation;
+    /**
+     * The newest recovery line this rank has written or restarted from (0: none). A frame its sender
+     * sent before that line that is admitted now was in transit across the line. Guarded by the lock.
+     */
+    private int line;
+    /** Who keeps the frames in transit across this rank's lines; null: nobody (no checkpoints). */
+    private volatile InTransitSink inTransit;
     /** Control messages for the protocol, taken by the rank's progress. */
     private final ConcurrentLinkedQueue<ControlMessage> control = new ConcurrentLinkedQueue<>();
     /** The rank thread, woken when a control message arrives; null outside a job. */
@@ -167,11 +174,49 @@ public final class Mailbox implements FrameSink {
      * replayed cancellation, or a frame whose cancel came first), which is recorded and goes no further.
      */
     private RecvRequest admitToMatching(Frame frame) {
+        if (frame.line < line) {
+            keepInTransit(frame);
+        }
         if (frame.withdrawn || withdrawn.contains(frame.channelKey(), frame.sequence)) {
             withdrawn.add(frame.channelKey(), frame.sequence);
             return null;
         }
         return matchOrQueue(frame);
+    }
+
+    /**
+     * Under the lock: the frame was sent before its sender's line {@code frame.line + 1} and arrives
+     * after this rank wrote that line: a copy goes with the line. The only cost on the path of frames
+     * that cross no line is the comparison in {@link #admitToMatching}.
+     */
+    private void keepInTransit(Frame frame) {
+        InTransitSink sink = inTransit;
+        if (sink != null) {
+            sink.crossed(frame.inTransitCopy(), line);
+            Thread t = owner;
+            if (t != null) {
+                LockSupport.unpark(t); // its progress makes the copy durable
+            }
+        }
+    }
+
+    /** Who keeps the frames in transit across this rank's recovery lines. */
+    public void keepInTransitWith(InTransitSink sink) {
+        this.inTransit = sink;
+    }
+
+    /** Whether in-transit copies wait to be made durable. */
+    boolean inTransitPending() {
+        InTransitSink sink = inTransit;
+        return sink != null && sink.pending();
+    }
+
+    /** Makes the in-transit copies durable (the rank's progress). */
+    void flushInTransit() {
+        InTransitSink sink = inTransit;
+        if (sink != null && sink.pending()) {
+            sink.flush();
+        }
     }
 
     /**
@@ -420,29 +465,58 @@ public final class Mailbox implements FrameSink {
      */
     public MailboxSnapshot snapshot() {
         synchronized (lock) {
-            if (arrivals == null) {
-                throw new IllegalStateException("arrivals are not tracked");
-            }
-            if (!posted.isEmpty()) {
-                throw RewindException.of(
-                        ErrorClass.PENDING,
-                        "checkpoint with %d receive(s) still posted: a "
-                                + "checkpoint point must be a place where the rank has no request outstanding",
-                        posted.size());
-            }
-            if (!heldByMatchedProbes.isEmpty()) {
-                throw RewindException.of(
-                        ErrorClass.PENDING,
-                        "checkpoint with %d message(s) taken by a matched probe and not received yet: a "
-                                + "checkpoint point must be a place where the rank holds no message",
-                        heldByMatchedProbes.size());
-            }
-            List<Frame> copies = new ArrayList<>(unexpected.size());
-            for (Frame f : unexpected.inArrivalOrder()) {
-                f.awaitStable();
-                copies.add(f.copy());
-            }
-            return new MailboxSnapshot(arrivals.frontiers(), copies, arrivals.heldCopies(), withdrawn.toPairs());
+            return snapshotHeld();
+        }
+    }
+
+    /**
+     * A snapshot for recovery line {@code newLine}, which the rank writes now: from this moment on a
+     * frame sent before its sender's line {@code newLine} is in transit across it (taken in one step with
+     * the snapshot, so each frame is either in the snapshot or kept as in transit).
+     */
+    public MailboxSnapshot snapshotForLine(int newLine) {
+        synchronized (lock) {
+            MailboxSnapshot s = snapshotHeld();
+            line = newLine;
+            return s;
+        }
+    }
+
+    /** Under the lock: see {@link #snapshot}. */
+    private MailboxSnapshot snapshotHeld() {
+        if (arrivals == null) {
+            throw new IllegalStateException("arrivals are not tracked");
+        }
+        if (!posted.isEmpty()) {
+            throw RewindException.of(
+                    ErrorClass.PENDING,
+                    "checkpoint with %d receive(s) still posted: a "
+                            + "checkpoint point must be a place where the rank has no request outstanding",
+                    posted.size());
+        }
+        if (!heldByMatchedProbes.isEmpty()) {
+            throw RewindException.of(
+                    ErrorClass.PENDING,
+                    "checkpoint with %d message(s) taken by a matched probe and not received yet: a "
+                            + "checkpoint point must be a place where the rank holds no message",
+                    heldByMatchedProbes.size());
+        }
+        List<Frame> copies = new ArrayList<>(unexpected.size());
+        for (Frame f : unexpected.inArrivalOrder()) {
+            f.awaitStable();
+            copies.add(f.copy());
+        }
+        return new MailboxSnapshot(arrivals.frontiers(), copies, arrivals.heldCopies(), withdrawn.toPairs());
+    }
+
+    /**
+     * Replaces the queues by the content of line {@code restoredLine}'s snapshot, in which the frames in
+     * transit across the line are already (a restarted rank restoring its checkpoint).
+     */
+    public void restore(MailboxSnapshot snapshot, int restoredLine) {
+        restore(snapshot);
+        synchronized (lock) {
+            line = restoredLine;
         }
     }
 

@@ -41,6 +41,13 @@ public final class RankEngine {
             new java.util.concurrent.atomic.AtomicBoolean();
 
     private volatile java.util.function.LongConsumer operationHook;
+    /**
+     * The newest recovery line this incarnation has written or restarted from (0: none); every frame
+     * it sends carries it ({@link Frame#line()}). Set by the rank's thread at a checkpoint point, where
+     * no other thread of the rank sends (no request is outstanding there).
+     */
+    private volatile int line;
+
     private final java.util.Map<Integer, Communicator> communicators = new java.util.concurrent.ConcurrentHashMap<>();
 
     public RankEngine(int worldRank, int worldSize, Transport transport, EngineConfig config, Liveness liveness) {
@@ -126,13 +133,15 @@ public final class RankEngine {
      */
     public void progress() {
         // The common case, decided with two plain reads: nothing arrived and nothing is due.
-        if (!interposed || (!mailbox.hasControl() && !faultTolerance.hasProgressWork())) {
+        if (!interposed
+                || (!mailbox.hasControl() && !faultTolerance.hasProgressWork() && !mailbox.inTransitPending())) {
             return;
         }
         if (!progressing.compareAndSet(false, true)) {
             return;
         }
         try {
+            mailbox.flushInTransit();
             ControlMessage m;
             while ((m = mailbox.pollControl()) != null) {
                 faultTolerance.onControl(m, transport);
@@ -294,6 +303,49 @@ public final class RankEngine {
                 new SendCancellation.Answer(worldRank, incarnation, r.context(), r.sequence(), withdrawn);
         int sender = r.sourceWorld();
         Thread.ofVirtual().name("rewind-cancel-answer").start(() -> transport.sendControl(sender, answer));
+    }
+
+    /** The newest recovery line this incarnation has written or restarted from (0: none). */
+    public int line() {
+        return line;
+    }
+
+    /**
+     * From now on the rank is past recovery line {@code newLine}: its mailbox takes the snapshot for the
+     * line, and every frame it sends from here on carries the line. On the rank's thread.
+     */
+    public MailboxSnapshot beginLine(int newLine) {
+        MailboxSnapshot snapshot = mailbox.snapshotForLine(newLine);
+        this.line = newLine;
+        return snapshot;
+    }
+
+    /** A restarted incarnation starts past line {@code restoredLine}, with these queues. */
+    public void restoreLine(MailboxSnapshot snapshot, int restoredLine) {
+        mailbox.restore(snapshot, restoredLine);
+        this.line = restoredLine;
+    }
+
+    /**
+     * Per outgoing channel (context and destination world rank), the last sequence number sent: at a
+     * line, what every receiver must hold once the messages in transit across it are counted.
+     */
+    public java.util.Map<Long, Long> sentCounts() {
+        java.util.Map<Long, Long> sent = new java.util.HashMap<>();
+        for (Communicator c : communicators.values()) {
+            CommunicatorState s = c.state();
+            putSent(sent, c, s.context(), s.sendSequence());
+            putSent(sent, c, Contexts.collectiveOf(s.context()), s.collectiveSendSequence());
+        }
+        return sent;
+    }
+
+    private static void putSent(java.util.Map<Long, Long> sent, Communicator c, int context, long[] sequences) {
+        for (int i = 0; i < sequences.length; i++) {
+            if (sequences[i] > 0) {
+                sent.put(ChannelKey.of(context, c.worldRankOf(i)), sequences[i]);
+            }
+        }
     }
 
     public Mailbox mailbox() {

@@ -1,17 +1,29 @@
 package io.rewind.ft;
 
+import io.rewind.engine.ChannelKey;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
  * What the kept recovery lines of every rank hold: for each rank and line, the arrival frontier of
- * each incoming channel (channel key: communicator context and sending world rank). A sender may drop
- * a logged message once the receiver's oldest kept line already holds it. Thread safe.
+ * each incoming channel (channel key: communicator context and sending world rank), the last sequence
+ * number sent on each outgoing channel, and how far the messages in transit across the line were kept
+ * with it. A sender may drop a logged message once the receiver's oldest kept line already holds it.
+ * A line is complete for a group of ranks restarting together once every message any of them needs
+ * and no survivor's log can send again is held: in a member's state, or kept in transit ({@link
+ * #complete}). Thread safe.
  */
 public final class RecoveryLines {
     private final int keepLines;
     private final Deque<Line>[] lines;
+    /**
+     * Per rank, the last sequence number it had sent on each channel at the line its current incarnation
+     * restarted from (empty: it never restarted, or restarted from the beginning): its payload log holds
+     * only what it sent after that. Guarded by {@code lines[rank]}.
+     */
+    private final Map<Long, Long>[] logFloors;
 
     /**
      * One line of one rank.
@@ -20,31 +32,159 @@ public final class RecoveryLines {
      *               receives, then polls), or null if unknown: determinants of earlier events are never
      *               needed by a restart from this line
      */
-    public record Line(long number, Map<Long, Long> frontiers, long[] events) {}
+    /**
+     * @param sent      the last sequence number sent per outgoing channel (context and destination world
+     *                  rank) when the rank wrote the line, or null if unknown (the line is then never
+     *                  taken as complete)
+     * @param inTransit per incoming channel, the highest sequence number kept with the line as in transit
+     *                  across it (messages arrive in order, so everything from the frontier up to it is
+     *                  kept); grows as the rank reports, guarded by the rank's lines
+     */
+    public record Line(
+            long number, Map<Long, Long> frontiers, long[] events, Map<Long, Long> sent, Map<Long, Long> inTransit) {}
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     public RecoveryLines(int ranks, int keepLines) {
         this.keepLines = keepLines;
         this.lines = new Deque[ranks];
+        this.logFloors = new Map[ranks];
         for (int r = 0; r < ranks; r++) {
             lines[r] = new ArrayDeque<>();
+            logFloors[r] = Map.of();
         }
     }
 
     public void published(int rank, long number, Map<Long, Long> frontiers) {
-        published(rank, number, frontiers, null);
+        published(rank, number, frontiers, null, null);
     }
 
     /** Rank {@code rank} wrote line {@code number}; {@code events} as in {@link Line}, or null. */
     public void published(int rank, long number, Map<Long, Long> frontiers, long[] events) {
+        published(rank, number, frontiers, events, null);
+    }
+
+    /** Rank {@code rank} wrote line {@code number}; {@code events} and {@code sent} as in {@link Line}, or null. */
+    public void published(int rank, long number, Map<Long, Long> frontiers, long[] events, Map<Long, Long> sent) {
         synchronized (lines[rank]) {
             Deque<Line> d = lines[rank];
             d.removeIf(l -> l.number() >= number); // a restarted rank writes a line again
-            d.addLast(new Line(number, Map.copyOf(frontiers), events == null ? null : events.clone()));
+            d.addLast(new Line(
+                    number,
+                    Map.copyOf(frontiers),
+                    events == null ? null : events.clone(),
+                    sent == null ? null : Map.copyOf(sent),
+                    new HashMap<>()));
             while (d.size() > keepLines) {
                 d.removeFirst();
             }
         }
+    }
+
+    /**
+     * Rank {@code rank} holds durably, with line {@code number}, the messages in transit across it on
+     * each channel of {@code upTo} up to that sequence number. Ignored if the rank keeps no such line.
+     */
+    public void keptInTransit(int rank, long number, Map<Long, Long> upTo) {
+        synchronized (lines[rank]) {
+            for (Line l : lines[rank]) {
+                if (l.number() == number) {
+                    upTo.forEach((k, v) -> l.inTransit().merge(k, v, Math::max));
+                }
+            }
+        }
+    }
+
+    /**
+     * The rank's current incarnation restarted from line {@code number} (0: the beginning): its log now
+     * holds only what it sends after that line.
+     */
+    public void restartedFrom(int rank, long number) {
+        synchronized (lines[rank]) {
+            Map<Long, Long> floor = Map.of();
+            if (number > 0) {
+                Line l = find(rank, number);
+                // Unknown counts: no receiver can count on this rank's log for anything sent before.
+                floor = l == null || l.sent() == null ? null : l.sent();
+            }
+            logFloors[rank] = floor;
+        }
+    }
+
+    /**
+     * Whether line {@code number} is complete for {@code group} restarting together from it while every
+     * other rank goes on: each member must find, in its state at the line or kept in transit across it,
+     * every message a fellow member sent it before the line (the sender's re-execution starts after
+     * it), and every message a survivor sent it that the survivor's log no longer holds (a survivor that
+     * restarted itself logs only what it sent after its own restart line). Line 0, the beginning, holds
+     * nothing: it is complete unless a survivor's log lacks the start of a channel to a member.
+     */
+    public boolean complete(java.util.Collection<Integer> group, long number) {
+        int ranks = lines.length;
+        Map<Integer, Map<Long, Long>> needFrom = new HashMap<>();
+        for (int s = 0; s < ranks; s++) {
+            Map<Long, Long> need;
+            if (group.contains(s)) {
+                if (number == 0) {
+                    continue;
+                }
+                Line l;
+                synchronized (lines[s]) {
+                    l = find(s, number);
+                }
+                if (l == null || l.sent() == null) {
+                    return false;
+                }
+                need = l.sent();
+            } else {
+                synchronized (lines[s]) {
+                    need = logFloors[s];
+                }
+                if (need == null) {
+                    return false;
+                }
+            }
+            needFrom.put(s, need);
+        }
+        for (int r : group) {
+            Map<Long, Long> held = new HashMap<>();
+            if (number > 0) {
+                synchronized (lines[r]) {
+                    Line l = find(r, number);
+                    if (l == null) {
+                        return false;
+                    }
+                    held.putAll(l.frontiers());
+                    l.inTransit().forEach((k, v) -> held.merge(k, v, Math::max));
+                }
+            }
+            for (Map.Entry<Integer, Map<Long, Long>> from : needFrom.entrySet()) {
+                int s = from.getKey();
+                if (s == r) {
+                    continue;
+                }
+                for (Map.Entry<Long, Long> e : from.getValue().entrySet()) {
+                    long key = e.getKey();
+                    if (ChannelKey.peer(key) != r) {
+                        continue;
+                    }
+                    long heldUpTo = held.getOrDefault(ChannelKey.of(ChannelKey.context(key), s), 0L);
+                    if (heldUpTo < e.getValue()) {
+                        return false;
+                    }
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Under {@code lines[rank]}: the rank's kept line {@code number}, or null. */
+    private Line find(int rank, long number) {
+        for (Line l : lines[rank]) {
+            if (l.number() == number) {
+                return l;
+            }
+        }
+        return null;
     }
 
     /** The lines the rank keeps, oldest first. */

@@ -21,6 +21,26 @@ public interface RecoveryView {
     long newestCommonLine(Collection<Integer> ranks, long atMost);
 
     /**
+     * Whether {@code group} can restart together from {@code line} without losing a message: every
+     * message in transit across the line to a member, from a fellow member or from a survivor whose log
+     * no longer holds it, is kept durably ({@link RecoveryLines#complete}).
+     */
+    boolean complete(Collection<Integer> group, long line);
+
+    /**
+     * The newest line, at most {@code atMost}, that every one of {@code group} holds a valid file for and
+     * that is complete for their restart together ({@link #complete}); -1 if not even the beginning is
+     * (a survivor's log no longer reaches back to what a member needs: more ranks must restart).
+     */
+    default long newestCompleteLine(Collection<Integer> group, long atMost) {
+        long line = newestCommonLine(group, atMost);
+        while (line > 0 && !complete(group, line)) {
+            line = newestCommonLine(group, line - 1);
+        }
+        return line > 0 || complete(group, 0) ? line : -1;
+    }
+
+    /**
      * The oldest of the newest lines of the ranks outside {@code group} ({@link Long#MAX_VALUE} if none):
      * ranks restarting together go back no later, since a rank outside that crashes later restarts from
      * its own newest line and may need what the group sent after it, which only a re-execution that
@@ -36,12 +56,16 @@ public interface RecoveryView {
         return atMost;
     }
 
-    /** The newest line every rank of the job holds a valid file for (0: none): where a global rollback goes. */
+    /**
+     * The newest line every rank of the job holds a valid file for and that is complete for all of them
+     * (0: none, start over, which is always complete when every rank restarts): where a global rollback
+     * goes.
+     */
     default long newestLineAllHold() {
         List<Integer> all = new ArrayList<>();
         for (int r = 0; r < ranks(); r++) {
             all.add(r);
         }
-        return newestCommonLine(all, Long.MAX_VALUE);
+        return Math.max(0, newestCompleteLine(all, Long.MAX_VALUE));
     }
 }

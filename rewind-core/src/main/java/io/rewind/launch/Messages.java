@@ -115,12 +115,19 @@ final class Messages {
             int incarnation,
             long line,
             Map<Long, Long> frontiers,
+            Map<Long, Long> sent,
             long[] events,
             long bytes,
             long nanos,
             List<String> holders,
             long[] output)
             implements Serializable {}
+
+    /**
+     * The rank keeps, with line {@code line} on its node and the partner, the messages in transit across
+     * it up to these sequence numbers per incoming channel.
+     */
+    record InTransitKept(int rank, int incarnation, long line, Map<Long, Long> upTo) implements Serializable {}
 
     /** A restarted rank could not read the line it was to restart from: it must not be used again. */
     record Unrestorable(int rank, int incarnation, long line, String reason) implements Serializable {}
@@ -255,14 +262,16 @@ final class Messages {
     // --- a node's checkpoint service (node agent), reached by its ranks and by other agents --------
 
     /**
-     * Keep this line ({@code bytes}: the encoded file) of the rank; {@code copy}: it is a partner's copy,
-     * not to be copied on. Answered by {@link Stored}.
+     * Keep this line ({@code bytes}: the encoded file) of the rank, or, if {@code part} is above 0, that
+     * part of the line's channel state; {@code copy}: it is a partner's copy, not to be copied on.
+     * Answered by {@link Stored}.
      */
-    record StoreLine(int rank, int incarnation, long line, byte[] bytes, boolean copy) implements Serializable {}
+    record StoreLine(int rank, int incarnation, long line, int part, byte[] bytes, boolean copy)
+            implements Serializable {}
 
     /** The nodes that keep the line now. */
     record Stored(List<String> holders) implements Serializable {}
 
-    /** The encoded file of one line of the rank. Answered by its bytes. */
+    /** The encoded file of one line of the rank, with the line's channel state. Answered by its bytes. */
     record LoadLine(int rank, long line) implements Serializable {}
 }

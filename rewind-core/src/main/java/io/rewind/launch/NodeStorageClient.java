@@ -58,7 +58,7 @@ final class NodeStorageClient implements CheckpointWriter, AutoCloseable {
         Messages.Stored stored;
         try {
             stored = (Messages.Stored) requests.call(
-                    new Messages.StoreLine(rank, incarnation, image.line(), bytes, false), ANSWER_TIMEOUT_MILLIS);
+                    new Messages.StoreLine(rank, incarnation, image.line(), 0, bytes, false), ANSWER_TIMEOUT_MILLIS);
         } catch (IllegalStateException e) {
             throw new CheckpointException(
                     "rank " + rank + ": the node's checkpoint service did not keep line " + image.line() + ": "
@@ -68,6 +68,21 @@ final class NodeStorageClient implements CheckpointWriter, AutoCloseable {
         written.put(image.line(), new Written(stored.holders(), CheckpointAgent.outputPosition(image)));
         // Only the newest lines are ever reported; the map holds what was written but not yet reported.
         written.keySet().removeIf(l -> l < image.line() - 1);
+        return bytes.length;
+    }
+
+    @Override
+    public long writeInTransit(CheckpointImage image, int part) {
+        byte[] bytes = CheckpointFormat.encode(image);
+        try {
+            requests.call(
+                    new Messages.StoreLine(rank, incarnation, image.line(), part, bytes, false), ANSWER_TIMEOUT_MILLIS);
+        } catch (IllegalStateException e) {
+            throw new CheckpointException(
+                    "rank " + rank + ": the node's checkpoint service did not keep part " + part + " of line "
+                            + image.line() + "'s channel state: " + e.getMessage(),
+                    e);
+        }
         return bytes.length;
     }
 

@@ -123,9 +123,13 @@ final class NodeStore implements AutoCloseable {
                 throw new IllegalStateException("line " + s.line() + " of rank " + s.rank() + "." + s.incarnation()
                         + " refused: that incarnation's execution was rolled back");
             }
-            files.writeEncoded(s.rank(), s.line(), s.bytes());
-            rank.writers.put(s.line(), s.incarnation());
-            rank.writers.headMap(files.lines(s.rank()).getFirst()).clear();
+            if (s.part() > 0) {
+                files.writeInTransitEncoded(s.rank(), s.line(), s.part(), s.bytes());
+            } else {
+                files.writeEncoded(s.rank(), s.line(), s.bytes());
+                rank.writers.put(s.line(), s.incarnation());
+                rank.writers.headMap(files.lines(s.rank()).getFirst()).clear();
+            }
         }
         List<String> holders = new ArrayList<>(List.of(node));
         String copiedTo = copy.join();
@@ -175,7 +179,8 @@ final class NodeStore implements AutoCloseable {
         }
         try {
             requests.call(
-                    new Messages.StoreLine(s.rank(), s.incarnation(), s.line(), s.bytes(), true), COPY_TIMEOUT_MILLIS);
+                    new Messages.StoreLine(s.rank(), s.incarnation(), s.line(), s.part(), s.bytes(), true),
+                    COPY_TIMEOUT_MILLIS);
             return name;
         } catch (IllegalStateException e) {
             System.err.println("rewind: checkpoint service of " + node + ": copy of line " + s.line() + " of rank "
@@ -214,11 +219,10 @@ final class NodeStore implements AutoCloseable {
         return ranks.computeIfAbsent(rank, r -> new RankFiles());
     }
 
-    /** The encoded file of one line, verified. */
+    /** The encoded file of one line, verified, with the line's channel state as one more section. */
     byte[] load(int rank, long line) {
-        byte[] bytes = files.read(rank, line);
-        CheckpointFormat.decode(bytes, folder + ": rank " + rank + " line " + line);
-        return bytes;
+        return CheckpointFormat.encode(files.loadWithChannelState(
+                rank, line, why -> System.err.println("rewind: checkpoint service of " + node + ": " + why)));
     }
 
     /** From the launcher, before the rank's next incarnation starts: see {@link Messages.Discard}. */

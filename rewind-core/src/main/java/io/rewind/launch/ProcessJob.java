@@ -178,11 +178,12 @@ public final class ProcessJob {
             return;
         }
         for (Slot s : slots) {
-            CheckpointImage image = store.load(s.rank, line);
+            CheckpointImage image =
+                    store.loadWithChannelState(s.rank, line, why -> System.err.println("rewind: " + why));
             Map<Long, Long> frontiers = ResumePoint.frontiers(image);
             long[] output = CheckpointAgent.outputPosition(image);
             held.written(s.rank, line, List.of(), output);
-            lines.published(s.rank, line, frontiers, ResumePoint.events(image));
+            lines.published(s.rank, line, frontiers, ResumePoint.events(image), ResumePoint.sent(image));
             protocol.onCheckpoint(s.rank, line, frontiers);
             s.restartLine = line;
             s.lineReached = line;
@@ -964,6 +965,7 @@ public final class ProcessJob {
                 }
             }
             case Messages.Checkpointed c -> onCheckpointed(c);
+            case Messages.InTransitKept k -> onInTransitKept(k);
             case Messages.Unrestorable u -> {
                 System.err.println("rewind: rank " + u.rank() + "." + u.incarnation() + " cannot restart from line "
                         + u.line() + " (" + u.reason() + "): that line is not used again");
@@ -1283,10 +1285,19 @@ public final class ProcessJob {
             }
         }
         held.written(c.rank(), c.line(), live, c.output());
-        lines.published(c.rank(), c.line(), c.frontiers(), c.events());
+        lines.published(c.rank(), c.line(), c.frontiers(), c.events(), c.sent());
         protocol.onCheckpoint(c.rank(), c.line(), c.frontiers());
         report.checkpoint(c.rank(), c.bytes(), c.nanos());
         broadcast(new Messages.Lines(c.rank(), c.line(), c.frontiers(), c.events()));
+    }
+
+    /** What a rank reports it keeps in transit across a line counts as its lines do (see onCheckpointed). */
+    private void onInTransitKept(Messages.InTransitKept k) {
+        Slot s = current(k.rank(), k.incarnation());
+        if (s == null || s.state == RankState.STOPPING || s.state == RankState.DEAD) {
+            return;
+        }
+        lines.keptInTransit(k.rank(), k.line(), k.upTo());
     }
 
     private void onEnded(Messages.Ended e) {
@@ -1478,6 +1489,7 @@ public final class ProcessJob {
                 lines.discardAfter(r, plan.line());
                 broadcast(new Messages.Lines(r, plan.line(), null, null));
             }
+            lines.restartedFrom(r, plan.line());
         }
         protocol.onRollback(plan);
         for (int r : plan.rollback()) {
@@ -1549,6 +1561,11 @@ public final class ProcessJob {
         @Override
         public long newestCommonLine(java.util.Collection<Integer> ranks, long atMost) {
             return held.newestCommonLine(ranks, atMost);
+        }
+
+        @Override
+        public boolean complete(java.util.Collection<Integer> group, long line) {
+            return lines.complete(group, line);
         }
     }
 

@@ -316,10 +316,25 @@ public final class RankProcess implements RankSupervisor {
     }
 
     @Override
-    public void checkpointed(long line, Map<Long, Long> frontiers, long[] events, long bytes, long nanos) {
+    public void checkpointed(
+            long line, Map<Long, Long> frontiers, Map<Long, Long> sent, long[] events, long bytes, long nanos) {
         NodeStorageClient.Written w = storage.written(line);
         link.send(new Messages.Checkpointed(
-                rank, incarnation, line, Map.copyOf(frontiers), events, bytes, nanos, w.holders(), w.output()));
+                rank,
+                incarnation,
+                line,
+                Map.copyOf(frontiers),
+                Map.copyOf(sent),
+                events,
+                bytes,
+                nanos,
+                w.holders(),
+                w.output()));
+    }
+
+    @Override
+    public void keptInTransit(long line, Map<Long, Long> upTo) {
+        link.send(new Messages.InTransitKept(rank, incarnation, line, Map.copyOf(upTo)));
     }
 
     @Override

@@ -157,7 +157,8 @@ public final class CheckpointAgent {
         RankEngine engine = incarnation.engine;
         MailboxSnapshot mailbox;
         try {
-            mailbox = engine.mailbox().snapshot();
+            // From here on, what arrives that its sender sent before this line is kept with the line.
+            mailbox = engine.beginLine(Math.toIntExact(line));
         } catch (RewindException e) {
             if (e.errorClass() == ErrorClass.PENDING) {
                 throw RewindException.of(
@@ -174,6 +175,8 @@ public final class CheckpointAgent {
             data.put(e.getKey(), e.getValue().save());
         }
         data.put(RUNTIME_SECTION, EngineStateCodec.encode(engine, mailbox));
+        Map<Long, Long> sent = engine.sentCounts();
+        data.put(ChannelState.SENT_SECTION, ChannelState.encodeCounts(sent));
         long[] counters = engine.counters();
         // After the mailbox: the protocol's state then covers every frame the snapshot holds.
         byte[] protocolState = incarnation.protocol.checkpointState();
@@ -199,6 +202,7 @@ public final class CheckpointAgent {
                 incarnation,
                 line,
                 mailbox.frontiers(),
+                sent,
                 new long[] {counters[0], counters[1]},
                 bytes,
                 System.nanoTime() - t0);

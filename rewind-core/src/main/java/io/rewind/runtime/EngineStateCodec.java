@@ -91,6 +91,28 @@ final class EngineStateCodec {
         }
     }
 
+    /** Frames alone, in the frame layout above (a count, then each frame): a line's channel state. */
+    static byte[] encodeFrames(List<Frame> frames) {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            writeFrames(out, frames);
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new CheckpointException("cannot encode frames", e);
+        }
+    }
+
+    /** The frames {@link #encodeFrames} wrote. */
+    static List<Frame> decodeFrames(byte[] bytes) {
+        try {
+            return readFrames(new DataInputStream(new ByteArrayInputStream(bytes)));
+        } catch (IOException e) {
+            throw new CheckpointException("channel state is malformed: " + e.getMessage(), e);
+        }
+    }
+
     private static void writeFrames(DataOutputStream out, List<Frame> frames) throws IOException {
         out.writeInt(frames.size());
         for (Frame f : frames) {

@@ -5,6 +5,7 @@ import io.rewind.checkpoint.CheckpointStore;
 import io.rewind.checkpoint.CheckpointWriter;
 import io.rewind.engine.CommunicatorFactory;
 import io.rewind.engine.Mailbox;
+import io.rewind.engine.MailboxSnapshot;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
 import io.rewind.engine.Transport;
@@ -160,7 +161,7 @@ public final class Job {
             this.store = new CheckpointStore(checkpointDir, config.keepLines());
             this.checkpoints = store;
         }
-        this.recoveryView = new StoredLinesView(config.ranks(), r -> slots[r].lineReached, store);
+        this.recoveryView = new StoredLinesView(config.ranks(), r -> slots[r].lineReached, store, lines);
         this.injector = new FailureInjector(this, config.failures());
         this.report = new RunReport.Builder(config);
     }
@@ -638,9 +639,11 @@ public final class Job {
      * if it had just written it (its output up to there was printed by the run that died).
      */
     private Incarnation resume(RankSlot slot, long line) {
-        Incarnation inc = prepare(slot, 0, store.load(slot.rank, line));
+        CheckpointImage image =
+                store.loadWithChannelState(slot.rank, line, why -> System.err.println("rewind: " + why));
+        Incarnation inc = prepare(slot, 0, image);
         slot.lineReached = line;
-        lines.published(slot.rank, line, inc.restoredFrontiers, inc.restoredEvents);
+        lines.published(slot.rank, line, inc.restoredFrontiers, inc.restoredEvents, ChannelState.sent(image));
         protocol.onCheckpoint(slot.rank, line, inc.restoredFrontiers);
         return inc;
     }
@@ -666,10 +669,22 @@ public final class Job {
             // And it reads again the standard input it had read after that point.
             slot.input.rewindTo(image == null ? 0 : CheckpointAgent.inputPosition(image));
         }
+        if (protocol.checkpoints() && inc.protocol.tracksArrivals()) {
+            inc.engine
+                    .mailbox()
+                    .keepInTransitWith(new ChannelStateKeeper(
+                            r,
+                            number,
+                            config.keepLines(),
+                            checkpoints(),
+                            (line, upTo) -> onInTransitKept(inc, line, upTo)));
+        }
         if (image != null) {
             EngineStateCodec.State state = EngineStateCodec.decode(image.section(CheckpointAgent.RUNTIME_SECTION));
-            inc.engine.mailbox().restore(state.mailbox());
-            inc.restoredFrontiers = state.mailbox().frontiers();
+            // The messages in transit across the line join the queues as if they had arrived right after it.
+            MailboxSnapshot queues = ChannelState.withInTransit(state.mailbox(), image);
+            inc.engine.restoreLine(queues, Math.toIntExact(image.line()));
+            inc.restoredFrontiers = queues.frontiers();
             inc.restoredEvents = new long[] {state.counters()[0], state.counters()[1]};
             inc.protocol.restartedFrom(image.line());
             byte[] protocolState = image.sections().get(CheckpointAgent.PROTOCOL_SECTION);
@@ -1181,13 +1196,16 @@ public final class Job {
                 store.discardAfter(r, plan.line());
                 lines.discardAfter(r, plan.line());
             }
+            lines.restartedFrom(r, plan.line());
         }
         protocol.onRollback(plan);
         List<Incarnation> next = new ArrayList<>();
         for (int r : plan.rollback()) {
             RankSlot s = slots[r];
             Incarnation dead = s.current;
-            CheckpointImage image = plan.line() > 0 ? store.load(r, plan.line()) : null;
+            CheckpointImage image = plan.line() > 0
+                    ? store.loadWithChannelState(r, plan.line(), why -> System.err.println("rewind: " + why))
+                    : null;
             Incarnation inc = prepare(s, dead.number + 1, image);
             s.lineReached = plan.line();
             for (Incarnation f : failed) {
@@ -1371,20 +1389,44 @@ public final class Job {
         }
     }
 
-    void onCheckpoint(Incarnation inc, long line, Map<Long, Long> frontiers, long[] events, long bytes, long nanos) {
+    void onCheckpoint(
+            Incarnation inc,
+            long line,
+            Map<Long, Long> frontiers,
+            Map<Long, Long> sent,
+            long[] events,
+            long bytes,
+            long nanos) {
         synchronized (planning) {
             if (inc.state() == IncarnationState.KILLED) {
                 return; // crashed or being rolled back: see planning
             }
             inc.slot.lineReached = line;
-            lines.published(inc.rank, line, frontiers, events);
+            lines.published(inc.rank, line, frontiers, events, sent);
             protocol.onCheckpoint(inc.rank, line, frontiers);
         }
         inc.protocol.wroteLine(line);
         inc.protocol.afterCheckpoint();
         report.checkpoint(inc.rank, bytes, nanos);
         if (supervisor != null) {
-            supervisor.checkpointed(line, frontiers, events, bytes, nanos);
+            supervisor.checkpointed(line, frontiers, sent, events, bytes, nanos);
+        }
+    }
+
+    /**
+     * The incarnation keeps, durably with {@code line}, the messages in transit across it up to these
+     * sequence numbers per channel. What a rank being rolled back reports no longer counts, as with its
+     * lines.
+     */
+    void onInTransitKept(Incarnation inc, long line, Map<Long, Long> upTo) {
+        synchronized (planning) {
+            if (inc.state() == IncarnationState.KILLED) {
+                return;
+            }
+            lines.keptInTransit(inc.rank, line, upTo);
+        }
+        if (supervisor != null) {
+            supervisor.keptInTransit(line, upTo);
         }
     }
 

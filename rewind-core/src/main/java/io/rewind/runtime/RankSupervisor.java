@@ -11,8 +11,18 @@ public interface RankSupervisor {
     /** The rank restored its state from recovery line {@code line}, which took {@code nanos}. */
     void restored(long line, long nanos);
 
-    /** The rank wrote recovery line {@code line} with these arrival frontiers. */
-    void checkpointed(long line, Map<Long, Long> frontiers, long[] events, long bytes, long nanos);
+    /**
+     * The rank wrote recovery line {@code line} with these arrival frontiers, having sent {@code sent}
+     * (last sequence number per outgoing channel).
+     */
+    void checkpointed(
+            long line, Map<Long, Long> frontiers, Map<Long, Long> sent, long[] events, long bytes, long nanos);
+
+    /**
+     * The rank keeps durably, with recovery line {@code line}, the messages in transit across it up to
+     * these sequence numbers per incoming channel.
+     */
+    void keptInTransit(long line, Map<Long, Long> upTo);
 
     /**
      * A restarted rank is back where its predecessor crashed, having been replayed {@code replayed}

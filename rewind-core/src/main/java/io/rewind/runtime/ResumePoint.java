@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.stream.Stream;
 
@@ -69,6 +70,11 @@ public final class ResumePoint {
             all.add(r);
         }
         long line = store.newestCommonLine(all, Long.MAX_VALUE, why -> System.err.println("rewind: " + why));
+        while (line > 0 && !complete(store, config.ranks(), line)) {
+            System.err.println("rewind: recovery line " + line + " in " + dir + " lacks messages that were in"
+                    + " transit across it when the run died: trying an older one");
+            line = store.newestCommonLine(all, line - 1, why -> System.err.println("rewind: " + why));
+        }
         if (line == 0) {
             System.err.println("rewind: no recovery line in " + dir + " that every rank holds: the job starts over");
         } else {
@@ -81,11 +87,55 @@ public final class ResumePoint {
         return line;
     }
 
-    /** The arrival frontiers a line holds: what its rank had received from each channel. */
+    /**
+     * Whether every rank finds, in its state at {@code line} or in the channel state kept with it, every
+     * message the others had sent it before the line (lines written before the record of sent counts
+     * are taken as they are).
+     */
+    static boolean complete(CheckpointStore store, int ranks, long line) {
+        List<Map<Long, Long>> held = new ArrayList<>();
+        List<Map<Long, Long>> sent = new ArrayList<>();
+        for (int r = 0; r < ranks; r++) {
+            io.rewind.checkpoint.CheckpointImage image = store.loadWithChannelState(r, line, why -> {});
+            Map<Long, Long> counts = ChannelState.sent(image);
+            sent.add(counts);
+            // A line written before sent counts were recorded is taken as it is, as before.
+            held.add(counts == null ? Map.of() : frontiers(image));
+        }
+        for (int s = 0; s < ranks; s++) {
+            if (sent.get(s) == null) {
+                continue;
+            }
+            for (java.util.Map.Entry<Long, Long> e : sent.get(s).entrySet()) {
+                int r = io.rewind.engine.ChannelKey.peer(e.getKey());
+                if (r == s || r < 0 || r >= ranks || sent.get(r) == null) {
+                    continue;
+                }
+                long key = io.rewind.engine.ChannelKey.of(io.rewind.engine.ChannelKey.context(e.getKey()), s);
+                if (held.get(r).getOrDefault(key, 0L) < e.getValue()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The arrival frontiers a line holds: what its rank had received from each channel, counting the
+     * messages kept in transit across the line when the image carries them ({@link
+     * CheckpointStore#loadWithChannelState}).
+     */
     public static java.util.Map<Long, Long> frontiers(io.rewind.checkpoint.CheckpointImage image) {
-        return EngineStateCodec.decode(image.section(CheckpointAgent.RUNTIME_SECTION))
-                .mailbox()
+        return ChannelState.withInTransit(
+                        EngineStateCodec.decode(image.section(CheckpointAgent.RUNTIME_SECTION))
+                                .mailbox(),
+                        image)
                 .frontiers();
+    }
+
+    /** What a line's rank had sent per outgoing channel, or null if the file predates that record. */
+    public static java.util.Map<Long, Long> sent(io.rewind.checkpoint.CheckpointImage image) {
+        return ChannelState.sent(image);
     }
 
     /** The counts of non-deterministic events a line holds ({@link io.rewind.ft.RecoveryLines.Line#events}). */

@@ -1,6 +1,7 @@
 package io.rewind.runtime;
 
 import io.rewind.checkpoint.CheckpointStore;
+import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryView;
 import java.util.Collection;
 import java.util.function.IntToLongFunction;
@@ -14,6 +15,7 @@ public final class StoredLinesView implements RecoveryView {
     private final int ranks;
     private final IntToLongFunction lineReached;
     private final CheckpointStore store;
+    private final RecoveryLines lines;
 
     /**
      * @param lineReached the newest line a rank's current incarnation has written or restarted from:
@@ -21,10 +23,11 @@ public final class StoredLinesView implements RecoveryView {
      *     incarnation that died, but until it writes them again it depends on what its peers sent
      *     after L, and a peer restarting later must not restart past L
      */
-    public StoredLinesView(int ranks, IntToLongFunction lineReached, CheckpointStore store) {
+    public StoredLinesView(int ranks, IntToLongFunction lineReached, CheckpointStore store, RecoveryLines lines) {
         this.ranks = ranks;
         this.lineReached = lineReached;
         this.store = store;
+        this.lines = lines;
     }
 
     @Override
@@ -40,5 +43,10 @@ public final class StoredLinesView implements RecoveryView {
     @Override
     public long newestCommonLine(Collection<Integer> of, long atMost) {
         return store.newestCommonLine(of, atMost, why -> System.err.println("rewind: " + why));
+    }
+
+    @Override
+    public boolean complete(Collection<Integer> group, long line) {
+        return lines.complete(group, line);
     }
 }

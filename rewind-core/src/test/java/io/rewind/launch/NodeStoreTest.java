@@ -59,7 +59,8 @@ class NodeStoreTest {
     }
 
     private static Messages.StoreLine line(int rank, int incarnation, long line, String text) {
-        return new Messages.StoreLine(rank, incarnation, line, CheckpointFormat.encode(image(rank, line, text)), false);
+        return new Messages.StoreLine(
+                rank, incarnation, line, 0, CheckpointFormat.encode(image(rank, line, text)), false);
     }
 
     @Test
@@ -131,7 +132,7 @@ class NodeStoreTest {
         byte[] bytes = CheckpointFormat.encode(image(0, 1, "state"));
         bytes[bytes.length - 1] ^= 0x5a;
 
-        assertThrows(RuntimeException.class, () -> a.store(new Messages.StoreLine(0, 0, 1, bytes, false)));
+        assertThrows(RuntimeException.class, () -> a.store(new Messages.StoreLine(0, 0, 1, 0, bytes, false)));
 
         assertEquals(List.of(), new CheckpointStore(a.folder(), 2).lines(0));
     }
@@ -141,7 +142,7 @@ class NodeStoreTest {
         a = store("node-a", false);
         byte[] bytes = CheckpointFormat.encode(image(1, 1, "state"));
 
-        assertThrows(IllegalArgumentException.class, () -> a.store(new Messages.StoreLine(0, 0, 1, bytes, false)));
+        assertThrows(IllegalArgumentException.class, () -> a.store(new Messages.StoreLine(0, 0, 1, 0, bytes, false)));
     }
 
     @Test

@@ -85,6 +85,7 @@ public abstract class TransportConformanceSuite {
                 payload.length,
                 null);
         f.setPattern(5 + context, 9 + (int) sequence);
+        f.setLine(2 + context);
         return f;
     }
 
@@ -105,6 +106,7 @@ public abstract class TransportConformanceSuite {
         assertEquals(sent.incarnation(), f.incarnation(), "incarnation");
         assertEquals(sent.patternId(), f.patternId(), "patternId");
         assertEquals(sent.iterationId(), f.iterationId(), "iterationId");
+        assertEquals(sent.line(), f.line(), "line");
         assertEquals(sentPayload.length, f.lengthBytes(), "lengthBytes");
         assertArrayEquals(sentPayload, got.payload(), "payload");
         assertArrayEquals(sent.piggyback(), f.piggyback(), "piggybacked words");
@@ -135,6 +137,34 @@ public abstract class TransportConformanceSuite {
         assertSameFrame(second, carrying, got);
         assertArrayEquals(piggyback, got.frame().piggyback());
         assertSameFrame(third, after, r.sink(1).nextFrame());
+    }
+
+    /**
+     * Each frame arrives with the recovery line its sender had written when it sent it, whatever the
+     * line (none, small, the largest there is) and however the transport lays the frame out (a header
+     * alone, a payload in the same record, one that goes on in further records).
+     */
+    @ParameterizedTest(name = "{0} bytes")
+    @ValueSource(ints = {0, 1000, 300_000})
+    void carriesTheRecoveryLineEachFrameWasSentUnder(int size) throws Exception {
+        Ranks r = ranks(2, 2);
+        int[] lines = {1, 0, 7, 1 << 20, Integer.MAX_VALUE, 3};
+        List<Frame> sent = new ArrayList<>();
+        List<byte[]> payloads = new ArrayList<>();
+        for (int k = 0; k < lines.length; k++) {
+            byte[] payload = randomBytes(size, k);
+            Frame f = frame(0, 1, 6, k + 1, payload);
+            f.setLine(lines[k]);
+            r.transport(0).send(1, f);
+            sent.add(f);
+            payloads.add(payload);
+        }
+        for (int k = 0; k < lines.length; k++) {
+            RecordingSink.Arrival got = r.sink(1).nextFrame();
+            assertEquals(lines[k], got.frame().line(), "the line of frame " + (k + 1));
+            assertSameFrame(sent.get(k), payloads.get(k), got);
+        }
+        assertEquals(0, r.sink(1).framesWaiting(), "no frame twice");
     }
 
     @ParameterizedTest(name = "{0} bytes")

@@ -178,8 +178,14 @@ public final class McmlProtocol implements Protocol {
         synchronized (lock) {
             Chain chain = rollbackSet(failed, off);
             Set<Integer> set = chain.ranks();
-            long line = view.newestCommonLine(set, view.newestLineOutside(set));
+            long line = view.newestCompleteLine(set, view.newestLineOutside(set));
             List<String> notes = new ArrayList<>();
+            if (line < 0) {
+                notes.add(io.rewind.ft.sender.LocalRollback.noCompleteLine(set));
+                RecoveryPlan global = RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), notes);
+                recordRollback(failed, chain, global);
+                return global;
+            }
             if (set.size() > failed.size()) {
                 notes.add("ranks " + new TreeSet<>(Collections.unmodifiableSet(set))
                         + " roll back together: the channels to the crashed rank" + (failed.size() > 1 ? "s" : "")

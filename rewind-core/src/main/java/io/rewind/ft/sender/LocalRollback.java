@@ -17,10 +17,15 @@ public final class LocalRollback {
      * again (their old logs are gone). Ranks whose logs were lost together restart from one common
      * line, since a rank restarting from a later line would not regenerate messages a peer restarting
      * from an earlier one needs. If a failed rank has no valid file among its kept lines, the peers'
-     * logs no longer reach back far enough, and every rank rolls back.
+     * logs no longer reach back far enough, and every rank rolls back. The line must also be complete
+     * ({@link RecoveryView#complete}): what the failed ranks sent each other before it and what restarted
+     * survivors no longer log are kept with it, in transit.
      */
     public static RecoveryPlan plan(Set<Integer> failed, RecoveryView view, RecoveryLines lines) {
-        long line = view.newestCommonLine(failed, view.newestLineOutside(failed));
+        long line = view.newestCompleteLine(failed, view.newestLineOutside(failed));
+        if (line < 0) {
+            return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), List.of(noCompleteLine(failed)));
+        }
         for (int r : failed) {
             long oldestKept = lines.oldestLine(r);
             if (oldestKept > 0 && line < oldestKept) {
@@ -32,5 +37,16 @@ public final class LocalRollback {
             }
         }
         return new RecoveryPlan(failed, line, false, List.of());
+    }
+
+    /**
+     * Why every rank rolls back when no line, not even the beginning, is complete for {@code group}: a
+     * survivor that restarted itself logs only what it sent after its own line, and what it sent a
+     * member before is kept with none of the member's lines.
+     */
+    public static String noCompleteLine(Set<Integer> group) {
+        return "no recovery line of rank" + (group.size() > 1 ? "s " : " ") + group
+                + " holds every message a restarted peer sent before its own restart line (those messages"
+                + " are in no log any more), so every rank rolls back";
     }
 }

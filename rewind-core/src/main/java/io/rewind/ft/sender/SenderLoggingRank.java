@@ -51,7 +51,8 @@ import java.util.function.IntPredicate;
  * every member, is logged once and shared by the frames that carry it. The index below maps each
  * logged outgoing channel to its frames by sequence number ({@link SentFrames}, primitive arrays,
  * nothing allocated per frame); it is what replay reads and what truncation trims. A frame keeps its
- * pattern and iteration ids in the index, and its replay carries them again.
+ * pattern and iteration ids and the recovery line it was sent under in the index, and its replay
+ * carries them again.
  *
  * <p>A restarted incarnation skips the frames its peers already hold (their arrival frontier when it
  * first sends on the channel again) and takes the outcomes of its non-deterministic events from its
@@ -733,6 +734,7 @@ public final class SenderLoggingRank implements RankProtocol {
                         frame.tag(),
                         frame.sequence(),
                         pattern(frame),
+                        frame.line(),
                         stored,
                         indexedFrames++);
     }
@@ -1380,6 +1382,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 null);
         long pattern = channel.pattern(i);
         copy.setPattern((int) (pattern >>> 32), (int) pattern);
+        copy.setLine(channel.line(i));
         return copy;
     }
 

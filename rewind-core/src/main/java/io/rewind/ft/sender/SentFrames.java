@@ -25,6 +25,12 @@ final class SentFrames {
     /** Pattern id (high half) and iteration id (low half) each frame was sent in: replay keeps them. */
     private long[] patterns = new long[INITIAL];
     /**
+     * The newest recovery line the rank had written when it sent each frame: a replayed frame carries
+     * the line it was first sent with, so that its receiver judges it against its own lines as it would
+     * have the original.
+     */
+    private int[] lines = new int[INITIAL];
+    /**
      * When each frame was indexed, counted across all channels of the rank: replay to a peer takes
      * the frames of its channels in this order, which is the order they were sent in.
      */
@@ -67,6 +73,11 @@ final class SentFrames {
         return sequences[i];
     }
 
+    /** The newest recovery line the rank had written when it sent frame {@code i} (0: none). */
+    int line(int i) {
+        return lines[i];
+    }
+
     /** Frame {@code i}'s place in the order the rank's logged frames were indexed, all channels together. */
     long order(int i) {
         return orders[i];
@@ -92,7 +103,7 @@ final class SentFrames {
     }
 
     /** @param order the frame's place among every frame the rank indexed, on any channel (see {@link #order}) */
-    void add(int context, int source, int tag, long sequence, long pattern, StoredPayload entry, long order) {
+    void add(int context, int source, int tag, long sequence, long pattern, int line, StoredPayload entry, long order) {
         if (tail == sequences.length) {
             makeRoom();
         }
@@ -105,6 +116,7 @@ final class SentFrames {
             System.arraycopy(sources, at, sources, at + 1, n);
             System.arraycopy(tags, at, tags, at + 1, n);
             System.arraycopy(patterns, at, patterns, at + 1, n);
+            System.arraycopy(lines, at, lines, at + 1, n);
             System.arraycopy(orders, at, orders, at + 1, n);
             System.arraycopy(entries, at, entries, at + 1, n);
         }
@@ -113,6 +125,7 @@ final class SentFrames {
         sources[at] = source;
         tags[at] = tag;
         patterns[at] = pattern;
+        lines[at] = line;
         orders[at] = order;
         entries[at] = entry;
         tail++;
@@ -205,6 +218,7 @@ final class SentFrames {
         sources = moved(sources, capacity, live);
         tags = moved(tags, capacity, live);
         patterns = moved(patterns, capacity, live);
+        lines = moved(lines, capacity, live);
         orders = moved(orders, capacity, live);
         StoredPayload[] e = new StoredPayload[capacity];
         System.arraycopy(entries, head, e, 0, live);

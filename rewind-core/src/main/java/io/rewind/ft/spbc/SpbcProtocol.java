@@ -157,7 +157,10 @@ public final class SpbcProtocol implements Protocol {
         if (rollback.size() == view.ranks()) {
             return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), List.of());
         }
-        long line = view.newestCommonLine(rollback, view.newestLineOutside(rollback));
+        long line = view.newestCompleteLine(rollback, view.newestLineOutside(rollback));
+        if (line < 0) {
+            return everyRank(view, io.rewind.ft.sender.LocalRollback.noCompleteLine(rollback));
+        }
         for (int c : clusters(failed)) {
             long oldestKept = lines.oldestLineOfGroup(members[c]);
             if (oldestKept > 0 && line < oldestKept) {

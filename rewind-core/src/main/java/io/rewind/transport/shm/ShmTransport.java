@@ -38,7 +38,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <pre>
  *   FRAME (1), SYNCHRONOUS_FRAME (3): int context, source, sourceWorld, destinationWorld, tag,
- *       incarnation, patternId, iterationId; long sequence, payload length; then the payload's first bytes
+ *       incarnation, patternId, iterationId, line, int 0 (so that the longs stay 8-byte aligned);
+ *       long sequence, payload length; then the payload's first bytes
  *   CONTROL (2): int length of the ControlCodec's bytes, int 0; then the first bytes
  *   MORE (4): the next bytes of the message being written
  *   PIGGYBACK (5): int count, int 0; then that many longs: words the next frame carries for the
@@ -71,7 +72,12 @@ public final class ShmTransport implements Transport {
     /** The most words one frame may carry: a ring whose sender sends more is refused. */
     static final int MAX_PIGGYBACK_WORDS = 1 << 24;
 
-    static final int FRAME_HEADER_BYTES = 8 * Integer.BYTES + 2 * Long.BYTES;
+    /**
+     * Ten ints (the last one padding: a record starts 8-byte aligned, and its longs must stay so) and
+     * two longs.
+     */
+    static final int FRAME_HEADER_BYTES = 10 * Integer.BYTES + 2 * Long.BYTES;
+
     static final int CONTROL_HEADER_BYTES = 2 * Integer.BYTES;
     /** Records one reader takes from one ring before it goes on to the next. */
     private static final int READ_LIMIT = 64;
@@ -435,7 +441,8 @@ public final class ShmTransport implements Transport {
                 || f.sequence() < 0
                 || f.incarnation() < 0
                 || f.patternId() < 0
-                || f.iterationId() < 0) {
+                || f.iterationId() < 0
+                || f.line() < 0) {
             return "a negative identity field in " + f;
         }
         return null;
@@ -502,8 +509,10 @@ public final class ShmTransport implements Transport {
                     m.set(ValueLayout.JAVA_INT, i + 20, f.incarnation());
                     m.set(ValueLayout.JAVA_INT, i + 24, f.patternId());
                     m.set(ValueLayout.JAVA_INT, i + 28, f.iterationId());
-                    m.set(ValueLayout.JAVA_LONG, i + 32, f.sequence());
-                    m.set(ValueLayout.JAVA_LONG, i + 40, total);
+                    m.set(ValueLayout.JAVA_INT, i + 32, f.line());
+                    m.set(ValueLayout.JAVA_INT, i + 36, 0);
+                    m.set(ValueLayout.JAVA_LONG, i + 40, f.sequence());
+                    m.set(ValueLayout.JAVA_LONG, i + 48, total);
                     if (first == total) {
                         if (total > 0) {
                             f.copyPayloadTo(memory, i + FRAME_HEADER_BYTES); // through the log's tee, if any
@@ -750,10 +759,11 @@ public final class ShmTransport implements Transport {
             int inc = b.get(ValueLayout.JAVA_INT, i + 20);
             int patternId = b.get(ValueLayout.JAVA_INT, i + 24);
             int iterationId = b.get(ValueLayout.JAVA_INT, i + 28);
-            long sequence = b.get(ValueLayout.JAVA_LONG, i + 32);
-            long total = b.get(ValueLayout.JAVA_LONG, i + 40);
+            int line = b.get(ValueLayout.JAVA_INT, i + 32);
+            long sequence = b.get(ValueLayout.JAVA_LONG, i + 40);
+            long total = b.get(ValueLayout.JAVA_LONG, i + 48);
             int first = length - FRAME_HEADER_BYTES;
-            if (context < 0 || source < 0 || tag < 0 || sequence < 0 || patternId < 0 || iterationId < 0) {
+            if (context < 0 || source < 0 || tag < 0 || sequence < 0 || patternId < 0 || iterationId < 0 || line < 0) {
                 return "a negative field in a frame header";
             }
             if (sourceWorld != sender || inc != senderIncarnation) {
@@ -788,6 +798,7 @@ public final class ShmTransport implements Transport {
                     total,
                     null);
             f.setPattern(patternId, iterationId);
+            f.setLine(line);
             f.setPiggyback(words);
             if (synchronous) {
                 f.markSynchronous();

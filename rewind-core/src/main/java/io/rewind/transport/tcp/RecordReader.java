@@ -144,6 +144,7 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
         int incarnation = in.readInt();
         int patternId = in.readInt();
         int iterationId = in.readInt();
+        int line = in.readInt();
         long length = in.readLong();
         if (length != in.readableBytes()) {
             return "a payload length of " + length + " in a record that holds " + in.readableBytes()
@@ -157,7 +158,8 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
                 || sequence < 0
                 || incarnation < 0
                 || patternId < 0
-                || iterationId < 0) {
+                || iterationId < 0
+                || line < 0) {
             return "a negative field in a frame header";
         }
         if (sourceWorld != peer.worldRank()) {
@@ -178,6 +180,7 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
         Frame f = new Frame(
                 context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, payload, 0, length, null);
         f.setPattern(patternId, iterationId);
+        f.setLine(line);
         f.setPiggyback(words);
         if (synchronous) {
             f.markSynchronous();

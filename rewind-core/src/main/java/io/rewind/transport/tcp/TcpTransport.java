@@ -44,8 +44,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * that does not prove the job's secret is ever read as a record.
  *
  * <p>Wire format. After the handshake, length-prefixed records ({@link WireFormat}): {@code int length}
- * of what follows, {@code byte type}; a FRAME then has a 48-byte header (context, source, sourceWorld,
- * destinationWorld, tag as ints, sequence as a long, incarnation, patternId, iterationId as ints,
+ * of what follows, {@code byte type}; a FRAME then has a 52-byte header (context, source, sourceWorld,
+ * destinationWorld, tag as ints, sequence as a long, incarnation, patternId, iterationId, line as ints,
  * payload length as a long) and the payload; a CONTROL has the {@link ControlCodec}'s bytes. A record is
  * checked before anything is allocated for it, and one that breaks the format closes its connection,
  * with one line on the log, and nothing else.

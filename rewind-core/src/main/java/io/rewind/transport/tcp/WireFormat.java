@@ -18,8 +18,9 @@ import java.nio.ByteBuffer;
  * <ul>
  *   <li>{@link #FRAME}: a {@value #FRAME_HEADER_BYTES}-byte header, context (int), source (int),
  *       sourceWorld (int), destinationWorld (int), tag (int), sequence (long), incarnation (int),
- *       patternId (int), iterationId (int), payload length (long), then the payload bytes. No field is
- *       negative, and the payload length is exactly what the record has left after the header.
+ *       patternId (int), iterationId (int), line (int: the newest recovery line the sender had written,
+ *       {@link Frame#line()}), payload length (long), then the payload bytes. No field is negative, and
+ *       the payload length is exactly what the record has left after the header.
  *   <li>{@link #CONTROL}: the bytes of the job's {@link io.rewind.engine.ControlCodec}, to the end of
  *       the record.
  *   <li>{@link #PIGGYBACK}: words the next frame carries for the receiving rank's protocol ({@link
@@ -42,8 +43,11 @@ final class WireFormat {
     static final int MAX_PIGGYBACK_WORDS = 1 << 24;
     /** The length field in front of every record. */
     static final int LENGTH_BYTES = Integer.BYTES;
-    /** context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, patternId, iterationId, length. */
-    static final int FRAME_HEADER_BYTES = 5 * Integer.BYTES + Long.BYTES + 3 * Integer.BYTES + Long.BYTES;
+    /**
+     * context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, patternId, iterationId,
+     * line, length.
+     */
+    static final int FRAME_HEADER_BYTES = 5 * Integer.BYTES + Long.BYTES + 4 * Integer.BYTES + Long.BYTES;
     /** The type byte and the frame header: what a frame record holds besides its payload. */
     static final int FRAME_OVERHEAD_BYTES = 1 + FRAME_HEADER_BYTES;
 
@@ -68,8 +72,10 @@ final class WireFormat {
                 || f.incarnation() < 0
                 || f.patternId() < 0
                 || f.iterationId() < 0
+                || f.line() < 0
                 || f.lengthBytes() < 0) {
-            return "a negative identity field in " + f + " (pattern " + f.patternId() + "/" + f.iterationId() + ")";
+            return "a negative identity field in " + f + " (pattern " + f.patternId() + "/" + f.iterationId()
+                    + ", line " + f.line() + ")";
         }
         return null;
     }
@@ -168,6 +174,7 @@ final class WireFormat {
                     .writeInt(f.incarnation())
                     .writeInt(f.patternId())
                     .writeInt(f.iterationId())
+                    .writeInt(f.line())
                     .writeLong(payload);
             if (withPayload && payload > 0) {
                 int at = buf.writerIndex();

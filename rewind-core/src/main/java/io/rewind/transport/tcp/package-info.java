@@ -27,11 +27,11 @@
  * <p>After the handshake every message is a length-prefixed record:
  *
  * <pre>
- *   int  length              bytes that follow this field (1 to maxPayloadBytes + 49)
+ *   int  length              bytes that follow this field (1 to maxPayloadBytes + 53)
  *   byte type                1 = FRAME, 2 = CONTROL
  *   FRAME:   int context, int source, int sourceWorld, int destinationWorld, int tag,
- *            long sequence, int incarnation, int patternId, int iterationId,
- *            long payload length (= length - 49), payload bytes
+ *            long sequence, int incarnation, int patternId, int iterationId, int line,
+ *            long payload length (= length - 53), payload bytes
  *   CONTROL: the ControlCodec's bytes of the message (length - 1 of them)
  * </pre>
  *

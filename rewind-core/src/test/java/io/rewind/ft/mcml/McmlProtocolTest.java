@@ -93,6 +93,11 @@ class McmlProtocolTest {
             public long newestCommonLine(java.util.Collection<Integer> set, long atMost) {
                 return 0;
             }
+
+            @Override
+            public boolean complete(java.util.Collection<Integer> group, long line) {
+                return true; // nothing was sent before the beginning
+            }
         };
     }
 
@@ -114,6 +119,11 @@ class McmlProtocolTest {
             @Override
             public long newestCommonLine(java.util.Collection<Integer> ranks, long atMost) {
                 return 0;
+            }
+
+            @Override
+            public boolean complete(java.util.Collection<Integer> group, long line) {
+                return true; // nothing was sent before the beginning
             }
         });
         assertEquals(Set.of(1, 2), plan.rollback());

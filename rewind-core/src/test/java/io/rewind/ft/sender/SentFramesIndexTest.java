@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The protocol's per-channel index of logged frames (primitive arrays, {@link SentFrames}) replays
- * exactly the frames a reference map of every send says it should, through growth, compaction,
- * out-of-order sends, collective results shared by several frames, and truncations.
+ * exactly the frames a reference map of every send says it should, each with the recovery line it was
+ * sent under, through growth, compaction, out-of-order sends, collective results shared by several
+ * frames, and truncations.
  */
 class SentFramesIndexTest {
     /** Takes frames and drops them: only the protocol's own work is exercised. */
@@ -35,8 +36,8 @@ class SentFramesIndexTest {
     private static final int ME = 0;
     private static final int[] CONTEXTS = {2, 3, 4}; // 2 and 3 share a channel key (point to point + collective)
 
-    /** What was sent: per (destination, channel key), sequence to (context, source, tag, payload). */
-    private record Sent(int context, int source, int tag, long sequence, byte[] payload) {}
+    /** What was sent: per (destination, channel key), sequence to (context, source, tag, line, payload). */
+    private record Sent(int context, int source, int tag, long sequence, int line, byte[] payload) {}
 
     @Test
     void replays_the_same_frames_as_a_reference_map_through_growth_truncation_and_shared_results() {
@@ -51,6 +52,10 @@ class SentFramesIndexTest {
         Map<Integer, Map<Long, TreeMap<Long, Sent>>> model = new HashMap<>();
         Map<Long, Long> nextSequence = new HashMap<>();
         SplittableRandom random = new SplittableRandom(42);
+        // The lines the frames are sent under come from a stream of their own, so that the rest of the
+        // run is the same as without them; they differ from frame to frame, so that a line kept in the
+        // wrong slot (an out-of-order insert, a compaction) shows.
+        SplittableRandom sentUnder = new SplittableRandom(7);
         long lineNumber = 0;
         try {
             for (int step = 0; step < 3000; step++) {
@@ -66,7 +71,7 @@ class SentFramesIndexTest {
                 int tag = collective ? 1000 + step : random.nextInt(10);
                 for (int i = 0; i < count; i++) {
                     long sequence = nextSequence.merge(seqKey, 1L, Long::sum);
-                    batch.add(new Frame(
+                    Frame frame = new Frame(
                             context,
                             5,
                             ME,
@@ -77,7 +82,9 @@ class SentFramesIndexTest {
                             MemorySegment.ofArray(payload.clone()),
                             0,
                             payload.length,
-                            null));
+                            null);
+                    frame.setLine(sentUnder.nextInt(1000));
+                    batch.add(frame);
                 }
                 if (batch.size() > 1 && random.nextBoolean()) {
                     java.util.Collections.reverse(batch); // a concurrent sender overtook: logged out of order
@@ -88,7 +95,7 @@ class SentFramesIndexTest {
                     protocol.afterSend(frame);
                     model.computeIfAbsent(dest, d -> new HashMap<>())
                             .computeIfAbsent(channelKey, k -> new TreeMap<>())
-                            .put(frame.sequence(), new Sent(context, 5, tag, frame.sequence(), payload));
+                            .put(frame.sequence(), new Sent(context, 5, tag, frame.sequence(), frame.line(), payload));
                 }
                 if (collective) {
                     // The same result to the other destination too: one log entry, two frames.
@@ -107,11 +114,12 @@ class SentFramesIndexTest {
                             0,
                             payload.length,
                             null);
+                    frame.setLine(sentUnder.nextInt(1000));
                     protocol.send(frame, other, result, NOWHERE);
                     protocol.afterSend(frame);
                     model.computeIfAbsent(other, d -> new HashMap<>())
                             .computeIfAbsent(otherKey, k -> new TreeMap<>())
-                            .put(sequence, new Sent(context, 5, tag, sequence, payload));
+                            .put(sequence, new Sent(context, 5, tag, sequence, frame.line(), payload));
                 }
                 if (step % 97 == 96) {
                     // Receivers checkpoint part of what they got; the protocol truncates.
@@ -136,6 +144,43 @@ class SentFramesIndexTest {
                 }
             }
             checkReplay(protocol, model, random);
+        } finally {
+            protocol.close();
+        }
+    }
+
+    /**
+     * A replayed frame carries the recovery line it was first sent under, and its pattern and iteration
+     * ids, not those of the moment it is replayed.
+     */
+    @Test
+    void a_replayed_frame_keeps_the_line_it_was_sent_under() {
+        SenderLoggingRank protocol = new SenderLoggingRank(
+                ME,
+                0,
+                PayloadLog.open(
+                        ME, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
+                new EventLogger(2).clientFor(ME),
+                new RecoveryLines(2, 1));
+        int[] lines = {2, 0, 5, Integer.MAX_VALUE};
+        try {
+            for (int k = 0; k < lines.length; k++) {
+                byte[] payload = {(byte) k};
+                Frame frame = new Frame(2, 0, ME, 1, 9, k + 1, 0, MemorySegment.ofArray(payload), 0, 1, null);
+                frame.setPattern(3, 10 + k);
+                frame.setLine(lines[k]);
+                protocol.send(frame, 1, null, NOWHERE);
+                protocol.afterSend(frame);
+            }
+            List<Frame> replay = protocol.framesFor(1, Map.of());
+            assertEquals(lines.length, replay.size());
+            for (int k = 0; k < lines.length; k++) {
+                Frame f = replay.get(k);
+                assertEquals(k + 1, f.sequence());
+                assertEquals(lines[k], f.line(), "the line of frame " + (k + 1));
+                assertEquals(3, f.patternId());
+                assertEquals(10 + k, f.iterationId());
+            }
         } finally {
             protocol.close();
         }
@@ -251,7 +296,7 @@ class SentFramesIndexTest {
                 MemorySegment.copy(f.data(), f.dataOffset(), MemorySegment.ofArray(bytes), 0, bytes.length);
                 byChannel
                         .computeIfAbsent(ChannelKey.of(f.context(), dest), k -> new ArrayList<>())
-                        .add(new Sent(f.context(), f.source(), f.tag(), f.sequence(), bytes));
+                        .add(new Sent(f.context(), f.source(), f.tag(), f.sequence(), f.line(), bytes));
             }
             int total = 0;
             for (Map.Entry<Long, TreeMap<Long, Sent>> c :
@@ -268,6 +313,7 @@ class SentFramesIndexTest {
                     assertEquals(w.source(), g.source());
                     assertEquals(w.tag(), g.tag());
                     assertEquals(w.sequence(), g.sequence(), "sequence order");
+                    assertEquals(w.line(), g.line(), "the line frame " + w.sequence() + " was sent under");
                     assertArrayEquals(w.payload(), g.payload());
                 }
                 total += want.size();

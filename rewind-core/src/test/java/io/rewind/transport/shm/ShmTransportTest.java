@@ -102,7 +102,7 @@ class ShmTransportTest {
         // What a killed process leaves: the rings as they are, no close (which would remove files).
         Ring ring = new Ring(ranks.map(Ring.fileName(0, 0, 1, 0)));
         int first = ring.claim(ShmTransport.FRAME, ring.maxRecord());
-        writeHeader(ring.data(), first, 0, 0, 1, 3L * ring.maxRecord());
+        writeHeader(ring.data(), first, 0, 0, 1, 0, 3L * ring.maxRecord());
         ring.commit();
         int half = ring.claim(ShmTransport.MORE, 100);
         ring.data().set(ValueLayout.JAVA_INT, half, 42); // claimed, never committed
@@ -139,7 +139,7 @@ class ShmTransportTest {
         ranks = ShmRanks.start(3, 3);
         Ring forged = new Ring(ranks.map(Ring.fileName(0, 0, 1, 0)));
         int i = forged.claim(ShmTransport.FRAME, ShmTransport.FRAME_HEADER_BYTES);
-        writeHeader(forged.data(), i, 2, 0, 1, 0); // rank 2's frame in rank 0's ring
+        writeHeader(forged.data(), i, 2, 0, 1, 0, 0); // rank 2's frame in rank 0's ring
         forged.commit();
         String line = ranks.log.poll(10, TimeUnit.SECONDS);
         assertTrue(line != null && line.contains("refused the ring of rank 0"), String.valueOf(line));
@@ -151,7 +151,40 @@ class ShmTransportTest {
         assertEquals(0, ranks.sinks[1].framesWaiting());
     }
 
-    private static void writeHeader(MemorySegment m, int i, int sourceWorld, int incarnation, int dest, long total) {
+    /**
+     * The recovery line of a frame is read where the record format puts it, written here by hand rather
+     * than by a sending transport.
+     */
+    @Test
+    void aFrameIsReadWithTheRecoveryLineWhereTheFormatPutsIt() throws Exception {
+        ranks = ShmRanks.start(2, 2);
+        Ring ring = new Ring(ranks.map(Ring.fileName(0, 0, 1, 0)));
+        int i = ring.claim(ShmTransport.FRAME, ShmTransport.FRAME_HEADER_BYTES);
+        writeHeader(ring.data(), i, 0, 0, 1, 6, 0);
+        ring.commit();
+        Frame f = ranks.sinks[1].nextFrame().frame();
+        assertEquals(6, f.line());
+        assertEquals(0, f.sourceWorld());
+        assertEquals(1L, f.sequence());
+        assertEquals(0, f.lengthBytes());
+    }
+
+    @Test
+    void aFrameWithANegativeRecoveryLineIsRefused() throws Exception {
+        ranks = ShmRanks.start(2, 2);
+        Ring forged = new Ring(ranks.map(Ring.fileName(0, 0, 1, 0)));
+        int i = forged.claim(ShmTransport.FRAME, ShmTransport.FRAME_HEADER_BYTES);
+        writeHeader(forged.data(), i, 0, 0, 1, -1, 0);
+        forged.commit();
+        String line = ranks.log.poll(10, TimeUnit.SECONDS);
+        assertTrue(
+                line != null && line.contains("refused the ring of rank 0") && line.contains("a negative field"),
+                String.valueOf(line));
+        assertEquals(0, ranks.sinks[1].framesWaiting());
+    }
+
+    private static void writeHeader(
+            MemorySegment m, int i, int sourceWorld, int incarnation, int dest, int line, long total) {
         m.set(ValueLayout.JAVA_INT, i, 0);
         m.set(ValueLayout.JAVA_INT, i + 4, sourceWorld);
         m.set(ValueLayout.JAVA_INT, i + 8, sourceWorld);
@@ -160,7 +193,9 @@ class ShmTransportTest {
         m.set(ValueLayout.JAVA_INT, i + 20, incarnation);
         m.set(ValueLayout.JAVA_INT, i + 24, 0);
         m.set(ValueLayout.JAVA_INT, i + 28, 0);
-        m.set(ValueLayout.JAVA_LONG, i + 32, 1L);
-        m.set(ValueLayout.JAVA_LONG, i + 40, total);
+        m.set(ValueLayout.JAVA_INT, i + 32, line);
+        m.set(ValueLayout.JAVA_INT, i + 36, 0);
+        m.set(ValueLayout.JAVA_LONG, i + 40, 1L);
+        m.set(ValueLayout.JAVA_LONG, i + 48, total);
     }
 }

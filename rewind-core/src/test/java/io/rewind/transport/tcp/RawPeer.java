@@ -114,6 +114,31 @@ final class RawPeer implements AutoCloseable {
             int incarnation,
             long payloadLength,
             byte[] payload) {
+        return rawFrameRecord(
+                recordLength,
+                context,
+                sourceWorld,
+                destinationWorld,
+                tag,
+                sequence,
+                incarnation,
+                0,
+                payloadLength,
+                payload);
+    }
+
+    /** As above, with the frame's recovery line ({@link io.rewind.engine.Frame#line()}) set to {@code line}. */
+    static byte[] rawFrameRecord(
+            int recordLength,
+            int context,
+            int sourceWorld,
+            int destinationWorld,
+            int tag,
+            long sequence,
+            int incarnation,
+            int line,
+            long payloadLength,
+            byte[] payload) {
         return ByteBuffer.allocate(4 + 1 + WireFormat.FRAME_HEADER_BYTES + payload.length)
                 .putInt(recordLength)
                 .put(WireFormat.FRAME)
@@ -126,6 +151,7 @@ final class RawPeer implements AutoCloseable {
                 .putInt(incarnation)
                 .putInt(0)
                 .putInt(0)
+                .putInt(line)
                 .putLong(payloadLength)
                 .put(payload)
                 .array();

@@ -122,6 +122,7 @@ class TcpRecordDecoderFuzzTest {
                 assertEquals(OWN_RANK, f.destinationWorld());
                 assertEquals(a.payload().length, f.lengthBytes());
                 assertTrue(f.context() >= 0 && f.tag() >= 0 && f.sequence() >= 0 && f.incarnation() >= 0);
+                assertTrue(f.patternId() >= 0 && f.iterationId() >= 0 && f.line() >= 0, f.toString());
             }
         }
     }
@@ -143,6 +144,7 @@ class TcpRecordDecoderFuzzTest {
             int incarnation,
             int pattern,
             int iteration,
+            int line,
             byte[] payload)
             implements Message {
         Frame frame() {
@@ -159,12 +161,17 @@ class TcpRecordDecoderFuzzTest {
                     payload.length,
                     null);
             f.setPattern(pattern, iteration);
+            f.setLine(line);
             return f;
         }
 
         @Override
         public Message atIncarnation(int i) {
-            return new FrameSpec(context, source, tag, sequence, i, pattern, iteration, payload);
+            return new FrameSpec(context, source, tag, sequence, i, pattern, iteration, line, payload);
+        }
+
+        FrameSpec atLine(int l) {
+            return new FrameSpec(context, source, tag, sequence, incarnation, pattern, iteration, l, payload);
         }
     }
 
@@ -196,7 +203,8 @@ class TcpRecordDecoderFuzzTest {
     Arbitrary<List<Message>> messages() {
         Arbitrary<Integer> nonNegative = Arbitraries.integers().between(0, Integer.MAX_VALUE);
         Arbitrary<Integer> incarnation = Arbitraries.integers().between(0, 3);
-        Arbitrary<Message> frame = Combinators.combine(
+        // Combinators take at most eight values: the recovery line is added to the rest afterwards.
+        Arbitrary<FrameSpec> withoutLine = Combinators.combine(
                         nonNegative,
                         nonNegative,
                         nonNegative,
@@ -205,7 +213,9 @@ class TcpRecordDecoderFuzzTest {
                         nonNegative,
                         nonNegative,
                         Arbitraries.bytes().array(byte[].class).ofMaxSize(300))
-                .as(FrameSpec::new);
+                .as((context, source, tag, sequence, inc, pattern, iteration, payload) ->
+                        new FrameSpec(context, source, tag, sequence, inc, pattern, iteration, 0, payload));
+        Arbitrary<Message> frame = Combinators.combine(withoutLine, nonNegative).as(FrameSpec::atLine);
         int peer = PEER.worldRank();
         Arbitrary<ControlMessage> control = Arbitraries.oneOf(
                 incarnation.map(i -> new IncarnationNotice(peer, i)),
@@ -337,7 +347,15 @@ class TcpRecordDecoderFuzzTest {
                                 at,
                                 Arbitraries.oneOf(
                                         Arbitraries.of(
-                                                Integer.MIN_VALUE, -1, 0, 1, 48, 49, 4145, 4146, Integer.MAX_VALUE),
+                                                Integer.MIN_VALUE,
+                                                -1,
+                                                0,
+                                                1,
+                                                WireFormat.FRAME_HEADER_BYTES,
+                                                WireFormat.FRAME_OVERHEAD_BYTES,
+                                                WireFormat.recordBytes(MAX_PAYLOAD),
+                                                WireFormat.recordBytes(MAX_PAYLOAD) + 1,
+                                                Integer.MAX_VALUE),
                                         Arbitraries.integers()))
                         .as(OverwriteInt::new));
         return one.list().ofMinSize(1).ofMaxSize(4);
@@ -369,7 +387,13 @@ class TcpRecordDecoderFuzzTest {
         Arbitrary<byte[]> recordLike = Combinators.combine(
                         Arbitraries.oneOf(
                                 Arbitraries.integers().between(0, 400),
-                                Arbitraries.of(Integer.MIN_VALUE, -1, 4145, 4146, 1 << 20, Integer.MAX_VALUE)),
+                                Arbitraries.of(
+                                        Integer.MIN_VALUE,
+                                        -1,
+                                        WireFormat.recordBytes(MAX_PAYLOAD),
+                                        WireFormat.recordBytes(MAX_PAYLOAD) + 1,
+                                        1 << 20,
+                                        Integer.MAX_VALUE)),
                         Arbitraries.oneOf(Arbitraries.of((byte) 1, (byte) 2), Arbitraries.bytes()),
                         Arbitraries.bytes().array(byte[].class).ofSize(WireFormat.FRAME_HEADER_BYTES),
                         Arbitraries.bytes().array(byte[].class).ofMaxSize(350))

@@ -149,19 +149,25 @@ class TcpSecurityTest {
                         "a record longer than the maximum"),
                 Arguments.of(
                         "a payload length that disagrees with the record",
-                        RawPeer.rawFrameRecord(1 + 48 + 10, 0, 2, 1, 0, 1, 0, 1 << 30, payload),
+                        RawPeer.rawFrameRecord(
+                                1 + WireFormat.FRAME_HEADER_BYTES + 10, 0, 2, 1, 0, 1, 0, 1 << 30, payload),
                         "a payload length of 1073741824 in a record that holds 10"),
                 Arguments.of(
                         "a frame for another rank",
-                        RawPeer.rawFrameRecord(1 + 48 + 10, 0, 2, 0, 0, 1, 0, 10, payload),
+                        RawPeer.rawFrameRecord(1 + WireFormat.FRAME_HEADER_BYTES + 10, 0, 2, 0, 0, 1, 0, 10, payload),
                         "a frame for rank 0 at rank 1"),
                 Arguments.of(
                         "a frame of another rank",
-                        RawPeer.rawFrameRecord(1 + 48 + 10, 0, 0, 1, 0, 1, 0, 10, payload),
+                        RawPeer.rawFrameRecord(1 + WireFormat.FRAME_HEADER_BYTES + 10, 0, 0, 1, 0, 1, 0, 10, payload),
                         "a frame of rank 0 on the connection of rank 2"),
                 Arguments.of(
                         "a negative tag",
-                        RawPeer.rawFrameRecord(1 + 48 + 10, 0, 2, 1, -5, 1, 0, 10, payload),
+                        RawPeer.rawFrameRecord(1 + WireFormat.FRAME_HEADER_BYTES + 10, 0, 2, 1, -5, 1, 0, 10, payload),
+                        "a negative field"),
+                Arguments.of(
+                        "a negative recovery line",
+                        RawPeer.rawFrameRecord(
+                                1 + WireFormat.FRAME_HEADER_BYTES + 10, 0, 2, 1, 0, 1, 0, -1, 10, payload),
                         "a negative field"),
                 Arguments.of(
                         "a control message that does not decode",
@@ -189,9 +195,11 @@ class TcpSecurityTest {
     void aGoodRecordFromAnAuthenticatedRawPeerIsDelivered() throws Exception {
         // The control for the test above: the same raw peer with a well-formed record gets through.
         try (RawPeer p = RawPeer.authenticated(target, TcpRanks.SECRET, 2, 0)) {
-            p.write(RawPeer.rawFrameRecord(1 + 48 + 10, 0, 2, 1, 0, 1, 0, 10, new byte[10]));
+            p.write(RawPeer.rawFrameRecord(
+                    1 + WireFormat.FRAME_HEADER_BYTES + 10, 0, 2, 1, 0, 1, 0, 4, 10, new byte[10]));
             Frame f = ranks.sink(1).nextFrame().frame();
             assertEquals(2, f.sourceWorld());
+            assertEquals(4, f.line(), "the recovery line, read where the wire format puts it");
         }
     }
 
