@@ -107,4 +107,64 @@ class CheckpointStoreTest {
         CheckpointException e = assertThrows(CheckpointException.class, () -> store.write(image(0, 1, (byte) 0)));
         assertTrue(e.getMessage().contains("cannot write checkpoint"), e.getMessage());
     }
+
+    private static CheckpointImage part(int rank, long line, byte fill) {
+        return new CheckpointImage(rank, line, Map.of(CheckpointStore.CHANNEL_STATE_SECTION, new byte[] {fill}));
+    }
+
+    @Test
+    void aLineComesBackWithItsChannelStatePartsInOrder() {
+        CheckpointStore store = new CheckpointStore(dir, 2);
+        store.write(image(0, 1, (byte) 1));
+        store.writeInTransit(part(0, 1, (byte) 20), 200_001);
+        store.writeInTransit(part(0, 1, (byte) 10), 1);
+        store.writeInTransit(part(0, 1, (byte) 11), 2);
+
+        CheckpointImage back = store.loadWithChannelState(0, 1, why -> {
+            throw new AssertionError(why);
+        });
+        List<byte[]> parts = CheckpointStore.splitParts(back);
+        assertEquals(3, parts.size());
+        assertArrayEquals(new byte[] {10}, parts.get(0));
+        assertArrayEquals(new byte[] {11}, parts.get(1));
+        assertArrayEquals(new byte[] {20}, parts.get(2));
+        assertArrayEquals(new byte[] {1, 2, 3}, back.section("grid"));
+        assertEquals(List.of(), CheckpointStore.splitParts(store.load(0, 1)), "load alone gives the file");
+    }
+
+    @Test
+    void channelStateGoesWithItsLineAndAFileWrittenAgainStartsWithoutIt() {
+        CheckpointStore store = new CheckpointStore(dir, 2);
+        store.write(image(0, 1, (byte) 1));
+        store.writeInTransit(part(0, 1, (byte) 1), 1);
+        store.write(image(0, 2, (byte) 2));
+        store.writeInTransit(part(0, 2, (byte) 2), 1);
+        store.write(image(0, 3, (byte) 3)); // line 1 is no longer kept
+        assertEquals(List.of(), store.parts(0, 1));
+        assertEquals(List.of(1), store.parts(0, 2));
+
+        store.write(image(0, 2, (byte) 22)); // an incarnation that redoes line 2 writes it again
+        assertEquals(List.of(), store.parts(0, 2));
+
+        store.writeInTransit(part(0, 3, (byte) 3), 1);
+        store.discardAfter(0, 2);
+        assertEquals(List.of(), store.parts(0, 3));
+    }
+
+    @Test
+    void aCorruptPartIsReportedAndLeftOut() throws IOException {
+        CheckpointStore store = new CheckpointStore(dir, 2);
+        store.write(image(0, 1, (byte) 1));
+        store.writeInTransit(part(0, 1, (byte) 1), 1);
+        store.writeInTransit(part(0, 1, (byte) 2), 2);
+        Path second = store.partFile(0, 1, 2);
+        byte[] bytes = Files.readAllBytes(second);
+        bytes[bytes.length - 1] ^= 0x5a;
+        Files.write(second, bytes);
+
+        List<String> skipped = new ArrayList<>();
+        List<byte[]> parts = CheckpointStore.splitParts(store.loadWithChannelState(0, 1, skipped::add));
+        assertEquals(1, parts.size());
+        assertEquals(1, skipped.size(), skipped.toString());
+    }
 }
