@@ -46,6 +46,11 @@ public final class CheckpointStore implements CheckpointWriter {
     /** Prunes share it; a recovery choosing and loading a line holds it exclusively. */
     private final java.util.concurrent.locks.ReentrantReadWriteLock pruning =
             new java.util.concurrent.locks.ReentrantReadWriteLock();
+    /** Lines from this one on are held back from pruning, up to {@link #MAX_HELD_BACK} more than kept. */
+    private volatile long keepFrom;
+
+    /** Lines a rank holds back beyond {@code keepLines} for {@link #keepFrom(long)} at most. */
+    public static final int MAX_HELD_BACK = 8;
 
     public CheckpointStore(Path jobDir, int keepLines) {
         if (keepLines < 1) {
@@ -132,6 +137,16 @@ public final class CheckpointStore implements CheckpointWriter {
             }
             throw new CheckpointException("cannot write checkpoint " + target + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * From now on a write deletes an old line only if it is older than {@code line} (besides the
+     * {@code keepLines} newest, at most {@link #MAX_HELD_BACK} more are held back): the coordinator's
+     * newest line complete for every rank, where a global rollback may have to go when the newer lines
+     * lack a message that was on its way when its receiver crashed.
+     */
+    public void keepFrom(long line) {
+        keepFrom = line;
     }
 
     /** Line numbers present for the rank, oldest first (whether valid or not). */
@@ -381,16 +396,22 @@ public final class CheckpointStore implements CheckpointWriter {
 
     private void pruneHeld(int rank) {
         List<Long> lines = lines(rank);
+        long heldFrom = keepFrom;
+        int firstKept = 0;
         for (int i = 0; i < lines.size() - keepLines; i++) {
+            if (lines.get(i) >= heldFrom && i >= lines.size() - keepLines - MAX_HELD_BACK) {
+                break; // held back, and so is every newer one
+            }
             try {
                 Files.deleteIfExists(file(rank, lines.get(i)));
             } catch (IOException e) {
                 throw new CheckpointException("cannot delete old checkpoint " + file(rank, lines.get(i)), e);
             }
+            firstKept = i + 1;
         }
-        if (lines.size() >= keepLines) {
+        if (firstKept > 0 && firstKept < lines.size()) {
             // The channel state of every line no longer kept goes with it.
-            discardParts(rank, -1, lines.get(Math.max(0, lines.size() - keepLines)));
+            discardParts(rank, -1, lines.get(firstKept));
         }
     }
 }

@@ -4,6 +4,7 @@ import io.rewind.engine.ChannelKey;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -24,6 +25,18 @@ public final class RecoveryLines {
      * only what it sent after that. Guarded by {@code lines[rank]}.
      */
     private final Map<Long, Long>[] logFloors;
+    /**
+     * Per rank, lines older than the {@code keepLines} newest that are kept all the same because they
+     * are not older than {@link #allComplete}: a recovery may have to go back to one of them, when the
+     * newer lines lack a message that was on its way when its receiver crashed. They count for {@link
+     * #complete} only, not for what logs may drop. Guarded by {@code lines[rank]}.
+     */
+    private final Deque<Line>[] heldBack;
+    /** The newest line complete for every rank restarting together (0: none); only grows. */
+    private volatile long allComplete;
+
+    /** Lines a rank holds back beyond {@code keepLines} for {@link #allComplete} at most. */
+    public static final int MAX_HELD_BACK = 8;
 
     /**
      * One line of one rank.
@@ -48,9 +61,11 @@ public final class RecoveryLines {
         this.keepLines = keepLines;
         this.lines = new Deque[ranks];
         this.logFloors = new Map[ranks];
+        this.heldBack = new Deque[ranks];
         for (int r = 0; r < ranks; r++) {
             lines[r] = new ArrayDeque<>();
             logFloors[r] = Map.of();
+            heldBack[r] = new ArrayDeque<>();
         }
     }
 
@@ -74,8 +89,56 @@ public final class RecoveryLines {
                     events == null ? null : events.clone(),
                     sent == null ? null : Map.copyOf(sent),
                     new HashMap<>()));
+            heldBack[rank].removeIf(l -> l.number() >= number);
             while (d.size() > keepLines) {
-                d.removeFirst();
+                Line old = d.removeFirst();
+                if (old.number() >= allComplete) {
+                    heldBack[rank].addLast(old);
+                }
+            }
+            trimHeldBack(rank);
+        }
+        advanceAllComplete();
+    }
+
+    /** Under {@code lines[rank]}: held-back lines older than {@link #allComplete}, or too many, go. */
+    private void trimHeldBack(int rank) {
+        Deque<Line> h = heldBack[rank];
+        while (!h.isEmpty() && (h.peekFirst().number() < allComplete || h.size() > MAX_HELD_BACK)) {
+            h.removeFirst();
+        }
+    }
+
+    /**
+     * The newest line complete for every rank restarting together (0: none yet): a global rollback goes
+     * there at the worst, so checkpoint storage keeps every line from it on (besides the newest ones).
+     */
+    public long allComplete() {
+        return allComplete;
+    }
+
+    /** Moves {@link #allComplete} up to the newest line every rank published that is complete for all. */
+    private synchronized void advanceAllComplete() {
+        long newestCommon = Long.MAX_VALUE;
+        for (int r = 0; r < lines.length; r++) {
+            synchronized (lines[r]) {
+                Line newest = lines[r].peekLast();
+                newestCommon = Math.min(newestCommon, newest == null ? 0 : newest.number());
+            }
+        }
+        List<Integer> all = new java.util.ArrayList<>();
+        for (int r = 0; r < lines.length; r++) {
+            all.add(r);
+        }
+        for (long l = newestCommon; l > allComplete; l--) {
+            if (complete(all, l)) {
+                allComplete = l;
+                for (int r = 0; r < lines.length; r++) {
+                    synchronized (lines[r]) {
+                        trimHeldBack(r);
+                    }
+                }
+                return;
             }
         }
     }
@@ -86,12 +149,12 @@ public final class RecoveryLines {
      */
     public void keptInTransit(int rank, long number, Map<Long, Long> upTo) {
         synchronized (lines[rank]) {
-            for (Line l : lines[rank]) {
-                if (l.number() == number) {
-                    upTo.forEach((k, v) -> l.inTransit().merge(k, v, Math::max));
-                }
+            Line l = find(rank, number);
+            if (l != null) {
+                upTo.forEach((k, v) -> l.inTransit().merge(k, v, Math::max));
             }
         }
+        advanceAllComplete();
     }
 
     /**
@@ -184,6 +247,11 @@ public final class RecoveryLines {
                 return l;
             }
         }
+        for (Line l : heldBack[rank]) {
+            if (l.number() == number) {
+                return l;
+            }
+        }
         return null;
     }
 
@@ -198,6 +266,10 @@ public final class RecoveryLines {
     public void discardAfter(int rank, long number) {
         synchronized (lines[rank]) {
             lines[rank].removeIf(l -> l.number() > number);
+            heldBack[rank].removeIf(l -> l.number() > number);
+        }
+        synchronized (this) {
+            allComplete = Math.min(allComplete, number); // the lines after it are written anew
         }
     }
 

@@ -25,6 +25,8 @@ final class HeldLines {
     private final List<TreeMap<Long, Held>> byRank = new ArrayList<>();
     private final int keepLines;
     private final boolean shared;
+    /** As {@link io.rewind.checkpoint.CheckpointStore#keepFrom}: the services hold these lines back. */
+    private long keepFrom;
 
     HeldLines(int ranks, int keepLines, boolean shared) {
         for (int r = 0; r < ranks; r++) {
@@ -44,9 +46,21 @@ final class HeldLines {
         }
         TreeMap<Long, Held> lines = byRank.get(rank);
         lines.put(line, new Held(new HashSet<>(nodes), output.clone()));
-        while (lines.size() > keepLines) {
+        trim(lines);
+    }
+
+    /** As the services prune: beyond the newest kept, lines from {@code keepFrom} on are held back. */
+    private void trim(TreeMap<Long, Held> lines) {
+        while (lines.size() > keepLines
+                && (lines.firstKey() < keepFrom
+                        || lines.size() > keepLines + io.rewind.checkpoint.CheckpointStore.MAX_HELD_BACK)) {
             lines.pollFirstEntry();
         }
+    }
+
+    /** The services now hold lines from {@code line} on back from pruning (see {@link #trim}). */
+    void keepFrom(long line) {
+        keepFrom = line;
     }
 
     /** The rank's lines past {@code line} are gone (a rollback to it). */

@@ -38,6 +38,12 @@ final class Messages {
      */
     record Discard(int rank, long line, int incarnation) implements Serializable {}
 
+    /**
+     * From the launcher to every node's checkpoint service: hold back from pruning the lines from {@code
+     * line} on, the newest line complete for every rank ({@link io.rewind.checkpoint.CheckpointStore#keepFrom}).
+     */
+    record KeepFrom(long line) implements Serializable {}
+
     /** Start incarnation {@code incarnation} of {@code rank} on this node. */
     record Spawn(int rank, int incarnation) implements Serializable {}
 

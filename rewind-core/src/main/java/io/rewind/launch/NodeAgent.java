@@ -216,6 +216,7 @@ public final class NodeAgent {
             }
             case Messages.Partner p -> store.partner(p);
             case Messages.Discard d -> store.discard(d);
+            case Messages.KeepFrom k -> store.keepFrom(k.line());
             case Messages.Shutdown s -> {
                 link.close();
                 done.countDown();

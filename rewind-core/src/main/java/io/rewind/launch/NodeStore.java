@@ -225,6 +225,11 @@ final class NodeStore implements AutoCloseable {
                 rank, line, why -> System.err.println("rewind: checkpoint service of " + node + ": " + why)));
     }
 
+    /** From the launcher: see {@link Messages.KeepFrom}. */
+    void keepFrom(long line) {
+        files.keepFrom(line);
+    }
+
     /** From the launcher, before the rank's next incarnation starts: see {@link Messages.Discard}. */
     void discard(Messages.Discard d) {
         RankFiles rank = rankFiles(d.rank());

@@ -1286,6 +1286,7 @@ public final class ProcessJob {
         }
         held.written(c.rank(), c.line(), live, c.output());
         lines.published(c.rank(), c.line(), c.frontiers(), c.events(), c.sent());
+        keepFromAllComplete();
         protocol.onCheckpoint(c.rank(), c.line(), c.frontiers());
         report.checkpoint(c.rank(), c.bytes(), c.nanos());
         broadcast(new Messages.Lines(c.rank(), c.line(), c.frontiers(), c.events()));
@@ -1298,6 +1299,25 @@ public final class ProcessJob {
             return;
         }
         lines.keptInTransit(k.rank(), k.line(), k.upTo());
+        keepFromAllComplete();
+    }
+
+    /** The line the services last heard to hold back from (see {@link Messages.KeepFrom}). */
+    private long keepFromSent;
+
+    /** Tells the services (and the view of what they hold) when the newest line complete for all moved. */
+    private void keepFromAllComplete() {
+        long line = lines.allComplete();
+        if (line == keepFromSent) {
+            return;
+        }
+        keepFromSent = line;
+        held.keepFrom(line);
+        for (Agent a : agents) {
+            if (!a.lost && a.link != null) {
+                a.link.send(new Messages.KeepFrom(line));
+            }
+        }
     }
 
     private void onEnded(Messages.Ended e) {
@@ -1469,7 +1489,10 @@ public final class ProcessJob {
         int first = down.iterator().next();
         for (int r : plan.rollback()) {
             Slot s = slots[r];
-            if (s.state != RankState.DEAD && s.state != RankState.SPAWNING) {
+            // A rank still starting for an earlier plan goes on only if it starts from this plan's line:
+            // one starting from another line would run beside ranks restarted from this one.
+            boolean startingElsewhere = s.state == RankState.SPAWNING && s.restartLine != plan.line();
+            if ((s.state != RankState.DEAD && s.state != RankState.SPAWNING) || startingElsewhere) {
                 s.transition(RankState.STOPPING);
                 killProcess(s);
                 stopping = true;

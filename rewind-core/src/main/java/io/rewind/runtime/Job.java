@@ -1403,6 +1403,9 @@ public final class Job {
             }
             inc.slot.lineReached = line;
             lines.published(inc.rank, line, frontiers, events, sent);
+            if (store != null) {
+                store.keepFrom(lines.allComplete());
+            }
             protocol.onCheckpoint(inc.rank, line, frontiers);
         }
         inc.protocol.wroteLine(line);
@@ -1424,6 +1427,9 @@ public final class Job {
                 return;
             }
             lines.keptInTransit(inc.rank, line, upTo);
+            if (store != null) {
+                store.keepFrom(lines.allComplete());
+            }
         }
         if (supervisor != null) {
             supervisor.keptInTransit(line, upTo);
