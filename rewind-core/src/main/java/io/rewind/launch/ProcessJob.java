@@ -980,15 +980,28 @@ public final class ProcessJob {
                 }
             }
             case Messages.KillFired k -> {
-                pendingKills.remove(k.kill());
                 Slot slot = current(k.rank(), k.incarnation());
-                if (slot != null) {
-                    slot.firedKill = k.kill();
+                if (slot != null && slot.state == RankState.STOPPING) {
+                    // A rollback is stopping this incarnation: the kill waits for the next one, as with
+                    // ranks as threads, instead of striking one that is going anyway (and being lost).
+                    slot.firedKill = null;
+                } else {
+                    pendingKills.remove(k.kill());
+                    if (slot != null) {
+                        slot.firedKill = k.kill();
+                    }
                 }
             }
             case Messages.Struck s -> {
                 Slot slot = current(s.rank(), s.incarnation());
-                if (slot != null && slot.strike == null) {
+                if (slot != null && slot.state == RankState.STOPPING) {
+                    // Stopped for the rollback before its strike was seen: its kill waits for the next incarnation.
+                    if (slot.firedKill != null && !pendingKills.contains(slot.firedKill)) {
+                        pendingKills.add(slot.firedKill);
+                    }
+                    slot.firedKill = null;
+                    killProcess(slot);
+                } else if (slot != null && slot.strike == null) {
                     slot.strike = new Strike(System.nanoTime(), s.reason(), s.points(), s.operations());
                     strike(slot, slot.firedKill);
                 }
