@@ -1,5 +1,13 @@
 package io.rewind.apps.random;
 
+import io.rewind.api.Checkpointer;
+import io.rewind.api.StateSerializer;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.UncheckedIOException;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
@@ -24,8 +32,8 @@ import mpi.UserFunction;
 /**
  * A random SPMD program: every rank draws the same sequence of steps from a seed and runs it, each
  * step a communication pattern with random sizes, roots, gaps and partners, on the world or on a
- * communicator derived from it. A plain Open MPI Java program (no Rewind API): it is the recovery
- * oracle's generator of programs nobody wrote by hand.
+ * communicator derived from it. Without its third argument a plain Open MPI Java program (no Rewind
+ * API): it is the recovery oracle's generator of programs nobody wrote by hand.
  *
  * <p>Steps: point-to-point exchanges (blocking, non-blocking, synchronous, persistent), wildcard
  * receives, completion functions (waitAny, waitSome, testSome, testAny, testAll), probes and matched
@@ -36,18 +44,35 @@ import mpi.UserFunction;
  * or a completion function is folded in an order-independent way, so the output is the same in every
  * correct run while the path through the program is not.
  *
- * <p>Usage: {@code RandomSpmd SEED [STEPS]}. Every rank prints its digest every few steps and at the
- * end; rank 0 prints the digests of all ranks.
+ * <p>With {@code lines} (or {@code lines:D}) the program checkpoints through {@link
+ * io.rewind.api.Checkpointer}, with a point at the top of every step, and messages cross the lines:
+ * besides its step, each step sends messages that are received zero to D steps later (3 by default),
+ * some of them over the eager limit, and now and then tokens that a drawn root gathers with wildcard
+ * receives one step later ({@link LateMessages}). The same seed then draws another program than
+ * without it; without it, every seed draws the program it always drew. {@code lines:0} checkpoints
+ * with every message received in the step it was sent in.
+ *
+ * <p>Usage: {@code RandomSpmd SEED [STEPS [lines|lines:D]]}. Every rank prints its digest every few
+ * steps and at the end; rank 0 prints the digests of all ranks.
  */
 public final class RandomSpmd {
     /** How many step kinds {@link #step} knows. */
     static final int KINDS = 30;
 
-    private final Random random;
+    /** Bytes the buffered step sends through an attached buffer: at most six ints. */
+    private static final int BUFFERED_STEP_BYTES = 6 * Integer.BYTES + MPI.BSEND_OVERHEAD;
+
+    /** Replaced as a whole when a restarted rank restores it. */
+    private Random random;
+
     private final int worldSize;
     private final int worldRank;
     private final List<Intracomm> comms = new ArrayList<>();
     private long digest;
+    /** Whether the program checkpoints (then it creates no communicator after its restore). */
+    private boolean acrossLines;
+    /** Whether a buffer stays attached for the whole run (then the buffered step attaches none). */
+    private boolean bufferAttached;
 
     private RandomSpmd(long seed) throws MPIException {
         this.random = new Random(seed);
@@ -62,10 +87,12 @@ public final class RandomSpmd {
         long seed = Long.parseLong(args[0]);
         int steps = args.length > 1 ? Integer.parseInt(args[1]) : 40;
         RandomSpmd program = new RandomSpmd(seed);
-        for (int s = 0; s < steps; s++) {
-            program.step(s);
-            if (s % 7 == 6) {
-                System.out.println("step " + s + " digest " + Long.toHexString(program.digest));
+        if (args.length > 2) {
+            program.runAcrossLines(seed, steps, maxDelay(args[2]));
+        } else {
+            for (int s = 0; s < steps; s++) {
+                program.step(s);
+                program.report(s);
             }
         }
         long[] mine = {program.digest};
@@ -80,6 +107,95 @@ public final class RandomSpmd {
             System.out.println(b);
         }
         MPI.Finalize();
+    }
+
+    /** The largest delay of late messages that {@code lines} or {@code lines:D} asks for. */
+    private static int maxDelay(String mode) {
+        if (mode.equals("lines")) {
+            return 3;
+        }
+        if (mode.startsWith("lines:")) {
+            int d = Integer.parseInt(mode.substring("lines:".length()));
+            if (d >= 0) {
+                return d;
+            }
+        }
+        throw new IllegalArgumentException("the third argument is lines or lines:D (D >= 0), was '" + mode + "'");
+    }
+
+    private void report(long s) {
+        if (s % 7 == 6) {
+            System.out.println("step " + s + " digest " + Long.toHexString(digest));
+        }
+    }
+
+    /**
+     * The program with checkpoint points and late messages: a point at the top of every step, then the
+     * late messages the step sends and those due at it ({@link LateMessages}), then the step. The
+     * communicators the steps use are all derived before the restore, since a restarted rank cannot
+     * rebuild one created after its line; steps that would create one run a ring exchange instead.
+     */
+    private void runAcrossLines(long seed, int steps, int maxDelay) throws MPIException {
+        acrossLines = true;
+        for (int k = 0; k < 3; k++) {
+            Intracomm c = comms.get(random.nextInt(comms.size()));
+            derive(c, c.getRank(), -1 - k);
+        }
+        LateMessages late = new LateMessages(seed, worldSize, worldRank, maxDelay, steps, this::fold);
+        MPI.attachBuffer(new byte[late.bufferBytes(BUFFERED_STEP_BYTES)]);
+        bufferAttached = true;
+        long[] step = {0};
+        Checkpointer cp = Checkpointer.get();
+        cp.register("step", step);
+        cp.register("program", new StateSerializer() {
+            @Override
+            public byte[] save() {
+                return saveState();
+            }
+
+            @Override
+            public void load(byte[] bytes) {
+                loadState(bytes);
+            }
+        });
+        cp.restore();
+        while (step[0] < steps) {
+            cp.point();
+            long s = step[0];
+            late.send(s, digest);
+            late.receive(s);
+            step((int) s);
+            report(s);
+            step[0]++;
+        }
+        for (long s = steps; s < steps + late.drainSteps(); s++) {
+            late.receive(s);
+        }
+        MPI.detachBuffer();
+        bufferAttached = false;
+    }
+
+    /** The digest and the generator, which decide every step still to come. */
+    private byte[] saveState() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeLong(digest);
+            out.writeObject(random);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    private void loadState(byte[] bytes) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+            digest = in.readLong();
+            random = (Random) in.readObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     // --- state ----------------------------------------------------------------------------------------
@@ -139,6 +255,9 @@ public final class RandomSpmd {
         int n = c.getSize();
         int me = c.getRank();
         int kind = random.nextInt(KINDS);
+        if (acrossLines && createsCommunicator(kind)) {
+            kind = 0;
+        }
         int root = random.nextInt(worldSize) % n;
         int count = random.nextInt(6);
         // A tag of its own per step: a wildcard receive must not take a message of a later step, which
@@ -180,6 +299,11 @@ public final class RandomSpmd {
             case 29 -> intercommunicatorOfTwoHalves(c, n, me, tag);
             default -> throw new IllegalStateException("step kind " + kind);
         }
+    }
+
+    /** The step kinds that create a communicator (and free it, or keep it). */
+    private static boolean createsCommunicator(int kind) {
+        return kind == 20 || kind == 28 || kind == 29;
     }
 
     private void ring(Comm c, int n, int me, int count, int tag) throws MPIException {
@@ -591,11 +715,15 @@ public final class RandomSpmd {
         for (int i = 0; i <= count; i++) {
             out[i] = value(i + 11);
         }
-        MPI.attachBuffer(new byte[(count + 1) * Integer.BYTES + MPI.BSEND_OVERHEAD]);
+        if (!bufferAttached) {
+            MPI.attachBuffer(new byte[(count + 1) * Integer.BYTES + MPI.BSEND_OVERHEAD]);
+        }
         c.bSend(out, count + 1, MPI.INT, (me + 1) % n, tag);
         int[] in = new int[count + 1];
         c.recv(in, count + 1, MPI.INT, (me + n - 1) % n, tag);
-        MPI.detachBuffer();
+        if (!bufferAttached) {
+            MPI.detachBuffer();
+        }
         for (int v : in) {
             fold(v);
         }

@@ -10,7 +10,9 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -22,12 +24,29 @@ import org.junit.jupiter.api.Test;
 /**
  * Random SPMD programs ({@link RandomSpmd}: point-to-point, wildcards, completion functions, every
  * collective with random counts and gaps, derived communicators) under random crashes at operation
- * counts, under every protocol that recovers, compared bit for bit with their failure-free run. A
- * seed that once failed stays below as an example.
+ * counts, under every protocol that recovers, compared bit for bit with their failure-free run: without
+ * checkpoints, and with a checkpoint every few steps and messages that cross the lines (received zero
+ * to three steps after they were sent, large ones among them, and wildcard gathers one step late). The
+ * crash schedules are the oracle's (one rank, two ranks at the same point of their runs, one rank
+ * twice) and a group of ranks killed together at one operation count. A seed that once failed stays
+ * below as an example.
  */
 class RandomProgramsTest {
     /** Per run; a hang fails the run instead of the build. */
     private static final Duration LIMIT = Duration.ofSeconds(60);
+
+    /**
+     * With checkpoints and late messages: a random program never waits inside MPI this long while no
+     * rank makes progress unless a message it waits for is lost.
+     */
+    private static final Duration STALL = Duration.ofSeconds(10);
+
+    /**
+     * Per run with late messages, whose programs end in a few seconds: a rank that polls for a lost
+     * message with {@code testAll} keeps making operations, which the stall watch takes for progress,
+     * so only the time limit ends such a run.
+     */
+    private static final Duration LINES_LIMIT = Duration.ofSeconds(30);
 
     static void assertRecovers(long programSeed, int ranks, int steps, long killSeed, int schedules) {
         List<String> failures = failuresOf(programSeed, ranks, steps, killSeed, schedules);
@@ -46,7 +65,7 @@ class RandomProgramsTest {
                 .build();
         RecoveryCheck check = RecoveryCheck.of(job);
         for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
-            for (FailureSchedule s : check.schedules(killSeed, schedules)) {
+            for (FailureSchedule s : schedules(check, killSeed, schedules, ranks)) {
                 RecoveryCheck.Verdict v = check.run(p, 0, s);
                 if (!v.ok()) {
                     failures.add("RandomSpmd " + programSeed + " " + steps + " on " + ranks + " ranks, kill seed "
@@ -55,6 +74,73 @@ class RandomProgramsTest {
             }
         }
         return failures;
+    }
+
+    /**
+     * The same for the program with checkpoints and late messages ({@code RandomSpmd SEED STEPS lines}),
+     * with a checkpoint every {@code every} steps. Every run must also report each kill as one failure
+     * (or as never struck).
+     */
+    static List<String> failuresAcrossLines(
+            long programSeed, int ranks, int steps, long killSeed, int schedules, int every) {
+        List<String> failures = new ArrayList<>();
+        JobConfig job = JobConfig.builder(RandomSpmd.class.getName())
+                .ranks(ranks)
+                .args(Long.toString(programSeed), Integer.toString(steps), "lines")
+                .timeout(LINES_LIMIT)
+                .stallTimeout(STALL)
+                .clusters(io.rewind.ft.ClusterLayout.forTests())
+                .quiet()
+                .build();
+        RecoveryCheck check = RecoveryCheck.of(job);
+        for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
+            for (FailureSchedule s : schedules(check, killSeed, schedules, ranks)) {
+                RecoveryCheck.Verdict v = check.run(p, every, s);
+                String what = "RandomSpmd " + programSeed + " " + steps + " lines on " + ranks
+                        + " ranks, checkpoint every " + every + ", kill seed " + killSeed + ": ";
+                if (!v.ok()) {
+                    failures.add(what + v.describe());
+                } else if (v.result().report().failures().size() != v.struck()) {
+                    failures.add(what + v.struck() + " kills struck but "
+                            + v.result().report().failures().size() + " failures were recovered: " + v.describe());
+                }
+            }
+        }
+        return failures;
+    }
+
+    /** The oracle's {@code count} schedules from {@code seed}, then a group of ranks killed together. */
+    static List<FailureSchedule> schedules(RecoveryCheck check, long seed, int count, int ranks) {
+        List<FailureSchedule> out = new ArrayList<>(check.schedules(seed, count));
+        if (ranks > 1) {
+            out.add(killedTogether(check.operations(), seed));
+        }
+        return out;
+    }
+
+    /**
+     * Two ranks or more (up to every rank), drawn from {@code seed}, killed at the same operation count,
+     * drawn below the fewest operations any of them made: they fail at once and restart as a group.
+     */
+    static FailureSchedule killedTogether(long[] ops, long seed) {
+        Random rnd = new Random(seed ^ 0x5DEECE66DL);
+        int n = ops.length;
+        int size = 2 + rnd.nextInt(n - 1);
+        List<Integer> ranks = new ArrayList<>();
+        for (int r = 0; r < n; r++) {
+            ranks.add(r);
+        }
+        Collections.shuffle(ranks, rnd);
+        long fewest = Long.MAX_VALUE;
+        for (int r : ranks.subList(0, size)) {
+            fewest = Math.min(fewest, ops[r]);
+        }
+        long at = fewest <= 1 ? 1 : 1 + (long) (rnd.nextDouble() * (fewest - 1));
+        List<FailureSchedule.Kill> kills = new ArrayList<>();
+        for (int r : ranks.subList(0, size)) {
+            kills.add(new FailureSchedule.Kill(r, FailureSchedule.Trigger.OPERATION, at));
+        }
+        return new FailureSchedule(kills);
     }
 
     @Property(tries = 12)
@@ -66,11 +152,23 @@ class RandomProgramsTest {
         assertRecovers(program, ranks, steps, kills, 3);
     }
 
+    @Property(tries = 12)
+    void randomProgramsWhoseMessagesCrossLinesRecoverBitForBit(
+            @ForAll @LongRange(min = 1, max = 1_000_000) long program,
+            @ForAll @IntRange(min = 2, max = 5) int ranks,
+            @ForAll @IntRange(min = 10, max = 40) int steps,
+            @ForAll @LongRange(min = 1, max = 1_000_000) long kills,
+            @ForAll @IntRange(min = 2, max = 5) int every) {
+        List<String> failures = failuresAcrossLines(program, ranks, steps, kills, 2, every);
+        assertTrue(failures.isEmpty(), () -> String.join("\n", failures));
+    }
+
     /**
      * The slow tier: {@code -Drewind.random.programs=N} runs N more programs, on 2 to 5 ranks, each
-     * under three crash schedules per protocol (the property above draws a dozen in every build);
-     * {@code -Drewind.random.first=K} starts the sweep at its K-th program, so a later sweep draws
-     * programs no earlier one ran.
+     * under four crash schedules per protocol, without checkpoints and again with checkpoints and late
+     * messages (the properties above draw a dozen each in every build); {@code
+     * -Drewind.random.first=K} starts the sweep at its K-th program, so a later sweep draws programs no
+     * earlier one ran.
      */
     @Test
     void sweepOfRandomPrograms() {
@@ -81,6 +179,8 @@ class RandomProgramsTest {
         List<String> failures = new ArrayList<>();
         for (long i = first; i < first + programs; i++) {
             failures.addAll(failuresOf(i * 7919, 2 + (int) (i % 4), 20 + (int) (i % 31), i * 31, 3));
+            failures.addAll(failuresAcrossLines(
+                    i * 7919, 2 + (int) (i % 4), 20 + (int) (i % 31), i * 31, 3, 2 + (int) (i % 4)));
         }
         assertTrue(
                 failures.isEmpty(),
@@ -91,5 +191,26 @@ class RandomProgramsTest {
     @Example
     void splitOfASplitColour() {
         assertRecovers(1, 4, 60, 1, 3);
+    }
+
+    /**
+     * Every kind of late message in one program of four ranks: delays of zero to three steps, a large
+     * message and wildcard gathers in flight at lines written every three steps.
+     */
+    @Example
+    void lateMessagesOfEveryKindCrossTheLines() {
+        List<String> failures = failuresAcrossLines(5, 4, 30, 11, 3, 3);
+        assertTrue(failures.isEmpty(), () -> String.join("\n", failures));
+    }
+
+    /**
+     * Two of three ranks killed at one operation count (and at the same point of their runs) while late
+     * messages were in flight across their line: when the line did not keep them, global, mcml and
+     * spbc restarted both ends from it and waited for ever for a message no one would send again.
+     */
+    @Example
+    void twoRanksKilledWithLateMessagesInFlightAtTheirLine() {
+        List<String> failures = failuresAcrossLines(270350, 3, 14, 1, 3, 4);
+        assertTrue(failures.isEmpty(), () -> String.join("\n", failures));
     }
 }
