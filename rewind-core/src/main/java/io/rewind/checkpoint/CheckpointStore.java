@@ -17,6 +17,7 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
  * Checkpoint files of one job, one folder per rank:
@@ -47,7 +48,17 @@ public final class CheckpointStore implements CheckpointWriter {
     private final java.util.concurrent.locks.ReentrantReadWriteLock pruning =
             new java.util.concurrent.locks.ReentrantReadWriteLock();
     /** Lines from this one on are held back from pruning, up to {@link #MAX_HELD_BACK} more than kept. */
-    private volatile long keepFrom;
+    private volatile long keepFrom = Long.MAX_VALUE;
+
+    /**
+     * Ranks that may have channel-state parts in this folder: those this store wrote parts for, and
+     * every rank if the folder held parts when the store was made (a resumed job's). The others' line
+     * writes and prunes skip listing the folder for parts, which would cost every checkpoint of a
+     * program whose messages never cross a line.
+     */
+    private final java.util.Set<Integer> ranksWithParts = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private final boolean foundParts;
 
     /** Lines a rank holds back beyond {@code keepLines} for {@link #keepFrom(long)} at most. */
     public static final int MAX_HELD_BACK = 8;
@@ -58,6 +69,19 @@ public final class CheckpointStore implements CheckpointWriter {
         }
         this.jobDir = jobDir;
         this.keepLines = keepLines;
+        this.foundParts = holdsParts(jobDir);
+    }
+
+    private static boolean holdsParts(Path jobDir) {
+        if (!Files.isDirectory(jobDir)) {
+            return false;
+        }
+        try (Stream<Path> files = Files.walk(jobDir, 2)) {
+            return files.anyMatch(
+                    p -> PART_FILE.matcher(p.getFileName().toString()).matches());
+        } catch (IOException e) {
+            return true; // cannot tell: look every time
+        }
     }
 
     public Path jobDir() {
@@ -108,11 +132,20 @@ public final class CheckpointStore implements CheckpointWriter {
         if (part < 1) {
             throw new IllegalArgumentException("channel-state parts are numbered from 1, was " + part);
         }
-        writeAtomically(partFile(rank, line, part), bytes);
+        // Renamed into place like a line, but not forced to the disk: it then survives the crash of its
+        // rank (a process's death leaves the kernel's copy), which is what a recovery needs; a machine
+        // that loses power may lose it, and a resumed job, which reads the parts back and checks them,
+        // then goes back to an older line. Forcing it cost a disk flush per line and rank.
+        ranksWithParts.add(rank);
+        writeAtomically(partFile(rank, line, part), bytes, false);
         return bytes.length;
     }
 
     private static void writeAtomically(Path target, byte[] bytes) {
+        writeAtomically(target, bytes, true);
+    }
+
+    private static void writeAtomically(Path target, byte[] bytes, boolean force) {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
             Files.createDirectories(target.getParent());
@@ -122,7 +155,9 @@ public final class CheckpointStore implements CheckpointWriter {
                 while (buf.hasRemaining()) {
                     ch.write(buf);
                 }
-                ch.force(true);
+                if (force) {
+                    ch.force(true);
+                }
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -268,7 +303,7 @@ public final class CheckpointStore implements CheckpointWriter {
     private List<long[]> partFiles(int rank) {
         List<long[]> out = new ArrayList<>();
         Path dir = rankDir(rank);
-        if (!Files.isDirectory(dir)) {
+        if ((!foundParts && !ranksWithParts.contains(rank)) || !Files.isDirectory(dir)) {
             return out;
         }
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "line-*.transit-*.ckpt")) {

@@ -26,7 +26,7 @@ final class HeldLines {
     private final int keepLines;
     private final boolean shared;
     /** As {@link io.rewind.checkpoint.CheckpointStore#keepFrom}: the services hold these lines back. */
-    private long keepFrom;
+    private long keepFrom = Long.MAX_VALUE;
 
     HeldLines(int ranks, int keepLines, boolean shared) {
         for (int r = 0; r < ranks; r++) {

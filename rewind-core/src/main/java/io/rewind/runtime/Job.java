@@ -1403,7 +1403,7 @@ public final class Job {
             }
             inc.slot.lineReached = line;
             lines.published(inc.rank, line, frontiers, events, sent);
-            if (store != null) {
+            if (store != null && lines.allComplete() > 0) {
                 store.keepFrom(lines.allComplete());
             }
             protocol.onCheckpoint(inc.rank, line, frontiers);
@@ -1427,7 +1427,7 @@ public final class Job {
                 return;
             }
             lines.keptInTransit(inc.rank, line, upTo);
-            if (store != null) {
+            if (store != null && lines.allComplete() > 0) {
                 store.keepFrom(lines.allComplete());
             }
         }

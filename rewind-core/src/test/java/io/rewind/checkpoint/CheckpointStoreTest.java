@@ -167,4 +167,23 @@ class CheckpointStoreTest {
         assertEquals(1, parts.size());
         assertEquals(1, skipped.size(), skipped.toString());
     }
+
+    @Test
+    void linesFromTheNewestCompleteOneAreHeldBackWithinABound() {
+        CheckpointStore store = new CheckpointStore(dir, 2);
+        store.keepFrom(3);
+        for (long line = 1; line <= 6; line++) {
+            store.write(image(0, line, (byte) line));
+        }
+        assertEquals(List.of(3L, 4L, 5L, 6L), store.lines(0), "lines before 3 go, 3 on are held back");
+
+        for (long line = 7; line <= 20; line++) {
+            store.write(image(0, line, (byte) line));
+        }
+        assertEquals(2 + CheckpointStore.MAX_HELD_BACK, store.lines(0).size(), "held back within the bound");
+
+        store.keepFrom(19);
+        store.write(image(0, 21, (byte) 21));
+        assertEquals(List.of(19L, 20L, 21L), store.lines(0));
+    }
 }
