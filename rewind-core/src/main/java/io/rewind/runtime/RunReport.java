@@ -250,8 +250,8 @@ public record RunReport(
             return String.format(
                     Locale.ROOT,
                     "rank %d %s: restored line %d, rolled back %d rank(s)%s, replayed %d "
-                            + "message(s), at most %d (%d bytes) waiting for their receive; detect %.1f ms, "
-                            + "respawn %.1f ms, restore %.1f ms, replay %.1f ms",
+                            + "message(s), at most %d (%d bytes) waiting for their receive; detect %s, "
+                            + "respawn %s, restore %s, replay %s",
                     rank,
                     how,
                     line,
@@ -260,10 +260,18 @@ public record RunReport(
                     replayedFrames,
                     peakUnmatched,
                     peakUnmatchedBytes,
-                    detectMs(),
-                    respawnMs(),
-                    restoreMs(),
-                    replayMs());
+                    took(detectMs()),
+                    took(respawnMs()),
+                    took(restoreMs()),
+                    took(replayMs()));
+        }
+
+        /**
+         * A phase's length as people read it; a phase its incarnation never finished (it crashed again
+         * first, or a later plan replaced it) says so instead of printing NaN.
+         */
+        private static String took(double ms) {
+            return Double.isNaN(ms) ? "not reached" : String.format(Locale.ROOT, "%.1f ms", ms);
         }
     }
 
