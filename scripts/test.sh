@@ -4,8 +4,16 @@
 # which the first step installs when it is missing. Then the launch modes that need real cluster
 # software run against it: a private sshd and a one-node Slurm cluster on this machine, installed
 # and started by scripts/cluster (needs root and apt; REWIND_SKIP_CLUSTER_TESTS=1 skips them).
+#
+# ./scripts/test.sh --fast is the inner loop: the unit tests and a sample of the recovery oracle and of
+# the conformance suite (JUnit tags, see the parent pom), no rank processes, browser or cluster
+# software; a few minutes. Run the whole of it before a change lands.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [ "${1:-}" = "--fast" ]; then
+  shift
+  exec mvn -B -ntp verify -Dsurefire.groups='(!oracle & !process & !conformance & !browser) | sample' "$@"
+fi
 bash scripts/install-chromium.sh
 mvn -B -ntp verify "$@"
 if [ "${REWIND_SKIP_CLUSTER_TESTS:-0}" != "1" ]; then

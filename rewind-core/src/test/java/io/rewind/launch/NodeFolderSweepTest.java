@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * checkpoint folder on its host; the next agent that makes a folder under the same root removes it, and
  * never the folder of a live agent, one that changed a moment ago, or anything not named as a node folder.
  */
+@Tag("process")
 class NodeFolderSweepTest {
 
     /** Starts a real JVM that makes node {@code node}'s folder under {@code root}; returns it once made. */

@@ -8,6 +8,7 @@ import java.util.Arrays;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -18,6 +19,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * time, and the same again after a crash. Each operation runs on one buffer and on a copy as the send
  * buffer, and the two results must be equal.
  */
+@Tag("conformance")
 class AliasedBuffersTest {
 
     @ParameterizedTest

@@ -12,6 +12,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * pair (sender, receiver) picks one of three shapes (two ints, one double, or a strided vector of two
  * ints whose gap must stay untouched); every rank derives what each peer sent from the peer's rank.
  */
+@Tag("conformance")
 class AllToAllwTest {
 
     @ParameterizedTest

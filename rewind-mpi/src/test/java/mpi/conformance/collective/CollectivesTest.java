@@ -17,12 +17,14 @@ import mpi.Op;
 import mpi.Request;
 import mpi.UserFunction;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
  * MPI standard chapter 5: collective communication. Every collective, blocking and non-blocking, at
  * every root, on COMM_WORLD and on communicators derived from it (dup, split, create).
  */
+@Tag("conformance")
 class CollectivesTest {
 
     @ParameterizedTest

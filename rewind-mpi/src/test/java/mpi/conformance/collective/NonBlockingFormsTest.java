@@ -15,6 +15,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * scans, reduce-scatter forms; duplicates (clone, iDup, dupWithInfo) of intra-, Cartesian, graph and
  * intercommunicators; splitType with hints; groups by excluded rank ranges.
  */
+@Tag("conformance")
 class NonBlockingFormsTest {
 
     @ParameterizedTest

@@ -11,9 +11,11 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /** MPI standard chapter 6: groups, contexts and communicators. */
+@Tag("conformance")
 class CommunicatorsTest {
 
     @ParameterizedTest

@@ -23,6 +23,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
 import mpi.Status;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -34,6 +35,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * rank {@code i} and B rank {@code j} is world rank {@code n/2 + j}; the programs compute every
  * expected value from that.
  */
+@Tag("conformance")
 class IntercommTest {
 
     @ParameterizedTest

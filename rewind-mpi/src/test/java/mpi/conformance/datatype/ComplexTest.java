@@ -16,6 +16,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Op;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * integers, so every result is exact in float and double whatever order ranks are combined in; the
  * programs compute the expected values in {@code long} arithmetic.
  */
+@Tag("conformance")
 class ComplexTest {
 
     @ParameterizedTest

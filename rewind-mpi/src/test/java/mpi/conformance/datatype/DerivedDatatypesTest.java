@@ -12,6 +12,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * lower bounds. Each program checks bounds and extents against the standard's rules (the lowest lower
  * bound and highest upper bound of the items a type places) and moves data with them between ranks.
  */
+@Tag("conformance")
 class DerivedDatatypesTest {
 
     @ParameterizedTest

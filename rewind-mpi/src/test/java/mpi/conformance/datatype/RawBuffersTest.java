@@ -15,6 +15,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * of any datatype, the count in units of the datatype, the array seen as its bytes in native order.
  * The programs work out what the bytes must be with {@code ByteBuffer}s of their own.
  */
+@Tag("conformance")
 class RawBuffersTest {
 
     @ParameterizedTest

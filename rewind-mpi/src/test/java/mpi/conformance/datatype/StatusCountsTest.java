@@ -12,6 +12,7 @@ import mpi.MPI;
 import mpi.MPIException;
 import mpi.Status;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * received bytes are not a whole number of items (or end inside a basic element), and the status
  * setters. Each rank receives from its left neighbour messages of known lengths.
  */
+@Tag("conformance")
 class StatusCountsTest {
 
     @ParameterizedTest

@@ -14,6 +14,7 @@ import mpi.MPIException;
 import mpi.ShortInt;
 import mpi.Struct;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * type, sent between ranks and read back field by field; the predefined pair layouts (short, long
  * and float with an int index) under MINLOC / MAXLOC.
  */
+@Tag("conformance")
 class StructDataTest {
 
     @ParameterizedTest

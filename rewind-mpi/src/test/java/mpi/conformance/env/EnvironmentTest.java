@@ -13,9 +13,11 @@ import io.rewind.runtime.JobResult;
 import java.nio.IntBuffer;
 import mpi.MPI;
 import mpi.MPIException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** MPI standard chapter 8 (environment) and error handling, including misuse of the API. */
+@Tag("conformance")
 class EnvironmentTest {
 
     @Test

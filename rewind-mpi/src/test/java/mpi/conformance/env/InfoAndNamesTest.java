@@ -23,6 +23,7 @@ import mpi.Op;
 import mpi.Status;
 import mpi.UserFunction;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * raising errors through a communicator's handler, user exceptions, operator lifetime, direct buffers
  * and their slices, complex-number views.
  */
+@Tag("conformance")
 class InfoAndNamesTest {
 
     @ParameterizedTest

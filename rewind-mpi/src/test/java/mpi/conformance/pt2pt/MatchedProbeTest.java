@@ -23,6 +23,7 @@ import mpi.Request;
 import mpi.Status;
 import mpi.conformance.Jobs;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * received is the one probed, that nothing else sees it, and that under every protocol, with crashes,
  * a restarted rank takes the same messages in the same order.
  */
+@Tag("conformance")
 class MatchedProbeTest {
 
     @ParameterizedTest

@@ -15,12 +15,14 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Tag;
 
 /**
  * Matching rules, property-based: senders send random tag sequences to rank 0, which receives them
  * with randomly chosen wildcards. Every message must be received exactly once, and a receive must get
  * the oldest not-yet-received message of its source that matches it (non-overtaking).
  */
+@Tag("conformance")
 class MatchingPropertyTest {
 
     /** "tags of sender 1;tags of sender 2;...|seed", tags comma-separated. */

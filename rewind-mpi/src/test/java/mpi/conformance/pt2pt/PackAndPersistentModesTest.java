@@ -14,6 +14,7 @@ import mpi.Prequest;
 import mpi.Request;
 import mpi.Status;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * array from several buffers and types, sent as {@code MPI.PACKED} and unpacked on the other side;
  * persistent requests in buffered, synchronous and ready mode, each started several times.
  */
+@Tag("conformance")
 class PackAndPersistentModesTest {
 
     @ParameterizedTest

@@ -21,6 +21,7 @@ import mpi.Prequest;
 import mpi.Status;
 import mpi.conformance.Jobs;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * persistent receives take the ids active at each start, misuse is refused, and a rank restarted
  * from a checkpoint continues with the iteration ids of the original execution.
  */
+@Tag("conformance")
 class PatternsTest {
 
     @ParameterizedTest

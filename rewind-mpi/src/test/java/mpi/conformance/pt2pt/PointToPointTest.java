@@ -23,10 +23,13 @@ import mpi.Request;
 import mpi.Status;
 import mpi.conformance.Jobs;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /** MPI standard chapter 3: point-to-point communication. */
+@Tag("conformance")
+@Tag("sample")
 class PointToPointTest {
 
     @ParameterizedTest

@@ -13,6 +13,7 @@ import mpi.Comm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.conformance.Jobs;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * replay while it works through the first's, and it must still get every message it waits for when
  * it takes a peer's messages in another order than they were sent.
  */
+@Tag("conformance")
 class ReplayPacingTest {
     private static final int MESSAGES = 3000;
 

@@ -22,6 +22,7 @@ import mpi.MPIException;
 import mpi.ShiftParms;
 import mpi.Version;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
@@ -29,6 +30,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * values it computes itself, then runs a halo exchange along both dimensions; under every recovering
  * protocol, with crashes, it must print exactly what it prints without failures.
  */
+@Tag("conformance")
 class CartesianTest {
 
     @ParameterizedTest

@@ -12,6 +12,7 @@ import mpi.GraphComm;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * one on behalf of another rank; every rank works out from the whole declaration what its in- and
  * out-edges must be, checks them, and runs the neighbourhood collectives on the graph.
  */
+@Tag("conformance")
 class DistGraphTest {
 
     @ParameterizedTest

@@ -15,6 +15,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -24,6 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * checks what the communicator reports against the graph it built, and runs the neighbourhood
  * collectives, deriving what each neighbour must have sent from the neighbour's rank.
  */
+@Tag("conformance")
 class GraphTest {
 
     @ParameterizedTest

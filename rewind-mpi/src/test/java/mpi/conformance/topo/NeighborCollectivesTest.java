@@ -12,6 +12,7 @@ import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.Request;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * blocks of neighbours past a non-periodic edge are left untouched. Every rank derives what each
  * neighbour sent from the neighbour's rank.
  */
+@Tag("conformance")
 class NeighborCollectivesTest {
 
     @ParameterizedTest

@@ -8,6 +8,7 @@ import mpi.CartComm;
 import mpi.MPI;
 import mpi.MPIException;
 import mpi.conformance.RankCounts;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 
 /**
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
  * where neighbour 0 is the left one and neighbour 1 the right one; a block sent to the left arrives
  * as the receiver's block from the right, and the other way round.
  */
+@Tag("conformance")
 class NeighborVectorFormsTest {
 
     @ParameterizedTest

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * needs what that logger held is killed after it: the senders of the lost messages roll back with it,
  * and every run prints exactly what the failure-free run printed, with no rank's log over its quota.
  */
+@Tag("process")
 class LoggerProcessRecoveryTest {
     private static final Duration LIMIT = Duration.ofSeconds(120);
     private static final long QUOTA = 16 << 10;

@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * held the message).
  * Every rank must print exactly what it prints without failures, and both kills must strike.
  */
+@Tag("process")
 class ProcessCrossingLinesTest {
     private static final Duration LIMIT = Duration.ofSeconds(120);
     /** Longer than any wait of these programs, including a rank process starting its JVM again. */

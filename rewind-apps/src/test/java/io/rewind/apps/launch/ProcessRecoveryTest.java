@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that recovers: each run must print exactly what the failure-free run printed. Two node agents
  * share the ranks, so replay crosses agents too.
  */
+@Tag("process")
 class ProcessRecoveryTest {
     private static final Duration LIMIT = Duration.ofSeconds(120);
 

@@ -13,6 +13,7 @@ import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * process reports (payload bytes and the memory the log takes), as the coordinator of an in-JVM job
  * samples its ranks' logs.
  */
+@Tag("process")
 class ProcessRunRecordTest {
     private static final int RANKS = 4;
 

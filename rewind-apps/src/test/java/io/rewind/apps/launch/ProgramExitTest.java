@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.List;
 import mpi.MPI;
 import mpi.MPIException;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * after {@code MPI.Finalize} status 0 is a normal end; otherwise the job ends with the status. Neither
  * is a crash to recover (a re-execution would exit again).
  */
+@Tag("process")
 class ProgramExitTest {
     /** Every rank reduces and prints; rank 0 then ends its process with status 0 after MPI.Finalize. */
     public static final class ExitsAfterFinalize {

@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * is killed with SIGKILL once each rank has written a few recovery lines; a second run with resume
  * continues from the newest line all ranks hold, and prints the failure-free result.
  */
+@Tag("process")
 class ResumeTest {
     private static final int RANKS = 4;
     private static final List<String> ARGS = List.of("48", "1200");

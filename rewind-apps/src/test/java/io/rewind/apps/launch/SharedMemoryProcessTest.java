@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * output must be bit for bit what ranks as threads print, and a rank process killed with SIGKILL in the
  * middle of the traffic must recover to that output under every protocol that recovers.
  */
+@Tag("process")
 class SharedMemoryProcessTest {
     private static final Launch SHM = Launch.local(2).withSharedMemory(true);
 

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * the other ranks an empty stream, as under {@code mpirun}; a restarted rank 0 reads again, from the
  * same place, what it had read, as threads of one JVM and as rank processes killed with SIGKILL.
  */
+@Tag("process")
 class StandardInputTest {
     private static final int RANKS = 4;
     private static final int LINES = 40;

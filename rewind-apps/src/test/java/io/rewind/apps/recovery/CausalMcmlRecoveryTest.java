@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,6 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * must stay at or under its quota (without failures; during recoveries, over it only by what the
  * protocol reports) and every rollback must be the chain of the crashed ranks.
  */
+@Tag("oracle")
 class CausalMcmlRecoveryTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
     private static final ProtocolDescriptor CAUSAL = ProtocolRegistry.get("causal");

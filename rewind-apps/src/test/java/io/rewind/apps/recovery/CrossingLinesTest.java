@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -45,6 +46,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * global rollback of a pair, and a pair killed at one time (or 60 ms apart) under the logging
  * protocols.
  */
+@Tag("oracle")
 class CrossingLinesTest {
     /** Per job: each takes a few seconds, and a stalled one ends at the stall timeout well before. */
     private static final Duration LIMIT = Duration.ofSeconds(60);
@@ -357,6 +359,7 @@ class CrossingLinesTest {
      * {@code --kill 0@t700,1@t700}: sender and receiver restart together from the newest line both
      * hold, and the log that held the message in flight at that line died with the sender.
      */
+    @Tag("sample")
     @ParameterizedTest(name = "under {0}")
     @MethodSource("pairKilledAtOneTime")
     void aPairKilledAtOneTimeDeliversTheMessageInFlightAtItsLine(Setup s) {
@@ -364,6 +367,7 @@ class CrossingLinesTest {
     }
 
     /** {@code --protocol pessimistic --kill 0@t700,1@t760}: the receiver dies during the sender's recovery. */
+    @Tag("sample")
     @Test
     void aReceiverKilledDuringTheSendersRecoveryGetsTheMessageInFlight() {
         assertRecovers(LATE, DEFAULTS, Setup.of("pessimistic"), "0@t700,1@t760", 5);

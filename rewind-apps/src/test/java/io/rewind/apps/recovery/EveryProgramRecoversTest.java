@@ -10,6 +10,7 @@ import io.rewind.runtime.JobConfig;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -22,6 +23,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * checkpoint, with a checkpoint every few points. Each must end and print exactly what it prints
  * without failures.
  */
+@Tag("oracle")
 class EveryProgramRecoversTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
 

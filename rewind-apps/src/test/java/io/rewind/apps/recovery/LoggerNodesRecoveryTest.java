@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -25,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * that crashes after its logger died (its senders roll back with it, unless every dump has a second
  * copy). In every run the log of every rank stays at or under its quota, as the run record says.
  */
+@Tag("oracle")
 class LoggerNodesRecoveryTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
     private static final int RANKS = 4;

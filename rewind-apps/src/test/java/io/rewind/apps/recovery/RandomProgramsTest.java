@@ -19,6 +19,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * twice) and a group of ranks killed together at one operation count. A seed that once failed stays
  * below as an example.
  */
+@Tag("oracle")
 class RandomProgramsTest {
     /** Per run; a hang fails the run instead of the build. */
     private static final Duration LIMIT = Duration.ofSeconds(60);

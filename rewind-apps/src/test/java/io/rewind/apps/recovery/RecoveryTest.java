@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * a failure-free run of the same workload, bit for bit. Schedules are drawn from seeds, so a failing
  * case names the seed that reproduces it.
  */
+@Tag("oracle")
 class RecoveryTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
     private static final Map<String, String> BASELINES = new ConcurrentHashMap<>();

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every run must print exactly what the failure-free run prints, and every recovery must restart the
  * clusters of the crashed ranks and no other rank.
  */
+@Tag("oracle")
 class SpbcRecoveryTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
     private static final ProtocolDescriptor SPBC = ProtocolRegistry.get("spbc");

@@ -10,12 +10,14 @@ import io.rewind.ft.template.TemplateProtocol;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A protocol outside the registry, given to a job directly: the runtime carries out its plan (every
  * rank from the beginning) without knowing it, and the program ends as it does without failures.
  */
+@Tag("oracle")
 class TemplateProtocolTest {
     @Test
     void theTemplateRecoversARandomProgramByRestartingEveryRank() {

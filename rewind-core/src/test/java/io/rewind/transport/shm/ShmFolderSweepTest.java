@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on the host removes it, and never the folder of a job that still has a live process, nor one
  * being made.
  */
+@Tag("process")
 class ShmFolderSweepTest {
 
     private static byte[] newKey() {

@@ -20,6 +20,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * found every plot laid out and recorded no script error. The network is closed, so the flags
  * switch off everything chromium would otherwise fetch.
  */
+@Tag("browser")
 class ReportBrowserTest {
 
     static final Path CHROMIUM = Path.of("/usr/bin/chromium");
