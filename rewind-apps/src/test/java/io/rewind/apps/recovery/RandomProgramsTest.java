@@ -154,7 +154,11 @@ class RandomProgramsTest {
         assertRecovers(program, ranks, steps, kills, 3);
     }
 
-    @Property(tries = 12)
+    /**
+     * Drawn from a fixed seed, so that whether a build passes does not depend on the draw; the slow
+     * tier's sweep ({@link #sweepOfRandomPrograms}) draws as many more as asked.
+     */
+    @Property(tries = 12, seed = "20261129")
     void randomProgramsWhoseMessagesCrossLinesRecoverBitForBit(
             @ForAll @LongRange(min = 1, max = 1_000_000) long program,
             @ForAll @IntRange(min = 2, max = 5) int ranks,
