@@ -145,7 +145,8 @@ class RandomProgramsTest {
         return new FailureSchedule(kills);
     }
 
-    @Property(tries = 12)
+    /** Drawn from a fixed seed, as the property below; the slow tier's sweep draws more. */
+    @Property(tries = 12, seed = "20261128")
     void randomProgramsRecoverFromRandomCrashesBitForBit(
             @ForAll @LongRange(min = 1, max = 1_000_000) long program,
             @ForAll @IntRange(min = 1, max = 5) int ranks,
