@@ -45,9 +45,11 @@ public final class Mailbox implements FrameSink {
     private final int[] admittedIncarnation;
     /**
      * The newest recovery line this rank has written or restarted from (0: none). A frame its sender
-     * sent before that line that is admitted now was in transit across the line. Guarded by the lock.
+     * sent before that line that is admitted now was in transit across the line; every frame the rank
+     * sends carries it ({@link Frame#line()}). Changed under the lock, in one step with the snapshot;
+     * read without it by the rank's sends.
      */
-    private int line;
+    private volatile int line;
     /** Who keeps the frames in transit across this rank's lines; null: nobody (no checkpoints). */
     private volatile InTransitSink inTransit;
     /** Control messages for the protocol, taken by the rank's progress. */
@@ -198,6 +200,11 @@ public final class Mailbox implements FrameSink {
                 LockSupport.unpark(t); // its progress makes the copy durable
             }
         }
+    }
+
+    /** The newest recovery line this rank has written or restarted from (0: none). */
+    int line() {
+        return line;
     }
 
     /** Who keeps the frames in transit across this rank's recovery lines. */

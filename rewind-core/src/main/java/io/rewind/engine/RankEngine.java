@@ -41,13 +41,6 @@ public final class RankEngine {
             new java.util.concurrent.atomic.AtomicBoolean();
 
     private volatile java.util.function.LongConsumer operationHook;
-    /**
-     * The newest recovery line this incarnation has written or restarted from (0: none); every frame
-     * it sends carries it ({@link Frame#line()}). Set by the rank's thread at a checkpoint point, where
-     * no other thread of the rank sends (no request is outstanding there).
-     */
-    private volatile int line;
-
     private final java.util.Map<Integer, Communicator> communicators = new java.util.concurrent.ConcurrentHashMap<>();
 
     public RankEngine(int worldRank, int worldSize, Transport transport, EngineConfig config, Liveness liveness) {
@@ -307,7 +300,7 @@ public final class RankEngine {
 
     /** The newest recovery line this incarnation has written or restarted from (0: none). */
     public int line() {
-        return line;
+        return mailbox.line();
     }
 
     /**
@@ -315,15 +308,12 @@ public final class RankEngine {
      * line, and every frame it sends from here on carries the line. On the rank's thread.
      */
     public MailboxSnapshot beginLine(int newLine) {
-        MailboxSnapshot snapshot = mailbox.snapshotForLine(newLine);
-        this.line = newLine;
-        return snapshot;
+        return mailbox.snapshotForLine(newLine);
     }
 
     /** A restarted incarnation starts past line {@code restoredLine}, with these queues. */
     public void restoreLine(MailboxSnapshot snapshot, int restoredLine) {
         mailbox.restore(snapshot, restoredLine);
-        this.line = restoredLine;
     }
 
     /**
