@@ -5,12 +5,8 @@ import io.rewind.checkpoint.CheckpointStore;
 import io.rewind.ft.ClusterLayout;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
-import io.rewind.ft.ProtocolDescriptor;
-import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RecoveryLines;
-import io.rewind.ft.RecoveryPlan;
-import io.rewind.ft.RecoveryView;
 import io.rewind.runtime.CheckpointAgent;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
@@ -18,11 +14,13 @@ import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
 import io.rewind.runtime.OutputRouter;
 import io.rewind.runtime.RankOutcome;
-import io.rewind.runtime.RecoveryPhase;
 import io.rewind.runtime.ResumePoint;
 import io.rewind.runtime.RunRecordWriter;
 import io.rewind.runtime.RunReport;
-import io.rewind.runtime.StallWatch;
+import io.rewind.runtime.coordinator.CoordinatorHost;
+import io.rewind.runtime.coordinator.DownCause;
+import io.rewind.runtime.coordinator.RankLife;
+import io.rewind.runtime.coordinator.RecoveryCoordinator;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
@@ -38,7 +36,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -105,23 +102,18 @@ public final class ProcessJob {
     private final JobSpec spec;
     private final Slot[] slots;
     private final List<Agent> agents = new ArrayList<>();
-    private final List<FailureSchedule.Kill> pendingKills;
+    /** The kills of the schedule, node losses and freezes among them. */
+    private final List<FailureSchedule.Kill> kills;
+
     private LinkServer server;
     private long startNanos;
     private RunRecordWriter record;
-    /** When the coordinator next adds a log sample to the run record. */
-    private long nextSampleNanos;
+    /** Every decision on the ranks: what this launcher carries out. */
+    private RecoveryCoordinator coordinator;
 
     private int peersEpoch;
     private final Set<Integer> awaitingPeers = new HashSet<>();
-    private RecoveryPlan pendingPlan;
-    private String abortReason;
-    private int abortCode;
-    /** The rank whose abort (or whose crash under a protocol that cannot recover) ended the job. */
-    private int abortingRank;
-
     private boolean timedOut;
-    private boolean allEnded;
 
     private ProcessJob(JobConfig given, Launch launch) throws IOException {
         this.launch = launch;
@@ -159,23 +151,19 @@ public final class ProcessJob {
             slots[r] = new Slot(
                     r, nodeOf[r], new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
         }
-        this.view = new HeldLinesView();
-        if (sharedCheckpointDir != null) {
-            resumeFrom(new CheckpointStore(sharedCheckpointDir, config.keepLines()));
-        }
-        this.pendingKills = new ArrayList<>(config.failures().kills());
-        pendingKills.addAll(launch.nodeLoss().kills());
-        pendingKills.addAll(launch.nodeFreeze().kills());
+        this.kills = new ArrayList<>(config.failures().kills());
+        kills.addAll(launch.nodeLoss().kills());
+        kills.addAll(launch.nodeFreeze().kills());
     }
 
     /**
      * A job given a shared folder: starts afresh there, or, resuming a run that died whole, has every
      * rank start from the newest line all of them hold, as if each had just written it.
      */
-    private void resumeFrom(CheckpointStore store) {
+    private long resumeFrom(CheckpointStore store) {
         long line = ResumePoint.prepare(config, store);
         if (line == 0) {
-            return;
+            return 0;
         }
         for (Slot s : slots) {
             CheckpointImage image =
@@ -183,12 +171,10 @@ public final class ProcessJob {
             Map<Long, Long> frontiers = ResumePoint.frontiers(image);
             long[] output = CheckpointAgent.outputPosition(image);
             held.written(s.rank, line, List.of(), output);
-            lines.published(s.rank, line, frontiers, ResumePoint.events(image), ResumePoint.sent(image));
-            protocol.onCheckpoint(s.rank, line, frontiers);
-            s.restartLine = line;
-            s.lineReached = line;
+            coordinator.resumedFrom(s.rank, line, frontiers, ResumePoint.events(image), ResumePoint.sent(image));
             s.output.rewindTo(output);
         }
+        return line;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -246,7 +232,7 @@ public final class ProcessJob {
 
     /** The event logger died: another takes over its journal, and the ranks send it what waited. */
     private void onEventLoggerExit(Process p) {
-        if (p != eventLogger || abortReason != null || allEnded) {
+        if (p != eventLogger || coordinator.aborted() || coordinator.allEnded()) {
             return;
         }
         if (++eventLoggerRestarts > MAX_EVENT_LOGGER_RESTARTS) {
@@ -377,7 +363,7 @@ public final class ProcessJob {
     }
 
     private void onLoggerExit(int i, Process p) {
-        if (abortReason != null || allEnded || loggerDead[i]) {
+        if (coordinator.aborted() || coordinator.allEnded() || loggerDead[i]) {
             return;
         }
         loggerDead[i] = true;
@@ -437,8 +423,20 @@ public final class ProcessJob {
 
     private JobResult execute() {
         startNanos = System.nanoTime();
-        stallWatch = new StallWatch(config.stallTimeout());
         record = new RunRecordWriter(config, startNanos);
+        coordinator = new RecoveryCoordinator(
+                protocol,
+                lines,
+                report,
+                new Commands(),
+                System::nanoTime,
+                slots.length,
+                kills,
+                config.stallTimeout(),
+                config.recordFile() == null ? null : record);
+        long resumeLine = sharedCheckpointDir == null
+                ? 0
+                : resumeFrom(new CheckpointStore(sharedCheckpointDir, config.keepLines()));
         long deadline = startNanos + config.timeout().toNanos();
         try {
             // Agents on other hosts must reach the launcher: all interfaces unless everything is local.
@@ -470,7 +468,7 @@ public final class ProcessJob {
         while ((agents.stream().anyMatch(a -> a.link == null)
                         || (eventLogger != null && eventLoggerAt == null)
                         || java.util.Arrays.stream(loggerAt).anyMatch(java.util.Objects::isNull))
-                && abortReason == null) {
+                && !coordinator.aborted()) {
             if (!runOneTask(Math.min(deadline, agentDeadline))) {
                 abort(
                         -1,
@@ -479,14 +477,12 @@ public final class ProcessJob {
                                 + AGENT_START_SECONDS + " s");
             }
         }
-        if (abortReason == null) {
+        if (!coordinator.aborted()) {
             assignPartners();
-            for (Slot s : slots) {
-                spawn(s);
-            }
+            coordinator.startAll(resumeLine);
             scheduleTimeKills();
         }
-        while (!allEnded && abortReason == null) {
+        while (!coordinator.allEnded() && !coordinator.aborted()) {
             if (!runOneTask(deadline)) {
                 timedOut = true;
                 abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
@@ -501,17 +497,15 @@ public final class ProcessJob {
      */
     private boolean runOneTask(long deadline) {
         long now = System.nanoTime();
-        if (now >= nextSampleNanos) {
-            sampleLogs(now);
-            watchForStall(now);
-        }
+        // The launcher's stall watch counts on the ranks' reports alone: idle or not, it is the same.
+        coordinator.tick(now, true);
         long left = deadline - now;
         if (left <= 0) {
             return false;
         }
         Runnable task;
         try {
-            task = tasks.poll(Math.min(left, Math.max(1, nextSampleNanos - now)), TimeUnit.NANOSECONDS);
+            task = tasks.poll(Math.min(left, Math.max(1, coordinator.nextTickNanos() - now)), TimeUnit.NANOSECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             abort(-1, 1, "the job was interrupted");
@@ -529,95 +523,21 @@ public final class ProcessJob {
         return true;
     }
 
-    /**
-     * Coordinator: a log sample for the run record, from the figures each rank process reported last
-     * ({@link Messages.LogHeld}, sent as often as samples are taken, so a figure is at most about one
-     * period old). A rank whose process is dead, or whose new incarnation has not reported yet, counts 0:
-     * a dead process holds no log, and a restarted one starts with an empty log.
-     */
-    private void sampleLogs(long now) {
-        nextSampleNanos = now + RunRecordWriter.SAMPLE_EVERY_NANOS;
-        if (config.recordFile() == null) {
-            return;
-        }
-        long[] bytes = new long[slots.length];
-        long[] memory = new long[slots.length];
-        for (int r = 0; r < slots.length; r++) {
-            bytes[r] = slots[r].logBytes;
-            memory[r] = slots[r].logMemoryBytes;
-        }
-        record.sample(now, bytes, memory);
-    }
-
     /** A rank's progress as its current incarnation last reported it (an earlier incarnation's is stale). */
     private void onProgress(Messages.Progress p) {
-        Slot s = current(p.rank(), p.incarnation());
-        if (s != null) {
-            s.progressIncarnation = p.incarnation();
-            s.operations = p.operations();
-            s.points = p.points();
-            s.sentHeard = p.sent();
-            s.waiting = p.waiting();
-        }
-    }
-
-    /**
-     * Coordinator, at every sample: the stall watch of an in-JVM job ({@code Job}), over the progress
-     * the rank processes report ({@link Messages.Progress}): once every rank that has not ended has been
-     * running and parked in a blocking MPI wait for the stall timeout, with no rank making an
-     * operation and no incarnation changing, the job is aborted as deadlocked.
-     */
-    private void watchForStall(long now) {
-        if (!stallWatch.enabled() || abortReason != null) {
-            return;
-        }
-        long[] progress = new long[2 * slots.length];
-        boolean anyWaits = false;
-        for (int r = 0; r < slots.length; r++) {
-            Slot s = slots[r];
-            if (s.outcome != null || s.state == RankState.ENDED) {
-                continue;
-            }
-            if (s.state != RankState.RUNNING || s.progressIncarnation != s.incarnation || !s.waiting) {
-                stallWatch.reset();
-                return;
-            }
-            anyWaits = true;
-            progress[2 * r] = s.incarnation;
-            progress[2 * r + 1] = s.operations;
-        }
-        if (!anyWaits) {
-            stallWatch.reset();
-        } else if (stallWatch.stalled(now, progress)) {
-            for (Slot s : slots) {
-                if (s.outcome == null && s.state == RankState.RUNNING) {
-                    System.err.println("rewind: after " + stallWatch.limitText() + " with no progress, rank " + s.rank
-                            + " (incarnation " + s.incarnation + ", process " + s.pid + ") waits inside MPI after "
-                            + s.operations + " operations");
-                }
-            }
-            abort(-1, 1, stallWatch.reason());
-        }
-    }
-
-    /** The stall watch over the progress the rank processes report. */
-    private StallWatch stallWatch;
-
-    /** The latest log figures of a rank's current incarnation (an earlier incarnation's are stale). */
-    private void onLogHeld(Messages.LogHeld h) {
-        Slot s = current(h.rank(), h.incarnation());
-        if (s != null && s.state != RankState.DEAD) {
-            s.logBytes = h.payloadBytes();
-            s.logMemoryBytes = h.memoryBytes();
+        coordinator.progress(p.rank(), p.incarnation(), p.operations(), p.points(), p.waiting());
+        if (coordinator.isCurrent(p.rank(), p.incarnation())) {
+            slots[p.rank()].sentHeard = p.sent();
         }
     }
 
     /** Ends the job: every rank told, given the grace to end, then killed; the agents shut down. */
     private JobResult finish() {
         // The figures as the programs ended (each rank reports them with its end), before any process exits.
-        sampleLogs(System.nanoTime());
-        if (abortReason != null) {
-            broadcast(new Messages.Aborted(abortingRank, abortCode, abortReason));
+        coordinator.sampleLogs(System.nanoTime());
+        if (coordinator.aborted()) {
+            broadcast(new Messages.Aborted(
+                    coordinator.abortingRank(), coordinator.abortCode(), coordinator.abortReason()));
         } else {
             broadcast(new Messages.Finished());
         }
@@ -626,7 +546,7 @@ public final class ProcessJob {
             runOneTask(grace);
         }
         for (Slot s : slots) {
-            if (s.state != RankState.EXITED && s.state != RankState.DEAD) {
+            if (coordinator.life(s.rank).exists()) {
                 killProcess(s);
             }
         }
@@ -638,7 +558,7 @@ public final class ProcessJob {
         for (Agent a : agents) {
             waitForExit(a.process, config.stopGrace());
         }
-        report.killsNotStruck(pendingKills);
+        coordinator.reportKillsNotStruck();
         if (loggerAt.length > 0) {
             Map<String, Object> merged = new java.util.LinkedHashMap<>(protocol.runRecord());
             Map<String, Object> loggers = loggerRecord();
@@ -655,7 +575,7 @@ public final class ProcessJob {
         int exit = 0;
         for (Slot s : slots) {
             s.output.flush();
-            RankOutcome o = s.outcome;
+            RankOutcome o = coordinator.outcome(s.rank);
             if (o == null) {
                 o = timedOut
                         ? new RankOutcome(s.rank, RankOutcome.Status.TIMED_OUT, "still running at the time limit", null)
@@ -667,8 +587,8 @@ public final class ProcessJob {
             outcomes.add(o);
             output.add(s.output.lines());
         }
-        if (abortReason != null) {
-            exit = abortCode != 0 ? abortCode : 1;
+        if (coordinator.aborted()) {
+            exit = coordinator.abortCode() != 0 ? coordinator.abortCode() : 1;
         }
         if (timedOut) {
             exit = 124;
@@ -678,12 +598,12 @@ public final class ProcessJob {
         if (config.recordFile() != null) {
             record.write(config.recordFile(), built);
         }
-        return new JobResult(exit, List.copyOf(outcomes), List.copyOf(output), wall, abortReason, built);
+        return new JobResult(exit, List.copyOf(outcomes), List.copyOf(output), wall, coordinator.abortReason(), built);
     }
 
     private boolean anyProcessLeft() {
         for (Slot s : slots) {
-            if (s.state != RankState.EXITED && s.state != RankState.DEAD) {
+            if (coordinator.life(s.rank).exists()) {
                 return true;
             }
         }
@@ -905,7 +825,7 @@ public final class ProcessJob {
             case Messages.EventLoggerHello h -> onEventLoggerHello(link, h);
             case Messages.LoggerHello h -> onLoggerHello(link, h);
             case Messages.LostAtLoggers l -> {
-                if (current(l.rank(), l.incarnation()) != null) {
+                if (coordinator.isCurrent(l.rank(), l.incarnation())) {
                     if (l.destinations().length == 0) {
                         lostAtLoggers.remove(l.rank());
                     } else {
@@ -931,16 +851,14 @@ public final class ProcessJob {
             }
             case Messages.Spawned s -> {
                 Slot slot = slots[s.rank()];
-                if (slot.incarnation == s.incarnation()) {
+                if (coordinator.isCurrent(s.rank(), s.incarnation())) {
                     if (slot.pid > 0) {
                         System.err.println("rewind: rank " + slot.rank + ": process " + slot.pid
                                 + " replaced by process " + s.pid() + " on " + agents.get(slot.node).name
                                 + " (incarnation " + s.incarnation() + ")");
                     }
                     slot.pid = s.pid();
-                    if (slot.recovery != null) {
-                        slot.recovery.enter(RecoveryPhase.RESPAWNED, System.nanoTime());
-                    }
+                    coordinator.respawned(s.rank(), s.incarnation());
                 }
             }
             case Messages.Output o -> slots[o.rank()].output.write(
@@ -952,64 +870,29 @@ public final class ProcessJob {
             case Messages.RankHello h -> onRankHello(link, h);
             case Messages.Listening l -> onListening(l);
             case Messages.PeersApplied p -> {
-                if (p.epoch() == peersEpoch && slots[p.rank()].incarnation == p.incarnation()) {
+                if (p.epoch() == peersEpoch && coordinator.isCurrent(p.rank(), p.incarnation())) {
                     awaitingPeers.remove(p.rank());
                     maybeGo();
                 }
             }
-            case Messages.Restored r -> {
-                Slot slot = current(r.rank(), r.incarnation());
-                if (slot != null && slot.recovery != null) {
-                    slot.recovery.enter(RecoveryPhase.RESTORED, System.nanoTime());
-                    slot.recovery.restoreWork(r.nanos());
-                }
-            }
+            case Messages.Restored r -> coordinator.restored(r.rank(), r.incarnation(), r.nanos());
             case Messages.Checkpointed c -> onCheckpointed(c);
-            case Messages.InTransitKept k -> onInTransitKept(k);
+            case Messages.InTransitKept k -> coordinator.inTransitKept(k.rank(), k.incarnation(), k.line(), k.upTo());
             case Messages.Unrestorable u -> {
                 System.err.println("rewind: rank " + u.rank() + "." + u.incarnation() + " cannot restart from line "
                         + u.line() + " (" + u.reason() + "): that line is not used again");
                 held.unusable(u.rank(), u.line());
             }
-            case Messages.CaughtUp c -> {
-                Slot slot = current(c.rank(), c.incarnation());
-                if (slot != null && slot.recovery != null) {
-                    slot.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
-                    slot.recovery.replayed(c.replayed());
-                    slot.recovery.unmatchedAtMost(c.peakUnmatched(), c.peakUnmatchedBytes());
-                }
-            }
-            case Messages.KillFired k -> {
-                Slot slot = current(k.rank(), k.incarnation());
-                if (slot != null && slot.state == RankState.STOPPING) {
-                    // A rollback is stopping this incarnation: the kill waits for the next one, as with
-                    // ranks as threads, instead of striking one that is going anyway (and being lost).
-                    slot.firedKill = null;
-                } else {
-                    pendingKills.remove(k.kill());
-                    if (slot != null) {
-                        slot.firedKill = k.kill();
-                    }
-                }
-            }
-            case Messages.Struck s -> {
-                Slot slot = current(s.rank(), s.incarnation());
-                if (slot != null && slot.state == RankState.STOPPING) {
-                    // Stopped for the rollback before its strike was seen: its kill waits for the next incarnation.
-                    if (slot.firedKill != null && !pendingKills.contains(slot.firedKill)) {
-                        pendingKills.add(slot.firedKill);
-                    }
-                    slot.firedKill = null;
-                    killProcess(slot);
-                } else if (slot != null && slot.strike == null) {
-                    slot.strike = new Strike(System.nanoTime(), s.reason(), s.points(), s.operations());
-                    strike(slot, slot.firedKill);
-                }
-            }
+            case Messages.CaughtUp c -> coordinator.caughtUp(
+                    c.rank(), c.incarnation(), c.replayed(), c.peakUnmatched(), c.peakUnmatchedBytes());
+            case Messages.KillFired k -> coordinator.killFired(k.rank(), k.incarnation(), k.kill());
+            case Messages.Struck s -> coordinator.struck(
+                    s.rank(), s.incarnation(), s.reason(), s.points(), s.operations());
             case Messages.Ended e -> onEnded(e);
-            case Messages.LogHeld h -> onLogHeld(h);
+            case Messages.LogHeld h -> coordinator.logHeld(
+                    h.rank(), h.incarnation(), h.payloadBytes(), h.memoryBytes());
             case Messages.Progress p -> onProgress(p);
-            case Messages.AbortJob a -> abort(a.rank(), a.errorCode(), a.reason());
+            case Messages.AbortJob a -> coordinator.abort(a.rank(), a.errorCode(), a.reason());
             case Messages.Diagnostic d -> System.err.println("[" + d.rank() + "." + d.incarnation() + "] " + d.text());
             default -> System.err.println("rewind: launcher: unexpected message " + m);
         }
@@ -1048,7 +931,7 @@ public final class ProcessJob {
 
     private void onLinkClosed(Link link, String why) {
         for (Slot s : slots) {
-            if (s.link == link && abortReason == null && Link.brokeOnMessage(why)) {
+            if (s.link == link && !coordinator.aborted() && Link.brokeOnMessage(why)) {
                 // Not a death: the rank and the launcher disagree on a message. A new process would
                 // send it again, so restarting would go round for ever; end the job and say why.
                 abort(s.rank, 1, "rank " + s.rank + ": the launcher " + why);
@@ -1056,7 +939,7 @@ public final class ProcessJob {
             }
         }
         for (Agent a : agents) {
-            if (a.link == link && abortReason == null && !allEnded) {
+            if (a.link == link && !coordinator.aborted() && !coordinator.allEnded()) {
                 // The node is gone, and with it every rank it ran: they restart on the other nodes.
                 System.err.println("rewind: lost the agent of " + a.name + " (" + why + ")");
                 a.lost = true;
@@ -1065,35 +948,22 @@ public final class ProcessJob {
                 assignPartners();
                 // Every rank of the node is down before anything is planned: their logs went together,
                 // so they recover together.
-                boolean any = false;
+                List<Integer> lost = new ArrayList<>();
                 for (Slot s : slots) {
-                    if (s.node == a.index && s.state != RankState.EXITED && s.state != RankState.DEAD) {
+                    if (s.node == a.index && coordinator.life(s.rank).exists()) {
                         ProcessHandle.of(s.pid).ifPresent(ProcessHandle::destroyForcibly);
-                        if (s.strike == null) {
-                            s.strike = new Strike(
-                                    System.nanoTime(),
-                                    "its node " + a.name + " was lost",
-                                    pointsHeard(s),
-                                    operationsHeard(s));
-                        }
-                        any |= markDown(s, 137);
+                        awaitingPeers.remove(s.rank);
+                        lost.add(s.rank);
                     }
                 }
-                if (any) {
-                    afterDeaths();
-                }
+                coordinator.downTogether(lost, "its node " + a.name + " was lost");
             }
         }
     }
 
-    private Slot current(int rank, int incarnation) {
-        Slot s = slots[rank];
-        return s.incarnation == incarnation ? s : null;
-    }
-
     private void broadcast(Serializable m) {
         for (Slot s : slots) {
-            if (s.link != null && s.state.hasProcess()) {
+            if (s.link != null && coordinator.life(s.rank).exists()) {
                 s.link.send(m);
             }
         }
@@ -1107,15 +977,15 @@ public final class ProcessJob {
      * line it restarts from; then on a live node that holds it. Before that, the lines of the rank's
      * dead incarnations past that line are discarded by the nodes' checkpoint services.
      */
-    private void spawn(Slot s) {
+    private void spawn(Slot s, int incarnation, long line) {
         Agent a = agents.get(s.node);
-        if (a.lost || !held.canRestore(s.rank, s.restartLine, a.name)) {
-            a = agentFor(s.rank, s.restartLine);
+        if (a.lost || !held.canRestore(s.rank, line, a.name)) {
+            a = agentFor(s.rank, line);
             s.node = a.index;
         }
-        if (s.incarnation > 0) {
-            held.discardAfter(s.rank, s.restartLine);
-            Messages.Discard discard = new Messages.Discard(s.rank, s.restartLine, s.incarnation);
+        if (incarnation > 0) {
+            held.discardAfter(s.rank, line);
+            Messages.Discard discard = new Messages.Discard(s.rank, line, incarnation);
             if (sharedCheckpointDir != null) {
                 a.link.send(discard); // one folder: its writer from now on discards, before the spawn
             } else {
@@ -1125,10 +995,17 @@ public final class ProcessJob {
                     }
                 }
             }
+            lostAtLoggers.remove(s.rank); // its new incarnation sends again whatever it sent
+            if (s.sentHeard != null) {
+                // The incarnation died (or was stopped) without ending: what it sent as far as it last
+                // reported, as an in-JVM job counts every incarnation's traffic.
+                report.traffic(s.rank, s.sentHeard);
+                s.sentHeard = null;
+            }
+            s.output.rewindTo(held.output(s.rank, line));
         }
-        s.transition(RankState.SPAWNING);
         s.link = null;
-        a.link.send(new Messages.Spawn(s.rank, s.incarnation));
+        a.link.send(new Messages.Spawn(s.rank, incarnation));
     }
 
     /** The live node with the fewest ranks among those that can restart {@code rank} from {@code line}. */
@@ -1182,18 +1059,12 @@ public final class ProcessJob {
     }
 
     private void onRankHello(Link link, Messages.RankHello h) {
-        Slot s = current(h.rank(), h.incarnation());
-        if (s == null || s.state != RankState.SPAWNING) {
+        Slot s = slots[h.rank()];
+        if (!coordinator.isCurrent(h.rank(), h.incarnation()) || coordinator.life(h.rank()) != RankLife.STARTING) {
             link.close(); // a process of an incarnation that is no longer wanted
             return;
         }
         s.link = link;
-        List<FailureSchedule.Kill> kills = new ArrayList<>();
-        for (FailureSchedule.Kill k : pendingKills) {
-            if (k.rank() == s.rank && k.trigger() != FailureSchedule.Trigger.TIME) {
-                kills.add(k);
-            }
-        }
         // Ranks that share this rank's cores: those of every node agent on the same host (several
         // agents run on one host with --launch local, or a hostfile naming one host twice).
         String host = agents.get(s.node).host;
@@ -1203,10 +1074,10 @@ public final class ProcessJob {
         }
         link.send(new Messages.Setup(
                 spec,
-                s.restartLine,
-                s.catchUpPoints,
-                s.catchUpOperations,
-                new FailureSchedule(kills),
+                coordinator.restartLine(s.rank),
+                coordinator.catchUpPoints(s.rank),
+                coordinator.catchUpOperations(s.rank),
+                new FailureSchedule(coordinator.killsFiredBy(s.rank)),
                 ranksOnHost,
                 eventLoggerAt,
                 config.recordFile() == null ? 0 : RunRecordWriter.SAMPLE_EVERY_NANOS,
@@ -1220,21 +1091,16 @@ public final class ProcessJob {
     }
 
     private void onListening(Messages.Listening l) {
-        Slot s = current(l.rank(), l.incarnation());
-        if (s == null || s.state != RankState.SPAWNING) {
+        if (!coordinator.ready(l.rank(), l.incarnation())) {
             return;
         }
+        Slot s = slots[l.rank()];
         s.host = l.host();
         s.port = l.port();
         s.shmDomain = l.shmDomain();
-        s.failedStarts = 0;
-        s.transition(RankState.LISTENING);
-        for (Slot o : slots) {
-            if (o.state == RankState.SPAWNING) {
-                return; // one table for everyone who starts together
-            }
+        if (!coordinator.anyStarting()) {
+            broadcastPeers(); // one table for everyone who starts together
         }
-        broadcastPeers();
     }
 
     /** Tells every rank process where every rank's current incarnation listens, and waits for all to apply it. */
@@ -1242,13 +1108,13 @@ public final class ProcessJob {
         peersEpoch++;
         Map<Integer, Messages.Address> table = new HashMap<>();
         for (Slot s : slots) {
-            boolean reachable =
-                    s.state == RankState.LISTENING || s.state == RankState.RUNNING || s.state == RankState.ENDED;
-            int dead = s.state == RankState.SPAWNING ? s.incarnation - 1 : s.incarnation;
+            RankLife life = coordinator.life(s.rank);
+            int incarnation = coordinator.incarnation(s.rank);
+            int dead = life == RankLife.STARTING ? incarnation - 1 : incarnation;
             table.put(
                     s.rank,
-                    reachable
-                            ? new Messages.Address(s.incarnation, s.host, s.port, s.shmDomain)
+                    life.reachable()
+                            ? new Messages.Address(incarnation, s.host, s.port, s.shmDomain)
                             : new Messages.Address(dead, null, 0, null));
         }
         awaitingPeers.clear();
@@ -1267,29 +1133,17 @@ public final class ProcessJob {
             return;
         }
         for (Slot s : slots) {
-            if (s.state == RankState.LISTENING) {
-                s.transition(RankState.RUNNING);
+            if (coordinator.life(s.rank) == RankLife.READY) {
+                coordinator.running(s.rank, coordinator.incarnation(s.rank));
                 s.link.send(new Messages.Go());
-                if (s.recovery != null && s.restartLine == 0) {
-                    s.recovery.enter(RecoveryPhase.RESTORED, System.nanoTime());
-                }
             }
         }
     }
 
     private void onCheckpointed(Messages.Checkpointed c) {
-        Slot s = current(c.rank(), c.incarnation());
-        if (s == null) {
-            return;
+        if (!coordinator.countsLinesOf(c.rank(), c.incarnation())) {
+            return; // see RecoveryCoordinator.countsLinesOf
         }
-        if (s.state == RankState.STOPPING || s.state == RankState.DEAD) {
-            // A line finished by a rank already being rolled back, or reported after its death was
-            // seen: a plan made meanwhile restarts it from an older line, so the others must not trim
-            // their logs by this one (they would drop what it needs again). The in-JVM Job skips it
-            // the same way.
-            return;
-        }
-        s.lineReached = c.line();
         // A holder lost since it acknowledged the line holds nothing any more.
         List<String> live = new ArrayList<>();
         for (String holder : c.holders()) {
@@ -1298,49 +1152,21 @@ public final class ProcessJob {
             }
         }
         held.written(c.rank(), c.line(), live, c.output());
-        lines.published(c.rank(), c.line(), c.frontiers(), c.events(), c.sent());
-        keepFromAllComplete();
-        protocol.onCheckpoint(c.rank(), c.line(), c.frontiers());
-        report.checkpoint(c.rank(), c.bytes(), c.nanos());
+        coordinator.checkpointed(
+                c.rank(), c.incarnation(), c.line(), c.frontiers(), c.sent(), c.events(), c.bytes(), c.nanos());
         broadcast(new Messages.Lines(c.rank(), c.line(), c.frontiers(), c.events()));
     }
 
-    /** What a rank reports it keeps in transit across a line counts as its lines do (see onCheckpointed). */
-    private void onInTransitKept(Messages.InTransitKept k) {
-        Slot s = current(k.rank(), k.incarnation());
-        if (s == null || s.state == RankState.STOPPING || s.state == RankState.DEAD) {
-            return;
-        }
-        lines.keptInTransit(k.rank(), k.line(), k.upTo());
-        keepFromAllComplete();
-    }
-
-    /** The line the services last heard to hold back from (see {@link Messages.KeepFrom}). */
-    private long keepFromSent;
-
-    /** Tells the services (and the view of what they hold) when the newest line complete for all moved. */
-    private void keepFromAllComplete() {
-        long line = lines.allComplete();
-        if (line == keepFromSent) {
-            return;
-        }
-        keepFromSent = line;
-        held.keepFrom(line);
-        for (Agent a : agents) {
-            if (!a.lost && a.link != null) {
-                a.link.send(new Messages.KeepFrom(line));
-            }
-        }
-    }
-
     private void onEnded(Messages.Ended e) {
-        Slot s = current(e.rank(), e.incarnation());
-        if (s == null || !s.state.hasProcess() || s.state == RankState.STOPPING) {
-            // A rank being stopped for a rollback may end its program before the stop reaches it:
-            // it runs again from its line, so this end is not its outcome.
+        if (!coordinator.ended(
+                e.rank(),
+                e.incarnation(),
+                new RankOutcome(e.rank(), RankOutcome.Status.valueOf(e.status()), e.detail(), null))) {
+            // A rank being stopped for a rollback may end its program before the stop reaches it: it
+            // runs again from its line, so this end is not its outcome.
             return;
         }
-        s.outcome = new RankOutcome(s.rank, RankOutcome.Status.valueOf(e.status()), e.detail(), null);
+        Slot s = slots[e.rank()];
         report.operations(s.rank, e.operations());
         report.traffic(s.rank, e.sent());
         s.sentHeard = null; // counted
@@ -1351,247 +1177,85 @@ public final class ProcessJob {
                 e.log().highWaterBytes());
         report.collectiveLog(e.log().collectiveEntries(), e.log().collectiveBytes());
         report.determinants(e.log().determinants());
-        s.transition(RankState.ENDED);
-        report.rankTime(s.rank, (System.nanoTime() - startNanos) / 1e9);
-        for (Slot o : slots) {
-            if (o.outcome == null) {
-                return;
-            }
-        }
-        allEnded = true;
     }
 
+    /** A rank's process is gone: how, as the coordinator needs to know. */
     private void onExited(Messages.Exited e) {
-        Slot s = current(e.rank(), e.incarnation());
-        if (s != null && markDown(s, e.status())) {
-            afterDeaths();
-        }
-    }
-
-    /**
-     * Records that a rank's process is gone; true if that calls for a recovery (the job was not
-     * over, and the protocol recovers), which {@link #afterDeaths} then starts.
-     */
-    private boolean markDown(Slot s, int status) {
-        if (s.state == RankState.EXITED || s.state == RankState.DEAD) {
-            return false;
-        }
-        awaitingPeers.remove(s.rank);
-        if (allEnded || abortReason != null) {
-            s.transition(RankState.EXITED);
-            return false;
-        }
-        boolean rolledBack = s.state == RankState.STOPPING;
-        boolean neverStarted = s.state == RankState.SPAWNING;
-        boolean programRan = s.state == RankState.RUNNING; // only then can its program have ended it
-        s.transition(RankState.DEAD);
-        // Its log went with its process: the run record shows 0 until the next incarnation reports.
-        s.logBytes = 0;
-        s.logMemoryBytes = 0;
-        if (neverStarted && ++s.failedStarts >= MAX_FAILED_STARTS) {
-            // A process that cannot even start (a broken JVM, class path or checkpoint) would be
-            // restarted for ever: give up, with what its last attempt printed above.
-            return failJob(
-                    s,
-                    1,
-                    "its process died before starting, " + s.failedStarts + " times in a row",
-                    "rank " + s.rank + ": its process died before starting " + s.failedStarts
-                            + " times in a row (last exit status " + status + "); see its output above");
-        }
-        if (s.strike == null && programRan && status >= 0 && status < 128 && status != RankProcess.COULD_NOT_RUN) {
-            // Not killed (a signal's death is 128 + its number) but ended by its program, with
-            // System.exit say, before its end reached the launcher: a re-execution would end it again,
-            // so, as under mpirun, the job ends with that status instead of recovering for ever.
-            return failJob(
-                    s,
-                    status == 0 ? 1 : status,
-                    "its process exited with status " + status + " before MPI.Finalize",
-                    "rank " + s.rank + ": its process exited with status " + status
-                            + " before MPI.Finalize (its program ended it); a process killed by a signal is a crash and"
-                            + " is recovered, one that exits is not");
-        }
-        s.detectedNanos = System.nanoTime();
-        if (s.strike == null) {
-            String how =
-                    status == 137 ? "its process was killed (SIGKILL)" : "its process exited with status " + status;
-            s.strike = new Strike(s.detectedNanos, how, pointsHeard(s), operationsHeard(s));
-        }
-        s.failed = !rolledBack;
-        if (!protocol.recovers()) {
-            return failJob(
-                    s,
-                    1,
-                    "crashed (" + s.strike.reason() + "); protocol " + protocol.name() + " cannot recover",
-                    "rank " + s.rank + " crashed (" + s.strike.reason() + ") and protocol " + protocol.name()
-                            + " cannot recover: run with --protocol " + recoveringNames());
-        }
-        return true;
-    }
-
-    /** The rank failed ({@code outcome} says how) and the job ends with {@code code}. False: no recovery. */
-    private boolean failJob(Slot s, int code, String outcome, String reason) {
-        s.outcome = new RankOutcome(s.rank, RankOutcome.Status.FAILED, outcome, null);
-        abort(s.rank, code, reason);
-        return false;
-    }
-
-    private void afterDeaths() {
-        broadcastPeers();
-        recover();
-    }
-
-    private static String recoveringNames() {
-        List<String> names = new ArrayList<>();
-        for (ProtocolDescriptor d : ProtocolRegistry.recovering()) {
-            names.add(d.name());
-        }
-        return String.join(" or ", names);
-    }
-
-    // ---------------------------------------------------------------------------------------------
-    // Recovery
-
-    /**
-     * Plans a recovery for the ranks that are down, stops the others the plan rolls back, and once
-     * all of them are down starts them again. Called again as each stopped process exits, and when
-     * another rank fails meanwhile (then planned anew, for all of them).
-     */
-    private void recover() {
-        for (Slot s : slots) {
-            if (s.state == RankState.STOPPING || (s.strike != null && s.state.hasProcess())) {
-                // Ranks still being stopped (for the plan, or struck: they fail together with the
-                // others): their exits call this again.
-                return;
-            }
-        }
-        Set<Integer> down = new TreeSet<>();
-        for (Slot s : slots) {
-            if (s.state == RankState.DEAD) {
-                down.add(s.rank);
-            }
-        }
-        if (down.isEmpty()) {
+        if (!coordinator.isCurrent(e.rank(), e.incarnation())) {
             return;
         }
-        RecoveryPlan plan = pendingPlan;
-        if (plan == null || !plan.rollback().containsAll(down)) {
-            Set<Integer> failed = new TreeSet<>();
-            for (Slot s : slots) {
-                if (s.state == RankState.DEAD && s.failed) {
-                    failed.add(s.rank);
-                }
-            }
-            Set<Integer> planned = new TreeSet<>(failed.isEmpty() ? down : failed);
-            if (!lostAtLoggers.isEmpty()) {
-                // Messages only a dead logger held can be sent again only by their senders' re-execution.
-                io.rewind.ft.logger.LoggerNodes.Rollback senders =
-                        io.rewind.ft.logger.LoggerNodes.chain(planned, lostAtLoggers);
-                if (!senders.senders().isEmpty()) {
-                    senderRollbacks.add(senders.record(planned));
-                    senders.notes().forEach(n -> System.err.println("rewind: " + n));
-                    planned.addAll(senders.senders());
-                }
-            }
-            plan = protocol.plan(planned, view);
-            for (String note : plan.notes()) {
-                System.err.println("rewind: " + note);
-            }
-            pendingPlan = plan;
-        }
-        boolean stopping = false;
-        int first = down.iterator().next();
-        for (int r : plan.rollback()) {
-            Slot s = slots[r];
-            // A rank still starting for an earlier plan goes on only if it starts from this plan's line:
-            // one starting from another line would run beside ranks restarted from this one.
-            boolean startingElsewhere = s.state == RankState.SPAWNING && s.restartLine != plan.line();
-            if ((s.state != RankState.DEAD && s.state != RankState.SPAWNING) || startingElsewhere) {
-                s.transition(RankState.STOPPING);
-                killProcess(s);
-                stopping = true;
-            }
-        }
-        if (!stopping) {
-            pendingPlan = null;
-            restart(plan, first);
-        }
-    }
-
-    private void restart(RecoveryPlan plan, int first) {
-        for (int r : plan.rollback()) {
-            lostAtLoggers.remove(r); // its new incarnation sends again whatever it sent
-            if (plan.discardNewerLines()) {
-                held.discardAfter(r, plan.line());
-                lines.discardAfter(r, plan.line());
-                broadcast(new Messages.Lines(r, plan.line(), null, null));
-            }
-            lines.restartedFrom(r, plan.line());
-        }
-        protocol.onRollback(plan);
-        for (int r : plan.rollback()) {
-            Slot s = slots[r];
-            if (s.state != RankState.DEAD) {
-                continue; // being spawned already
-            }
-            Strike strike = s.strike;
-            if (s.failed && strike != null) {
-                s.recovery = report.failure(
-                        r,
-                        s.incarnation,
-                        strike.reason(),
-                        strike.nanos(),
-                        s.detectedNanos,
-                        plan.line(),
-                        plan.rollback(),
-                        plan.notes());
-                s.catchUpPoints = strike.points();
-                s.catchUpOperations = plan.line() == 0 ? strike.operations() : 0;
-            } else {
-                s.recovery = null;
-                s.catchUpPoints = 0;
-                s.catchUpOperations = 0;
-            }
-            s.outcome = null; // a rank that had finished runs again
-            s.strike = null;
-            s.firedKill = null;
-            s.failed = false;
-            if (s.sentHeard != null) {
-                // The incarnation died (or was stopped) without ending: what it sent as far as it last
-                // reported, as an in-JVM job counts every incarnation's traffic.
-                report.traffic(r, s.sentHeard);
-                s.sentHeard = null;
-            }
-            s.incarnation++;
-            s.restartLine = plan.line();
-            s.lineReached = plan.line();
-            s.output.rewindTo(held.output(r, plan.line()));
-            spawn(s);
-        }
-        allEnded = false;
+        awaitingPeers.remove(e.rank());
+        int status = e.status();
+        // Not killed (a signal's death is 128 + its number) but ended by its program, with System.exit
+        // say (unless the process could not run it at all).
+        boolean byProgram = status >= 0 && status < 128 && status != RankProcess.COULD_NOT_RUN;
+        String how = status == 137 ? "its process was killed (SIGKILL)" : "its process exited with status " + status;
+        coordinator.down(e.rank(), e.incarnation(), new DownCause(how, byProgram, status));
     }
 
     private void killProcess(Slot s) {
         Agent a = agents.get(s.node);
         if (a.link != null && !a.lost) {
-            a.link.send(new Messages.Kill(s.rank, s.incarnation));
+            a.link.send(new Messages.Kill(s.rank, coordinator.incarnation(s.rank)));
         } else if (s.pid > 0) {
             ProcessHandle.of(s.pid).ifPresent(ProcessHandle::destroyForcibly);
         }
     }
 
-    /** What the protocol may look at to plan a recovery. */
-    private final RecoveryView view;
-
-    /** The lines each rank's current incarnation reached, and the lines live nodes hold. */
-    private final class HeldLinesView implements RecoveryView {
+    /** The launcher's side of the coordinator's commands. Coordinator thread only. */
+    private final class Commands implements CoordinatorHost {
         @Override
-        public int ranks() {
-            return slots.length;
+        public void start(int rank, int incarnation, long line) {
+            spawn(slots[rank], incarnation, line);
         }
 
         @Override
-        public long newestLine(int rank) {
-            return slots[rank].lineReached;
+        public void stop(int rank, int incarnation) {
+            killProcess(slots[rank]);
+        }
+
+        @Override
+        public void strike(int rank, int incarnation, FailureSchedule.Kill kill) {
+            ProcessJob.this.strike(slots[rank], kill);
+        }
+
+        @Override
+        public void peersChanged() {
+            broadcastPeers();
+        }
+
+        @Override
+        public void discardAfter(int rank, long line) {
+            held.discardAfter(rank, line);
+            broadcast(new Messages.Lines(rank, line, null, null));
+        }
+
+        @Override
+        public void keepFrom(long line) {
+            held.keepFrom(line);
+            for (Agent a : agents) {
+                if (!a.lost && a.link != null) {
+                    a.link.send(new Messages.KeepFrom(line));
+                }
+            }
+        }
+
+        @Override
+        public void aborted(int rank, int errorCode, String reason) {
+            broadcast(new Messages.Aborted(rank, errorCode, reason));
+        }
+
+        @Override
+        public io.rewind.ft.logger.LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
+            if (lostAtLoggers.isEmpty()) {
+                return new io.rewind.ft.logger.LoggerNodes.Rollback(Set.of(), List.of());
+            }
+            io.rewind.ft.logger.LoggerNodes.Rollback senders =
+                    io.rewind.ft.logger.LoggerNodes.chain(planned, lostAtLoggers);
+            if (!senders.senders().isEmpty()) {
+                senderRollbacks.add(senders.record(planned));
+            }
+            return senders;
         }
 
         @Override
@@ -1600,8 +1264,14 @@ public final class ProcessJob {
         }
 
         @Override
-        public boolean complete(java.util.Collection<Integer> group, long line) {
-            return lines.complete(group, line);
+        public String describeWait(int rank) {
+            return "rank " + rank + " (incarnation " + coordinator.incarnation(rank) + ", process " + slots[rank].pid
+                    + ") waits inside MPI";
+        }
+
+        @Override
+        public void note(String line) {
+            System.err.println(line);
         }
     }
 
@@ -1659,7 +1329,7 @@ public final class ProcessJob {
     }
 
     private void scheduleTimeKills() {
-        for (FailureSchedule.Kill k : List.copyOf(pendingKills)) {
+        for (FailureSchedule.Kill k : coordinator.pendingKills()) {
             if (k.trigger() == FailureSchedule.Trigger.TIME) {
                 long at = startNanos + TimeUnit.MILLISECONDS.toNanos(k.value());
                 Thread.ofVirtual().name("rewind-launcher-kill-timer").start(() -> {
@@ -1675,146 +1345,39 @@ public final class ProcessJob {
 
     /** A kill at a time strikes the rank's running incarnation; one between incarnations waits for the next. */
     private void timeKill(FailureSchedule.Kill k) {
-        Slot s = slots[k.rank()];
-        if (abortReason != null || allEnded || !pendingKills.contains(k)) {
-            return;
-        }
-        if (s.state == RankState.ENDED || s.state == RankState.EXITED) {
-            return; // the rank has finished: nothing left to crash
-        }
-        if (s.state != RankState.RUNNING || s.strike != null) {
+        if (!coordinator.timeKill(k)) {
             Thread.ofVirtual().name("rewind-launcher-kill-timer").start(() -> {
                 java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(RETRY_KILL_MILLIS));
                 tasks.add(() -> timeKill(k));
             });
-            return;
         }
-        pendingKills.remove(k);
-        s.strike = new Strike(
-                System.nanoTime(), "killed at " + k.value() + " ms (" + k + ")", pointsHeard(s), operationsHeard(s));
-        strike(s, k);
     }
 
     private void abort(int rank, int errorCode, String reason) {
-        if (abortReason != null) {
-            return;
-        }
-        abortReason = reason;
-        abortCode = errorCode;
-        abortingRank = rank;
-        broadcast(new Messages.Aborted(rank, errorCode, reason));
+        coordinator.abort(rank, errorCode, reason);
     }
 
     // ---------------------------------------------------------------------------------------------
     // State
 
-    /** Where one rank's current process is in its life. */
-    enum RankState {
-        /** Asked of its agent; not yet listening. */
-        SPAWNING,
-        /** Listening; waits until every peer knows its address. */
-        LISTENING,
-        /** Running the program. */
-        RUNNING,
-        /** Its program ended; the process serves its peers until the job is over. */
-        ENDED,
-        /** Being killed, for a rollback. */
-        STOPPING,
-        /** Its process died before the job was over: to be restarted. */
-        DEAD,
-        /** Its process ended with the job. */
-        EXITED;
-
-        boolean hasProcess() {
-            return this == SPAWNING || this == LISTENING || this == RUNNING || this == ENDED || this == STOPPING;
-        }
-
-        boolean canMoveTo(RankState next) {
-            return switch (this) {
-                case SPAWNING -> next == LISTENING || next == DEAD || next == STOPPING || next == EXITED;
-                case LISTENING -> next == RUNNING || next == DEAD || next == STOPPING || next == EXITED;
-                case RUNNING -> next == ENDED || next == DEAD || next == STOPPING || next == EXITED;
-                case ENDED -> next == DEAD || next == STOPPING || next == EXITED;
-                case STOPPING -> next == DEAD || next == EXITED;
-                case DEAD -> next == SPAWNING;
-                case EXITED -> false;
-            };
-        }
-    }
-
-    /**
-     * How far a rank's process had got that died without saying (killed from outside, its node lost, or
-     * killed by the launcher at a time): the operations its incarnation last reported, a lower bound. Its
-     * next incarnation counts as caught up there (or, at the latest, where its program ends).
-     */
-    private static long operationsHeard(Slot s) {
-        return s.progressIncarnation == s.incarnation ? s.operations : 0;
-    }
-
-    /** The checkpoint points such a rank had passed, as far as the launcher heard (see {@link #operationsHeard}). */
-    private static long pointsHeard(Slot s) {
-        return s.progressIncarnation == s.incarnation ? s.points : 0;
-    }
-
-    /** How an incarnation was struck, and how far it had got. */
-    record Strike(long nanos, String reason, long points, long operations) {}
-
-    /** One rank across its incarnations, as the coordinator sees it. Coordinator thread only. */
+    /** One rank's process, as the launcher knows it; where it is in its life, the coordinator knows. */
     private static final class Slot {
         final int rank;
         final OutputRouter.RankOutput output;
         int node;
-        int incarnation;
-        RankState state = RankState.DEAD;
         Link link;
         long pid;
         String host;
         int port;
         /** The shared-memory domain of the current incarnation (null: none). */
         String shmDomain;
-
-        RankOutcome outcome;
-        long lineReached;
-        long restartLine;
-        long catchUpPoints;
-        long catchUpOperations;
-        /** Processes of this rank that died in a row before listening. */
-        int failedStarts;
-        /** The current incarnation's log as it last reported it ({@link Messages.LogHeld}). */
-        long logBytes;
-
-        /** The incarnation whose progress is below ({@link Messages.Progress}; -1: none reported). */
-        int progressIncarnation = -1;
-
-        long operations;
-        /** The checkpoint points its current incarnation had passed, as it last reported. */
-        long points;
         /** What its current incarnation had sent, as it last reported; null once counted. */
         io.rewind.engine.TrafficCounters.Sent sentHeard;
-
-        boolean waiting;
-
-        long logMemoryBytes;
-
-        Strike strike;
-        /** The kill of the schedule that fired in the current incarnation, if any. */
-        FailureSchedule.Kill firedKill;
-
-        boolean failed;
-        long detectedNanos;
-        RunReport.FailureRecord recovery;
 
         Slot(int rank, int node, OutputRouter.RankOutput output) {
             this.rank = rank;
             this.node = node;
             this.output = output;
-        }
-
-        void transition(RankState next) {
-            if (!state.canMoveTo(next)) {
-                throw new IllegalStateException("rank " + rank + "." + incarnation + ": " + state + " -> " + next);
-            }
-            state = next;
         }
     }
 

@@ -1,0 +1,752 @@
+package io.rewind.runtime.coordinator;
+
+import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolRegistry;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.RecoveryPlan;
+import io.rewind.ft.RecoveryView;
+import io.rewind.ft.logger.LoggerNodes;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.RankOutcome;
+import io.rewind.runtime.RecoveryPhase;
+import io.rewind.runtime.RunRecordWriter;
+import io.rewind.runtime.RunReport;
+import io.rewind.runtime.StallWatch;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.LongSupplier;
+
+/**
+ * The job's recovery coordinator: what it knows of every rank, and every decision taken on it. It is
+ * fed events (a rank started, ended, went down, was struck, wrote a line; a node was lost; a kill is
+ * due; time passed) and answers with commands to its {@link CoordinatorHost}: start an incarnation
+ * from a line, stop one, strike one, abort. Which ranks roll back and to which line is the protocol's
+ * plan ({@link Protocol#plan}); the coordinator makes sure the plan is carried out whole: every rank
+ * it names is down before any is started again, and a failure meanwhile is planned anew with the
+ * others.
+ *
+ * <p>Kill accounting, the stall watch, log sampling for the run record and the recovery timeline of
+ * every failure live here too, so they are the same whatever runs the ranks.
+ *
+ * <p>Single-threaded: every method is called on the host's coordinator thread. Nothing here waits or
+ * does I/O; the clock is given, so a test drives it as a script of events.
+ */
+public final class RecoveryCoordinator {
+    /** Incarnations of one rank that may go down in a row before they are reachable, before the job is given up. */
+    static final int MAX_FAILED_STARTS = 3;
+
+    private final Protocol protocol;
+    private final RecoveryLines lines;
+    private final RunReport.Builder report;
+    private final CoordinatorHost host;
+    private final LongSupplier clock;
+    private final RankRecord[] ranks;
+    private final List<FailureSchedule.Kill> pendingKills;
+    private final StallWatch stallWatch;
+    /** Where log samples go (null: no run record). */
+    private final RunRecordWriter record;
+
+    private final long startNanos;
+    private final RecoveryView view = new View();
+
+    private RecoveryPlan pendingPlan;
+    private long nextSampleNanos;
+    /** The line storage was last told to hold back from ({@link CoordinatorHost#keepFrom}). */
+    private long keepFromSent;
+
+    private boolean allEnded;
+    private String abortReason;
+    private int abortCode;
+    private int abortingRank;
+
+    /**
+     * @param kills   the kills of the schedule this coordinator strikes or accounts for: those due at a
+     *                time, and those the ranks fire themselves (reported by {@link #killFired})
+     * @param record  where log samples go (null: no run record)
+     */
+    public RecoveryCoordinator(
+            Protocol protocol,
+            RecoveryLines lines,
+            RunReport.Builder report,
+            CoordinatorHost host,
+            LongSupplier clock,
+            int rankCount,
+            List<FailureSchedule.Kill> kills,
+            Duration stallTimeout,
+            RunRecordWriter record) {
+        this.protocol = protocol;
+        this.lines = lines;
+        this.report = report;
+        this.host = host;
+        this.clock = clock;
+        this.ranks = new RankRecord[rankCount];
+        for (int r = 0; r < rankCount; r++) {
+            ranks[r] = new RankRecord(r);
+        }
+        this.pendingKills = new ArrayList<>(kills);
+        this.stallWatch = new StallWatch(stallTimeout);
+        this.record = record;
+        this.startNanos = clock.getAsLong();
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // What the host asks
+
+    /** The rank's current incarnation. */
+    public int incarnation(int rank) {
+        return ranks[rank].incarnation;
+    }
+
+    public RankLife life(int rank) {
+        return ranks[rank].life;
+    }
+
+    /** Whether {@code incarnation} is the rank's current one (an earlier one's news are stale). */
+    public boolean isCurrent(int rank, int incarnation) {
+        return ranks[rank].incarnation == incarnation;
+    }
+
+    /** The line the rank's current incarnation starts from. */
+    public long restartLine(int rank) {
+        return ranks[rank].restartLine;
+    }
+
+    /** Checkpoint points at which the rank's current incarnation is back where its predecessor crashed. */
+    public long catchUpPoints(int rank) {
+        return ranks[rank].catchUpPoints;
+    }
+
+    /** For a restart from the beginning, the operations at which it is back there (0: count points). */
+    public long catchUpOperations(int rank) {
+        return ranks[rank].catchUpOperations;
+    }
+
+    /** How the rank ended (null: it has not, or runs again). */
+    public RankOutcome outcome(int rank) {
+        return ranks[rank].outcome;
+    }
+
+    /** The kills of the schedule that have not struck (yet). */
+    public List<FailureSchedule.Kill> pendingKills() {
+        return List.copyOf(pendingKills);
+    }
+
+    /** The kills of the schedule the rank's incarnations fire themselves (not those due at a time). */
+    public List<FailureSchedule.Kill> killsFiredBy(int rank) {
+        List<FailureSchedule.Kill> out = new ArrayList<>();
+        for (FailureSchedule.Kill k : pendingKills) {
+            if (k.rank() == rank && k.trigger() != FailureSchedule.Trigger.TIME) {
+                out.add(k);
+            }
+        }
+        return out;
+    }
+
+    /** Whether every rank has ended its program. */
+    public boolean allEnded() {
+        return allEnded;
+    }
+
+    public boolean aborted() {
+        return abortReason != null;
+    }
+
+    /** Why the job was aborted (null: it was not). */
+    public String abortReason() {
+        return abortReason;
+    }
+
+    public int abortCode() {
+        return abortCode;
+    }
+
+    public int abortingRank() {
+        return abortingRank;
+    }
+
+    /** When the coordinator next wants {@link #tick}: its host waits for events no longer than that. */
+    public long nextTickNanos() {
+        return nextSampleNanos;
+    }
+
+    /** What the protocol may look at to plan a recovery. */
+    public RecoveryView view() {
+        return view;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Events: the life of an incarnation
+
+    /** Starts every rank's first incarnation, from {@code line} (0: the beginning; more: a resumed job). */
+    public void startAll(long line) {
+        for (RankRecord s : ranks) {
+            s.restartLine = line;
+            s.lineReached = line;
+            s.transition(RankLife.STARTING);
+            host.start(s.rank, s.incarnation, line);
+        }
+    }
+
+    /** The incarnation exists again, a restart's process or thread: the respawn of its failure is over. */
+    public void respawned(int rank, int incarnation) {
+        RankRecord s = current(rank, incarnation);
+        if (s != null && s.recovery != null) {
+            s.recovery.enter(RecoveryPhase.RESPAWNED, clock.getAsLong());
+        }
+    }
+
+    /**
+     * The incarnation can be reached by its peers; true if it was waiting to be (a host then tells the
+     * peers where it is, once every starting rank is ready).
+     */
+    public boolean ready(int rank, int incarnation) {
+        RankRecord s = current(rank, incarnation);
+        if (s == null || s.life != RankLife.STARTING) {
+            return false;
+        }
+        s.failedStarts = 0;
+        s.transition(RankLife.READY);
+        return true;
+    }
+
+    /** Whether some rank is still starting (not yet reachable). */
+    public boolean anyStarting() {
+        for (RankRecord s : ranks) {
+            if (s.life == RankLife.STARTING) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The incarnation runs its program. */
+    public void running(int rank, int incarnation) {
+        RankRecord s = current(rank, incarnation);
+        if (s == null || (s.life != RankLife.STARTING && s.life != RankLife.READY)) {
+            return;
+        }
+        s.transition(RankLife.RUNNING);
+        if (s.recovery != null && s.restartLine == 0) {
+            s.recovery.enter(RecoveryPhase.RESTORED, clock.getAsLong()); // nothing to load
+        }
+    }
+
+    /** The incarnation loaded its recovery line, which took {@code nanos} of work. */
+    public void restored(int rank, int incarnation, long nanos) {
+        RankRecord s = current(rank, incarnation);
+        if (s != null && s.recovery != null) {
+            s.recovery.enter(RecoveryPhase.RESTORED, clock.getAsLong());
+            s.recovery.restoreWork(nanos);
+        }
+    }
+
+    /** The incarnation is back where its predecessor crashed, after {@code replayed} frames replayed to it. */
+    public void caughtUp(int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes) {
+        RankRecord s = current(rank, incarnation);
+        if (s != null && s.recovery != null) {
+            s.recovery.enter(RecoveryPhase.CAUGHT_UP, clock.getAsLong());
+            s.recovery.replayed(replayed);
+            s.recovery.unmatchedAtMost(peakUnmatched, peakUnmatchedBytes);
+        }
+    }
+
+    /** What the incarnation last said of its progress, for the stall watch and the crash point. */
+    public void progress(int rank, int incarnation, long operations, long points, boolean waiting) {
+        RankRecord s = current(rank, incarnation);
+        if (s != null) {
+            s.progressIncarnation = incarnation;
+            s.operations = operations;
+            s.points = points;
+            s.waiting = waiting;
+        }
+    }
+
+    /** The payload bytes the incarnation's log holds now and the memory it takes, for the run record. */
+    public void logHeld(int rank, int incarnation, long bytes, long memoryBytes) {
+        RankRecord s = current(rank, incarnation);
+        if (s != null && s.life != RankLife.DOWN) {
+            s.logBytes = bytes;
+            s.logMemoryBytes = memoryBytes;
+        }
+    }
+
+    /**
+     * Whether a line the incarnation wrote counts: not one finished by a rank already being rolled back,
+     * or reported after it went down. A plan made meanwhile restarts it from an older line, so the others
+     * must not trim their logs by this one (they would drop what it needs again).
+     */
+    public boolean countsLinesOf(int rank, int incarnation) {
+        RankRecord s = current(rank, incarnation);
+        return s != null && s.life != RankLife.STOPPING && s.life != RankLife.DOWN && s.life != RankLife.EXITED;
+    }
+
+    /**
+     * The incarnation wrote recovery line {@code line}: what it had received ({@code frontiers}) and sent
+     * per channel, and its event counts. False if the line does not count ({@link #countsLinesOf}).
+     */
+    public boolean checkpointed(
+            int rank,
+            int incarnation,
+            long line,
+            Map<Long, Long> frontiers,
+            Map<Long, Long> sent,
+            long[] events,
+            long bytes,
+            long nanos) {
+        if (!countsLinesOf(rank, incarnation)) {
+            return false;
+        }
+        ranks[rank].lineReached = line;
+        lines.published(rank, line, frontiers, events, sent);
+        keepFromAllComplete();
+        protocol.onCheckpoint(rank, line, frontiers);
+        report.checkpoint(rank, bytes, nanos);
+        return true;
+    }
+
+    /** The incarnation keeps, durably with {@code line}, the messages in transit across it up to {@code upTo}. */
+    public void inTransitKept(int rank, int incarnation, long line, Map<Long, Long> upTo) {
+        if (!countsLinesOf(rank, incarnation)) {
+            return;
+        }
+        lines.keptInTransit(rank, line, upTo);
+        keepFromAllComplete();
+    }
+
+    /** A rank of a resumed job starts from {@code line}, as if it had just written it. */
+    public void resumedFrom(int rank, long line, Map<Long, Long> frontiers, long[] events, Map<Long, Long> sent) {
+        lines.published(rank, line, frontiers, events, sent);
+        protocol.onCheckpoint(rank, line, frontiers);
+    }
+
+    /**
+     * The incarnation's program ended with {@code outcome}. False if that is not the rank's outcome: a
+     * stale incarnation, or one being stopped for a rollback (it runs again from its line).
+     */
+    public boolean ended(int rank, int incarnation, RankOutcome outcome) {
+        RankRecord s = current(rank, incarnation);
+        if (s == null || !s.life.exists() || s.life == RankLife.STOPPING) {
+            return false;
+        }
+        s.outcome = outcome;
+        s.transition(RankLife.ENDED);
+        report.rankTime(rank, (clock.getAsLong() - startNanos) / 1e9);
+        for (RankRecord o : ranks) {
+            if (o.outcome == null) {
+                return true;
+            }
+        }
+        allEnded = true;
+        return true;
+    }
+
+    /** The incarnation is gone ({@code cause} says how): recovered, unless the job is over or cannot. */
+    public void down(int rank, int incarnation, DownCause cause) {
+        RankRecord s = current(rank, incarnation);
+        if (s != null && markDown(s, cause)) {
+            afterDeaths();
+        }
+    }
+
+    /**
+     * Ranks went down together (their node was lost: their logs went with it, so they recover
+     * together, planned once).
+     */
+    public void downTogether(Collection<Integer> lost, String reason) {
+        long now = clock.getAsLong();
+        boolean any = false;
+        for (int r : lost) {
+            RankRecord s = ranks[r];
+            if (!s.life.exists()) {
+                continue;
+            }
+            if (s.strike == null) {
+                s.strike = new Strike(now, reason, s.pointsHeard(), s.operationsHeard());
+            }
+            any |= markDown(s, new DownCause(reason, false, 137));
+        }
+        if (any) {
+            afterDeaths();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Events: kills
+
+    /**
+     * A kill of the schedule fired in the incarnation (it fires operation and point kills itself). One
+     * that fires in an incarnation a rollback is stopping waits for the next incarnation, instead of
+     * striking one that is going anyway (and being lost).
+     */
+    public void killFired(int rank, int incarnation, FailureSchedule.Kill kill) {
+        RankRecord s = current(rank, incarnation);
+        if (s != null && s.life == RankLife.STOPPING) {
+            s.firedKill = null;
+            return;
+        }
+        pendingKills.remove(kill);
+        if (s != null) {
+            s.firedKill = kill;
+        }
+    }
+
+    /** The incarnation says it was struck ({@code reason}), at {@code points} points and {@code operations}. */
+    public void struck(int rank, int incarnation, String reason, long points, long operations) {
+        RankRecord s = current(rank, incarnation);
+        if (s == null) {
+            return;
+        }
+        if (s.life == RankLife.STOPPING) {
+            // Stopped for the rollback before its strike was seen: its kill waits for the next incarnation.
+            if (s.firedKill != null && !pendingKills.contains(s.firedKill)) {
+                pendingKills.add(s.firedKill);
+            }
+            s.firedKill = null;
+            host.stop(rank, incarnation);
+        } else if (s.strike == null) {
+            s.strike = new Strike(clock.getAsLong(), reason, points, operations);
+            host.strike(rank, incarnation, s.firedKill);
+        }
+    }
+
+    /**
+     * A kill due at a time: it strikes the rank's running incarnation. True if it is done with (struck,
+     * or nothing left to strike); false if the rank is between incarnations, so the host tries again a
+     * moment later and the kill strikes the next one.
+     */
+    public boolean timeKill(FailureSchedule.Kill k) {
+        RankRecord s = ranks[k.rank()];
+        if (abortReason != null || allEnded || !pendingKills.contains(k)) {
+            return true;
+        }
+        if (s.life == RankLife.ENDED || s.life == RankLife.EXITED) {
+            return true; // the rank has finished: nothing left to crash
+        }
+        if (s.life != RankLife.RUNNING || s.strike != null) {
+            return false;
+        }
+        pendingKills.remove(k);
+        s.strike = new Strike(
+                clock.getAsLong(), "killed at " + k.value() + " ms (" + k + ")", s.pointsHeard(), s.operationsHeard());
+        host.strike(k.rank(), s.incarnation, k);
+        return true;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Events: the job
+
+    /** The first abort wins: the host tells every rank. */
+    public void abort(int rank, int errorCode, String reason) {
+        if (abortReason != null) {
+            return;
+        }
+        abortReason = reason;
+        abortCode = errorCode;
+        abortingRank = rank;
+        host.aborted(rank, errorCode, reason);
+    }
+
+    /**
+     * Time passed: a log sample for the run record when one is due, and the stall watch. {@code idle}:
+     * the host has no event waiting (a stall is only one if nothing is about to happen).
+     */
+    public void tick(long now, boolean idle) {
+        if (now < nextSampleNanos) {
+            return;
+        }
+        sampleLogs(now);
+        watchForStall(now, idle);
+    }
+
+    /** A log sample for the run record now, whether due or not (at the start and at the end of the job). */
+    public void sampleLogs(long now) {
+        nextSampleNanos = now + RunRecordWriter.SAMPLE_EVERY_NANOS;
+        if (record == null) {
+            return;
+        }
+        long[] bytes = new long[ranks.length];
+        long[] memory = new long[ranks.length];
+        for (int r = 0; r < ranks.length; r++) {
+            bytes[r] = ranks[r].logBytes;
+            memory[r] = ranks[r].logMemoryBytes;
+        }
+        record.sample(now, bytes, memory);
+    }
+
+    /** The kills of the schedule that never struck go to the report (at the end of the job). */
+    public void reportKillsNotStruck() {
+        report.killsNotStruck(pendingKills);
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // Decisions
+
+    private RankRecord current(int rank, int incarnation) {
+        RankRecord s = ranks[rank];
+        return s.incarnation == incarnation ? s : null;
+    }
+
+    /**
+     * Records that a rank's incarnation is gone; true if that calls for a recovery (the job was not
+     * over, and the protocol recovers), which {@link #afterDeaths} then starts.
+     */
+    private boolean markDown(RankRecord s, DownCause cause) {
+        if (s.life == RankLife.EXITED || s.life == RankLife.DOWN) {
+            return false;
+        }
+        if (allEnded || abortReason != null) {
+            s.transition(RankLife.EXITED);
+            return false;
+        }
+        boolean rolledBack = s.life == RankLife.STOPPING;
+        boolean neverReachable = s.life == RankLife.STARTING;
+        boolean programRan = s.life == RankLife.RUNNING; // only then can its program have ended it
+        s.transition(RankLife.DOWN);
+        // Its log went with it: the run record shows 0 until the next incarnation reports.
+        s.logBytes = 0;
+        s.logMemoryBytes = 0;
+        if (neverReachable && ++s.failedStarts >= MAX_FAILED_STARTS) {
+            // One that cannot even start (a broken JVM, class path or checkpoint) would be restarted
+            // for ever: give up, with what its last attempt printed.
+            return failJob(
+                    s,
+                    1,
+                    "its process died before starting, " + s.failedStarts + " times in a row",
+                    "rank " + s.rank + ": its process died before starting " + s.failedStarts
+                            + " times in a row (last exit status " + cause.status() + "); see its output above");
+        }
+        if (s.strike == null && programRan && cause.endedByProgram()) {
+            // Ended by its program (System.exit, say) before its end reached the coordinator: a
+            // re-execution would end it again, so, as under mpirun, the job ends with that status
+            // instead of recovering for ever.
+            int status = cause.status();
+            return failJob(
+                    s,
+                    status == 0 ? 1 : status,
+                    "its process exited with status " + status + " before MPI.Finalize",
+                    "rank " + s.rank + ": its process exited with status " + status
+                            + " before MPI.Finalize (its program ended it); a process killed by a signal is a crash and"
+                            + " is recovered, one that exits is not");
+        }
+        s.detectedNanos = clock.getAsLong();
+        if (s.strike == null) {
+            s.strike = new Strike(s.detectedNanos, cause.how(), s.pointsHeard(), s.operationsHeard());
+        }
+        s.failed = !rolledBack;
+        if (!protocol.recovers()) {
+            return failJob(
+                    s,
+                    1,
+                    "crashed (" + s.strike.reason() + "); protocol " + protocol.name() + " cannot recover",
+                    "rank " + s.rank + " crashed (" + s.strike.reason() + ") and protocol " + protocol.name()
+                            + " cannot recover: run with --protocol " + recoveringNames());
+        }
+        return true;
+    }
+
+    /** The rank failed ({@code outcome} says how) and the job ends with {@code code}. False: no recovery. */
+    private boolean failJob(RankRecord s, int code, String outcome, String reason) {
+        s.outcome = new RankOutcome(s.rank, RankOutcome.Status.FAILED, outcome, null);
+        abort(s.rank, code, reason);
+        return false;
+    }
+
+    private void afterDeaths() {
+        host.peersChanged();
+        recover();
+    }
+
+    private static String recoveringNames() {
+        List<String> names = new ArrayList<>();
+        for (ProtocolDescriptor d : ProtocolRegistry.recovering()) {
+            names.add(d.name());
+        }
+        return String.join(" or ", names);
+    }
+
+    /**
+     * Plans a recovery for the ranks that are down, stops the others the plan rolls back, and once all
+     * of them are down starts them again. Called again as each stopped rank goes down, and when another
+     * rank fails meanwhile (then planned anew, for all of them).
+     */
+    private void recover() {
+        for (RankRecord s : ranks) {
+            if (s.life == RankLife.STOPPING || (s.strike != null && s.life.exists())) {
+                // Ranks still being stopped (for the plan, or struck: they fail together with the
+                // others): their going down calls this again.
+                return;
+            }
+        }
+        Set<Integer> down = new TreeSet<>();
+        for (RankRecord s : ranks) {
+            if (s.life == RankLife.DOWN) {
+                down.add(s.rank);
+            }
+        }
+        if (down.isEmpty()) {
+            return;
+        }
+        RecoveryPlan plan = pendingPlan;
+        if (plan == null || !plan.rollback().containsAll(down)) {
+            Set<Integer> failed = new TreeSet<>();
+            for (RankRecord s : ranks) {
+                if (s.life == RankLife.DOWN && s.failed) {
+                    failed.add(s.rank);
+                }
+            }
+            Set<Integer> planned = new TreeSet<>(failed.isEmpty() ? down : failed);
+            // Messages only a dead logger held can be sent again only by their senders' re-execution.
+            LoggerNodes.Rollback senders = host.sendersToRollBack(planned);
+            if (!senders.senders().isEmpty()) {
+                senders.notes().forEach(n -> host.note("rewind: " + n));
+                planned.addAll(senders.senders());
+            }
+            plan = protocol.plan(planned, view);
+            for (String note : plan.notes()) {
+                host.note("rewind: " + note);
+            }
+            pendingPlan = plan;
+        }
+        boolean stopping = false;
+        for (int r : plan.rollback()) {
+            RankRecord s = ranks[r];
+            // A rank still starting for an earlier plan goes on only if it starts from this plan's line:
+            // one starting from another line would run beside ranks restarted from this one.
+            boolean startingElsewhere = s.life == RankLife.STARTING && s.restartLine != plan.line();
+            if ((s.life != RankLife.DOWN && s.life != RankLife.STARTING) || startingElsewhere) {
+                s.transition(RankLife.STOPPING);
+                host.stop(r, s.incarnation);
+                stopping = true;
+            }
+        }
+        if (!stopping) {
+            pendingPlan = null;
+            restart(plan);
+        }
+    }
+
+    /** Every rank of the plan is down (or starting from its line): starts the ones that are down. */
+    private void restart(RecoveryPlan plan) {
+        for (int r : plan.rollback()) {
+            if (plan.discardNewerLines()) {
+                host.discardAfter(r, plan.line());
+                lines.discardAfter(r, plan.line());
+            }
+            lines.restartedFrom(r, plan.line());
+        }
+        protocol.onRollback(plan);
+        for (int r : plan.rollback()) {
+            RankRecord s = ranks[r];
+            if (s.life != RankLife.DOWN) {
+                continue; // being started already
+            }
+            Strike strike = s.strike;
+            if (s.failed && strike != null) {
+                s.recovery = report.failure(
+                        r,
+                        s.incarnation,
+                        strike.reason(),
+                        strike.nanos(),
+                        s.detectedNanos,
+                        plan.line(),
+                        plan.rollback(),
+                        plan.notes());
+                s.catchUpPoints = strike.points();
+                // From the beginning, where it crashed is counted in operations (a program without the
+                // checkpoint API passes no point).
+                s.catchUpOperations = plan.line() == 0 ? strike.operations() : 0;
+            } else {
+                s.recovery = null;
+                s.catchUpPoints = 0;
+                s.catchUpOperations = 0;
+            }
+            s.outcome = null; // a rank that had finished runs again
+            s.strike = null;
+            s.firedKill = null;
+            s.failed = false;
+            s.incarnation++;
+            s.restartLine = plan.line();
+            s.lineReached = plan.line();
+            s.transition(RankLife.STARTING);
+            host.start(r, s.incarnation, plan.line());
+        }
+        allEnded = false;
+    }
+
+    /** Tells storage when the newest line complete for all ranks moved. */
+    private void keepFromAllComplete() {
+        long line = lines.allComplete();
+        if (line == keepFromSent) {
+            return;
+        }
+        keepFromSent = line;
+        host.keepFrom(line);
+    }
+
+    /**
+     * At every sample: aborts the job once every rank that has not ended has been running and parked in
+     * a blocking MPI wait for the stall timeout, with no rank making an operation, no incarnation
+     * changing and nothing for the coordinator to do. Nothing can end such a wait (a deadlock of the
+     * program, or a fault of the runtime), so the job says where each rank waits and ends, rather than
+     * wait for its time limit.
+     */
+    private void watchForStall(long now, boolean idle) {
+        if (!stallWatch.enabled() || abortReason != null) {
+            return;
+        }
+        long[] progress = new long[2 * ranks.length];
+        boolean anyWaits = false;
+        for (RankRecord s : ranks) {
+            if (s.outcome != null || s.life == RankLife.ENDED) {
+                continue; // ended: it serves its peers, and waits for nothing
+            }
+            if (s.life != RankLife.RUNNING || s.progressIncarnation != s.incarnation || !s.waiting) {
+                stallWatch.reset();
+                return; // computing, polling, starting, or in a recovery
+            }
+            anyWaits = true;
+            progress[2 * s.rank] = s.incarnation;
+            progress[2 * s.rank + 1] = s.operations;
+        }
+        if (!anyWaits || !idle) {
+            stallWatch.reset();
+        } else if (stallWatch.stalled(now, progress)) {
+            for (RankRecord s : ranks) {
+                if (s.outcome == null && s.life == RankLife.RUNNING) {
+                    host.note("rewind: after " + stallWatch.limitText() + " with no progress, "
+                            + host.describeWait(s.rank));
+                }
+            }
+            abort(-1, 1, stallWatch.reason());
+        }
+    }
+
+    /** The lines each rank's current incarnation reached, the lines storage holds, and which are complete. */
+    private final class View implements RecoveryView {
+        @Override
+        public int ranks() {
+            return ranks.length;
+        }
+
+        @Override
+        public long newestLine(int rank) {
+            return ranks[rank].lineReached;
+        }
+
+        @Override
+        public long newestCommonLine(Collection<Integer> of, long atMost) {
+            return host.newestCommonLine(of, atMost);
+        }
+
+        @Override
+        public boolean complete(Collection<Integer> group, long line) {
+            return lines.complete(group, line);
+        }
+    }
+}

@@ -1,0 +1,458 @@
+package io.rewind.runtime.coordinator;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolServices;
+import io.rewind.ft.RankProtocol;
+import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.RecoveryPlan;
+import io.rewind.ft.RecoveryView;
+import io.rewind.ft.logger.LoggerNodes;
+import io.rewind.runtime.FailureSchedule;
+import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.RankOutcome;
+import io.rewind.runtime.RecoveryPhase;
+import io.rewind.runtime.RunReport;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The recovery scenarios of the recovery tests as scripts of events, against a host that only writes
+ * down the commands it gets: every decision the coordinator takes, checked step by step, with no rank
+ * running and no clock but the script's.
+ */
+class RecoveryCoordinatorTest {
+    private static final Map<Long, Long> NONE = Map.of();
+    private static final long[] NO_EVENTS = new long[2];
+
+    /** Plans as a protocol of each kind would: only the failed ranks, or every rank. */
+    private static final class ScriptedProtocol implements Protocol {
+        final boolean global;
+        final boolean recovers;
+        final List<Set<Integer>> planned = new ArrayList<>();
+
+        ScriptedProtocol(boolean global, boolean recovers) {
+            this.global = global;
+            this.recovers = recovers;
+        }
+
+        @Override
+        public String name() {
+            return global ? "scripted-global" : "scripted-local";
+        }
+
+        @Override
+        public boolean recovers() {
+            return recovers;
+        }
+
+        @Override
+        public void start(ProtocolServices services) {}
+
+        @Override
+        public RankProtocol openRank(int rank, int incarnation) {
+            throw new UnsupportedOperationException("no rank runs in this test");
+        }
+
+        @Override
+        public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
+            planned.add(Set.copyOf(failed));
+            if (global) {
+                return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), List.of());
+            }
+            long line = view.newestCompleteLine(failed, view.newestLineOutside(failed));
+            return new RecoveryPlan(failed, Math.max(0, line), false, List.of());
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    /** Writes down every command; lines held are those the script's ranks wrote. */
+    private static final class RecordingHost implements CoordinatorHost {
+        final List<String> commands = new ArrayList<>();
+        final Map<Integer, TreeSet<Long>> held = new HashMap<>();
+        LoggerNodes.Rollback senders = new LoggerNodes.Rollback(Set.of(), List.of());
+
+        @Override
+        public void start(int rank, int incarnation, long line) {
+            commands.add("start " + rank + "." + incarnation + " from " + line);
+        }
+
+        @Override
+        public void stop(int rank, int incarnation) {
+            commands.add("stop " + rank + "." + incarnation);
+        }
+
+        @Override
+        public void strike(int rank, int incarnation, FailureSchedule.Kill kill) {
+            commands.add("strike " + rank + "." + incarnation + (kill == null ? "" : " by " + kill));
+        }
+
+        @Override
+        public void peersChanged() {
+            commands.add("peers");
+        }
+
+        @Override
+        public void discardAfter(int rank, long line) {
+            commands.add("discard " + rank + " after " + line);
+        }
+
+        @Override
+        public void keepFrom(long line) {
+            commands.add("keep from " + line);
+        }
+
+        @Override
+        public void aborted(int rank, int errorCode, String reason) {
+            commands.add("abort " + errorCode + ": " + reason);
+        }
+
+        @Override
+        public LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
+            return senders;
+        }
+
+        @Override
+        public long newestCommonLine(Collection<Integer> ranks, long atMost) {
+            long best = 0;
+            for (long line : held.getOrDefault(ranks.iterator().next(), new TreeSet<>())) {
+                boolean all = line <= atMost;
+                for (int r : ranks) {
+                    all &= held.getOrDefault(r, new TreeSet<>()).contains(line);
+                }
+                if (all) {
+                    best = Math.max(best, line);
+                }
+            }
+            return best;
+        }
+
+        @Override
+        public String describeWait(int rank) {
+            return "rank " + rank + " waits";
+        }
+
+        @Override
+        public void note(String line) {
+            commands.add("note " + line);
+        }
+
+        /** The commands since the last call. */
+        List<String> take() {
+            List<String> out = List.copyOf(commands);
+            commands.clear();
+            return out;
+        }
+    }
+
+    private final RecordingHost host = new RecordingHost();
+    private long now = 1_000_000_000L;
+    private RunReport.Builder report;
+
+    private RecoveryCoordinator coordinator(int ranks, Protocol protocol, FailureSchedule.Kill... kills) {
+        return coordinator(ranks, protocol, Duration.ZERO, kills);
+    }
+
+    private RecoveryCoordinator coordinator(
+            int ranks, Protocol protocol, Duration stallTimeout, FailureSchedule.Kill... kills) {
+        report = new RunReport.Builder(
+                JobConfig.builder("com.example.Main").ranks(ranks).build());
+        return new RecoveryCoordinator(
+                protocol,
+                new RecoveryLines(ranks, 2),
+                report,
+                host,
+                () -> now,
+                ranks,
+                List.of(kills),
+                stallTimeout,
+                null);
+    }
+
+    /** Starts every rank and has each run; the host's commands so far are dropped. */
+    private void runAll(RecoveryCoordinator c, int ranks) {
+        c.startAll(0);
+        for (int r = 0; r < ranks; r++) {
+            assertTrue(c.ready(r, 0));
+            c.running(r, 0);
+        }
+        host.take();
+    }
+
+    private void checkpoint(RecoveryCoordinator c, int rank, long line) {
+        host.held.computeIfAbsent(rank, k -> new TreeSet<>()).add(line);
+        assertTrue(c.checkpointed(rank, c.incarnation(rank), line, NONE, NONE, NO_EVENTS, 100, 10));
+    }
+
+    private static DownCause sigkill() {
+        return new DownCause("its process was killed (SIGKILL)", false, 137);
+    }
+
+    @Test
+    void aCrashedRankAloneRestartsFromItsNewestLineAndItsTimelineMovesForward() {
+        RecoveryCoordinator c = coordinator(3, new ScriptedProtocol(false, true));
+        runAll(c, 3);
+        for (int r = 0; r < 3; r++) {
+            checkpoint(c, r, 1);
+        }
+        assertEquals(List.of("keep from 1"), host.take());
+
+        now += 5;
+        c.down(1, 0, sigkill());
+        assertEquals(List.of("peers", "start 1.1 from 1"), host.take());
+        assertEquals(RankLife.STARTING, c.life(1));
+        assertEquals(RankLife.RUNNING, c.life(0));
+
+        c.respawned(1, 1);
+        assertTrue(c.ready(1, 1));
+        c.running(1, 1);
+        c.restored(1, 1, 7);
+        c.caughtUp(1, 1, 42, 3, 300);
+        RunReport.FailureRecord f =
+                report.build(Duration.ofSeconds(1)).failures().getFirst();
+        assertEquals(RecoveryPhase.CAUGHT_UP, f.phase());
+        assertEquals(1, f.line());
+        assertEquals(42, f.replayedFrames());
+        assertEquals(Set.of(1), f.rolledBack());
+        assertEquals("its process was killed (SIGKILL)", f.how());
+    }
+
+    @Test
+    void aGlobalRollbackStopsEveryOtherRankAndStartsNoneUntilAllAreDown() {
+        RecoveryCoordinator c = coordinator(3, new ScriptedProtocol(true, true));
+        runAll(c, 3);
+        for (int r = 0; r < 3; r++) {
+            checkpoint(c, r, 1);
+        }
+        checkpoint(c, 2, 2); // not held by all: the rollback goes to 1
+        host.take();
+
+        c.down(0, 0, sigkill());
+        assertEquals(List.of("peers", "stop 1.0", "stop 2.0"), host.take());
+        // A line finished by a rank being stopped does not count: the plan restarts it from an older one.
+        assertFalse(c.checkpointed(1, 0, 2, NONE, NONE, NO_EVENTS, 1, 1));
+        // Its end does not either: it runs again.
+        assertFalse(c.ended(1, 0, new RankOutcome(1, RankOutcome.Status.COMPLETED, "", null)));
+
+        c.down(1, 0, sigkill());
+        assertEquals(List.of("peers"), host.take());
+        c.down(2, 0, sigkill());
+        assertEquals(
+                List.of(
+                        "peers",
+                        "discard 0 after 1",
+                        "discard 1 after 1",
+                        "discard 2 after 1",
+                        "start 0.1 from 1",
+                        "start 1.1 from 1",
+                        "start 2.1 from 1"),
+                host.take());
+        // Only rank 0 failed; the others were rolled back, with no failure record of their own.
+        assertEquals(1, report.build(Duration.ofSeconds(1)).failures().size());
+    }
+
+    @Test
+    void ranksStruckTogetherArePlannedOnceWhenTheLastIsDown() {
+        ScriptedProtocol protocol = new ScriptedProtocol(false, true);
+        RecoveryCoordinator c = coordinator(3, protocol);
+        runAll(c, 3);
+
+        c.struck(2, 0, "killed at operation 5", 0, 5);
+        assertEquals(List.of("strike 2.0"), host.take());
+        c.down(1, 0, sigkill());
+        // Rank 2 is struck but still there: nothing is planned until it is down too.
+        assertEquals(List.of("peers"), host.take());
+        c.down(2, 0, sigkill());
+        assertEquals(List.of("peers", "start 1.1 from 0", "start 2.1 from 0"), host.take());
+        assertEquals(List.of(Set.of(1, 2)), protocol.planned);
+        assertEquals(5, c.catchUpOperations(2));
+    }
+
+    @Test
+    void aKillThatFiresInARankARollbackStopsWaitsForItsNextIncarnation() {
+        FailureSchedule.Kill kill = new FailureSchedule.Kill(1, FailureSchedule.Trigger.OPERATION, 100);
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(true, true), kill);
+        runAll(c, 2);
+
+        c.down(0, 0, sigkill());
+        assertEquals(List.of("peers", "stop 1.0"), host.take());
+        c.killFired(1, 0, kill);
+        c.struck(1, 0, "killed at operation 100", 0, 100);
+        assertEquals(List.of("stop 1.0"), host.take()); // stopped, not struck: the kill is not spent
+        c.down(1, 0, sigkill());
+        assertEquals(
+                List.of("peers", "discard 0 after 0", "discard 1 after 0", "start 0.1 from 0", "start 1.1 from 0"),
+                host.take());
+        assertEquals(List.of(kill), c.killsFiredBy(1));
+
+        // In the next incarnation it fires and strikes: spent.
+        c.ready(1, 1);
+        c.running(1, 1);
+        c.killFired(1, 1, kill);
+        c.struck(1, 1, "killed at operation 100", 0, 100);
+        assertEquals(List.of("strike 1.1 by " + kill), host.take());
+        assertTrue(c.pendingKills().isEmpty());
+    }
+
+    @Test
+    void aTimeKillWaitsWhileTheRankIsBetweenIncarnationsAndIsSpentOnceItStrikes() {
+        FailureSchedule.Kill kill = new FailureSchedule.Kill(0, FailureSchedule.Trigger.TIME, 50);
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, true), kill);
+        c.startAll(0);
+        host.take();
+        assertFalse(c.timeKill(kill)); // starting: try again
+        assertTrue(c.ready(0, 0));
+        c.running(0, 0);
+        assertTrue(c.timeKill(kill));
+        assertEquals(List.of("strike 0.0 by " + kill), host.take());
+        assertTrue(c.pendingKills().isEmpty());
+        assertTrue(c.timeKill(kill)); // spent: nothing more
+        assertEquals(List.of(), host.take());
+    }
+
+    @Test
+    void aRankStartingFromAnotherLineIsStoppedWhenANewPlanComes() {
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(true, true));
+        runAll(c, 2);
+        checkpoint(c, 0, 1);
+        checkpoint(c, 1, 1);
+        host.take();
+        c.down(0, 0, sigkill());
+        c.down(1, 0, sigkill());
+        assertEquals(
+                List.of(
+                        "peers",
+                        "stop 1.0",
+                        "peers",
+                        "discard 0 after 1",
+                        "discard 1 after 1",
+                        "start 0.1 from 1",
+                        "start 1.1 from 1"),
+                host.take());
+        // Rank 0's process cannot read line 1 and dies before it is reachable; the line goes.
+        host.held.get(0).remove(1L);
+        host.held.get(1).remove(1L);
+        c.down(0, 1, new DownCause("its process exited with status 3", false, 3));
+        // The new plan goes back to 0: rank 1, still starting from 1, is stopped and starts again.
+        assertEquals(List.of("peers", "stop 1.1"), host.take());
+        c.down(1, 1, sigkill());
+        assertEquals(
+                List.of("peers", "discard 0 after 0", "discard 1 after 0", "start 0.2 from 0", "start 1.2 from 0"),
+                host.take());
+    }
+
+    @Test
+    void theRanksOfALostNodeArePlannedTogether() {
+        ScriptedProtocol protocol = new ScriptedProtocol(false, true);
+        RecoveryCoordinator c = coordinator(4, protocol);
+        runAll(c, 4);
+        c.downTogether(List.of(2, 3), "its node n1 was lost");
+        assertEquals(List.of("peers", "start 2.1 from 0", "start 3.1 from 0"), host.take());
+        assertEquals(List.of(Set.of(2, 3)), protocol.planned);
+    }
+
+    @Test
+    void sendersWhoseMessagesOnlyADeadLoggerHeldRollBackToo() {
+        ScriptedProtocol protocol = new ScriptedProtocol(false, true);
+        RecoveryCoordinator c = coordinator(3, protocol);
+        runAll(c, 3);
+        host.senders = new LoggerNodes.Rollback(Set.of(0), List.of("rank 0 re-executes"));
+        c.down(2, 0, sigkill());
+        assertEquals(List.of(Set.of(0, 2)), protocol.planned);
+        assertEquals(List.of("peers", "note rewind: rank 0 re-executes", "stop 0.0"), host.take());
+    }
+
+    @Test
+    void aProgramThatEndsItsProcessEndsTheJobWithItsStatus() {
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, true));
+        runAll(c, 2);
+        c.down(1, 0, new DownCause("its process exited with status 4", true, 4));
+        List<String> commands = host.take();
+        assertEquals(1, commands.size());
+        assertTrue(commands.getFirst().startsWith("abort 4: rank 1: its process exited with status 4"));
+        assertEquals(RankOutcome.Status.FAILED, c.outcome(1).status());
+        assertEquals(4, c.abortCode());
+        // Ranks going down after the abort are over, not recovered.
+        c.down(0, 0, sigkill());
+        assertEquals(RankLife.EXITED, c.life(0));
+        assertEquals(List.of(), host.take());
+    }
+
+    @Test
+    void aCrashUnderAProtocolThatCannotRecoverAbortsTheJob() {
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, false));
+        runAll(c, 2);
+        c.down(0, 0, sigkill());
+        List<String> commands = host.take();
+        assertTrue(commands.getFirst().contains("cannot recover: run with --protocol"), commands.toString());
+        assertEquals(RankOutcome.Status.FAILED, c.outcome(0).status());
+    }
+
+    @Test
+    void aRankThatKeepsDyingBeforeItIsReachableEndsTheJob() {
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, true));
+        runAll(c, 2);
+        c.down(0, 0, sigkill());
+        for (int i = 1; i <= 3; i++) {
+            assertEquals(RankLife.STARTING, c.life(0));
+            c.down(0, i, new DownCause("its process exited with status 1", true, 1));
+        }
+        assertTrue(c.aborted());
+        assertTrue(c.abortReason().contains("died before starting 3 times in a row"), c.abortReason());
+    }
+
+    @Test
+    void endsAreCountedOnceEveryRankHasEndedAndARestartRunsARankAgain() {
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, true));
+        runAll(c, 2);
+        RankOutcome ok0 = new RankOutcome(0, RankOutcome.Status.COMPLETED, "", null);
+        assertTrue(c.ended(0, 0, ok0));
+        assertFalse(c.allEnded());
+        c.down(0, 0, sigkill()); // a finished rank that crashes while serving its peers runs again
+        assertNull(c.outcome(0));
+        assertEquals(List.of("peers", "start 0.1 from 0"), host.take());
+        assertTrue(c.ended(1, 0, new RankOutcome(1, RankOutcome.Status.COMPLETED, "", null)));
+        assertFalse(c.allEnded());
+        c.ready(0, 1);
+        c.running(0, 1);
+        assertTrue(c.ended(0, 1, ok0));
+        assertTrue(c.allEnded());
+    }
+
+    @Test
+    void aJobWhoseRanksAllWaitWithNoProgressIsAbortedAsStalled() {
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, true), Duration.ofSeconds(2));
+        runAll(c, 2);
+        c.progress(0, 0, 10, 0, true);
+        c.progress(1, 0, 12, 0, true);
+        c.tick(now, true);
+        now += Duration.ofSeconds(1).toNanos();
+        c.tick(now, true);
+        assertFalse(c.aborted());
+        // Progress resets the watch.
+        c.progress(1, 0, 13, 0, true);
+        now += Duration.ofSeconds(1).toNanos();
+        c.tick(now, true);
+        now += Duration.ofSeconds(1).toNanos();
+        c.tick(now, true);
+        assertFalse(c.aborted());
+        now += Duration.ofSeconds(1).toNanos();
+        c.tick(now, true);
+        assertTrue(c.aborted());
+        List<String> commands = host.take();
+        assertTrue(commands.contains("note rewind: after 2 s with no progress, rank 0 waits"), commands.toString());
+    }
+}
