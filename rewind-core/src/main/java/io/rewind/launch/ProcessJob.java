@@ -1259,6 +1259,12 @@ public final class ProcessJob {
         }
 
         @Override
+        public void pruning(boolean held) {
+            // Nodes prune no line a recovery may pick: they keep every line from the newest one complete
+            // for all ranks (keepFrom), which is as old as any plan goes.
+        }
+
+        @Override
         public long newestCommonLine(java.util.Collection<Integer> ranks, long atMost) {
             return held.newestCommonLine(ranks, atMost);
         }

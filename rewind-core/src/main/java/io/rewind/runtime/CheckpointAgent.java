@@ -138,7 +138,7 @@ public final class CheckpointAgent {
             incarnation.engine.patterns().resumed();
             return false;
         }
-        job.injector().atPoint(incarnation, points);
+        incarnation.injector.atPoint(incarnation, points);
         int every = job.config().checkpointEvery();
         boolean wrote = every > 0 && points % every == 0 && job.protocol().checkpoints();
         if (wrote) {
@@ -196,7 +196,7 @@ public final class CheckpointAgent {
                         .putLong(incarnation.input().position())
                         .array());
         CheckpointImage image = new CheckpointImage(incarnation.rank, line, data);
-        job.injector().duringCheckpoint(incarnation, line, image, job.store());
+        incarnation.injector.duringCheckpoint(incarnation, line, image, job.store());
         long bytes = job.checkpoints().write(image);
         job.onCheckpoint(
                 incarnation,

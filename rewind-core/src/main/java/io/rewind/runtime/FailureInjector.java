@@ -7,54 +7,23 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
- * Makes the crashes of a {@link FailureSchedule} happen: at a checkpoint point, in the middle of a
- * checkpoint write (a half-written file is left behind), or at a wall-clock time. Each kill strikes
- * once, whichever incarnation of the rank is running then.
+ * Makes the crashes of a {@link FailureSchedule} happen in one incarnation: at a checkpoint point, at
+ * an operation, or in the middle of a checkpoint write (a half-written file is left behind). Each kill
+ * strikes at most once; one that fires is reported ({@code Job#onKillFired}), and the coordinator hands
+ * the kills still to fire to the rank's next incarnation. Kills at a wall-clock time are the
+ * coordinator's.
  */
-final class FailureInjector implements AutoCloseable {
+final class FailureInjector {
     private final Job job;
     private final FailureSchedule schedule;
     private final boolean[] fired;
-    private ScheduledExecutorService timer;
 
     FailureInjector(Job job, FailureSchedule schedule) {
         this.job = job;
         this.schedule = schedule;
         this.fired = new boolean[schedule.kills().size()];
-    }
-
-    /** Arms the time-triggered kills; call when the job starts. */
-    void start() {
-        for (int i = 0; i < fired.length; i++) {
-            FailureSchedule.Kill k = schedule.kills().get(i);
-            if (k.trigger() == FailureSchedule.Trigger.TIME) {
-                if (timer == null) {
-                    timer = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform()
-                            .daemon(true)
-                            .name("rewind-failure-injector")
-                            .unstarted(r));
-                }
-                final int index = i;
-                timer.schedule(
-                        () -> {
-                            if (claim(index)) {
-                                job.onKillFired(k);
-                                job.postKill(k.rank(), "killed at " + k.value() + " ms (" + k + ")", struck -> {
-                                    if (!struck) {
-                                        unclaim(index);
-                                    }
-                                });
-                            }
-                        },
-                        k.value(),
-                        TimeUnit.MILLISECONDS);
-            }
-        }
     }
 
     private boolean claim(int index) {
@@ -87,7 +56,7 @@ final class FailureInjector implements AutoCloseable {
             first.run();
         }
         FailureSchedule.Kill k = schedule.kills().get(index);
-        if (job.markKilled(inc, "killed " + where + " (" + k + ")", () -> job.onKillFired(k))) {
+        if (job.markKilled(inc, "killed " + where + " (" + k + ")", () -> job.onKillFired(inc, k))) {
             throw new RankKilledError(inc.rank, inc.number, where);
         }
         unclaim(index);
@@ -158,24 +127,6 @@ final class FailureInjector implements AutoCloseable {
             Files.write(torn, Arrays.copyOf(bytes, bytes.length / 2));
         } catch (IOException e) {
             // the crash happens anyway; the torn file is only there to be ignored
-        }
-    }
-
-    /** The kills that never struck (the job ended first, or the rank never got that far). */
-    synchronized java.util.List<FailureSchedule.Kill> unfired() {
-        java.util.List<FailureSchedule.Kill> out = new java.util.ArrayList<>();
-        for (int i = 0; i < fired.length; i++) {
-            if (!fired[i]) {
-                out.add(schedule.kills().get(i));
-            }
-        }
-        return out;
-    }
-
-    @Override
-    public void close() {
-        if (timer != null) {
-            timer.shutdownNow();
         }
     }
 }

@@ -11,13 +11,14 @@ import io.rewind.engine.RewindException;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
-import io.rewind.ft.ProtocolDescriptor;
-import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
-import io.rewind.ft.RecoveryPlan;
-import io.rewind.ft.RecoveryView;
+import io.rewind.runtime.coordinator.CoordinatorHost;
+import io.rewind.runtime.coordinator.DownCause;
+import io.rewind.runtime.coordinator.RankLife;
+import io.rewind.runtime.coordinator.RecoveryCoordinator;
+import io.rewind.runtime.coordinator.Strike;
 import io.rewind.transport.local.InJvmTransport;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -35,9 +36,9 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -66,7 +67,6 @@ public final class Job {
     private final JobConfig config;
     private final Transport transport;
     private final RankSlot[] slots;
-    private final StallWatch stallWatch;
     private final AtomicReference<JobAbortedException> abort = new AtomicReference<>();
     private final LinkedBlockingQueue<Runnable> coordinatorQueue = new LinkedBlockingQueue<>();
     private final CommunicatorFactory communicators;
@@ -88,12 +88,21 @@ public final class Job {
 
     private final Path checkpointDir;
     private final boolean ownCheckpointDir;
-    private final FailureInjector injector;
     private final RunReport.Builder report;
     private RunRecordWriter record;
-    private long nextSampleNanos;
+    /**
+     * Every decision on the ranks of an in-JVM job; this job carries out its commands ({@link
+     * ThreadCommands}). Null in a rank process, whose launcher holds the job's coordinator.
+     */
+    private RecoveryCoordinator coordinator;
+    /** The images a resumed job's ranks start from (null: not resumed). */
+    private CheckpointImage[] resumeImages;
+    /** Kills due at a time, and the checks that ranks told to stop did within the grace: its thread is the job's. */
+    private ScheduledExecutorService timers;
+    /** Whether storage holds back pruning for a recovery under way (see {@link CheckpointStore#holdPruning}). */
+    private boolean pruningHeld;
+
     private ClassLoader parentLoader;
-    private int running;
     /** Set once every rank has finished: finished ranks stop serving their peers. */
     private volatile boolean finished;
 
@@ -120,7 +129,6 @@ public final class Job {
         this.communicators = communicators;
         this.supervisor = supervisor;
         this.slots = new RankSlot[config.ranks()];
-        this.stallWatch = new StallWatch(config.stallTimeout());
         this.protocol = config.protocol().create();
         this.events = new EventLogger(config.ranks());
         this.lines = services != null ? services.lines() : new RecoveryLines(config.ranks(), config.keepLines());
@@ -161,8 +169,6 @@ public final class Job {
             this.store = new CheckpointStore(checkpointDir, config.keepLines());
             this.checkpoints = store;
         }
-        this.recoveryView = new StoredLinesView(config.ranks(), r -> slots[r].lineReached, store, lines);
-        this.injector = new FailureInjector(this, config.failures());
         this.report = new RunReport.Builder(config);
     }
 
@@ -257,7 +263,8 @@ public final class Job {
                 new OutputRouter.RankOutput(r, false, OutputRouter.rawStdout(), rawStderr()),
                 new InputRouter.RankInput(r, setup.input()));
         job.slots[r] = slot;
-        Incarnation inc = job.prepare(slot, setup.incarnation(), setup.image());
+        Incarnation inc = job.prepare(
+                slot, setup.incarnation(), setup.image(), job.config.failures().kills());
         inc.catchUpTarget = setup.catchUpPoints();
         inc.catchUpOperations = setup.catchUpOperations();
         protocolOpened.accept(inc.protocol);
@@ -300,10 +307,6 @@ public final class Job {
         return checkpoints;
     }
 
-    FailureInjector injector() {
-        return injector;
-    }
-
     Protocol protocol() {
         return protocol;
     }
@@ -329,21 +332,28 @@ public final class Job {
                     new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()),
                     new InputRouter.RankInput(r, input::read));
         }
+        coordinator = new RecoveryCoordinator(
+                protocol,
+                lines,
+                report,
+                new ThreadCommands(),
+                System::nanoTime,
+                n,
+                config.failures().kills(),
+                config.stallTimeout(),
+                config.recordFile() == null ? null : record);
+        timers = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform()
+                .daemon(true)
+                .name("rewind-coordinator-timer")
+                .unstarted(r));
         long resumeLine = ownCheckpointDir ? 0 : ResumePoint.prepare(config, store);
-        // Every endpoint exists before any rank runs, so no early message is dropped.
-        List<Incarnation> first = new ArrayList<>();
-        for (RankSlot s : slots) {
-            if (resumeLine > 0) {
-                first.add(resume(s, resumeLine));
-            } else {
-                first.add(prepare(s, 0, null));
-            }
+        if (resumeLine > 0) {
+            resume(resumeLine);
         }
-        running = n;
-        for (Incarnation inc : first) {
-            inc.thread.start();
-        }
-        injector.start();
+        // Every endpoint exists before any rank runs, so no early message is dropped: the threads start
+        // once every rank is ready (see onReady).
+        coordinator.startAll(resumeLine);
+        scheduleTimeKills();
         sampleLogs(System.nanoTime());
         long deadline = start + config.timeout().toNanos();
         boolean timedOut = coordinate(deadline);
@@ -356,10 +366,19 @@ public final class Job {
             describeWhereRanksWait("at the time limit");
             abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
         }
+        JobAbortedException aborting = abort.get();
+        if (aborting != null) {
+            // Before the ends still queued are taken in: a rank going down now is over, not recovered.
+            coordinator.abort(aborting.abortingRank(), aborting.errorCode(), aborting.getMessage());
+        }
         // Ranks post their end just before their thread exits: give them that moment (and, after an
-        // abort, the time to notice it).
+        // abort, the time to notice it). An incarnation made for a restart whose thread never started
+        // (the job ended first) has nothing to wait for.
         long graceDeadline = graceDeadline();
         for (RankSlot s : slots) {
+            if (!s.current.started()) {
+                s.current.goneNow();
+            }
             awaitGone(s.current, graceDeadline);
         }
         // Ranks that noticed an abort posted their end; take those notices in.
@@ -368,8 +387,8 @@ public final class Job {
             runTask(task);
         }
         JobAbortedException a = abort.get();
-        injector.close();
-        report.killsNotStruck(injector.unfired());
+        timers.shutdownNow();
+        coordinator.reportKillsNotStruck();
         if (loggers != null) {
             java.util.Map<String, Object> record = new java.util.LinkedHashMap<>(protocol.runRecord());
             record.put("loggerNodes", loggers.runRecord());
@@ -384,7 +403,7 @@ public final class Job {
         for (RankSlot s : slots) {
             s.output.flush();
             Incarnation inc = s.current;
-            RankOutcome o = s.outcome;
+            RankOutcome o = coordinator.outcome(s.rank);
             boolean alive = !inc.isGone();
             boolean abortedInTime = a != null && !timedOut;
             if (abortedInTime && alive) {
@@ -438,25 +457,26 @@ public final class Job {
 
     /** Runs coordinator tasks until every rank has ended; true if the time limit passed first. */
     private boolean coordinate(long deadline) {
-        while (running > 0) {
+        while (!coordinator.allEnded()) {
             if (abort.get() != null) {
                 // Every rank stops on its own now; execute() gives them the grace and takes in their
                 // ends. Waiting here for all of them would wait for ever for an incarnation that the
                 // abort caught in the middle of a recovery: it will post no end.
                 return false;
             }
-            long left = deadline - System.nanoTime();
+            long now = System.nanoTime();
+            long left = deadline - now;
             if (left <= 0) {
                 return true;
             }
-            Runnable task;
-            long now = System.nanoTime();
-            if (now >= nextSampleNanos) {
-                sampleLogs(now);
-                watchForStall(now);
+            if (now >= coordinator.nextTickNanos()) {
+                reportRanks();
+                coordinator.tick(now, coordinatorQueue.isEmpty());
             }
+            Runnable task;
             try {
-                task = coordinatorQueue.poll(Math.min(left, Math.max(1, nextSampleNanos - now)), TimeUnit.NANOSECONDS);
+                task = coordinatorQueue.poll(
+                        Math.min(left, Math.max(1, coordinator.nextTickNanos() - now)), TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return true;
@@ -468,61 +488,34 @@ public final class Job {
         return false;
     }
 
-    /**
-     * Coordinator: the payload bytes each rank's log holds now and the memory it takes, for the run
-     * record. A rank whose incarnation was released (crashed, rolled back) counts 0 until its next
-     * incarnation exists; that one starts with an empty log.
-     */
+    /** A log sample for the run record now, from what the ranks hold. */
     private void sampleLogs(long now) {
-        nextSampleNanos = now + RunRecordWriter.SAMPLE_EVERY_NANOS;
-        if (config.recordFile() == null) {
-            return;
-        }
-        long[] bytes = new long[slots.length];
-        long[] memory = new long[slots.length];
-        for (int r = 0; r < slots.length; r++) {
-            Incarnation inc = slots[r].current;
-            if (inc != null && inc.state() != IncarnationState.RETIRED) {
-                bytes[r] = inc.protocol.heldLogBytes();
-                memory[r] = inc.protocol.heldLogMemoryBytes();
-            }
-        }
-        record.sample(now, bytes, memory);
+        reportRanks();
+        coordinator.sampleLogs(now);
     }
 
     /**
-     * Coordinator, at every sample: aborts the job once every rank still running has been parked in a
-     * blocking MPI wait for the stall timeout with none of them making an operation, no recovery
-     * under way and nothing for the coordinator to do. Nothing can end such a wait (a deadlock of the
-     * program, or a fault of the runtime), so the job says where each rank waits and ends, rather
-     * than wait for its time limit. A rank that computes, sleeps or polls is not parked in a wait,
-     * and resets the watch; so does any operation, incarnation or recovery.
+     * Coordinator: tells it what each rank's current incarnation holds in its log and how far it is, read
+     * off the incarnations themselves (a rank process reports the same figures over its link). A rank
+     * whose incarnation was released (crashed, rolled back) counts 0 until its next one exists; that one
+     * starts with an empty log. A rank that computes, sleeps or polls is not parked in a wait.
      */
-    private void watchForStall(long now) {
-        if (!stallWatch.enabled()) {
-            return;
-        }
-        long[] progress = new long[2 * slots.length];
-        boolean anyWaits = false;
-        for (int r = 0; r < slots.length; r++) {
-            RankSlot s = slots[r];
+    private void reportRanks() {
+        for (RankSlot s : slots) {
             Incarnation inc = s.current;
-            if (s.outcome != null) {
-                continue; // ended: it serves its peers, and waits for nothing
+            if (inc == null) {
+                continue;
             }
-            if (inc == null || inc.state() != IncarnationState.RUNNING || !inc.engine.inBlockingWait()) {
-                stallWatch.reset();
-                return; // computing, polling, starting, or in a recovery
+            boolean running = inc.state() == IncarnationState.RUNNING;
+            coordinator.progress(
+                    s.rank,
+                    inc.number,
+                    inc.engine.operations(),
+                    inc.agent.points(),
+                    running && inc.engine.inBlockingWait());
+            if (inc.state() != IncarnationState.RETIRED) {
+                coordinator.logHeld(s.rank, inc.number, inc.protocol.heldLogBytes(), inc.protocol.heldLogMemoryBytes());
             }
-            anyWaits = true;
-            progress[2 * r] = inc.number;
-            progress[2 * r + 1] = inc.engine.operations();
-        }
-        if (!anyWaits || !coordinatorQueue.isEmpty()) {
-            stallWatch.reset();
-        } else if (stallWatch.stalled(now, progress)) {
-            describeWhereRanksWait("after " + stallWatch.limitText() + " with no progress");
-            abort(-1, 1, stallWatch.reason());
         }
     }
 
@@ -631,32 +624,38 @@ public final class Job {
     // Incarnations
 
     /**
-     * Creates an incarnation of a rank, with its queues restored from {@code image} if given, and makes
-     * it reachable; its thread is created but not started.
+     * A resumed job: every rank starts from {@code line}, which every rank holds, as if it had just
+     * written it (its output up to there was printed by the run that died).
      */
-    /**
-     * The first incarnation of a rank of a resumed job: from {@code line}, which every rank holds, as
-     * if it had just written it (its output up to there was printed by the run that died).
-     */
-    private Incarnation resume(RankSlot slot, long line) {
-        CheckpointImage image =
-                store.loadWithChannelState(slot.rank, line, why -> System.err.println("rewind: " + why));
-        Incarnation inc = prepare(slot, 0, image);
-        slot.lineReached = line;
-        lines.published(slot.rank, line, inc.restoredFrontiers, inc.restoredEvents, ChannelState.sent(image));
-        protocol.onCheckpoint(slot.rank, line, inc.restoredFrontiers);
-        return inc;
+    private void resume(long line) {
+        resumeImages = new CheckpointImage[slots.length];
+        for (RankSlot s : slots) {
+            CheckpointImage image =
+                    store.loadWithChannelState(s.rank, line, why -> System.err.println("rewind: " + why));
+            resumeImages[s.rank] = image;
+            coordinator.resumedFrom(
+                    s.rank, line, ResumePoint.frontiers(image), ResumePoint.events(image), ResumePoint.sent(image));
+        }
     }
 
-    private Incarnation prepare(RankSlot slot, int number, CheckpointImage image) {
+    /**
+     * Creates an incarnation of a rank, with its queues restored from {@code image} if given, and makes
+     * it reachable; its thread is created but not started. {@code kills}: the kills of the schedule its
+     * program's operations, points and checkpoint writes fire.
+     */
+    private Incarnation prepare(RankSlot slot, int number, CheckpointImage image, List<FailureSchedule.Kill> kills) {
         int r = slot.rank;
         int n = config.ranks();
         Incarnation inc = new Incarnation(slot, r, number);
+        inc.injector = new FailureInjector(this, new FailureSchedule(kills));
+        if (coordinator != null) {
+            inc.whenDown = gone -> coordinatorQueue.add(() -> onDown(gone));
+        }
         inc.protocol = protocol.openRank(r, number);
         RankContext ctx = new RankContext(this, r, n);
         inc.engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(inc), inc.protocol, number);
         inc.engine.setCommunicatorFactory(communicators);
-        if (injector.hasOperationKills() || number > 0) {
+        if (inc.injector.hasOperationKills() || number > 0) {
             inc.engine.setOperationHook(ops -> onOperation(inc, ops));
         }
         ctx.bind(inc.engine);
@@ -709,7 +708,7 @@ public final class Job {
         try {
             runProgram(inc);
         } finally {
-            inc.gone.countDown();
+            inc.goneNow();
         }
     }
 
@@ -763,8 +762,13 @@ public final class Job {
             InputRouter.unbind();
         }
         if (outcome == null) {
-            reportCrash(inc);
-            return;
+            if (inc.strike() == null) {
+                markKilled(inc, "crashed", null, true);
+            }
+            if (supervisor != null) {
+                supervisor.struck("crashed", inc.agent.points(), inc.engine.operations());
+            }
+            return; // its end (runRank) reports it gone, struck
         }
         programEnded(inc, outcome);
     }
@@ -799,7 +803,9 @@ public final class Job {
                             inc.protocol.determinantFigures()),
                     inc.engine.traffic().snapshot());
         }
-        coordinatorQueue.add(() -> onEnded(inc, o));
+        if (coordinator != null) {
+            coordinatorQueue.add(() -> coordinator.ended(inc.rank, inc.number, o));
+        }
         if (o.ok() && protocol.recovers()) {
             serveUntilJobEnds(inc);
         }
@@ -826,7 +832,7 @@ public final class Job {
     private void endedByExit(Incarnation inc, RankOutcome o) {
         inc.slot.output.flush();
         programEnded(inc, o);
-        inc.gone.countDown();
+        inc.goneNow();
     }
 
     /**
@@ -881,67 +887,19 @@ public final class Job {
         return m;
     }
 
-    /** Coordinator: a rank's current incarnation returned or failed. */
-    private void onEnded(Incarnation inc, RankOutcome outcome) {
-        if (inc.slot.current != inc) {
-            return; // a superseded incarnation (a rollback stopped it)
-        }
-        report.rankTime(inc.rank, (System.nanoTime() - startNanos) / 1e9);
-        inc.slot.outcome = outcome;
-        running--;
-    }
-
     // ---------------------------------------------------------------------------------------------
     // Failures
 
     /**
-     * Strikes the rank's current incarnation: it crashes at its next runtime call. False if the rank
-     * has already ended (there is nothing left to crash), or something else struck it a moment before.
-     */
-    boolean kill(int rank, String how) {
-        RankSlot slot = slots[rank];
-        Incarnation inc = slot.current;
-        if (inc == null || slot.outcome != null || inc.isGone()) {
-            return false;
-        }
-        boolean struck = markKilled(inc, how);
-        LockSupport.unpark(inc.thread);
-        return struck;
-    }
-
-    /**
-     * Posts a kill to the coordinator, which strikes the rank's incarnation running then: one that
-     * lands while the rank is between incarnations (its crash not handled yet) waits for the next
-     * incarnation instead of being lost. {@code struck} is told whether it struck (false: the rank had
-     * finished).
-     */
-    void postKill(int rank, String how, java.util.function.Consumer<Boolean> struck) {
-        coordinatorQueue.add(() -> {
-            if (kill(rank, how)) {
-                struck.accept(true);
-                return;
-            }
-            Incarnation inc = slots[rank].current;
-            if (abort.get() == null && inc != null && inc.strike() != null && slots[rank].outcome == null) {
-                // Struck already (its crash, or a rollback, is being handled): strike the next incarnation.
-                // Posted again a moment later, so the coordinator does not spin while the struck thread
-                // winds down.
-                CompletableFuture.delayedExecutor(1, TimeUnit.MILLISECONDS).execute(() -> postKill(rank, how, struck));
-                return;
-            }
-            struck.accept(false);
-        });
-    }
-
-    /**
-     * Kills the incarnation: it stops at its next runtime call. Of several strikes at the same time
-     * (a scheduled kill, a rollback, its own crash) the first one is recorded; the others change
-     * nothing.
+     * Kills the incarnation on its own side (a kill of its schedule, its crash): it stops at its next
+     * runtime call, and the coordinator hears of it at once, so that ranks struck together are planned
+     * together. Of several strikes at the same time (a scheduled kill, a rollback, its own crash) the
+     * first one is recorded; the others change nothing.
      *
      * @return whether this call struck it (false: something else struck it first)
      */
     boolean markKilled(Incarnation inc, String how) {
-        return markKilled(inc, how, null);
+        return markKilled(inc, how, null, true);
     }
 
     /**
@@ -949,6 +907,14 @@ public final class Job {
      * struck it, before the strike is reported (a rank process reports it and does not return).
      */
     boolean markKilled(Incarnation inc, String how, Runnable onStruck) {
+        return markKilled(inc, how, onStruck, true);
+    }
+
+    /**
+     * Strikes the incarnation. {@code report}: tell the coordinator (false when the coordinator itself
+     * asked for the strike: a rollback, a kill at a time).
+     */
+    private boolean markKilled(Incarnation inc, String how, Runnable onStruck, boolean report) {
         long now = System.nanoTime();
         Strike s = new Strike(now, how, inc.agent.points(), inc.engine.operations());
         if (!inc.strike.compareAndSet(null, s)) {
@@ -960,23 +926,23 @@ public final class Job {
         inc.transition(IncarnationState.KILLED, now, how);
         if (supervisor != null) {
             // A rank process is killed from outside, as a real crash is: this call does not return.
-            supervisor.struck(how, s.atPoint(), s.atOperation());
+            supervisor.struck(how, s.points(), s.operations());
         }
+        if (report && coordinator != null) {
+            coordinatorQueue.add(() -> coordinator.struck(inc.rank, inc.number, how, s.points(), s.operations()));
+        }
+        inc.goneIfDone();
         return true;
     }
 
-    /** A kill of the schedule fired (a rank process tells its launcher, which does not give it out again). */
-    void onKillFired(FailureSchedule.Kill kill) {
+    /** A kill of the schedule fired in the incarnation (a rank process tells its launcher). */
+    void onKillFired(Incarnation inc, FailureSchedule.Kill kill) {
         if (supervisor != null) {
             supervisor.killFired(kill);
+        } else {
+            coordinatorQueue.add(() -> coordinator.killFired(inc.rank, inc.number, kill));
         }
     }
-
-    /**
-     * How an incarnation was struck: when, why, and how far it had got (checkpoint points passed,
-     * communication operations made), which is where its successor is back at the crash point.
-     */
-    record Strike(long nanos, String reason, long atPoint, long atOperation) {}
 
     private void checkAlive(Incarnation inc) {
         // Struck counts as dead from the moment the strike is recorded, before the state moves: a
@@ -1046,14 +1012,6 @@ public final class Job {
         throw new RankExit.ExitError(rank, status);
     }
 
-    /** The rank's thread crashed (or is held for good): the coordinator recovers it. */
-    private void reportCrash(Incarnation inc) {
-        if (supervisor != null) {
-            supervisor.struck("crashed", inc.agent.points(), inc.engine.operations());
-        }
-        coordinatorQueue.add(() -> onCrash(inc));
-    }
-
     /**
      * A thread of a stopped incarnation called the runtime again after it was told to stop: its program
      * caught the {@link RankKilledError} (a {@code catch (Throwable t)} around its calls, say) and goes
@@ -1067,10 +1025,10 @@ public final class Job {
             inc.slot.output.dropPartial();
             OutputRouter.unbind();
             InputRouter.unbind();
-            if (inc.strike() != null) {
-                reportCrash(inc);
+            if (inc.strike() != null && supervisor != null) {
+                supervisor.struck("crashed", inc.agent.points(), inc.engine.operations());
             }
-            inc.gone.countDown();
+            inc.goneNow();
         }
         parkForGood();
     }
@@ -1082,162 +1040,165 @@ public final class Job {
         }
     }
 
-    /** Coordinator: an incarnation crashed (its thread has ended, or is held for good). */
-    private void onCrash(Incarnation inc) {
-        if (inc.slot.current != inc || abort.get() != null) {
-            if (inc.slot.current == inc) {
-                inc.slot.outcome = new RankOutcome(inc.rank, RankOutcome.Status.ABORTED, "crashed during abort", null);
-                running--;
-            }
-            return;
-        }
-        if (inc.state() != IncarnationState.KILLED) {
-            markKilled(inc, "crashed");
-        }
-        long detected = System.nanoTime();
-        if (!protocol.recovers()) {
-            inc.slot.outcome = new RankOutcome(
-                    inc.rank,
-                    RankOutcome.Status.FAILED,
-                    "crashed (" + inc.strike().reason() + "); protocol " + protocol.name() + " cannot recover",
-                    null);
-            running--;
-            abort(
-                    inc.rank,
-                    1,
-                    "rank " + inc.rank + " crashed (" + inc.strike().reason() + ") and protocol " + protocol.name()
-                            + " cannot recover: run with --protocol " + recoveringNames());
-            return;
-        }
-        recover(inc, detected);
-    }
-
-    private static String recoveringNames() {
-        List<String> names = new ArrayList<>();
-        for (ProtocolDescriptor d : ProtocolRegistry.recovering()) {
-            names.add(d.name());
-        }
-        return String.join(" or ", names);
+    /**
+     * Coordinator: an incarnation is gone, struck (its thread ended with the strike, or is held for
+     * good): what it held is released, and the coordinator decides what follows.
+     */
+    private void onDown(Incarnation inc) {
+        retire(inc);
+        Strike strike = inc.strike();
+        coordinator.down(inc.rank, inc.number, DownCause.crashed(strike == null ? "crashed" : strike.reason()));
     }
 
     /**
-     * Recovers from the crash of {@code first} and of the ranks that crashed with it (a rank that
-     * crashed while another was down or being stopped: their state is lost together): waits until
-     * they have stopped, asks the protocol for a plan, and carries it out.
+     * Coordinator: an incarnation made for a start is reachable; once no rank is still being made, the
+     * threads of every ready one start together (so none sends to a peer that does not exist yet).
      */
-    private void recover(Incarnation first, long detected) {
-        List<Incarnation> failed = new ArrayList<>();
-        failed.add(first);
+    private void onReady(Incarnation inc) {
+        if (!coordinator.ready(inc.rank, inc.number) || coordinator.anyStarting() || finished) {
+            return;
+        }
         for (RankSlot s : slots) {
-            Incarnation inc = s.current;
-            if (inc != first && inc.state() == IncarnationState.KILLED) {
-                failed.add(inc);
+            Incarnation next = s.current;
+            if (coordinator.life(s.rank) != RankLife.READY) {
+                continue;
             }
-        }
-        long graceDeadline = graceDeadline();
-        for (Incarnation inc : failed) {
-            if (inc != first && !stoppedWithinGrace(inc, graceDeadline, "did not stop after its crash")) {
-                return;
-            }
-        }
-        Set<Integer> failedRanks = new TreeSet<>();
-        for (Incarnation inc : failed) {
-            failedRanks.add(inc.rank);
-        }
-        // The plan picks a line from the files and the recovery loads it, while ranks not yet
-        // stopped may still write newer lines, each write deleting the rank's oldest: no line is
-        // deleted until the restarted ranks hold their images.
-        if (store != null) {
-            store.holdPruning();
-        }
-        try {
-            if (loggers != null) {
-                // Messages only a dead logger held can be sent again only by their senders' re-execution.
-                io.rewind.ft.logger.LoggerNodes.Rollback senders = loggers.sendersToRollBack(failedRanks);
-                failedRanks.addAll(senders.senders());
-                for (String note : senders.notes()) {
-                    System.err.println("rewind: " + note);
-                }
-            }
-            RecoveryPlan plan;
-            synchronized (planning) {
-                plan = protocol.plan(failedRanks, recoveryView);
-                failed.addAll(stopRolledBack(plan, first, failed));
-            }
-            for (String note : plan.notes()) {
-                System.err.println("rewind: " + note);
-            }
-            execute(plan, failed, first, detected);
-        } finally {
-            if (store != null) {
-                store.allowPruning();
+            coordinator.respawned(s.rank, next.number);
+            coordinator.running(s.rank, next.number);
+            next.thread.start();
+            if (next.number > 0) {
+                maybeCaughtUp(next, 0);
             }
         }
     }
 
-    /** Carries out a recovery plan: stops, restarts and (if the plan says so) replays. */
-    private void execute(RecoveryPlan plan, List<Incarnation> failed, Incarnation first, long detected) {
-        long graceDeadline = graceDeadline();
-        for (int r : plan.rollback()) {
-            if (!stoppedWithinGrace(slots[r].current, graceDeadline, "did not stop for the rollback")) {
-                return;
+    /** Arms the kills due at a time: each strikes the rank's incarnation running then. */
+    private void scheduleTimeKills() {
+        for (FailureSchedule.Kill k : coordinator.pendingKills()) {
+            if (k.trigger() == FailureSchedule.Trigger.TIME) {
+                timers.schedule(() -> coordinatorQueue.add(() -> timeKill(k)), k.value(), TimeUnit.MILLISECONDS);
             }
         }
-        for (int r : plan.rollback()) {
-            RankSlot s = slots[r];
-            retire(s.current);
-            if (s.outcome != null) {
-                s.outcome = null; // a rank that had finished runs again
-                running++;
-            }
-            if (plan.discardNewerLines()) {
-                // Lines past it belong to the execution being redone: a rank crashing again must not
-                // restart from one, ahead of its peers.
-                store.discardAfter(r, plan.line());
-                lines.discardAfter(r, plan.line());
-            }
-            lines.restartedFrom(r, plan.line());
+    }
+
+    /** A kill at a time that finds the rank between incarnations is tried again a moment later. */
+    private void timeKill(FailureSchedule.Kill k) {
+        if (!coordinator.timeKill(k)) {
+            timers.schedule(() -> coordinatorQueue.add(() -> timeKill(k)), 1, TimeUnit.MILLISECONDS);
         }
-        protocol.onRollback(plan);
-        List<Incarnation> next = new ArrayList<>();
-        for (int r : plan.rollback()) {
-            RankSlot s = slots[r];
-            Incarnation dead = s.current;
-            CheckpointImage image = plan.line() > 0
-                    ? store.loadWithChannelState(r, plan.line(), why -> System.err.println("rewind: " + why))
-                    : null;
-            Incarnation inc = prepare(s, dead.number + 1, image);
-            s.lineReached = plan.line();
-            for (Incarnation f : failed) {
-                if (f.rank == r) {
-                    inc.recovery = report.failure(
-                            r,
-                            f.number,
-                            f.strike().reason(),
-                            f.strike().nanos(),
-                            detected,
-                            plan.line(),
-                            plan.rollback(),
-                            plan.notes());
-                    inc.catchUpTarget = f.strike().atPoint();
-                    // From the beginning, where it crashed is counted in operations (a program
-                    // without the checkpoint API passes no point).
-                    inc.catchUpOperations = plan.line() == 0 ? f.strike().atOperation() : 0;
-                }
-            }
-            next.add(inc);
+    }
+
+    /**
+     * Strikes the incarnation for the coordinator, and aborts the job with {@code failure} (such as "did
+     * not stop for the rollback") if it is not gone within the stop grace: a thread cannot be ended from
+     * outside, and one that never calls the runtime again would be waited for for ever.
+     */
+    private void stopWithinGrace(Incarnation inc, String how, String failure) {
+        markKilled(inc, how, null, false);
+        LockSupport.unpark(inc.thread);
+        if (!inc.started()) {
+            inc.goneNow(); // made for a start, never run: nothing to wait for
+            return;
         }
-        for (Incarnation inc : next) {
-            if (inc.recovery != null) {
-                inc.recovery.enter(RecoveryPhase.RESPAWNED, System.nanoTime());
+        timers.schedule(
+                () -> coordinatorQueue.add(() -> {
+                    if (!inc.isGone() && abort.get() == null) {
+                        abort(inc.rank, 1, "rank " + inc.rank + " " + failure + whereStuck(inc.thread));
+                    }
+                }),
+                config.stopGrace().toNanos(),
+                TimeUnit.NANOSECONDS);
+    }
+
+    /** The in-JVM job's side of the coordinator's commands. Coordinator thread only. */
+    private final class ThreadCommands implements CoordinatorHost {
+        @Override
+        public void start(int rank, int incarnation, long line) {
+            RankSlot s = slots[rank];
+            CheckpointImage image = incarnation == 0 && resumeImages != null
+                    ? resumeImages[rank]
+                    : line > 0
+                            ? store.loadWithChannelState(rank, line, why -> System.err.println("rewind: " + why))
+                            : null;
+            Incarnation inc = prepare(s, incarnation, image, coordinator.killsFiredBy(rank));
+            inc.catchUpTarget = coordinator.catchUpPoints(rank);
+            // From the beginning, where it crashed is counted in operations (a program without the
+            // checkpoint API passes no point).
+            inc.catchUpOperations = coordinator.catchUpOperations(rank);
+            coordinatorQueue.add(() -> onReady(inc));
+        }
+
+        @Override
+        public void stop(int rank, int incarnation) {
+            Incarnation inc = slots[rank].current;
+            if (inc.number == incarnation) {
+                stopWithinGrace(inc, "rolled back", "did not stop for the rollback");
             }
         }
-        for (Incarnation inc : next) {
-            inc.thread.start();
-            if (plan.line() == 0 && inc.recovery != null) {
-                inc.recovery.enter(RecoveryPhase.RESTORED, System.nanoTime());
+
+        @Override
+        public void strike(int rank, int incarnation, FailureSchedule.Kill kill) {
+            Incarnation inc = slots[rank].current;
+            if (inc.number == incarnation) {
+                String how = kill == null ? "crashed" : "killed at " + kill.value() + " ms (" + kill + ")";
+                stopWithinGrace(inc, how, "did not stop after its crash");
             }
-            maybeCaughtUp(inc, 0);
+        }
+
+        @Override
+        public void peersChanged() {
+            // A rank's endpoint goes with its incarnation (retire): what is sent to it meanwhile is
+            // dropped, as a dead process's inbound traffic is.
+        }
+
+        @Override
+        public void discardAfter(int rank, long line) {
+            store.discardAfter(rank, line);
+        }
+
+        @Override
+        public void keepFrom(long line) {
+            if (line > 0) {
+                store.keepFrom(line);
+            }
+        }
+
+        @Override
+        public void aborted(int rank, int errorCode, String reason) {
+            abort(rank, errorCode, reason);
+        }
+
+        @Override
+        public io.rewind.ft.logger.LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
+            return loggers == null
+                    ? new io.rewind.ft.logger.LoggerNodes.Rollback(Set.of(), List.of())
+                    : loggers.sendersToRollBack(planned);
+        }
+
+        @Override
+        public long newestCommonLine(java.util.Collection<Integer> ranks, long atMost) {
+            return store.newestCommonLine(ranks, atMost, why -> System.err.println("rewind: " + why));
+        }
+
+        @Override
+        public void pruning(boolean held) {
+            if (held && !pruningHeld) {
+                store.holdPruning();
+            } else if (!held && pruningHeld) {
+                store.allowPruning();
+            }
+            pruningHeld = held;
+        }
+
+        @Override
+        public String describeWait(int rank) {
+            Incarnation inc = slots[rank].current;
+            return describe(inc);
+        }
+
+        @Override
+        public void note(String line) {
+            System.err.println(line);
         }
     }
 
@@ -1249,32 +1210,35 @@ public final class Job {
     private void describeWhereRanksWait(String when) {
         for (RankSlot s : slots) {
             Incarnation inc = s.current;
-            if (inc == null || s.outcome != null || inc.thread == null || inc.isGone()) {
+            if (inc == null || coordinator.outcome(s.rank) != null || inc.thread == null || inc.isGone()) {
                 continue;
             }
-            StringBuilder b = new StringBuilder("rewind: ")
-                    .append(when)
-                    .append(", rank ")
-                    .append(inc.rank)
-                    .append(" (incarnation ")
-                    .append(inc.number)
-                    .append(", ")
-                    .append(inc.state())
-                    .append(", ")
-                    .append(inc.engine.operations())
-                    .append(" operations, ")
-                    .append(inc.engine.mailbox().postedCount())
-                    .append(" receives posted, ")
-                    .append(inc.engine.mailbox().unexpectedCount())
-                    .append(" messages queued:")
-                    .append(inc.engine.mailbox().describeQueues(TIME_LIMIT_ENVELOPES))
-                    .append(") is at:");
-            StackTraceElement[] stack = inc.thread.getStackTrace();
-            for (int i = 0; i < Math.min(stack.length, TIME_LIMIT_FRAMES); i++) {
-                b.append("\n\tat ").append(stack[i]);
-            }
-            System.err.println(b);
+            System.err.println("rewind: " + when + ", " + describe(inc));
         }
+    }
+
+    /** Where an incarnation is: its state, its queues, the top of its thread's stack. */
+    private static String describe(Incarnation inc) {
+        StringBuilder b = new StringBuilder("rank ")
+                .append(inc.rank)
+                .append(" (incarnation ")
+                .append(inc.number)
+                .append(", ")
+                .append(inc.state())
+                .append(", ")
+                .append(inc.engine.operations())
+                .append(" operations, ")
+                .append(inc.engine.mailbox().postedCount())
+                .append(" receives posted, ")
+                .append(inc.engine.mailbox().unexpectedCount())
+                .append(" messages queued:")
+                .append(inc.engine.mailbox().describeQueues(TIME_LIMIT_ENVELOPES))
+                .append(") is at:");
+        StackTraceElement[] stack = inc.thread.getStackTrace();
+        for (int i = 0; i < Math.min(stack.length, TIME_LIMIT_FRAMES); i++) {
+            b.append("\n\tat ").append(stack[i]);
+        }
+        return b.toString();
     }
 
     /** Posted receives and queued frames of each rank printed at the time limit. */
@@ -1282,42 +1246,6 @@ public final class Job {
 
     /** Frames of each rank's stack printed at the time limit. */
     private static final int TIME_LIMIT_FRAMES = 14;
-
-    /**
-     * Marks the ranks the plan rolls back that are still running, so that they stop at their next
-     * runtime call. Called with {@link #planning} held, in one step with the plan.
-     *
-     * @return the rolled-back incarnations outside {@code failed} that were struck before this could
-     *     mark them: they crashed on their own while the plan was made (a kill at the same operation as
-     *     the first crash's, say), and recover with it, each as a failure of its own
-     */
-    private List<Incarnation> stopRolledBack(RecoveryPlan plan, Incarnation first, List<Incarnation> failed) {
-        List<Incarnation> crashedMeanwhile = new ArrayList<>();
-        for (int r : plan.rollback()) {
-            Incarnation inc = slots[r].current;
-            if (failed.contains(inc)) {
-                continue;
-            }
-            if (markKilled(inc, "rolled back after the crash of rank " + first.rank)) {
-                LockSupport.unpark(inc.thread);
-            } else {
-                crashedMeanwhile.add(inc);
-            }
-        }
-        return crashedMeanwhile;
-    }
-
-    /**
-     * Held while a recovery plan is made and the ranks it rolls back are marked, and while a rank
-     * publishes a line it wrote: a line an incarnation finishes after it was marked is not published.
-     * The plan did not count it, and the survivors must not trim their logs by it: the rank restarts
-     * from an older line and needs what they logged since (a rank writing a line while a peer of its
-     * cluster crashed made the cluster wait for ever for messages trimmed that way).
-     */
-    private final Object planning = new Object();
-
-    /** What the protocol may look at to plan a recovery. */
-    private final RecoveryView recoveryView;
 
     /** Releases what an incarnation held: endpoint, queues, payload log. */
     private void retire(Incarnation inc) {
@@ -1329,10 +1257,15 @@ public final class Job {
             local.detach(inc.rank, inc.engine.mailbox());
         }
         inc.engine.mailbox().close();
-        if (inc.recovery != null) {
-            inc.recovery.replayed(inc.protocol.replayedToThisRank());
+        if (coordinator != null && inc.number > 0) {
+            // Known when it ends: a replay may go on after the rank caught up.
             Mailbox mailbox = inc.engine.mailbox();
-            inc.recovery.unmatchedAtMost(mailbox.peakUnexpectedCount(), mailbox.peakUnexpectedBytes());
+            coordinator.replayFigures(
+                    inc.rank,
+                    inc.number,
+                    inc.protocol.replayedToThisRank(),
+                    mailbox.peakUnexpectedCount(),
+                    mailbox.peakUnexpectedBytes());
         }
         report.finalLog(inc.rank, inc.protocol.logStatistics());
         long[] collectives = inc.protocol.collectiveLogFigures();
@@ -1348,10 +1281,8 @@ public final class Job {
     void onRestored(Incarnation inc, long line, long nanos) {
         if (supervisor != null) {
             supervisor.restored(line, nanos);
-        }
-        if (inc.recovery != null) {
-            inc.recovery.enter(RecoveryPhase.RESTORED, System.nanoTime());
-            inc.recovery.restoreWork(nanos);
+        } else {
+            coordinatorQueue.add(() -> coordinator.restored(inc.rank, inc.number, nanos));
         }
     }
 
@@ -1364,7 +1295,7 @@ public final class Job {
         if (inc.catchUpOperations > 0 && !inc.caughtUp && operations >= inc.catchUpOperations) {
             caughtUp(inc);
         }
-        injector.atOperation(inc, operations);
+        inc.injector.atOperation(inc, operations);
     }
 
     private void maybeCaughtUp(Incarnation inc, long points) {
@@ -1379,13 +1310,17 @@ public final class Job {
             return;
         }
         inc.caughtUp = true;
-        if (inc.recovery != null) {
-            inc.recovery.enter(RecoveryPhase.CAUGHT_UP, System.nanoTime());
+        if (inc.number == 0) {
+            return; // not a restart
         }
-        if (supervisor != null && inc.number > 0) {
-            Mailbox mailbox = inc.engine.mailbox();
-            supervisor.caughtUp(
-                    inc.protocol.replayedToThisRank(), mailbox.peakUnexpectedCount(), mailbox.peakUnexpectedBytes());
+        Mailbox mailbox = inc.engine.mailbox();
+        long replayed = inc.protocol.replayedToThisRank();
+        int peak = mailbox.peakUnexpectedCount();
+        long peakBytes = mailbox.peakUnexpectedBytes();
+        if (supervisor != null) {
+            supervisor.caughtUp(replayed, peak, peakBytes);
+        } else {
+            coordinatorQueue.add(() -> coordinator.caughtUp(inc.rank, inc.number, replayed, peak, peakBytes));
         }
     }
 
@@ -1397,20 +1332,20 @@ public final class Job {
             long[] events,
             long bytes,
             long nanos) {
-        synchronized (planning) {
-            if (inc.state() == IncarnationState.KILLED) {
-                return; // crashed or being rolled back: see planning
-            }
-            inc.slot.lineReached = line;
+        if (inc.state() == IncarnationState.KILLED) {
+            return; // crashed or being rolled back: a plan made meanwhile restarts it from an older line
+        }
+        if (supervisor != null) {
             lines.published(inc.rank, line, frontiers, events, sent);
-            if (store != null && lines.allComplete() > 0) {
-                store.keepFrom(lines.allComplete());
-            }
             protocol.onCheckpoint(inc.rank, line, frontiers);
+        } else {
+            // The coordinator counts the line, unless a plan made before it heard of it rolls the rank
+            // back (RecoveryCoordinator.countsLinesOf). The others trim their logs only by what it counts.
+            coordinatorQueue.add(
+                    () -> coordinator.checkpointed(inc.rank, inc.number, line, frontiers, sent, events, bytes, nanos));
         }
         inc.protocol.wroteLine(line);
         inc.protocol.afterCheckpoint();
-        report.checkpoint(inc.rank, bytes, nanos);
         if (supervisor != null) {
             supervisor.checkpointed(line, frontiers, sent, events, bytes, nanos);
         }
@@ -1422,17 +1357,14 @@ public final class Job {
      * lines.
      */
     void onInTransitKept(Incarnation inc, long line, Map<Long, Long> upTo) {
-        synchronized (planning) {
-            if (inc.state() == IncarnationState.KILLED) {
-                return;
-            }
-            lines.keptInTransit(inc.rank, line, upTo);
-            if (store != null && lines.allComplete() > 0) {
-                store.keepFrom(lines.allComplete());
-            }
+        if (inc.state() == IncarnationState.KILLED) {
+            return;
         }
         if (supervisor != null) {
+            lines.keptInTransit(inc.rank, line, upTo);
             supervisor.keptInTransit(line, upTo);
+        } else {
+            coordinatorQueue.add(() -> coordinator.inTransitKept(inc.rank, inc.number, line, upTo));
         }
     }
 
@@ -1461,7 +1393,11 @@ public final class Job {
             if (supervisor != null) {
                 supervisor.abort(errorCode, reason);
             }
-            coordinatorQueue.add(() -> {}); // wakes the coordinator, which then stops coordinating
+            // Wakes the coordinator, which then stops coordinating; what it decides from now on (a rank
+            // going down is over, not recovered) knows of the abort.
+            if (coordinator != null) {
+                coordinatorQueue.add(() -> coordinator.abort(rank, errorCode, reason));
+            }
             for (RankSlot s : slots) {
                 if (s != null && s.current != null && s.current.thread != null) {
                     LockSupport.unpark(s.current.thread);
@@ -1476,9 +1412,8 @@ public final class Job {
         final OutputRouter.RankOutput output;
         final InputRouter.RankInput input;
         volatile Incarnation current;
+        /** How the rank of a rank process ended (an in-JVM job's coordinator keeps its ranks' outcomes). */
         volatile RankOutcome outcome;
-        /** The newest recovery line its current incarnation has written or restarted from (0: none). */
-        volatile long lineReached;
 
         RankSlot(int rank, OutputRouter.RankOutput output, InputRouter.RankInput input) {
             this.rank = rank;
@@ -1495,6 +1430,13 @@ public final class Job {
         RankEngine engine;
         RankProtocol protocol;
         CheckpointAgent agent;
+        /** The kills of the schedule this incarnation fires itself. */
+        FailureInjector injector;
+        /** Told once the incarnation is gone and struck (null: nobody, in a rank process). */
+        Consumer<Incarnation> whenDown;
+
+        private final java.util.concurrent.atomic.AtomicBoolean downTold =
+                new java.util.concurrent.atomic.AtomicBoolean();
         RankClassLoader loader;
         Thread thread;
         Map<Long, Long> restoredFrontiers;
@@ -1517,7 +1459,6 @@ public final class Job {
         /** For a restart from the beginning: the operation count at which it is back where it crashed. */
         long catchUpOperations;
 
-        RunReport.FailureRecord recovery;
         long catchUpTarget;
         volatile boolean caughtUp;
 
@@ -1548,6 +1489,27 @@ public final class Job {
         /** Whether its program's thread has ended, or is held for good. */
         boolean isGone() {
             return gone.getCount() == 0;
+        }
+
+        /** Whether its thread was started (one made for a restart the job ended before may never be). */
+        boolean started() {
+            return thread.getState() != Thread.State.NEW;
+        }
+
+        /** Its program's thread has ended, or is held for good. */
+        void goneNow() {
+            gone.countDown();
+            goneIfDone();
+        }
+
+        /**
+         * Once it is both gone and struck (in either order: a finished rank serving its peers may be
+         * struck after its program's thread ended), {@link #whenDown} is told, once.
+         */
+        void goneIfDone() {
+            if (isGone() && strike() != null && whenDown != null && downTold.compareAndSet(false, true)) {
+                whenDown.accept(this);
+            }
         }
 
         /** Whether it may still act: neither struck nor stopped. What it prints after that is not shown. */

@@ -45,6 +45,13 @@ public interface CoordinatorHost {
      */
     LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned);
 
+    /**
+     * Whether storage must keep every line it holds ({@code true} from the moment a plan picks a line
+     * until the ranks it restarts are started: ranks not yet stopped may write newer lines meanwhile,
+     * each of which would prune the writer's oldest).
+     */
+    void pruning(boolean held);
+
     /** The newest line, at most {@code atMost}, every one of {@code ranks} holds a valid file for. */
     long newestCommonLine(Collection<Integer> ranks, long atMost);
 

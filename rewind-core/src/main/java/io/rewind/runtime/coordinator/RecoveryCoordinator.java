@@ -256,6 +256,18 @@ public final class RecoveryCoordinator {
         }
     }
 
+    /**
+     * The replay figures of the incarnation's recovery as they stand when it is released: a replay may go
+     * on after the rank caught up.
+     */
+    public void replayFigures(int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes) {
+        RankRecord s = current(rank, incarnation);
+        if (s != null && s.recovery != null) {
+            s.recovery.replayed(replayed);
+            s.recovery.unmatchedAtMost(peakUnmatched, peakUnmatchedBytes);
+        }
+    }
+
     /** What the incarnation last said of its progress, for the stall watch and the crash point. */
     public void progress(int rank, int incarnation, long operations, long points, boolean waiting) {
         RankRecord s = current(rank, incarnation);
@@ -607,6 +619,7 @@ public final class RecoveryCoordinator {
                 senders.notes().forEach(n -> host.note("rewind: " + n));
                 planned.addAll(senders.senders());
             }
+            host.pruning(true);
             plan = protocol.plan(planned, view);
             for (String note : plan.notes()) {
                 host.note("rewind: " + note);
@@ -676,6 +689,7 @@ public final class RecoveryCoordinator {
             s.transition(RankLife.STARTING);
             host.start(r, s.incarnation, plan.line());
         }
+        host.pruning(false);
         allEnded = false;
     }
 

@@ -84,6 +84,8 @@ class RecoveryCoordinatorTest {
         final List<String> commands = new ArrayList<>();
         final Map<Integer, TreeSet<Long>> held = new HashMap<>();
         LoggerNodes.Rollback senders = new LoggerNodes.Rollback(Set.of(), List.of());
+        /** Whether storage is told to prune nothing (from a plan until its ranks are started). */
+        boolean linesHeld;
 
         @Override
         public void start(int rank, int incarnation, long line) {
@@ -123,6 +125,11 @@ class RecoveryCoordinatorTest {
         @Override
         public LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
             return senders;
+        }
+
+        @Override
+        public void pruning(boolean held) {
+            linesHeld = held;
         }
 
         @Override
@@ -249,6 +256,7 @@ class RecoveryCoordinatorTest {
 
         c.down(1, 0, sigkill());
         assertEquals(List.of("peers"), host.take());
+        assertTrue(host.linesHeld); // the plan's line must still be there when rank 2 is down too
         c.down(2, 0, sigkill());
         assertEquals(
                 List.of(
@@ -260,6 +268,7 @@ class RecoveryCoordinatorTest {
                         "start 1.1 from 1",
                         "start 2.1 from 1"),
                 host.take());
+        assertFalse(host.linesHeld);
         // Only rank 0 failed; the others were rolled back, with no failure record of their own.
         assertEquals(1, report.build(Duration.ofSeconds(1)).failures().size());
     }
