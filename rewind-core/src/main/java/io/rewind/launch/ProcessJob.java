@@ -55,8 +55,6 @@ import java.util.stream.Stream;
 public final class ProcessJob {
     private static final long AGENT_START_SECONDS = 60;
     private static final long RETRY_KILL_MILLIS = 5;
-    /** Processes of one rank that may die in a row before listening, before the job is given up. */
-    private static final int MAX_FAILED_STARTS = 3;
     /** Times the event logger process may die before the job is given up. */
     private static final int MAX_EVENT_LOGGER_RESTARTS = 5;
 
