@@ -23,10 +23,8 @@ import io.rewind.ft.log.MessageKey;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PipelinedCopier;
 import io.rewind.ft.log.StoredPayload;
-import io.rewind.ft.logger.Dump;
 import io.rewind.ft.logger.DumpedPayload;
 import io.rewind.ft.logger.LoggerClient;
-import io.rewind.ft.logger.LostPayloadException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -256,31 +254,46 @@ public final class SenderLoggingRank implements RankProtocol {
 
     /**
      * Keeps this rank's log under the loggers' quota by dumping its oldest entries to logger nodes
-     * (Algorithm 1 of "Addressing the last roadblock for message logging in HPC"). Call once, before
-     * the rank starts.
+     * (Algorithm 1 of "Addressing the last roadblock for message logging in HPC"; {@link LoggerSpill}).
+     * Call once, before the rank starts.
      */
     public SenderLoggingRank dumpingTo(LoggerClient client) {
-        this.loggers = client;
         if (client != null) {
-            client.peakSource(() -> log.statistics().highWaterPayloadBytes());
+            this.spill = new LoggerSpill(client, log, new SpillHost(), "rewind-log-spill-" + worldRank);
         }
         return this;
     }
 
-    /** The logger nodes this rank dumps to (null: none, the log only grows). */
-    private LoggerClient loggers;
-    /** The one dump on its way to a logger, or null. Lock held. */
-    private Dump dumpInFlight;
-    /** Payload bytes appended to the log by this incarnation, and at the last dump: the growth rate. */
-    private long appendedBytes;
+    /** Where the log's oldest entries go when it would pass the loggers' quota ({@link LogSpill#NONE}: nowhere). */
+    private LogSpill spill = LogSpill.NONE;
 
-    private long appendedAtLastDump;
-    private long lastDumpNanos = System.nanoTime();
-    /** After every logger declined, proactive dumps wait until the log holds more than this. */
-    private long retryDumpAbove;
+    /** What the spill layer reads and changes of this rank: its lock, its memory figures and its index. */
+    private final class SpillHost implements LoggerSpill.Host {
+        @Override
+        public Object lock() {
+            return lock;
+        }
 
-    /** How long a rank at its quota waits for one dump before it logs over the quota (and says so). */
-    private static final long DUMP_WAIT_NANOS = 10_000_000_000L;
+        @Override
+        public long memoryHeld() {
+            return SenderLoggingRank.this.memoryHeld();
+        }
+
+        @Override
+        public void enterStaged() {
+            SenderLoggingRank.this.enterStaged();
+        }
+
+        @Override
+        public Iterable<SentFrames> channels() {
+            return index.values();
+        }
+
+        @Override
+        public void leftMemory(long bytes) {
+            heldBytes -= bytes;
+        }
+    }
 
     @Override
     public String name() {
@@ -316,9 +329,9 @@ public final class SenderLoggingRank implements RankProtocol {
         if (!logsTo.test(destinationWorld) || !roomToLog(destinationWorld, frame.lengthBytes())) {
             return sendUnlogged(frame, destinationWorld, key, transport);
         }
-        if (loggers != null
+        if (spill.spills()
                 && shared == null
-                && frame.lengthBytes() > loggers.config().quotaBytes()
+                && frame.lengthBytes() > spill.quotaBytes()
                 && channels.logs(destinationWorld)) {
             Boolean sent = sendLoggedAtLogger(frame, destinationWorld, key, transport);
             if (sent != null) {
@@ -431,11 +444,11 @@ public final class SenderLoggingRank implements RankProtocol {
                         inFlight--; // never left counted: a rollback request would wait for ever
                         inFlightBytes -= frame.lengthBytes();
                     }
-                    dumpIfDue();
+                    spill.dumpIfDue();
                 }
-            } else if (loggers != null) {
+            } else if (spill.spills()) {
                 synchronized (lock) {
-                    dumpIfDue();
+                    spill.dumpIfDue();
                 }
             }
         }
@@ -448,35 +461,40 @@ public final class SenderLoggingRank implements RankProtocol {
      * every logger declined: it is then logged here like any frame, over the quota.
      */
     private Boolean sendLoggedAtLogger(Frame frame, int destinationWorld, long key, Transport transport) {
+        boolean deliver;
+        boolean store;
         synchronized (lock) {
             boolean peerHasIt = restarted && frame.sequence() <= skipUpTo.getOrDefault(key, 0L);
-            boolean deliver = !peerHasIt || frame.isSynchronous() || frame.isPulled();
-            if (frame.sequence() > channel(key).truncatedUpTo()) {
-                long t0 = System.nanoTime();
-                DumpedPayload stored = loggers.storeNow(
-                        new MessageKey(
-                                frame.context(),
-                                worldRank,
-                                destinationWorld,
-                                frame.tag(),
-                                frame.sequence(),
-                                incarnation),
-                        frame.data(),
-                        frame.dataOffset(),
-                        frame.lengthBytes(),
-                        destinationWorld);
-                if (stored == null) {
-                    return null;
+            deliver = !peerHasIt || frame.isSynchronous() || frame.isPulled();
+            store = frame.sequence() > channel(key).truncatedUpTo();
+            if (store) {
+                inFlight++; // stored below, outside the lock: a rollback request waits for it
+            }
+        }
+        if (store) {
+            // The logger's round trip runs outside the rank's lock.
+            DumpedPayload stored = null;
+            try {
+                stored = spill.storeWhole(frame, worldRank, destinationWorld, incarnation);
+            } finally {
+                synchronized (lock) {
+                    inFlight--;
+                    if (stored != null) {
+                        spill.appended(frame.lengthBytes());
+                        countCollective(frame);
+                        addToIndex(key, frame, stored);
+                    }
                 }
-                loggers.blocked(System.nanoTime() - t0);
-                appendedBytes += frame.lengthBytes();
-                countCollective(frame);
-                addToIndex(key, frame, stored);
             }
-            if (!deliver) {
+            if (stored == null) {
+                return null;
+            }
+        }
+        if (!deliver) {
+            synchronized (lock) {
                 skippedFrames++;
-                return false;
             }
+            return false;
         }
         frame.setPiggyback(outcomes.piggybackFor(destinationWorld));
         transport.send(destinationWorld, frame);
@@ -486,142 +504,6 @@ public final class SenderLoggingRank implements RankProtocol {
     /** Payload bytes this rank's log holds in memory, or is about to (staged, in flight). Lock held. */
     private long memoryHeld() {
         return heldBytes + stageUsed + inFlightBytes;
-    }
-
-    /**
-     * Lock held. Takes a finished dump in, and starts the next once the log passes the dump threshold
-     * (one dump in flight at a time; never waits).
-     */
-    private void dumpIfDue() {
-        if (loggers == null) {
-            return;
-        }
-        if (dumpInFlight != null) {
-            if (!dumpInFlight.isDone()) {
-                return;
-            }
-            takeInDump();
-        }
-        long held = memoryHeld();
-        if (held > loggers.config().thresholdBytes() && held > retryDumpAbove) {
-            dumpInFlight = startDump(dumpSize());
-        }
-    }
-
-    /**
-     * Lock held. Before {@code bytes} more are logged: at the quota, waits for the dump in flight and
-     * dumps more, until they fit (Algorithm 1's blocking dump). If no logger takes anything, the frame
-     * is logged over the quota and the job is told.
-     */
-    private void dumpForRoom(long bytes) {
-        long quota = loggers.config().quotaBytes();
-        if (memoryHeld() + bytes <= quota) {
-            return;
-        }
-        long t0 = System.nanoTime();
-        boolean waited = false;
-        while (memoryHeld() + bytes > quota) {
-            if (dumpInFlight == null) {
-                enterStaged(); // staged payloads count against the quota; once entered they can be dumped
-                dumpInFlight = startDump(Math.max(dumpSize(), memoryHeld() + bytes - quota));
-                if (dumpInFlight == null) {
-                    break;
-                }
-            }
-            waited = true;
-            if (!dumpInFlight.await(DUMP_WAIT_NANOS)) {
-                break;
-            }
-            takeInDump();
-        }
-        if (waited) {
-            loggers.blocked(System.nanoTime() - t0);
-        }
-        if (memoryHeld() + bytes > quota && channels.quotaBytes() == Long.MAX_VALUE) {
-            loggers.overQuota(memoryHeld() + bytes - quota);
-        }
-    }
-
-    /** What a proactive dump takes: alpha times the log's growth rate, within an eighth and half the quota. */
-    private long dumpSize() {
-        long quota = loggers.config().quotaBytes();
-        long now = System.nanoTime();
-        double seconds = Math.max(1e-6, (now - lastDumpNanos) / 1e9);
-        double rate = (appendedBytes - appendedAtLastDump) / seconds;
-        long wanted = (long) Math.min(Long.MAX_VALUE / 2.0, loggers.config().alphaSeconds() * rate);
-        return Math.max(Math.max(1, quota / 8), Math.min(quota / 2, wanted));
-    }
-
-    /** Lock held: hands the oldest {@code maxBytes} of the log to a logger; null if none took it. */
-    private Dump startDump(long maxBytes) {
-        List<LogEntry> oldest = log.oldestEntries(maxBytes);
-        if (oldest.isEmpty()) {
-            return null;
-        }
-        Dump d = loggers.startDump(oldest);
-        if (d == null) {
-            loggers.declinedByAll();
-            retryDumpAbove = memoryHeld() + Math.max(1, loggers.config().quotaBytes() / 16);
-        } else {
-            retryDumpAbove = 0;
-            appendedAtLastDump = appendedBytes;
-            lastDumpNanos = System.nanoTime();
-        }
-        return d;
-    }
-
-    /**
-     * Lock held: the dump in flight is done. Every frame whose payload a logger now holds refers to it
-     * there, and the log lets those entries go.
-     */
-    /** Frame {@code frame} of {@code channel} carries entry {@code entry} of a dump. */
-    private record FrameOfEntry(SentFrames channel, int frame, int entry) {}
-
-    private void takeInDump() {
-        Dump d = dumpInFlight;
-        dumpInFlight = null;
-        List<LogEntry> entries = d.entries();
-        java.util.IdentityHashMap<LogEntry, Integer> position = new java.util.IdentityHashMap<>();
-        for (int i = 0; i < entries.size(); i++) {
-            position.put(entries.get(i), i);
-        }
-        int[] references = new int[entries.size()];
-        List<FrameOfEntry> frames = new ArrayList<>();
-        List<Set<Integer>> destinations = new ArrayList<>(entries.size());
-        for (int i = 0; i < entries.size(); i++) {
-            destinations.add(new java.util.TreeSet<>());
-        }
-        for (SentFrames c : index.values()) {
-            for (int j = c.head(); j < c.tail(); j++) {
-                Integer i = c.payload(j) instanceof LogEntry e ? position.get(e) : null;
-                if (i != null) {
-                    references[i]++;
-                    destinations.get(i).add(ChannelKey.peer(c.key));
-                    frames.add(new FrameOfEntry(c, j, i));
-                }
-            }
-        }
-        int[][] dests = new int[entries.size()][];
-        for (int i = 0; i < dests.length; i++) {
-            dests[i] = destinations.get(i).stream().mapToInt(Integer::intValue).toArray();
-        }
-        DumpedPayload[] dumped = loggers.takeIn(d, dests, references);
-        for (FrameOfEntry f : frames) {
-            if (dumped[f.entry()] != null) {
-                heldBytes -= entries.get(f.entry()).lengthBytes();
-                f.channel().dumped(f.frame(), dumped[f.entry()]);
-            }
-        }
-        List<LogEntry> gone = new ArrayList<>();
-        for (int i = 0; i < dumped.length; i++) {
-            if (dumped[i] != null) {
-                entries.get(i).movedTo(dumped[i]); // a collective's later frames find its result there
-            }
-            if (dumped[i] != null || references[i] == 0) {
-                gone.add(entries.get(i));
-            }
-        }
-        log.evict(gone);
     }
 
     /**
@@ -636,10 +518,8 @@ public final class SenderLoggingRank implements RankProtocol {
      * restarted rank may need this rank's next messages.
      */
     private boolean roomToLog(int destinationWorld, long bytes) {
-        if (loggers != null && bytes <= loggers.config().quotaBytes()) {
-            synchronized (lock) {
-                dumpForRoom(bytes);
-            }
+        if (spill.spills() && bytes <= spill.quotaBytes()) {
+            spill.makeRoom(bytes, channels.quotaBytes() != Long.MAX_VALUE); // waits outside the lock
         }
         long quota = channels.quotaBytes();
         if (quota == Long.MAX_VALUE) {
@@ -814,7 +694,7 @@ public final class SenderLoggingRank implements RankProtocol {
             if (!staged.isEmpty()) {
                 enterStaged();
             }
-            dumpIfDue();
+            spill.dumpIfDue();
         }
     }
 
@@ -859,7 +739,7 @@ public final class SenderLoggingRank implements RankProtocol {
                     method);
             shared.setProtocolState(entry);
             countCollective(frame);
-            appendedBytes += frame.lengthBytes();
+            spill.appended(frame.lengthBytes());
             return entry;
         }
         LogEntry entry = log.append(
@@ -870,7 +750,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 frame.lengthBytes(),
                 method);
         countCollective(frame);
-        appendedBytes += frame.lengthBytes();
+        spill.appended(frame.lengthBytes());
         return entry;
     }
 
@@ -1389,11 +1269,7 @@ public final class SenderLoggingRank implements RankProtocol {
     /** Lock held: a logged payload, from this rank's log or from the logger that holds it. */
     private byte[] payloadOf(StoredPayload stored) {
         if (stored instanceof DumpedPayload dumped) {
-            try {
-                return loggers.readToArray(dumped);
-            } catch (LostPayloadException e) {
-                throw new IllegalStateException(e.getMessage(), e);
-            }
+            return spill.read(dumped);
         }
         LogEntry entry = (LogEntry) stored;
         // A frame handed off just now may still be on its way into the log: the sending thread copies
@@ -1544,10 +1420,7 @@ public final class SenderLoggingRank implements RankProtocol {
             index.clear();
             Arrays.fill(recentChannels, null);
         }
-        if (loggers != null) {
-            loggers.peakLog(log.statistics().highWaterPayloadBytes());
-            loggers.close();
-        }
+        spill.close(log.statistics().highWaterPayloadBytes());
         log.close();
     }
 }
