@@ -6,7 +6,6 @@ import io.rewind.engine.Contexts;
 import io.rewind.engine.ControlMessage;
 import io.rewind.engine.Frame;
 import io.rewind.engine.RankEngine;
-import io.rewind.engine.SendCancellation;
 import io.rewind.engine.SharedPayload;
 import io.rewind.engine.StagedPayload;
 import io.rewind.engine.Transport;
@@ -114,10 +113,8 @@ public final class SenderLoggingRank implements RankProtocol {
      * cancel, without the lock; trimmed with the log.
      */
     private final Map<Long, Set<Long>> cancelled = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Replays this rank is streaming to restarted peers, by peer. */
-    private final Map<Integer, ReplayCursor> replays = new HashMap<>();
-    /** Whether {@link #replays} has anything: read without the lock on every progress call. */
-    private volatile boolean replaying;
+    /** The replay-serving layer: streams the log to restarted peers. */
+    private final ReplayServer replay;
     /**
      * Frames handed off but not in the log yet (a sending thread between its hand-off and its log
      * entry). A rollback request is taken up only when there are none: the replay it starts covers
@@ -125,8 +122,6 @@ public final class SenderLoggingRank implements RankProtocol {
      * dead incarnation.
      */
     private int inFlight;
-    /** Rollback requests that came while frames were in flight, taken up by the next progress. */
-    private final List<RecoveryMessages.RollbackRequest> deferred = new ArrayList<>();
     /** What this incarnation's checkpoint held per incoming channel (its rollback request says so). */
     private Map<Long, Long> restoredHeld = Map.of();
     /** Frames replayed to this incarnation, as the batches announced them. */
@@ -152,7 +147,6 @@ public final class SenderLoggingRank implements RankProtocol {
     private long collectiveEntries;
     private long collectiveBytes;
     private long skippedFrames;
-    private long replayedFrames;
     /** Frames indexed so far, on every channel: the next one's {@link SentFrames#order}. Lock held. */
     private long indexedFrames;
 
@@ -221,6 +215,35 @@ public final class SenderLoggingRank implements RankProtocol {
         this.outcomes = outcomes;
         this.held = held;
         this.pipelineChunkBytes = log.config().pipelineChunkBytes();
+        this.replay = new ReplayServer(worldRank, incarnation, new ReplayHost());
+    }
+
+    /** What the replay layer reads of this rank: its lock, its index, its cancelled sends, its logger reads. */
+    private final class ReplayHost implements ReplayServer.Host {
+        @Override
+        public Object lock() {
+            return lock;
+        }
+
+        @Override
+        public Iterable<SentFrames> channels() {
+            return index.values();
+        }
+
+        @Override
+        public boolean wasCancelled(long key, long sequence) {
+            return SenderLoggingRank.this.wasCancelled(key, sequence);
+        }
+
+        @Override
+        public long[] piggybackFor(int peer) {
+            return outcomes.piggybackFor(peer);
+        }
+
+        @Override
+        public byte[] readDumped(DumpedPayload payload) {
+            return spill.read(payload);
+        }
     }
 
     /**
@@ -248,9 +271,6 @@ public final class SenderLoggingRank implements RankProtocol {
     private static final int STAGE_LIMIT = 64;
 
     private static final int STAGE_AREA_BYTES = 256 << 10;
-
-    /** How long a replay waits for a sending thread to finish a log copy it is making (a memory copy). */
-    private static final long COPY_WAIT_NANOS = 30_000_000_000L;
 
     /**
      * Keeps this rank's log under the loggers' quota by dumping its oldest entries to logger nodes
@@ -540,9 +560,7 @@ public final class SenderLoggingRank implements RankProtocol {
                     break;
                 }
                 int known = victim == worldRank ? incarnation : peerIncarnation.getOrDefault(victim, 0);
-                if (replays.containsKey(victim)
-                        || deferred.stream().anyMatch(r -> r.sourceWorld() == victim)
-                        || !channels.switchOff(victim, known)) {
+                if (replay.recovering(victim) || !channels.switchOff(victim, known)) {
                     if (refused == null) {
                         refused = new HashSet<>();
                     }
@@ -898,7 +916,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 int context = ChannelKey.context(c.key);
                 long held = frontiers.getOrDefault(ChannelKey.of(context, worldRank), 0L);
                 for (int i = c.firstAbove(held); i < c.tail(); i++) {
-                    out.add(replayCopy(c, i, destinationWorld));
+                    out.add(replay.copyOf(c, i, destinationWorld));
                 }
             }
         }
@@ -995,10 +1013,7 @@ public final class SenderLoggingRank implements RankProtocol {
             }
             case RecoveryMessages.ReplayAck a -> {
                 synchronized (lock) {
-                    ReplayCursor c = replays.get(a.sourceWorld());
-                    if (c != null && c.incarnation == a.incarnation() && c.batch == a.batch()) {
-                        c.awaitingAck = false;
-                    }
+                    replay.acknowledged(a);
                 }
             }
             default -> {
@@ -1017,8 +1032,7 @@ public final class SenderLoggingRank implements RankProtocol {
         boolean askAgain = false;
         synchronized (lock) {
             if (inFlight > 0) {
-                deferred.add(r); // a sending thread is between its hand-off and its log entry
-                replaying = true;
+                replay.defer(r); // a sending thread is between its hand-off and its log entry
                 return;
             }
             // What it holds now is what this rank may skip, if this rank is re-executing too; and if this
@@ -1034,17 +1048,7 @@ public final class SenderLoggingRank implements RankProtocol {
             outcomes.peerRestarted(peer);
             enterStaged();
             // What the log holds for it now: frames sent from here on go to its new incarnation directly.
-            Map<Integer, Long> end = new HashMap<>();
-            Map<Integer, Long> next = new HashMap<>();
-            for (SentFrames channel : index.values()) {
-                if (ChannelKey.peer(channel.key) == peer && channel.size() > 0) {
-                    int context = ChannelKey.context(channel.key);
-                    end.put(context, channel.sequence(channel.tail() - 1));
-                    next.put(context, r.held().getOrDefault(context, 0L));
-                }
-            }
-            replays.put(peer, new ReplayCursor(peer, r.incarnation(), next, end));
-            replaying = true;
+            replay.open(peer, r.incarnation(), r.held());
         }
         transport.sendControl(
                 peer, new RecoveryMessages.LastMessages(worldRank, incarnation, arrived, outcomes.outcomesOf(peer)));
@@ -1102,7 +1106,7 @@ public final class SenderLoggingRank implements RankProtocol {
 
     @Override
     public boolean hasProgressWork() {
-        return replaying || acknowledgementsDue;
+        return replay.serving() || acknowledgementsDue;
     }
 
     /**
@@ -1123,7 +1127,9 @@ public final class SenderLoggingRank implements RankProtocol {
         for (var it = unacknowledged.values().iterator(); it.hasNext(); ) {
             RecoveryMessages.ReplayBatch b = it.next();
             int peer = b.sourceWorld();
-            if (mailbox == null || mailbox.acceptsMoreFrom(peer, REPLAY_BATCH_FRAMES, REPLAY_BATCH_BYTES)) {
+            if (mailbox == null
+                    || mailbox.acceptsMoreFrom(
+                            peer, ReplayServer.REPLAY_BATCH_FRAMES, ReplayServer.REPLAY_BATCH_BYTES)) {
                 it.remove();
                 transport.sendControl(peer, new RecoveryMessages.ReplayAck(worldRank, incarnation, b.batch()));
             }
@@ -1131,154 +1137,21 @@ public final class SenderLoggingRank implements RankProtocol {
         acknowledgementsDue = !unacknowledged.isEmpty();
     }
 
-    /** Sends the next batch of every replay whose previous batch was taken in. */
+    /** Takes up the rollback requests that waited for frames in flight, and sends the replays' next batches. */
     @Override
     public void progress(Transport transport) {
         releaseReplayAcks(transport);
-        if (!replaying) {
+        if (!replay.serving()) {
             return;
         }
-        List<RecoveryMessages.RollbackRequest> ready = List.of();
+        List<RecoveryMessages.RollbackRequest> ready;
         synchronized (lock) {
-            if (!deferred.isEmpty() && inFlight == 0) {
-                ready = new ArrayList<>(deferred);
-                deferred.clear();
-            }
+            ready = replay.takeDeferred(inFlight);
         }
         for (RecoveryMessages.RollbackRequest r : ready) {
             onRollbackRequest(r, transport);
         }
-        List<ReplayCursor> due = new ArrayList<>();
-        List<List<Frame>> batches = new ArrayList<>();
-        synchronized (lock) {
-            for (ReplayCursor c : replays.values()) {
-                if (!c.awaitingAck) {
-                    due.add(c);
-                    batches.add(nextBatch(c));
-                }
-            }
-        }
-        // Handed over outside the lock: a transport may deliver in this thread.
-        for (int i = 0; i < due.size(); i++) {
-            ReplayCursor c = due.get(i);
-            List<Frame> batch = batches.get(i);
-            for (Frame f : batch) {
-                if (f.isWithdrawn()) {
-                    transport.sendControl(
-                            c.peer, new SendCancellation.Withdrawn(worldRank, incarnation, f.context(), f.sequence()));
-                    continue;
-                }
-                f.setPiggyback(outcomes.piggybackFor(c.peer));
-                transport.send(c.peer, f);
-            }
-            transport.sendControl(
-                    c.peer, new RecoveryMessages.ReplayBatch(worldRank, incarnation, c.batch, batch.size()));
-        }
-        synchronized (lock) {
-            for (ReplayCursor c : due) {
-                if (c.done) {
-                    replays.remove(c.peer, c);
-                }
-            }
-            replaying = !replays.isEmpty() || !deferred.isEmpty();
-        }
-    }
-
-    /**
-     * Lock held: the next frames of a replay, at most {@link #REPLAY_BATCH_FRAMES} frames or {@link
-     * #REPLAY_BATCH_BYTES} bytes (at least one frame); marks the cursor as waiting for the batch to be
-     * taken in, and done when nothing is left. Each channel's frames go in sequence order, and the
-     * peer's channels are interleaved as their frames were sent ({@link SentFrames#order}): a rank
-     * takes messages in about the order they were sent, and replaying one channel whole before the
-     * next (a program's point-to-point messages of every later iteration before the collective
-     * message it needs now, say) would make the restarted rank hold them all.
-     */
-    private List<Frame> nextBatch(ReplayCursor c) {
-        List<SentFrames> channels = new ArrayList<>(2);
-        for (SentFrames channel : index.values()) {
-            if (ChannelKey.peer(channel.key) == c.peer && c.end.containsKey(ChannelKey.context(channel.key))) {
-                channels.add(channel);
-            }
-        }
-        int n = channels.size();
-        int[] at = new int[n];
-        long[] end = new long[n];
-        for (int k = 0; k < n; k++) {
-            int context = ChannelKey.context(channels.get(k).key);
-            at[k] = channels.get(k).firstAbove(c.next.get(context));
-            end[k] = c.end.get(context);
-        }
-        List<Frame> out = new ArrayList<>();
-        long bytes = 0;
-        boolean more = false;
-        while (true) {
-            int pick = -1;
-            for (int k = 0; k < n; k++) {
-                SentFrames ch = channels.get(k);
-                if (at[k] < ch.tail()
-                        && ch.sequence(at[k]) <= end[k]
-                        && (pick < 0 || ch.order(at[k]) < channels.get(pick).order(at[pick]))) {
-                    pick = k;
-                }
-            }
-            if (pick < 0) {
-                break;
-            }
-            if (out.size() >= REPLAY_BATCH_FRAMES || (bytes >= REPLAY_BATCH_BYTES && !out.isEmpty())) {
-                more = true;
-                break;
-            }
-            SentFrames channel = channels.get(pick);
-            int i = at[pick]++;
-            int context = ChannelKey.context(channel.key);
-            Frame f = wasCancelled(channel.key, channel.sequence(i))
-                    ? Frame.withdrawnPlace(context, worldRank, c.peer, channel.sequence(i), incarnation)
-                    : replayCopy(channel, i, c.peer);
-            out.add(f);
-            bytes += f.lengthBytes();
-            c.next.put(context, channel.sequence(i));
-        }
-        c.batch++;
-        c.awaitingAck = true;
-        c.done = !more;
-        replayedFrames += out.size();
-        return out;
-    }
-
-    /** Lock held: a private copy of logged frame {@code i} of {@code channel}, addressed to {@code peer}. */
-    private Frame replayCopy(SentFrames channel, int i, int peer) {
-        byte[] payload = payloadOf(channel.payload(i));
-        Frame copy = new Frame(
-                channel.context(i),
-                channel.source(i),
-                worldRank,
-                peer,
-                channel.tag(i),
-                channel.sequence(i),
-                incarnation,
-                MemorySegment.ofArray(payload),
-                0,
-                payload.length,
-                null);
-        long pattern = channel.pattern(i);
-        copy.setPattern((int) (pattern >>> 32), (int) pattern);
-        copy.setLine(channel.line(i));
-        return copy;
-    }
-
-    /** Lock held: a logged payload, from this rank's log or from the logger that holds it. */
-    private byte[] payloadOf(StoredPayload stored) {
-        if (stored instanceof DumpedPayload dumped) {
-            return spill.read(dumped);
-        }
-        LogEntry entry = (LogEntry) stored;
-        // A frame handed off just now may still be on its way into the log: the sending thread copies
-        // it right after the hand-off, without this lock.
-        if (!entry.awaitCopyDone(COPY_WAIT_NANOS)) {
-            throw new IllegalStateException("rank " + worldRank + " did not finish logging " + entry.key() + " within "
-                    + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
-        }
-        return entry.payloadToArray();
+        replay.sendDueBatches(transport);
     }
 
     @Override
@@ -1288,31 +1161,6 @@ public final class SenderLoggingRank implements RankProtocol {
         }
     }
 
-    /** Where a replay to one restarted peer stands. Guarded by the protocol's lock. */
-    private static final class ReplayCursor {
-        final int peer;
-        final int incarnation;
-        /** By context, the last sequence number the peer has (from its checkpoint, then from this replay). */
-        final Map<Integer, Long> next;
-        /** By context, the last sequence number logged when the peer asked: the replay ends there. */
-        final Map<Integer, Long> end;
-
-        int batch;
-        boolean awaitingAck;
-        boolean done;
-
-        ReplayCursor(int peer, int incarnation, Map<Integer, Long> next, Map<Integer, Long> end) {
-            this.peer = peer;
-            this.incarnation = incarnation;
-            this.next = next;
-            this.end = end;
-        }
-    }
-
-    /** Frames per replay batch: what a restarted rank may have to take in before its next progress. */
-    static final int REPLAY_BATCH_FRAMES = 64;
-    /** Bytes per replay batch (a batch holds at least one frame, however long). */
-    static final long REPLAY_BATCH_BYTES = 4L << 20;
     /** How long a restarted rank parks between looks for its peers' answers (a control message wakes it). */
     private static final long ANSWER_WAIT_SLICE_NANOS = 20_000_000L;
 
@@ -1408,7 +1256,7 @@ public final class SenderLoggingRank implements RankProtocol {
 
     public long replayedFrames() {
         synchronized (lock) {
-            return replayedFrames;
+            return replay.replayedFrames();
         }
     }
 
