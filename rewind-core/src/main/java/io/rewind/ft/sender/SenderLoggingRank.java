@@ -67,6 +67,8 @@ public final class SenderLoggingRank implements RankProtocol {
     private final OutcomeLog outcomes;
     /** Which outgoing channels are logged under the log's quota (memory-constrained logging). */
     private final ChannelSwitch channels;
+    /** The layer that keeps the log under that quota by switching channels off ({@link ChannelSwitch}). */
+    private final ChannelQuota quota;
     /** Per destination: the incarnation its latest rollback request came from (absent: 0). */
     private final Map<Integer, Integer> peerIncarnation = new HashMap<>();
     /**
@@ -216,6 +218,40 @@ public final class SenderLoggingRank implements RankProtocol {
         this.held = held;
         this.pipelineChunkBytes = log.config().pipelineChunkBytes();
         this.replay = new ReplayServer(worldRank, incarnation, new ReplayHost());
+        this.quota = new ChannelQuota(channels, new QuotaHost());
+    }
+
+    /** What the channel quota reads and changes of this rank: its memory figures, its peers, its index. */
+    private final class QuotaHost implements ChannelQuota.Host {
+        @Override
+        public Object lock() {
+            return lock;
+        }
+
+        @Override
+        public long memoryHeld() {
+            return SenderLoggingRank.this.memoryHeld();
+        }
+
+        @Override
+        public long[] heldToEachDestination(boolean pointToPointOnly) {
+            return SenderLoggingRank.this.heldToEachDestination(pointToPointOnly);
+        }
+
+        @Override
+        public boolean recovering(int peer) {
+            return replay.recovering(peer);
+        }
+
+        @Override
+        public int knownIncarnation(int peer) {
+            return peer == worldRank ? incarnation : peerIncarnation.getOrDefault(peer, 0);
+        }
+
+        @Override
+        public void dropChannelsTo(int peer) {
+            SenderLoggingRank.this.dropChannelsTo(peer);
+        }
     }
 
     /** What the replay layer reads of this rank: its lock, its index, its cancelled sends, its logger reads. */
@@ -527,63 +563,20 @@ public final class SenderLoggingRank implements RankProtocol {
     }
 
     /**
-     * Whether a frame of {@code bytes} to {@code destinationWorld} is logged: as long as the log would
-     * pass its quota, the channel the {@link ChannelSwitch} picks is switched off (the job is told
-     * first) and its entries dropped, until there is room or this frame's own channel is off (a frame
-     * longer than the quota switches its own channel off). A channel cannot go off while its
-     * destination is being recovered from this log: its replay is under way, or the job refuses (the
-     * destination restarts, or restarted and this rank has not served its request yet). If every
-     * candidate is held so, the frame is logged over the quota (the job is told), and the next frame
-     * tries again: waiting here instead could hold up the very recovery it waits for, since the
-     * restarted rank may need this rank's next messages.
+     * Whether a frame of {@code bytes} to {@code destinationWorld} is logged, once there is room: the
+     * spill to logger nodes makes room first (waiting for a dump if the log is at the loggers' quota),
+     * then the channel quota switches channels off if the log would still pass it ({@link
+     * ChannelQuota#roomFor}). Lock not held: both may wait for another process.
      */
     private boolean roomToLog(int destinationWorld, long bytes) {
         if (spill.spills() && bytes <= spill.quotaBytes()) {
-            spill.makeRoom(bytes, channels.quotaBytes() != Long.MAX_VALUE); // waits outside the lock
+            spill.makeRoom(bytes, quota.limits()); // waits outside the lock
         }
-        long quota = channels.quotaBytes();
-        if (quota == Long.MAX_VALUE) {
-            return true;
-        }
-        synchronized (lock) {
-            Set<Integer> refused = null;
-            while (channels.logs(destinationWorld) && heldBytes + stageUsed + inFlightBytes + bytes > quota) {
-                int p2pVictim = nextOff(heldToEachDestination(true), refused);
-                // Only collectives' frames are left to drop: they go too; with nothing held, the frame's own
-                // channel, since the frame alone passes the quota.
-                int anyVictim = p2pVictim >= 0 ? p2pVictim : nextOff(heldToEachDestination(false), refused);
-                int victim = anyVictim >= 0 || (refused != null && refused.contains(destinationWorld))
-                        ? anyVictim
-                        : destinationWorld;
-                if (victim < 0) {
-                    channels.overQuota(heldBytes + stageUsed + inFlightBytes + bytes - quota);
-                    break;
-                }
-                int known = victim == worldRank ? incarnation : peerIncarnation.getOrDefault(victim, 0);
-                if (replay.recovering(victim) || !channels.switchOff(victim, known)) {
-                    if (refused == null) {
-                        refused = new HashSet<>();
-                    }
-                    refused.add(victim);
-                    continue;
-                }
-                dropChannelsTo(victim);
-            }
-            return channels.logs(destinationWorld);
-        }
+        return quota.roomFor(destinationWorld, bytes);
     }
 
     /** Payload bytes of frames handed off and not logged yet (see {@link #inFlight}). Lock held. */
     private long inFlightBytes;
-
-    private int nextOff(long[] held, Set<Integer> refused) {
-        if (refused != null) {
-            for (int r : refused) {
-                held[r] = -1; // not a candidate now
-            }
-        }
-        return channels.nextOff(held);
-    }
 
     /**
      * Lock held: point-to-point payload bytes the index holds per destination world rank, which rank
