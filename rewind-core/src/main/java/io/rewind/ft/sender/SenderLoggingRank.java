@@ -13,7 +13,6 @@ import io.rewind.ft.EventLogClient;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryMessages;
-import io.rewind.ft.log.Channel;
 import io.rewind.ft.log.CopyMethod;
 import io.rewind.ft.log.LogEntry;
 import io.rewind.ft.log.LogLease;
@@ -69,6 +68,8 @@ public final class SenderLoggingRank implements RankProtocol {
     private final ChannelSwitch channels;
     /** The layer that keeps the log under that quota by switching channels off ({@link ChannelSwitch}). */
     private final ChannelQuota quota;
+    /** The layer that lets logged frames go (after a checkpoint, or when a channel is switched off). */
+    private final LogTruncation truncation;
     /** Per destination: the incarnation its latest rollback request came from (absent: 0). */
     private final Map<Integer, Integer> peerIncarnation = new HashMap<>();
     /**
@@ -76,9 +77,6 @@ public final class SenderLoggingRank implements RankProtocol {
      * than what the log holds) plus what is staged: what the quota is checked against. Lock held.
      */
     private long heldBytes;
-
-    /** Up to which sequence number a receiver's recovery lines hold a channel: logged frames below it go. */
-    private final HeldBound held;
 
     private final long pipelineChunkBytes;
 
@@ -126,8 +124,6 @@ public final class SenderLoggingRank implements RankProtocol {
     private int inFlight;
     /** What this incarnation's checkpoint held per incoming channel (its rollback request says so). */
     private Map<Long, Long> restoredHeld = Map.of();
-    /** Frames replayed to this incarnation, as the batches announced them. */
-    private long replayedIn;
     /**
      * Replay batches that reached this restarted incarnation and are not acknowledged yet, by the
      * replaying peer: the acknowledgement waits until the rank has taken in most of what that peer
@@ -146,9 +142,8 @@ public final class SenderLoggingRank implements RankProtocol {
     private int stageUsed;
     private final boolean rootedCollectives;
     private long sharedSequence;
-    private long collectiveEntries;
-    private long collectiveBytes;
-    private long skippedFrames;
+    /** What this incarnation's sender side counts. Lock held. */
+    private final SenderStatistics statistics = new SenderStatistics();
     /** Frames indexed so far, on every channel: the next one's {@link SentFrames#order}. Lock held. */
     private long indexedFrames;
 
@@ -215,10 +210,33 @@ public final class SenderLoggingRank implements RankProtocol {
         this.restarted = incarnation > 0;
         this.log = log;
         this.outcomes = outcomes;
-        this.held = held;
         this.pipelineChunkBytes = log.config().pipelineChunkBytes();
         this.replay = new ReplayServer(worldRank, incarnation, new ReplayHost());
         this.quota = new ChannelQuota(channels, new QuotaHost());
+        this.truncation = new LogTruncation(worldRank, log, held, cancelled, new TruncationHost());
+    }
+
+    /** What truncation reads and changes of this rank: its index, its staged payloads, its shared results. */
+    private final class TruncationHost implements LogTruncation.Host {
+        @Override
+        public Iterable<SentFrames> channels() {
+            return index.values();
+        }
+
+        @Override
+        public void enterStaged() {
+            SenderLoggingRank.this.enterStaged();
+        }
+
+        @Override
+        public long sharedSequence() {
+            return sharedSequence;
+        }
+
+        @Override
+        public void leftMemory(long bytes) {
+            heldBytes -= bytes;
+        }
     }
 
     /** What the channel quota reads and changes of this rank: its memory figures, its peers, its index. */
@@ -291,6 +309,11 @@ public final class SenderLoggingRank implements RankProtocol {
     }
 
     private static final int SHARED_CONTEXT_BIT = 1 << 30;
+
+    /** Whether {@code context} is one of the channels shared results are stored on. */
+    static boolean isSharedContext(int context) {
+        return (context & SHARED_CONTEXT_BIT) != 0;
+    }
 
     /**
      * Messages up to this size are staged (see {@link #stage}); longer ones are pulled by their
@@ -416,7 +439,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 // kept line is ahead of the line this rank restarted from (after a local recovery), or
                 // is a line of the execution before a global rollback.
                 if (!deliver) {
-                    skippedFrames++;
+                    statistics.skipped();
                     return false;
                 }
             } else if (deliver
@@ -460,7 +483,7 @@ public final class SenderLoggingRank implements RankProtocol {
                     frame.setProtocolState(entry);
                     indexFrame(key, frame, entry);
                     if (!deliver) {
-                        skippedFrames++;
+                        statistics.skipped();
                         entry.awaitCopy(); // nothing is transferred, so the log copy is finished here
                         return false;
                     }
@@ -548,7 +571,7 @@ public final class SenderLoggingRank implements RankProtocol {
         }
         if (!deliver) {
             synchronized (lock) {
-                skippedFrames++;
+                statistics.skipped();
             }
             return false;
         }
@@ -597,23 +620,9 @@ public final class SenderLoggingRank implements RankProtocol {
         return out;
     }
 
-    /** Lock held: drops every logged frame to {@code destinationWorld}. */
+    /** Lock held: drops every logged frame to {@code destinationWorld} (its channel was switched off). */
     private void dropChannelsTo(int destinationWorld) {
-        enterStaged();
-        long dropped = 0;
-        for (SentFrames c : index.values()) {
-            if (ChannelKey.peer(c.key) != destinationWorld || c.size() == 0) {
-                continue;
-            }
-            long last = c.sequence(c.tail() - 1);
-            long before = c.bytes();
-            c.dropUpTo(last);
-            c.truncatedTo(last);
-            dropped += before - c.bytes();
-            log.truncate(new Channel(ChannelKey.context(c.key), worldRank, destinationWorld), last);
-        }
-        heldBytes -= dropped;
-        releaseSharedResults();
+        truncation.dropChannelsTo(destinationWorld);
     }
 
     /** Lock held: enters a logged frame in its channel's index, with its place among all indexed frames. */
@@ -648,7 +657,7 @@ public final class SenderLoggingRank implements RankProtocol {
         if (restarted && !frame.isSynchronous()) {
             synchronized (lock) {
                 if (frame.sequence() <= skipUpTo.getOrDefault(key, 0L)) {
-                    skippedFrames++;
+                    statistics.skipped();
                     return false;
                 }
             }
@@ -766,10 +775,7 @@ public final class SenderLoggingRank implements RankProtocol {
     }
 
     private void countCollective(Frame frame) {
-        if (Contexts.isCollective(frame.context())) {
-            collectiveEntries++;
-            collectiveBytes += frame.lengthBytes();
-        }
+        statistics.logged(frame.context(), frame.lengthBytes());
     }
 
     /** A frame's pattern id and iteration id in one long, as the index keeps them. */
@@ -999,7 +1005,7 @@ public final class SenderLoggingRank implements RankProtocol {
             }
             case RecoveryMessages.ReplayBatch b -> {
                 synchronized (lock) {
-                    replayedIn += b.frames();
+                    statistics.replayedIn(b.frames());
                 }
                 unacknowledged.put(b.sourceWorld(), b);
                 acknowledgementsDue = true;
@@ -1150,7 +1156,7 @@ public final class SenderLoggingRank implements RankProtocol {
     @Override
     public long replayedToThisRank() {
         synchronized (lock) {
-            return replayedIn;
+            return statistics.replayedIn();
         }
     }
 
@@ -1163,47 +1169,7 @@ public final class SenderLoggingRank implements RankProtocol {
      */
     public void truncate() {
         synchronized (lock) {
-            enterStaged();
-            for (SentFrames c : index.values()) {
-                long key = c.key;
-                int dest = ChannelKey.peer(key);
-                int context = ChannelKey.context(key);
-                long held = this.held.safelyHeldUpTo(dest, ChannelKey.of(context, worldRank));
-                if (held <= 0) {
-                    continue;
-                }
-                Set<Long> cancelledHere = cancelled.get(key);
-                if (cancelledHere != null) {
-                    cancelledHere.removeIf(sequence -> sequence <= held);
-                }
-                long before = c.bytes();
-                if (c.dropUpTo(held) == 0) {
-                    continue;
-                }
-                heldBytes -= before - c.bytes();
-                log.truncate(new Channel(context, worldRank, dest), held);
-                c.truncatedTo(held);
-            }
-            releaseSharedResults();
-        }
-    }
-
-    /** Lock held: releases the shared results no remaining frame refers to. */
-    private void releaseSharedResults() {
-        Map<Integer, Long> minLiveShared = new HashMap<>();
-        for (SentFrames c : index.values()) {
-            for (int i = c.head(); i < c.tail(); i++) {
-                MessageKey k = c.payload(i).key();
-                if ((k.contextId() & SHARED_CONTEXT_BIT) != 0) {
-                    minLiveShared.merge(k.contextId(), k.sequence(), Math::min);
-                }
-            }
-        }
-        for (Channel c : log.channels()) {
-            if ((c.contextId() & SHARED_CONTEXT_BIT) != 0) {
-                long min = minLiveShared.getOrDefault(c.contextId(), Long.MAX_VALUE);
-                log.truncate(c, min == Long.MAX_VALUE ? sharedSequence : min - 1);
-            }
+            truncation.toHeldBounds();
         }
     }
 
@@ -1229,7 +1195,7 @@ public final class SenderLoggingRank implements RankProtocol {
     public long collectiveEntries() {
         synchronized (lock) {
             enterStaged();
-            return collectiveEntries;
+            return statistics.collectiveEntries();
         }
     }
 
@@ -1237,13 +1203,13 @@ public final class SenderLoggingRank implements RankProtocol {
     public long collectiveBytes() {
         synchronized (lock) {
             enterStaged();
-            return collectiveBytes;
+            return statistics.collectiveBytes();
         }
     }
 
     public long skippedFrames() {
         synchronized (lock) {
-            return skippedFrames;
+            return statistics.skippedFrames();
         }
     }
 
