@@ -198,7 +198,8 @@ final class LoggerSpill implements LogSpill {
 
     /**
      * Lock held: chooses the oldest {@code maxBytes} of the log and has the spill's thread ask the
-     * loggers for room and hand the dump to one; false if the log holds nothing to dump.
+     * loggers for room and hand the dump to one; false if the log holds nothing to dump (or the spill
+     * is closed).
      */
     private boolean startDump(long maxBytes) {
         List<LogEntry> oldest = log.oldestEntries(maxBytes);
@@ -237,9 +238,10 @@ final class LoggerSpill implements LogSpill {
         try {
             thread.execute(start);
         } catch (RejectedExecutionException e) {
-            starting = null; // closed: the incarnation is over
+            starting = null; // closed: the incarnation is over, and nothing more is dumped
             s.declined = true;
             s.done.countDown();
+            return false;
         }
         return true;
     }
