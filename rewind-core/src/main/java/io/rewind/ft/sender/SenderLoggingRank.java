@@ -38,7 +38,8 @@ import java.util.function.IntPredicate;
 
 /**
  * Sender-based payload logging in one rank incarnation: the rank part of every protocol that keeps
- * the payloads it sends and replays them to a restarted peer ({@code pessimistic}, {@code spbc}).
+ * the payloads it sends and replays them to a restarted peer ({@code pessimistic}, {@code causal},
+ * {@code mcml}, {@code spbc}).
  * Which outgoing channels are logged ({@link #logsTo}: every one, or only those that leave the rank's
  * cluster) and what becomes of the outcomes of non-deterministic events (the {@link OutcomeLog}: kept
  * by the job's event logger, or not kept at all) are what tell the protocols apart.
@@ -53,6 +54,13 @@ import java.util.function.IntPredicate;
  * <p>A restarted incarnation skips the frames its peers already hold (their arrival frontier when it
  * first sends on the channel again) and takes the outcomes of its non-deterministic events from its
  * {@link OutcomeLog} as long as that has them.
+ *
+ * <p>This class is the top of the sender-side stack (see the package's description): it owns the
+ * logged send path, the index and the restart handshake, and composes the layers that own the rest:
+ * {@link ReplayServer} (serving replays), {@link LogSpill} (dumps to logger nodes), {@link
+ * ChannelQuota} (switching channels off under a quota), {@link LogTruncation} and {@link
+ * SenderStatistics}. They all share this rank's one lock, and none holds it across a round trip to
+ * another process.
  */
 public final class SenderLoggingRank implements RankProtocol {
     private final String protocolName;
