@@ -18,6 +18,13 @@ import java.lang.invoke.VarHandle;
  * transports that share memory may borrow). A frame with no sending request in this process (an eager
  * send in this JVM, anything a transport received) lends its payload for the delivery only: a receive
  * already posted copies it at once, and a queue that keeps the frame makes it a private copy.
+ *
+ * <p>Each field has one writer. The identity (up to the pattern, iteration and line) is written by
+ * whoever builds the frame, before anyone else sees it: the engine for a frame it sends, a transport
+ * or a codec for a frame it rebuilds, a sender's protocol for a replay copy ({@link #rebuilt}). What
+ * the sending rank's protocol adds (the piggyback, the tee, its state, the staged payload) is written
+ * by that protocol only, before the hand-off, and read by the engine and transports; the engine owns
+ * the payload's place and the claim between sender and receiver.
  */
 public final class Frame {
     final int context;
@@ -89,11 +96,17 @@ public final class Frame {
             throw new ExceptionInInitializerError(e);
         }
     }
-    /** Non-null when the payload must move through the sender's log (pipelined copy). */
+    /**
+     * Non-null when the payload must move through the sender's log (pipelined copy). The sending
+     * protocol's ({@link #setTee}); the engine only reads it, and records in {@link #teeSpent} that the
+     * payload went through it.
+     */
     PayloadTee tee;
+    /** The engine's: the payload went through the tee into a private copy; later copies do not use it. */
+    private boolean teeSpent;
     /** Where the frame stands in its receiver's arrival order while it waits unmatched ({@link UnexpectedQueue}). */
     long arrival;
-    /** Protocol state attached by the sender (its log entry), or null. */
+    /** Protocol state attached by the sending protocol (its log entry), or null; only that protocol writes it. */
     Object protocolState;
     /** The payload as the sender's protocol already staged it (its log entry), or null; never copied with the frame. */
     private StagedPayload staged;
@@ -161,12 +174,16 @@ public final class Frame {
         return line;
     }
 
-    /** Sets {@link #line()}: transports and logs that rebuild a frame keep the line it was sent with. */
+    /**
+     * Sets {@link #line()}: by whoever builds the frame, before anyone else sees it (the engine when it
+     * sends one, a transport or codec that rebuilds one); a protocol's replay copy gets it at
+     * construction ({@link #rebuilt}).
+     */
     public void setLine(int line) {
         this.line = line;
     }
 
-    /** Places the frame in a communication pattern (protocols that replay by pattern set it). */
+    /** Places the frame in a communication pattern: by whoever builds the frame, as {@link #setLine}. */
     public void setPattern(int patternId, int iterationId) {
         this.patternId = patternId;
         this.iterationId = iterationId;
@@ -177,7 +194,11 @@ public final class Frame {
         return piggyback;
     }
 
-    /** Carries {@code words} on this frame (null: nothing); set before the frame is handed off. */
+    /**
+     * Carries {@code words} on this frame (null: nothing): the sending rank's protocol's, set before the
+     * frame is handed off. A frame rebuilt from the wire gets its words at construction ({@link
+     * #rebuilt}) or from its transport, which builds it.
+     */
     public void setPiggyback(long[] words) {
         this.piggyback = words;
     }
@@ -207,12 +228,12 @@ public final class Frame {
         copyPayload(owned, 0, lengthBytes);
         data = owned;
         dataOffset = 0;
-        tee = null;
+        teeSpent = true;
     }
 
     /** Copies the first {@code n} payload bytes to {@code target}, through the tee if there is one. */
     void copyPayload(MemorySegment target, long targetOffset, long n) {
-        PayloadTee t = tee;
+        PayloadTee t = teeSpent ? null : tee;
         if (t != null && n == lengthBytes) {
             t.transfer(data, dataOffset, target, targetOffset, n);
         } else if (n > 0) {
@@ -405,6 +426,43 @@ public final class Frame {
     /** Whether this is the place of a withdrawn (cancelled) send rather than a message. */
     public boolean isWithdrawn() {
         return withdrawn;
+    }
+
+    /**
+     * A frame rebuilt with the identity it was sent with (a replay from a sender's log): pattern,
+     * iteration and line given at construction, so nobody sets them on a frame someone else built. The
+     * payload is the frame's own.
+     */
+    public static Frame rebuilt(
+            int context,
+            int source,
+            int sourceWorld,
+            int destinationWorld,
+            int tag,
+            long sequence,
+            int incarnation,
+            int patternId,
+            int iterationId,
+            int line,
+            MemorySegment data,
+            long dataOffset,
+            long lengthBytes) {
+        Frame f = new Frame(
+                context,
+                source,
+                sourceWorld,
+                destinationWorld,
+                tag,
+                sequence,
+                incarnation,
+                data,
+                dataOffset,
+                lengthBytes,
+                null);
+        f.patternId = patternId;
+        f.iterationId = iterationId;
+        f.line = line;
+        return f;
     }
 
     /** The place of frame {@code sequence} of {@code sourceWorld} on {@code context}, withdrawn by its sender. */

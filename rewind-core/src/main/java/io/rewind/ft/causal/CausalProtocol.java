@@ -1,13 +1,11 @@
 package io.rewind.ft.causal;
 
-import io.rewind.ft.Protocol;
-import io.rewind.ft.ProtocolServices;
-import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.sender.LocalRollback;
+import io.rewind.ft.sender.SenderLoggingProtocol;
 import io.rewind.ft.sender.SenderLoggingRank;
 import java.util.Set;
 
@@ -17,44 +15,24 @@ import java.util.Set;
  * ({@link CausalOutcomes}): no rank ever waits for a determinant to be stored. Only the failed ranks
  * restart; the survivors replay their logs to them and give them back their determinants.
  */
-public final class CausalProtocol implements Protocol {
-    private ProtocolServices services;
-    private RecoveryLines lines;
-
+public final class CausalProtocol extends SenderLoggingProtocol {
     @Override
     public String name() {
         return "causal";
     }
 
+    /** Every channel logged; outcomes travel with the messages. */
     @Override
-    public boolean recovers() {
-        return true;
-    }
-
-    @Override
-    public boolean logsPayloads() {
-        return true;
-    }
-
-    @Override
-    public void start(ProtocolServices s) {
-        this.services = s;
-        this.lines = s.lines();
-    }
-
-    @Override
-    public RankProtocol openRank(int rank, int incarnation) {
-        PayloadLog log = PayloadLog.open(rank, services.payloadLog());
+    protected SenderLoggingRank composeRank(int rank, int incarnation, PayloadLog log) {
         return new SenderLoggingRank(
-                        name(),
-                        destination -> true,
-                        rank,
-                        incarnation,
-                        log,
-                        outcomes(rank, incarnation, services.ranks(), lines),
-                        lines::safelyHeldUpTo,
-                        services.applicationLevelCollectives())
-                .dumpingTo(services.loggerClient(rank));
+                name(),
+                destination -> true,
+                rank,
+                incarnation,
+                log,
+                outcomes(rank, incarnation, services.ranks(), lines),
+                lines::safelyHeldUpTo,
+                services.applicationLevelCollectives());
     }
 
     /** The outcome log of a causal rank (also used by {@code mcml}, which is causal under a log quota). */

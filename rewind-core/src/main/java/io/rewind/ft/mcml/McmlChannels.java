@@ -14,7 +14,7 @@ final class McmlChannels implements ChannelSwitch {
     private final long quotaBytes;
     private final SwitchOffOrder order;
     private final ProtocolReports reports;
-    /** Destinations no longer logged; read on every send, written under the rank's logging lock. */
+    /** Destinations no longer logged; read on every send, replaced whole under this object's monitor. */
     private volatile boolean[] off;
 
     McmlChannels(int rank, int incarnation, int ranks, long quotaBytes, SwitchOffOrder order, ProtocolReports reports) {
@@ -31,11 +31,13 @@ final class McmlChannels implements ChannelSwitch {
     public void started() {
         long[] answer = reports.report(rank, incarnation, new long[] {McmlProtocol.STARTED});
         if (answer != null) {
-            boolean[] o = off.clone();
-            for (long d : answer) {
-                o[(int) d] = true;
+            synchronized (this) {
+                boolean[] o = off.clone();
+                for (long d : answer) {
+                    o[(int) d] = true;
+                }
+                off = o;
             }
-            off = o;
         }
     }
 
@@ -73,9 +75,12 @@ final class McmlChannels implements ChannelSwitch {
         if (answer == null || answer.length != 1 || answer[0] != 1) {
             return false;
         }
-        boolean[] o = off.clone();
-        o[destinationWorld] = true;
-        off = o;
+        // The rank's threads may switch channels off at once: the job's answer comes outside the rank's lock.
+        synchronized (this) {
+            boolean[] o = off.clone();
+            o[destinationWorld] = true;
+            off = o;
+        }
         return true;
     }
 }

@@ -1,14 +1,12 @@
 package io.rewind.ft.mcml;
 
-import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolServices;
-import io.rewind.ft.RankProtocol;
-import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.causal.CausalProtocol;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
+import io.rewind.ft.sender.SenderLoggingProtocol;
 import io.rewind.ft.sender.SenderLoggingRank;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -30,7 +28,7 @@ import java.util.TreeSet;
  * recovery line, the newest they all hold, no later than every other rank's newest; the other ranks
  * replay to them from their logs and give them back their determinants, as under {@code causal}.
  */
-public final class McmlProtocol implements Protocol {
+public final class McmlProtocol extends SenderLoggingProtocol {
     /** Report of a rank starting: the answer lists the destinations its channels to are off. */
     static final long STARTED = 1;
     /** Report of a rank switching a channel off: destination, its incarnation as the rank knows it. */
@@ -53,8 +51,6 @@ public final class McmlProtocol implements Protocol {
     }
 
     private final Object lock = new Object();
-    private ProtocolServices services;
-    private RecoveryLines lines;
     private long quotaBytes;
     private SwitchOffOrder order;
     /** off[s][d]: rank s no longer logs what it sends to rank d. Guarded by the lock. */
@@ -72,19 +68,8 @@ public final class McmlProtocol implements Protocol {
     }
 
     @Override
-    public boolean recovers() {
-        return true;
-    }
-
-    @Override
-    public boolean logsPayloads() {
-        return true;
-    }
-
-    @Override
     public void start(ProtocolServices s) {
-        this.services = s;
-        this.lines = s.lines();
+        super.start(s);
         long q = s.payloadLog().quotaBytes();
         this.quotaBytes = q == PayloadLogConfig.UNLIMITED ? Long.MAX_VALUE : q;
         this.order = SwitchOffOrder.parse(s.switchOff()).forRanks(s.ranks());
@@ -94,25 +79,30 @@ public final class McmlProtocol implements Protocol {
         this.restarting = new boolean[n];
     }
 
+    /**
+     * The quota is kept by switching channels off before a frame is logged; the log itself only counts
+     * (no listener acts on it).
+     */
     @Override
-    public RankProtocol openRank(int rank, int incarnationNumber) {
-        // The quota is kept by switching channels off before a frame is logged; the log itself only
-        // counts (no listener acts on it).
-        PayloadLog log = PayloadLog.open(rank, services.payloadLog(), event -> {});
+    protected PayloadLog openLog(int rank) {
+        return PayloadLog.open(rank, services.payloadLog(), event -> {});
+    }
+
+    /** {@code causal}'s stack, with the quota policy ({@link McmlChannels}) consulted before each frame is logged. */
+    @Override
+    protected SenderLoggingRank composeRank(int rank, int incarnationNumber, PayloadLog log) {
         return new SenderLoggingRank(
-                        name(),
-                        destination -> true,
-                        rank,
-                        incarnationNumber,
-                        log,
-                        CausalProtocol.outcomes(rank, incarnationNumber, services.ranks(), lines),
-                        // A receiver may roll back in a chain with any rank, to a line they all hold: a channel
-                        // is trimmed only up to what the oldest line any rank keeps holds.
-                        (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, everyRank()),
-                        services.applicationLevelCollectives(),
-                        new McmlChannels(
-                                rank, incarnationNumber, services.ranks(), quotaBytes, order, services.reports()))
-                .dumpingTo(services.loggerClient(rank));
+                name(),
+                destination -> true,
+                rank,
+                incarnationNumber,
+                log,
+                CausalProtocol.outcomes(rank, incarnationNumber, services.ranks(), lines),
+                // A receiver may roll back in a chain with any rank, to a line they all hold: a channel
+                // is trimmed only up to what the oldest line any rank keeps holds.
+                (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, everyRank()),
+                services.applicationLevelCollectives(),
+                new McmlChannels(rank, incarnationNumber, services.ranks(), quotaBytes, order, services.reports()));
     }
 
     private int[] everyRank() {

@@ -1,13 +1,10 @@
 package io.rewind.ft.pessimistic;
 
-import io.rewind.ft.Protocol;
-import io.rewind.ft.ProtocolServices;
-import io.rewind.ft.RankProtocol;
-import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.sender.LocalRollback;
+import io.rewind.ft.sender.SenderLoggingProtocol;
 import io.rewind.ft.sender.SenderLoggingRank;
 import java.util.Set;
 
@@ -17,23 +14,10 @@ import java.util.Set;
  * forces every non-deterministic outcome of the re-execution to what it was. It uses the job's event
  * logger and what each rank's kept recovery lines hold (for log truncation), both services of the job.
  */
-public final class PessimisticProtocol implements Protocol {
-    private ProtocolServices services;
-    private RecoveryLines lines;
-
+public final class PessimisticProtocol extends SenderLoggingProtocol {
     @Override
     public String name() {
         return "pessimistic";
-    }
-
-    @Override
-    public boolean recovers() {
-        return true;
-    }
-
-    @Override
-    public boolean logsPayloads() {
-        return true;
     }
 
     @Override
@@ -41,23 +25,11 @@ public final class PessimisticProtocol implements Protocol {
         return true;
     }
 
+    /** Every channel logged; outcomes kept by the job's event logger. */
     @Override
-    public void start(ProtocolServices s) {
-        this.services = s;
-        this.lines = s.lines();
-    }
-
-    @Override
-    public RankProtocol openRank(int rank, int incarnation) {
-        PayloadLog log = PayloadLog.open(rank, services.payloadLog());
+    protected SenderLoggingRank composeRank(int rank, int incarnation, PayloadLog log) {
         return new SenderLoggingRank(
-                        rank,
-                        incarnation,
-                        log,
-                        services.eventLog().apply(rank),
-                        lines,
-                        services.applicationLevelCollectives())
-                .dumpingTo(services.loggerClient(rank));
+                rank, incarnation, log, services.eventLog().apply(rank), lines, services.applicationLevelCollectives());
     }
 
     /** Only the failed ranks restart ({@link LocalRollback#plan}). */

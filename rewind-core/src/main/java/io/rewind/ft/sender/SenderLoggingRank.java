@@ -6,7 +6,6 @@ import io.rewind.engine.Contexts;
 import io.rewind.engine.ControlMessage;
 import io.rewind.engine.Frame;
 import io.rewind.engine.RankEngine;
-import io.rewind.engine.SendCancellation;
 import io.rewind.engine.SharedPayload;
 import io.rewind.engine.StagedPayload;
 import io.rewind.engine.Transport;
@@ -14,7 +13,6 @@ import io.rewind.ft.EventLogClient;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryMessages;
-import io.rewind.ft.log.Channel;
 import io.rewind.ft.log.CopyMethod;
 import io.rewind.ft.log.LogEntry;
 import io.rewind.ft.log.LogLease;
@@ -23,10 +21,8 @@ import io.rewind.ft.log.MessageKey;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PipelinedCopier;
 import io.rewind.ft.log.StoredPayload;
-import io.rewind.ft.logger.Dump;
 import io.rewind.ft.logger.DumpedPayload;
 import io.rewind.ft.logger.LoggerClient;
-import io.rewind.ft.logger.LostPayloadException;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -42,7 +38,8 @@ import java.util.function.IntPredicate;
 
 /**
  * Sender-based payload logging in one rank incarnation: the rank part of every protocol that keeps
- * the payloads it sends and replays them to a restarted peer ({@code pessimistic}, {@code spbc}).
+ * the payloads it sends and replays them to a restarted peer ({@code pessimistic}, {@code causal},
+ * {@code mcml}, {@code spbc}).
  * Which outgoing channels are logged ({@link #logsTo}: every one, or only those that leave the rank's
  * cluster) and what becomes of the outcomes of non-deterministic events (the {@link OutcomeLog}: kept
  * by the job's event logger, or not kept at all) are what tell the protocols apart.
@@ -57,6 +54,13 @@ import java.util.function.IntPredicate;
  * <p>A restarted incarnation skips the frames its peers already hold (their arrival frontier when it
  * first sends on the channel again) and takes the outcomes of its non-deterministic events from its
  * {@link OutcomeLog} as long as that has them.
+ *
+ * <p>This class is the top of the sender-side stack (see the package's description): it owns the
+ * logged send path, the index and the restart handshake, and composes the layers that own the rest:
+ * {@link ReplayServer} (serving replays), {@link LogSpill} (dumps to logger nodes), {@link
+ * ChannelQuota} (switching channels off under a quota), {@link LogTruncation} and {@link
+ * SenderStatistics}. They all share this rank's one lock, and none holds it across a round trip to
+ * another process.
  */
 public final class SenderLoggingRank implements RankProtocol {
     private final String protocolName;
@@ -70,6 +74,10 @@ public final class SenderLoggingRank implements RankProtocol {
     private final OutcomeLog outcomes;
     /** Which outgoing channels are logged under the log's quota (memory-constrained logging). */
     private final ChannelSwitch channels;
+    /** The layer that keeps the log under that quota by switching channels off ({@link ChannelSwitch}). */
+    private final ChannelQuota quota;
+    /** The layer that lets logged frames go (after a checkpoint, or when a channel is switched off). */
+    private final LogTruncation truncation;
     /** Per destination: the incarnation its latest rollback request came from (absent: 0). */
     private final Map<Integer, Integer> peerIncarnation = new HashMap<>();
     /**
@@ -77,9 +85,6 @@ public final class SenderLoggingRank implements RankProtocol {
      * than what the log holds) plus what is staged: what the quota is checked against. Lock held.
      */
     private long heldBytes;
-
-    /** Up to which sequence number a receiver's recovery lines hold a channel: logged frames below it go. */
-    private final HeldBound held;
 
     private final long pipelineChunkBytes;
 
@@ -116,10 +121,8 @@ public final class SenderLoggingRank implements RankProtocol {
      * cancel, without the lock; trimmed with the log.
      */
     private final Map<Long, Set<Long>> cancelled = new java.util.concurrent.ConcurrentHashMap<>();
-    /** Replays this rank is streaming to restarted peers, by peer. */
-    private final Map<Integer, ReplayCursor> replays = new HashMap<>();
-    /** Whether {@link #replays} has anything: read without the lock on every progress call. */
-    private volatile boolean replaying;
+    /** The replay-serving layer: streams the log to restarted peers. */
+    private final ReplayServer replay;
     /**
      * Frames handed off but not in the log yet (a sending thread between its hand-off and its log
      * entry). A rollback request is taken up only when there are none: the replay it starts covers
@@ -127,12 +130,8 @@ public final class SenderLoggingRank implements RankProtocol {
      * dead incarnation.
      */
     private int inFlight;
-    /** Rollback requests that came while frames were in flight, taken up by the next progress. */
-    private final List<RecoveryMessages.RollbackRequest> deferred = new ArrayList<>();
     /** What this incarnation's checkpoint held per incoming channel (its rollback request says so). */
     private Map<Long, Long> restoredHeld = Map.of();
-    /** Frames replayed to this incarnation, as the batches announced them. */
-    private long replayedIn;
     /**
      * Replay batches that reached this restarted incarnation and are not acknowledged yet, by the
      * replaying peer: the acknowledgement waits until the rank has taken in most of what that peer
@@ -151,10 +150,8 @@ public final class SenderLoggingRank implements RankProtocol {
     private int stageUsed;
     private final boolean rootedCollectives;
     private long sharedSequence;
-    private long collectiveEntries;
-    private long collectiveBytes;
-    private long skippedFrames;
-    private long replayedFrames;
+    /** What this incarnation's sender side counts. Lock held. */
+    private final SenderStatistics statistics = new SenderStatistics();
     /** Frames indexed so far, on every channel: the next one's {@link SentFrames#order}. Lock held. */
     private long indexedFrames;
 
@@ -221,8 +218,94 @@ public final class SenderLoggingRank implements RankProtocol {
         this.restarted = incarnation > 0;
         this.log = log;
         this.outcomes = outcomes;
-        this.held = held;
         this.pipelineChunkBytes = log.config().pipelineChunkBytes();
+        this.replay = new ReplayServer(worldRank, incarnation, new ReplayHost());
+        this.quota = new ChannelQuota(channels, new QuotaHost());
+        this.truncation = new LogTruncation(worldRank, log, held, cancelled, new TruncationHost());
+    }
+
+    /** What truncation reads and changes of this rank: its index, its staged payloads, its shared results. */
+    private final class TruncationHost implements LogTruncation.Host {
+        @Override
+        public Iterable<SentFrames> channels() {
+            return index.values();
+        }
+
+        @Override
+        public void enterStaged() {
+            SenderLoggingRank.this.enterStaged();
+        }
+
+        @Override
+        public long sharedSequence() {
+            return sharedSequence;
+        }
+
+        @Override
+        public void leftMemory(long bytes) {
+            heldBytes -= bytes;
+        }
+    }
+
+    /** What the channel quota reads and changes of this rank: its memory figures, its peers, its index. */
+    private final class QuotaHost implements ChannelQuota.Host {
+        @Override
+        public Object lock() {
+            return lock;
+        }
+
+        @Override
+        public long memoryHeld() {
+            return SenderLoggingRank.this.memoryHeld();
+        }
+
+        @Override
+        public long[] heldToEachDestination(boolean pointToPointOnly) {
+            return SenderLoggingRank.this.heldToEachDestination(pointToPointOnly);
+        }
+
+        @Override
+        public boolean recovering(int peer) {
+            return replay.recovering(peer);
+        }
+
+        @Override
+        public int knownIncarnation(int peer) {
+            return peer == worldRank ? incarnation : peerIncarnation.getOrDefault(peer, 0);
+        }
+
+        @Override
+        public void dropChannelsTo(int peer) {
+            SenderLoggingRank.this.dropChannelsTo(peer);
+        }
+    }
+
+    /** What the replay layer reads of this rank: its lock, its index, its cancelled sends, its logger reads. */
+    private final class ReplayHost implements ReplayServer.Host {
+        @Override
+        public Object lock() {
+            return lock;
+        }
+
+        @Override
+        public Iterable<SentFrames> channels() {
+            return index.values();
+        }
+
+        @Override
+        public boolean wasCancelled(long key, long sequence) {
+            return SenderLoggingRank.this.wasCancelled(key, sequence);
+        }
+
+        @Override
+        public long[] piggybackFor(int peer) {
+            return outcomes.piggybackFor(peer);
+        }
+
+        @Override
+        public byte[] readDumped(DumpedPayload payload) {
+            return spill.read(payload);
+        }
     }
 
     /**
@@ -234,6 +317,11 @@ public final class SenderLoggingRank implements RankProtocol {
     }
 
     private static final int SHARED_CONTEXT_BIT = 1 << 30;
+
+    /** Whether {@code context} is one of the channels shared results are stored on. */
+    static boolean isSharedContext(int context) {
+        return (context & SHARED_CONTEXT_BIT) != 0;
+    }
 
     /**
      * Messages up to this size are staged (see {@link #stage}); longer ones are pulled by their
@@ -251,36 +339,48 @@ public final class SenderLoggingRank implements RankProtocol {
 
     private static final int STAGE_AREA_BYTES = 256 << 10;
 
-    /** How long a replay waits for a sending thread to finish a log copy it is making (a memory copy). */
-    private static final long COPY_WAIT_NANOS = 30_000_000_000L;
-
     /**
      * Keeps this rank's log under the loggers' quota by dumping its oldest entries to logger nodes
-     * (Algorithm 1 of "Addressing the last roadblock for message logging in HPC"). Call once, before
-     * the rank starts.
+     * (Algorithm 1 of "Addressing the last roadblock for message logging in HPC"; {@link LoggerSpill}).
+     * Call once, before the rank starts.
      */
     public SenderLoggingRank dumpingTo(LoggerClient client) {
-        this.loggers = client;
         if (client != null) {
-            client.peakSource(() -> log.statistics().highWaterPayloadBytes());
+            this.spill = new LoggerSpill(client, log, new SpillHost(), "rewind-log-spill-" + worldRank);
         }
         return this;
     }
 
-    /** The logger nodes this rank dumps to (null: none, the log only grows). */
-    private LoggerClient loggers;
-    /** The one dump on its way to a logger, or null. Lock held. */
-    private Dump dumpInFlight;
-    /** Payload bytes appended to the log by this incarnation, and at the last dump: the growth rate. */
-    private long appendedBytes;
+    /** Where the log's oldest entries go when it would pass the loggers' quota ({@link LogSpill#NONE}: nowhere). */
+    private LogSpill spill = LogSpill.NONE;
 
-    private long appendedAtLastDump;
-    private long lastDumpNanos = System.nanoTime();
-    /** After every logger declined, proactive dumps wait until the log holds more than this. */
-    private long retryDumpAbove;
+    /** What the spill layer reads and changes of this rank: its lock, its memory figures and its index. */
+    private final class SpillHost implements LoggerSpill.Host {
+        @Override
+        public Object lock() {
+            return lock;
+        }
 
-    /** How long a rank at its quota waits for one dump before it logs over the quota (and says so). */
-    private static final long DUMP_WAIT_NANOS = 10_000_000_000L;
+        @Override
+        public long memoryHeld() {
+            return SenderLoggingRank.this.memoryHeld();
+        }
+
+        @Override
+        public void enterStaged() {
+            SenderLoggingRank.this.enterStaged();
+        }
+
+        @Override
+        public Iterable<SentFrames> channels() {
+            return index.values();
+        }
+
+        @Override
+        public void leftMemory(long bytes) {
+            heldBytes -= bytes;
+        }
+    }
 
     @Override
     public String name() {
@@ -316,9 +416,9 @@ public final class SenderLoggingRank implements RankProtocol {
         if (!logsTo.test(destinationWorld) || !roomToLog(destinationWorld, frame.lengthBytes())) {
             return sendUnlogged(frame, destinationWorld, key, transport);
         }
-        if (loggers != null
+        if (spill.spills()
                 && shared == null
-                && frame.lengthBytes() > loggers.config().quotaBytes()
+                && frame.lengthBytes() > spill.quotaBytes()
                 && channels.logs(destinationWorld)) {
             Boolean sent = sendLoggedAtLogger(frame, destinationWorld, key, transport);
             if (sent != null) {
@@ -347,7 +447,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 // kept line is ahead of the line this rank restarted from (after a local recovery), or
                 // is a line of the execution before a global rollback.
                 if (!deliver) {
-                    skippedFrames++;
+                    statistics.skipped();
                     return false;
                 }
             } else if (deliver
@@ -391,7 +491,7 @@ public final class SenderLoggingRank implements RankProtocol {
                     frame.setProtocolState(entry);
                     indexFrame(key, frame, entry);
                     if (!deliver) {
-                        skippedFrames++;
+                        statistics.skipped();
                         entry.awaitCopy(); // nothing is transferred, so the log copy is finished here
                         return false;
                     }
@@ -431,11 +531,11 @@ public final class SenderLoggingRank implements RankProtocol {
                         inFlight--; // never left counted: a rollback request would wait for ever
                         inFlightBytes -= frame.lengthBytes();
                     }
-                    dumpIfDue();
+                    spill.dumpIfDue();
                 }
-            } else if (loggers != null) {
+            } else if (spill.spills()) {
                 synchronized (lock) {
-                    dumpIfDue();
+                    spill.dumpIfDue();
                 }
             }
         }
@@ -448,35 +548,40 @@ public final class SenderLoggingRank implements RankProtocol {
      * every logger declined: it is then logged here like any frame, over the quota.
      */
     private Boolean sendLoggedAtLogger(Frame frame, int destinationWorld, long key, Transport transport) {
+        boolean deliver;
+        boolean store;
         synchronized (lock) {
             boolean peerHasIt = restarted && frame.sequence() <= skipUpTo.getOrDefault(key, 0L);
-            boolean deliver = !peerHasIt || frame.isSynchronous() || frame.isPulled();
-            if (frame.sequence() > channel(key).truncatedUpTo()) {
-                long t0 = System.nanoTime();
-                DumpedPayload stored = loggers.storeNow(
-                        new MessageKey(
-                                frame.context(),
-                                worldRank,
-                                destinationWorld,
-                                frame.tag(),
-                                frame.sequence(),
-                                incarnation),
-                        frame.data(),
-                        frame.dataOffset(),
-                        frame.lengthBytes(),
-                        destinationWorld);
-                if (stored == null) {
-                    return null;
+            deliver = !peerHasIt || frame.isSynchronous() || frame.isPulled();
+            store = frame.sequence() > channel(key).truncatedUpTo();
+            if (store) {
+                inFlight++; // stored below, outside the lock: a rollback request waits for it
+            }
+        }
+        if (store) {
+            // The logger's round trip runs outside the rank's lock.
+            DumpedPayload stored = null;
+            try {
+                stored = spill.storeWhole(frame, worldRank, destinationWorld, incarnation);
+            } finally {
+                synchronized (lock) {
+                    inFlight--;
+                    if (stored != null) {
+                        spill.appended(frame.lengthBytes());
+                        countCollective(frame);
+                        addToIndex(key, frame, stored);
+                    }
                 }
-                loggers.blocked(System.nanoTime() - t0);
-                appendedBytes += frame.lengthBytes();
-                countCollective(frame);
-                addToIndex(key, frame, stored);
             }
-            if (!deliver) {
-                skippedFrames++;
-                return false;
+            if (stored == null) {
+                return null;
             }
+        }
+        if (!deliver) {
+            synchronized (lock) {
+                statistics.skipped();
+            }
+            return false;
         }
         frame.setPiggyback(outcomes.piggybackFor(destinationWorld));
         transport.send(destinationWorld, frame);
@@ -489,203 +594,20 @@ public final class SenderLoggingRank implements RankProtocol {
     }
 
     /**
-     * Lock held. Takes a finished dump in, and starts the next once the log passes the dump threshold
-     * (one dump in flight at a time; never waits).
-     */
-    private void dumpIfDue() {
-        if (loggers == null) {
-            return;
-        }
-        if (dumpInFlight != null) {
-            if (!dumpInFlight.isDone()) {
-                return;
-            }
-            takeInDump();
-        }
-        long held = memoryHeld();
-        if (held > loggers.config().thresholdBytes() && held > retryDumpAbove) {
-            dumpInFlight = startDump(dumpSize());
-        }
-    }
-
-    /**
-     * Lock held. Before {@code bytes} more are logged: at the quota, waits for the dump in flight and
-     * dumps more, until they fit (Algorithm 1's blocking dump). If no logger takes anything, the frame
-     * is logged over the quota and the job is told.
-     */
-    private void dumpForRoom(long bytes) {
-        long quota = loggers.config().quotaBytes();
-        if (memoryHeld() + bytes <= quota) {
-            return;
-        }
-        long t0 = System.nanoTime();
-        boolean waited = false;
-        while (memoryHeld() + bytes > quota) {
-            if (dumpInFlight == null) {
-                enterStaged(); // staged payloads count against the quota; once entered they can be dumped
-                dumpInFlight = startDump(Math.max(dumpSize(), memoryHeld() + bytes - quota));
-                if (dumpInFlight == null) {
-                    break;
-                }
-            }
-            waited = true;
-            if (!dumpInFlight.await(DUMP_WAIT_NANOS)) {
-                break;
-            }
-            takeInDump();
-        }
-        if (waited) {
-            loggers.blocked(System.nanoTime() - t0);
-        }
-        if (memoryHeld() + bytes > quota && channels.quotaBytes() == Long.MAX_VALUE) {
-            loggers.overQuota(memoryHeld() + bytes - quota);
-        }
-    }
-
-    /** What a proactive dump takes: alpha times the log's growth rate, within an eighth and half the quota. */
-    private long dumpSize() {
-        long quota = loggers.config().quotaBytes();
-        long now = System.nanoTime();
-        double seconds = Math.max(1e-6, (now - lastDumpNanos) / 1e9);
-        double rate = (appendedBytes - appendedAtLastDump) / seconds;
-        long wanted = (long) Math.min(Long.MAX_VALUE / 2.0, loggers.config().alphaSeconds() * rate);
-        return Math.max(Math.max(1, quota / 8), Math.min(quota / 2, wanted));
-    }
-
-    /** Lock held: hands the oldest {@code maxBytes} of the log to a logger; null if none took it. */
-    private Dump startDump(long maxBytes) {
-        List<LogEntry> oldest = log.oldestEntries(maxBytes);
-        if (oldest.isEmpty()) {
-            return null;
-        }
-        Dump d = loggers.startDump(oldest);
-        if (d == null) {
-            loggers.declinedByAll();
-            retryDumpAbove = memoryHeld() + Math.max(1, loggers.config().quotaBytes() / 16);
-        } else {
-            retryDumpAbove = 0;
-            appendedAtLastDump = appendedBytes;
-            lastDumpNanos = System.nanoTime();
-        }
-        return d;
-    }
-
-    /**
-     * Lock held: the dump in flight is done. Every frame whose payload a logger now holds refers to it
-     * there, and the log lets those entries go.
-     */
-    /** Frame {@code frame} of {@code channel} carries entry {@code entry} of a dump. */
-    private record FrameOfEntry(SentFrames channel, int frame, int entry) {}
-
-    private void takeInDump() {
-        Dump d = dumpInFlight;
-        dumpInFlight = null;
-        List<LogEntry> entries = d.entries();
-        java.util.IdentityHashMap<LogEntry, Integer> position = new java.util.IdentityHashMap<>();
-        for (int i = 0; i < entries.size(); i++) {
-            position.put(entries.get(i), i);
-        }
-        int[] references = new int[entries.size()];
-        List<FrameOfEntry> frames = new ArrayList<>();
-        List<Set<Integer>> destinations = new ArrayList<>(entries.size());
-        for (int i = 0; i < entries.size(); i++) {
-            destinations.add(new java.util.TreeSet<>());
-        }
-        for (SentFrames c : index.values()) {
-            for (int j = c.head(); j < c.tail(); j++) {
-                Integer i = c.payload(j) instanceof LogEntry e ? position.get(e) : null;
-                if (i != null) {
-                    references[i]++;
-                    destinations.get(i).add(ChannelKey.peer(c.key));
-                    frames.add(new FrameOfEntry(c, j, i));
-                }
-            }
-        }
-        int[][] dests = new int[entries.size()][];
-        for (int i = 0; i < dests.length; i++) {
-            dests[i] = destinations.get(i).stream().mapToInt(Integer::intValue).toArray();
-        }
-        DumpedPayload[] dumped = loggers.takeIn(d, dests, references);
-        for (FrameOfEntry f : frames) {
-            if (dumped[f.entry()] != null) {
-                heldBytes -= entries.get(f.entry()).lengthBytes();
-                f.channel().dumped(f.frame(), dumped[f.entry()]);
-            }
-        }
-        List<LogEntry> gone = new ArrayList<>();
-        for (int i = 0; i < dumped.length; i++) {
-            if (dumped[i] != null) {
-                entries.get(i).movedTo(dumped[i]); // a collective's later frames find its result there
-            }
-            if (dumped[i] != null || references[i] == 0) {
-                gone.add(entries.get(i));
-            }
-        }
-        log.evict(gone);
-    }
-
-    /**
-     * Whether a frame of {@code bytes} to {@code destinationWorld} is logged: as long as the log would
-     * pass its quota, the channel the {@link ChannelSwitch} picks is switched off (the job is told
-     * first) and its entries dropped, until there is room or this frame's own channel is off (a frame
-     * longer than the quota switches its own channel off). A channel cannot go off while its
-     * destination is being recovered from this log: its replay is under way, or the job refuses (the
-     * destination restarts, or restarted and this rank has not served its request yet). If every
-     * candidate is held so, the frame is logged over the quota (the job is told), and the next frame
-     * tries again: waiting here instead could hold up the very recovery it waits for, since the
-     * restarted rank may need this rank's next messages.
+     * Whether a frame of {@code bytes} to {@code destinationWorld} is logged, once there is room: the
+     * spill to logger nodes makes room first (waiting for a dump if the log is at the loggers' quota),
+     * then the channel quota switches channels off if the log would still pass it ({@link
+     * ChannelQuota#roomFor}). Lock not held: both may wait for another process.
      */
     private boolean roomToLog(int destinationWorld, long bytes) {
-        if (loggers != null && bytes <= loggers.config().quotaBytes()) {
-            synchronized (lock) {
-                dumpForRoom(bytes);
-            }
+        if (spill.spills() && bytes <= spill.quotaBytes()) {
+            spill.makeRoom(bytes, quota.limits()); // waits outside the lock
         }
-        long quota = channels.quotaBytes();
-        if (quota == Long.MAX_VALUE) {
-            return true;
-        }
-        synchronized (lock) {
-            Set<Integer> refused = null;
-            while (channels.logs(destinationWorld) && heldBytes + stageUsed + inFlightBytes + bytes > quota) {
-                int p2pVictim = nextOff(heldToEachDestination(true), refused);
-                // Only collectives' frames are left to drop: they go too; with nothing held, the frame's own
-                // channel, since the frame alone passes the quota.
-                int anyVictim = p2pVictim >= 0 ? p2pVictim : nextOff(heldToEachDestination(false), refused);
-                int victim = anyVictim >= 0 || (refused != null && refused.contains(destinationWorld))
-                        ? anyVictim
-                        : destinationWorld;
-                if (victim < 0) {
-                    channels.overQuota(heldBytes + stageUsed + inFlightBytes + bytes - quota);
-                    break;
-                }
-                int known = victim == worldRank ? incarnation : peerIncarnation.getOrDefault(victim, 0);
-                if (replays.containsKey(victim)
-                        || deferred.stream().anyMatch(r -> r.sourceWorld() == victim)
-                        || !channels.switchOff(victim, known)) {
-                    if (refused == null) {
-                        refused = new HashSet<>();
-                    }
-                    refused.add(victim);
-                    continue;
-                }
-                dropChannelsTo(victim);
-            }
-            return channels.logs(destinationWorld);
-        }
+        return quota.roomFor(destinationWorld, bytes);
     }
 
     /** Payload bytes of frames handed off and not logged yet (see {@link #inFlight}). Lock held. */
     private long inFlightBytes;
-
-    private int nextOff(long[] held, Set<Integer> refused) {
-        if (refused != null) {
-            for (int r : refused) {
-                held[r] = -1; // not a candidate now
-            }
-        }
-        return channels.nextOff(held);
-    }
 
     /**
      * Lock held: point-to-point payload bytes the index holds per destination world rank, which rank
@@ -706,23 +628,9 @@ public final class SenderLoggingRank implements RankProtocol {
         return out;
     }
 
-    /** Lock held: drops every logged frame to {@code destinationWorld}. */
+    /** Lock held: drops every logged frame to {@code destinationWorld} (its channel was switched off). */
     private void dropChannelsTo(int destinationWorld) {
-        enterStaged();
-        long dropped = 0;
-        for (SentFrames c : index.values()) {
-            if (ChannelKey.peer(c.key) != destinationWorld || c.size() == 0) {
-                continue;
-            }
-            long last = c.sequence(c.tail() - 1);
-            long before = c.bytes();
-            c.dropUpTo(last);
-            c.truncatedTo(last);
-            dropped += before - c.bytes();
-            log.truncate(new Channel(ChannelKey.context(c.key), worldRank, destinationWorld), last);
-        }
-        heldBytes -= dropped;
-        releaseSharedResults();
+        truncation.dropChannelsTo(destinationWorld);
     }
 
     /** Lock held: enters a logged frame in its channel's index, with its place among all indexed frames. */
@@ -757,7 +665,7 @@ public final class SenderLoggingRank implements RankProtocol {
         if (restarted && !frame.isSynchronous()) {
             synchronized (lock) {
                 if (frame.sequence() <= skipUpTo.getOrDefault(key, 0L)) {
-                    skippedFrames++;
+                    statistics.skipped();
                     return false;
                 }
             }
@@ -814,7 +722,7 @@ public final class SenderLoggingRank implements RankProtocol {
             if (!staged.isEmpty()) {
                 enterStaged();
             }
-            dumpIfDue();
+            spill.dumpIfDue();
         }
     }
 
@@ -859,7 +767,7 @@ public final class SenderLoggingRank implements RankProtocol {
                     method);
             shared.setProtocolState(entry);
             countCollective(frame);
-            appendedBytes += frame.lengthBytes();
+            spill.appended(frame.lengthBytes());
             return entry;
         }
         LogEntry entry = log.append(
@@ -870,15 +778,12 @@ public final class SenderLoggingRank implements RankProtocol {
                 frame.lengthBytes(),
                 method);
         countCollective(frame);
-        appendedBytes += frame.lengthBytes();
+        spill.appended(frame.lengthBytes());
         return entry;
     }
 
     private void countCollective(Frame frame) {
-        if (Contexts.isCollective(frame.context())) {
-            collectiveEntries++;
-            collectiveBytes += frame.lengthBytes();
-        }
+        statistics.logged(frame.context(), frame.lengthBytes());
     }
 
     /** A frame's pattern id and iteration id in one long, as the index keeps them. */
@@ -1018,7 +923,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 int context = ChannelKey.context(c.key);
                 long held = frontiers.getOrDefault(ChannelKey.of(context, worldRank), 0L);
                 for (int i = c.firstAbove(held); i < c.tail(); i++) {
-                    out.add(replayCopy(c, i, destinationWorld));
+                    out.add(replay.copyOf(c, i, destinationWorld));
                 }
             }
         }
@@ -1108,17 +1013,14 @@ public final class SenderLoggingRank implements RankProtocol {
             }
             case RecoveryMessages.ReplayBatch b -> {
                 synchronized (lock) {
-                    replayedIn += b.frames();
+                    statistics.replayedIn(b.frames());
                 }
                 unacknowledged.put(b.sourceWorld(), b);
                 acknowledgementsDue = true;
             }
             case RecoveryMessages.ReplayAck a -> {
                 synchronized (lock) {
-                    ReplayCursor c = replays.get(a.sourceWorld());
-                    if (c != null && c.incarnation == a.incarnation() && c.batch == a.batch()) {
-                        c.awaitingAck = false;
-                    }
+                    replay.acknowledged(a);
                 }
             }
             default -> {
@@ -1137,8 +1039,7 @@ public final class SenderLoggingRank implements RankProtocol {
         boolean askAgain = false;
         synchronized (lock) {
             if (inFlight > 0) {
-                deferred.add(r); // a sending thread is between its hand-off and its log entry
-                replaying = true;
+                replay.defer(r); // a sending thread is between its hand-off and its log entry
                 return;
             }
             // What it holds now is what this rank may skip, if this rank is re-executing too; and if this
@@ -1154,17 +1055,7 @@ public final class SenderLoggingRank implements RankProtocol {
             outcomes.peerRestarted(peer);
             enterStaged();
             // What the log holds for it now: frames sent from here on go to its new incarnation directly.
-            Map<Integer, Long> end = new HashMap<>();
-            Map<Integer, Long> next = new HashMap<>();
-            for (SentFrames channel : index.values()) {
-                if (ChannelKey.peer(channel.key) == peer && channel.size() > 0) {
-                    int context = ChannelKey.context(channel.key);
-                    end.put(context, channel.sequence(channel.tail() - 1));
-                    next.put(context, r.held().getOrDefault(context, 0L));
-                }
-            }
-            replays.put(peer, new ReplayCursor(peer, r.incarnation(), next, end));
-            replaying = true;
+            replay.open(peer, r.incarnation(), r.held());
         }
         transport.sendControl(
                 peer, new RecoveryMessages.LastMessages(worldRank, incarnation, arrived, outcomes.outcomesOf(peer)));
@@ -1222,7 +1113,7 @@ public final class SenderLoggingRank implements RankProtocol {
 
     @Override
     public boolean hasProgressWork() {
-        return replaying || acknowledgementsDue;
+        return replay.serving() || acknowledgementsDue;
     }
 
     /**
@@ -1243,7 +1134,9 @@ public final class SenderLoggingRank implements RankProtocol {
         for (var it = unacknowledged.values().iterator(); it.hasNext(); ) {
             RecoveryMessages.ReplayBatch b = it.next();
             int peer = b.sourceWorld();
-            if (mailbox == null || mailbox.acceptsMoreFrom(peer, REPLAY_BATCH_FRAMES, REPLAY_BATCH_BYTES)) {
+            if (mailbox == null
+                    || mailbox.acceptsMoreFrom(
+                            peer, ReplayServer.REPLAY_BATCH_FRAMES, ReplayServer.REPLAY_BATCH_BYTES)) {
                 it.remove();
                 transport.sendControl(peer, new RecoveryMessages.ReplayAck(worldRank, incarnation, b.batch()));
             }
@@ -1251,192 +1144,30 @@ public final class SenderLoggingRank implements RankProtocol {
         acknowledgementsDue = !unacknowledged.isEmpty();
     }
 
-    /** Sends the next batch of every replay whose previous batch was taken in. */
+    /** Takes up the rollback requests that waited for frames in flight, and sends the replays' next batches. */
     @Override
     public void progress(Transport transport) {
         releaseReplayAcks(transport);
-        if (!replaying) {
+        if (!replay.serving()) {
             return;
         }
-        List<RecoveryMessages.RollbackRequest> ready = List.of();
+        List<RecoveryMessages.RollbackRequest> ready;
         synchronized (lock) {
-            if (!deferred.isEmpty() && inFlight == 0) {
-                ready = new ArrayList<>(deferred);
-                deferred.clear();
-            }
+            ready = replay.takeDeferred(inFlight);
         }
         for (RecoveryMessages.RollbackRequest r : ready) {
             onRollbackRequest(r, transport);
         }
-        List<ReplayCursor> due = new ArrayList<>();
-        List<List<Frame>> batches = new ArrayList<>();
-        synchronized (lock) {
-            for (ReplayCursor c : replays.values()) {
-                if (!c.awaitingAck) {
-                    due.add(c);
-                    batches.add(nextBatch(c));
-                }
-            }
-        }
-        // Handed over outside the lock: a transport may deliver in this thread.
-        for (int i = 0; i < due.size(); i++) {
-            ReplayCursor c = due.get(i);
-            List<Frame> batch = batches.get(i);
-            for (Frame f : batch) {
-                if (f.isWithdrawn()) {
-                    transport.sendControl(
-                            c.peer, new SendCancellation.Withdrawn(worldRank, incarnation, f.context(), f.sequence()));
-                    continue;
-                }
-                f.setPiggyback(outcomes.piggybackFor(c.peer));
-                transport.send(c.peer, f);
-            }
-            transport.sendControl(
-                    c.peer, new RecoveryMessages.ReplayBatch(worldRank, incarnation, c.batch, batch.size()));
-        }
-        synchronized (lock) {
-            for (ReplayCursor c : due) {
-                if (c.done) {
-                    replays.remove(c.peer, c);
-                }
-            }
-            replaying = !replays.isEmpty() || !deferred.isEmpty();
-        }
-    }
-
-    /**
-     * Lock held: the next frames of a replay, at most {@link #REPLAY_BATCH_FRAMES} frames or {@link
-     * #REPLAY_BATCH_BYTES} bytes (at least one frame); marks the cursor as waiting for the batch to be
-     * taken in, and done when nothing is left. Each channel's frames go in sequence order, and the
-     * peer's channels are interleaved as their frames were sent ({@link SentFrames#order}): a rank
-     * takes messages in about the order they were sent, and replaying one channel whole before the
-     * next (a program's point-to-point messages of every later iteration before the collective
-     * message it needs now, say) would make the restarted rank hold them all.
-     */
-    private List<Frame> nextBatch(ReplayCursor c) {
-        List<SentFrames> channels = new ArrayList<>(2);
-        for (SentFrames channel : index.values()) {
-            if (ChannelKey.peer(channel.key) == c.peer && c.end.containsKey(ChannelKey.context(channel.key))) {
-                channels.add(channel);
-            }
-        }
-        int n = channels.size();
-        int[] at = new int[n];
-        long[] end = new long[n];
-        for (int k = 0; k < n; k++) {
-            int context = ChannelKey.context(channels.get(k).key);
-            at[k] = channels.get(k).firstAbove(c.next.get(context));
-            end[k] = c.end.get(context);
-        }
-        List<Frame> out = new ArrayList<>();
-        long bytes = 0;
-        boolean more = false;
-        while (true) {
-            int pick = -1;
-            for (int k = 0; k < n; k++) {
-                SentFrames ch = channels.get(k);
-                if (at[k] < ch.tail()
-                        && ch.sequence(at[k]) <= end[k]
-                        && (pick < 0 || ch.order(at[k]) < channels.get(pick).order(at[pick]))) {
-                    pick = k;
-                }
-            }
-            if (pick < 0) {
-                break;
-            }
-            if (out.size() >= REPLAY_BATCH_FRAMES || (bytes >= REPLAY_BATCH_BYTES && !out.isEmpty())) {
-                more = true;
-                break;
-            }
-            SentFrames channel = channels.get(pick);
-            int i = at[pick]++;
-            int context = ChannelKey.context(channel.key);
-            Frame f = wasCancelled(channel.key, channel.sequence(i))
-                    ? Frame.withdrawnPlace(context, worldRank, c.peer, channel.sequence(i), incarnation)
-                    : replayCopy(channel, i, c.peer);
-            out.add(f);
-            bytes += f.lengthBytes();
-            c.next.put(context, channel.sequence(i));
-        }
-        c.batch++;
-        c.awaitingAck = true;
-        c.done = !more;
-        replayedFrames += out.size();
-        return out;
-    }
-
-    /** Lock held: a private copy of logged frame {@code i} of {@code channel}, addressed to {@code peer}. */
-    private Frame replayCopy(SentFrames channel, int i, int peer) {
-        byte[] payload = payloadOf(channel.payload(i));
-        Frame copy = new Frame(
-                channel.context(i),
-                channel.source(i),
-                worldRank,
-                peer,
-                channel.tag(i),
-                channel.sequence(i),
-                incarnation,
-                MemorySegment.ofArray(payload),
-                0,
-                payload.length,
-                null);
-        long pattern = channel.pattern(i);
-        copy.setPattern((int) (pattern >>> 32), (int) pattern);
-        copy.setLine(channel.line(i));
-        return copy;
-    }
-
-    /** Lock held: a logged payload, from this rank's log or from the logger that holds it. */
-    private byte[] payloadOf(StoredPayload stored) {
-        if (stored instanceof DumpedPayload dumped) {
-            try {
-                return loggers.readToArray(dumped);
-            } catch (LostPayloadException e) {
-                throw new IllegalStateException(e.getMessage(), e);
-            }
-        }
-        LogEntry entry = (LogEntry) stored;
-        // A frame handed off just now may still be on its way into the log: the sending thread copies
-        // it right after the hand-off, without this lock.
-        if (!entry.awaitCopyDone(COPY_WAIT_NANOS)) {
-            throw new IllegalStateException("rank " + worldRank + " did not finish logging " + entry.key() + " within "
-                    + COPY_WAIT_NANOS / 1_000_000_000L + " s; cannot replay it");
-        }
-        return entry.payloadToArray();
+        replay.sendDueBatches(transport);
     }
 
     @Override
     public long replayedToThisRank() {
         synchronized (lock) {
-            return replayedIn;
+            return statistics.replayedIn();
         }
     }
 
-    /** Where a replay to one restarted peer stands. Guarded by the protocol's lock. */
-    private static final class ReplayCursor {
-        final int peer;
-        final int incarnation;
-        /** By context, the last sequence number the peer has (from its checkpoint, then from this replay). */
-        final Map<Integer, Long> next;
-        /** By context, the last sequence number logged when the peer asked: the replay ends there. */
-        final Map<Integer, Long> end;
-
-        int batch;
-        boolean awaitingAck;
-        boolean done;
-
-        ReplayCursor(int peer, int incarnation, Map<Integer, Long> next, Map<Integer, Long> end) {
-            this.peer = peer;
-            this.incarnation = incarnation;
-            this.next = next;
-            this.end = end;
-        }
-    }
-
-    /** Frames per replay batch: what a restarted rank may have to take in before its next progress. */
-    static final int REPLAY_BATCH_FRAMES = 64;
-    /** Bytes per replay batch (a batch holds at least one frame, however long). */
-    static final long REPLAY_BATCH_BYTES = 4L << 20;
     /** How long a restarted rank parks between looks for its peers' answers (a control message wakes it). */
     private static final long ANSWER_WAIT_SLICE_NANOS = 20_000_000L;
 
@@ -1446,47 +1177,7 @@ public final class SenderLoggingRank implements RankProtocol {
      */
     public void truncate() {
         synchronized (lock) {
-            enterStaged();
-            for (SentFrames c : index.values()) {
-                long key = c.key;
-                int dest = ChannelKey.peer(key);
-                int context = ChannelKey.context(key);
-                long held = this.held.safelyHeldUpTo(dest, ChannelKey.of(context, worldRank));
-                if (held <= 0) {
-                    continue;
-                }
-                Set<Long> cancelledHere = cancelled.get(key);
-                if (cancelledHere != null) {
-                    cancelledHere.removeIf(sequence -> sequence <= held);
-                }
-                long before = c.bytes();
-                if (c.dropUpTo(held) == 0) {
-                    continue;
-                }
-                heldBytes -= before - c.bytes();
-                log.truncate(new Channel(context, worldRank, dest), held);
-                c.truncatedTo(held);
-            }
-            releaseSharedResults();
-        }
-    }
-
-    /** Lock held: releases the shared results no remaining frame refers to. */
-    private void releaseSharedResults() {
-        Map<Integer, Long> minLiveShared = new HashMap<>();
-        for (SentFrames c : index.values()) {
-            for (int i = c.head(); i < c.tail(); i++) {
-                MessageKey k = c.payload(i).key();
-                if ((k.contextId() & SHARED_CONTEXT_BIT) != 0) {
-                    minLiveShared.merge(k.contextId(), k.sequence(), Math::min);
-                }
-            }
-        }
-        for (Channel c : log.channels()) {
-            if ((c.contextId() & SHARED_CONTEXT_BIT) != 0) {
-                long min = minLiveShared.getOrDefault(c.contextId(), Long.MAX_VALUE);
-                log.truncate(c, min == Long.MAX_VALUE ? sharedSequence : min - 1);
-            }
+            truncation.toHeldBounds();
         }
     }
 
@@ -1512,7 +1203,7 @@ public final class SenderLoggingRank implements RankProtocol {
     public long collectiveEntries() {
         synchronized (lock) {
             enterStaged();
-            return collectiveEntries;
+            return statistics.collectiveEntries();
         }
     }
 
@@ -1520,19 +1211,19 @@ public final class SenderLoggingRank implements RankProtocol {
     public long collectiveBytes() {
         synchronized (lock) {
             enterStaged();
-            return collectiveBytes;
+            return statistics.collectiveBytes();
         }
     }
 
     public long skippedFrames() {
         synchronized (lock) {
-            return skippedFrames;
+            return statistics.skippedFrames();
         }
     }
 
     public long replayedFrames() {
         synchronized (lock) {
-            return replayedFrames;
+            return replay.replayedFrames();
         }
     }
 
@@ -1544,10 +1235,7 @@ public final class SenderLoggingRank implements RankProtocol {
             index.clear();
             Arrays.fill(recentChannels, null);
         }
-        if (loggers != null) {
-            loggers.peakLog(log.statistics().highWaterPayloadBytes());
-            loggers.close();
-        }
+        spill.close(log.statistics().highWaterPayloadBytes());
         log.close();
     }
 }

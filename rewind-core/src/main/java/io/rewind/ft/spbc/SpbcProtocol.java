@@ -1,12 +1,10 @@
 package io.rewind.ft.spbc;
 
-import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolServices;
-import io.rewind.ft.RankProtocol;
-import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.sender.SenderLoggingProtocol;
 import io.rewind.ft.sender.SenderLoggingRank;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,12 +29,10 @@ import java.util.TreeSet;
  * every rank back instead (the global protocol's answer, correct for any program), with a note
  * saying why. No program gets a silently wrong answer.
  */
-public final class SpbcProtocol implements Protocol {
+public final class SpbcProtocol extends SenderLoggingProtocol {
     /** Report: a non-deterministic choice outside a declared pattern (the only report this protocol makes). */
     static final long UNGUARDED_CHOICE = 1;
 
-    private ProtocolServices services;
-    private RecoveryLines lines;
     private int[] clusterOf;
     /** The ranks of each cluster, in rank order. */
     private int[][] members;
@@ -56,24 +52,13 @@ public final class SpbcProtocol implements Protocol {
     }
 
     @Override
-    public boolean recovers() {
-        return true;
-    }
-
-    @Override
-    public boolean logsPayloads() {
-        return true;
-    }
-
-    @Override
     public boolean usesClusters() {
         return true;
     }
 
     @Override
     public void start(ProtocolServices s) {
-        this.services = s;
-        this.lines = s.lines();
+        super.start(s);
         this.clusterOf = s.clusterOf().clone();
         int clusters = Arrays.stream(clusterOf).max().orElse(0) + 1;
         this.members = new int[clusters][];
@@ -93,22 +78,21 @@ public final class SpbcProtocol implements Protocol {
         return clusterOf.clone();
     }
 
+    /** Only channels that leave the rank's cluster logged; no outcomes kept (unguarded choices reported). */
     @Override
-    public RankProtocol openRank(int rank, int incarnation) {
+    protected SenderLoggingRank composeRank(int rank, int incarnation, PayloadLog log) {
         int cluster = clusterOf[rank];
-        PayloadLog log = PayloadLog.open(rank, services.payloadLog());
         return new SenderLoggingRank(
-                        name(),
-                        destination -> clusterOf[destination] != cluster,
-                        rank,
-                        incarnation,
-                        log,
-                        new SpbcOutcomes(rank, incarnation, services.reports()),
-                        // A receiver rolls back with its whole cluster, to a line all members hold: its log of a
-                        // channel may only be trimmed up to what the cluster's oldest kept line holds.
-                        (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, members[clusterOf[receiver]]),
-                        services.applicationLevelCollectives())
-                .dumpingTo(services.loggerClient(rank));
+                name(),
+                destination -> clusterOf[destination] != cluster,
+                rank,
+                incarnation,
+                log,
+                new SpbcOutcomes(rank, incarnation, services.reports()),
+                // A receiver rolls back with its whole cluster, to a line all members hold: its log of a
+                // channel may only be trimmed up to what the cluster's oldest kept line holds.
+                (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, members[clusterOf[receiver]]),
+                services.applicationLevelCollectives());
     }
 
     @Override
