@@ -6,14 +6,14 @@ import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
+import io.rewind.ft.RollbackChains;
+import io.rewind.ft.RollbackChains.Chain;
 import io.rewind.ft.causal.CausalProtocol;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.sender.SenderLoggingRank;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -169,14 +169,14 @@ public final class McmlProtocol implements Protocol {
 
     /**
      * The failed ranks and their rollback chains restart together from one line ({@link
-     * #rollbackSet}); if one of them keeps no line that recent, every rank rolls back.
+     * io.rewind.ft.RollbackChains#rollbackSet}); if one of them keeps no line that recent, every rank rolls back.
      */
     @Override
     public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
         // Under the lock switch-offs take: none is taken between the set computed here and the refusal
         // of further ones towards its ranks (recordRollback), which would drop what they will ask for.
         synchronized (lock) {
-            Chain chain = rollbackSet(failed, off);
+            Chain chain = RollbackChains.rollbackSet(failed, off);
             Set<Integer> set = chain.ranks();
             long line = view.newestCompleteLine(set, view.newestLineOutside(set));
             List<String> notes = new ArrayList<>();
@@ -229,40 +229,6 @@ public final class McmlProtocol implements Protocol {
             }
         }
     }
-
-    /**
-     * The ranks that roll back with {@code failed}: every rank whose channel to a rolling-back rank is
-     * off, transitively; and the depth of that chain (0 when only the failed ranks roll back).
-     */
-    public static Chain rollbackSet(Set<Integer> failed, boolean[][] off) {
-        int n = off.length;
-        int[] depth = new int[n];
-        java.util.Arrays.fill(depth, -1);
-        Deque<Integer> queue = new ArrayDeque<>();
-        for (int f : failed) {
-            depth[f] = 0;
-            queue.add(f);
-        }
-        Set<Integer> dragged = new TreeSet<>();
-        int deepest = 0;
-        while (!queue.isEmpty()) {
-            int y = queue.poll();
-            for (int z = 0; z < n; z++) {
-                if (depth[z] < 0 && off[z][y]) {
-                    depth[z] = depth[y] + 1;
-                    deepest = Math.max(deepest, depth[z]);
-                    dragged.add(z);
-                    queue.add(z);
-                }
-            }
-        }
-        Set<Integer> all = new TreeSet<>(failed);
-        all.addAll(dragged);
-        return new Chain(all, dragged, deepest);
-    }
-
-    /** A rollback set: every rank in it, those dragged in by unlogged channels, the chain's depth. */
-    public record Chain(Set<Integer> ranks, Set<Integer> dragged, int depth) {}
 
     /** The quota, the channels switched off (source, destination, in order) and every rollback set. */
     @Override
