@@ -20,17 +20,21 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "run",
         mixinStandardHelpOptions = true,
+        modelTransformer = ProtocolOptionsCli.class,
         description = {
-            "Runs MAIN_CLASS on N ranks, each an isolated thread of this JVM with its own copy of the",
-            "program's static state. Output lines are prefixed with [rank]. The exit status is 0 when",
-            "every rank returned normally after MPI.Finalize, the abort code when a rank called",
-            "Comm.abort, 124 on timeout, and 1 for any other failure.",
+            // One paragraph, which picocli wraps to the terminal's width.
+            "Runs MAIN_CLASS on N ranks, each an isolated thread of this JVM with its own copy of the "
+                    + "program's static state. Output lines are prefixed with [rank]. The exit status is 0 when "
+                    + "every rank returned normally after MPI.Finalize, the abort code when a rank called "
+                    + "Comm.abort, 124 on timeout, and 1 for any other failure.",
             "",
             "Examples:",
             "  rewind run -n 4 io.rewind.apps.examples.Hello",
             "  rewind run -n 8 -cp myapp.jar com.example.Main arg1 arg2",
-            "  rewind run -n 4 --protocol pessimistic --checkpoint-every 20 --kill 2@130 \\",
+            "  rewind run -n 4 --protocol NAME --checkpoint-every 20 --kill 2@130 \\",
             "      io.rewind.apps.workloads.Stencil2D 256 200",
+            "NAME is a protocol that recovers: 'rewind protocols' lists them, with the options of their own "
+                    + "that follow.",
             ""
         })
 final class RunCommand implements Callable<Integer> {

@@ -28,8 +28,7 @@ record JobSpec(
         int checkpointEvery,
         int keepLines,
         boolean applicationLevelCollectives,
-        String clusters,
-        String switchOff,
+        java.util.Map<String, String> protocolOptions,
         PayloadLog payloadLog,
         Loggers loggers)
         implements Serializable {
@@ -76,8 +75,8 @@ record JobSpec(
                 c.checkpointEvery(),
                 c.keepLines(),
                 c.applicationLevelCollectives(),
-                c.clusters().spec(),
-                c.switchOff(),
+                // The protocol's own options as text: the launcher neither reads nor changes them.
+                new java.util.LinkedHashMap<>(c.protocolOptions().values()),
                 new PayloadLog(
                         l.backend(),
                         l.blockBytes(),
@@ -144,8 +143,7 @@ record JobSpec(
                 .failures(FailureSchedule.NONE)
                 .payloadLog(log)
                 .applicationLevelCollectives(applicationLevelCollectives)
-                .clusters(io.rewind.ft.ClusterLayout.parse(clusters))
-                .switchOff(switchOff)
+                .protocolOptions(new io.rewind.ft.ProtocolOptions(protocolOptions))
                 .loggers(new io.rewind.ft.logger.LoggerConfig(
                         loggers.loggers(),
                         loggers.quotaBytes(),

@@ -2,7 +2,6 @@ package io.rewind.launch;
 
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
-import io.rewind.ft.ClusterLayout;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolDescriptor;
@@ -126,12 +125,10 @@ public final class ProcessJob {
     private ProcessJob(JobConfig given, Launch launch) throws IOException {
         this.launch = launch;
         this.protocol = given.protocol().create();
-        // Clusters are fixed at the start, from the first placement (one per node, if asked), and
-        // travel to every rank process as explicit clusters.
-        int[] clusterOf = protocol.usesClusters()
-                ? given.clusters().assign(given.ranks(), launch.place(given.ranks()))
-                : new int[given.ranks()];
-        this.config = protocol.usesClusters() ? given.withClusters(ClusterLayout.explicit(clusterOf)) : given;
+        // Option values that depend on placement (one cluster per node, say) are fixed at the start,
+        // from the first placement, and travel to every rank process as fixed.
+        this.config = given.withProtocolOptions(
+                given.protocol().placed(given.protocolOptions(), () -> launch.place(given.ranks())));
         this.lines = new RecoveryLines(config.ranks(), config.keepLines());
         protocol.start(new ProtocolServices(
                 config.ranks(),
@@ -141,9 +138,8 @@ public final class ProcessJob {
                 // The protocol's ranks reach the event logger process; the launcher records nothing.
                 new EventLogger(config.ranks())::clientFor,
                 lines,
-                clusterOf,
                 protocol::onReport,
-                config.switchOff()));
+                config.protocolOptions()));
         this.report = new RunReport.Builder(config);
         this.jobDir = protocol.logsDeterminants() ? Files.createTempDirectory("rewind-job-") : null;
         this.secret = JobSecret.generate();

@@ -181,11 +181,8 @@ public final class RankProcess implements RankSupervisor {
                 config.applicationLevelCollectives(),
                 r -> new RemoteEventLog(r),
                 lines,
-                config.protocol().create().usesClusters()
-                        ? config.clusters().assign(config.ranks(), null)
-                        : new int[config.ranks()],
                 this::report,
-                config.switchOff(),
+                config.protocolOptions(),
                 loggers);
         RankOutcome outcome = Job.runRankProcess(
                 config,

@@ -138,11 +138,8 @@ public final class Job {
                                 config.applicationLevelCollectives(),
                                 events::clientFor,
                                 lines,
-                                protocol.usesClusters()
-                                        ? config.clusters().assign(config.ranks(), null)
-                                        : new int[config.ranks()],
                                 protocol::onReport,
-                                config.switchOff(),
+                                config.protocolOptions(),
                                 loggers));
         if (checkpoints != null) {
             this.ownCheckpointDir = false;

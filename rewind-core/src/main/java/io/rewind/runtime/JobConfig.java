@@ -1,8 +1,9 @@
 package io.rewind.runtime;
 
 import io.rewind.engine.EngineConfig;
-import io.rewind.ft.ClusterLayout;
+import io.rewind.ft.Capability;
 import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolOptions;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
@@ -37,10 +38,8 @@ import java.util.Objects;
  * @param failures  crashes to inject
  * @param payloadLog settings of the sender-based payload log (logging protocols)
  * @param applicationLevelCollectives under a logging protocol, log collectives at application level
- * @param clusters  how a hierarchical protocol ({@code spbc}) partitions the ranks
- * @param switchOff for {@code mcml}, the order in which a rank over its log quota switches channels off
- *                  ({@link io.rewind.ft.mcml.SwitchOffOrder#parse})
- *                  (default); false logs every message of the tree algorithms (for comparison)
+ * @param protocolOptions the values of the protocol's own options, resolved by its descriptor
+ *                  ({@link ProtocolDescriptor#resolve}); the job carries them without reading them
  * @param loggers   logger nodes that hold the overflow of the ranks' payload logs ({@link
  *                  io.rewind.ft.logger.LoggerConfig#NONE}: none)
  * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
@@ -71,8 +70,7 @@ public record JobConfig(
         FailureSchedule failures,
         PayloadLogConfig payloadLog,
         boolean applicationLevelCollectives,
-        ClusterLayout clusters,
-        String switchOff,
+        ProtocolOptions protocolOptions,
         io.rewind.ft.logger.LoggerConfig loggers,
         PointListener pointListener,
         Path recordFile,
@@ -105,10 +103,10 @@ public record JobConfig(
     }
 
     /**
-     * The payload log settings a job of {@code protocol} runs with: {@code mcml} needs a quota, and one
-     * not given is {@link io.rewind.ft.mcml.McmlProtocol#defaultQuotaBytes()} (the command line asks for
-     * {@code --log-quota}; jobs built in code, such as the recovery oracle's, get a quota small enough
-     * that channels switch off).
+     * The payload log settings a job of {@code protocol} runs with: a protocol that bounds its log
+     * ({@link Capability#BOUNDS_LOG}) needs a quota, and one not given is its descriptor's default (the
+     * command line asks for {@code --log-quota}; jobs built in code, such as the recovery oracle's, get
+     * a quota small enough that the protocol has to act on it).
      */
     static PayloadLogConfig logFor(
             ProtocolDescriptor protocol, PayloadLogConfig log, io.rewind.ft.logger.LoggerConfig loggers) {
@@ -116,16 +114,13 @@ public record JobConfig(
             log = blocksForQuota(log, loggers.quotaBytes());
         }
         if (protocol != null
-                && protocol.name().equals("mcml")
+                && protocol.has(Capability.BOUNDS_LOG)
                 && log != null
                 && log.quotaBytes() == PayloadLogConfig.UNLIMITED) {
-            // With logger nodes, one quota for both: a rank dumps first and switches channels off only
+            // With logger nodes, one quota for both: a rank dumps first and the protocol logs less only
             // when no logger takes its dumps (the command line's --log-quota means both too).
             return log.toBuilder()
-                    .quotaBytes(
-                            loggers.enabled()
-                                    ? loggers.quotaBytes()
-                                    : io.rewind.ft.mcml.McmlProtocol.defaultQuotaBytes())
+                    .quotaBytes(loggers.enabled() ? loggers.quotaBytes() : protocol.defaultLogQuotaBytes())
                     .build();
         }
         return log;
@@ -167,6 +162,7 @@ public record JobConfig(
             }
         }
         checkRecoverable(p, f, payloadLog);
+        ProtocolOptions options = resolved(p, protocolOptions, ranks);
         return new JobConfig(
                 ranks,
                 mainClass,
@@ -185,8 +181,7 @@ public record JobConfig(
                 f,
                 logFor(p, payloadLog, loggers),
                 applicationLevelCollectives,
-                clusters,
-                switchOff,
+                options,
                 loggers,
                 pointListener,
                 recordFile,
@@ -215,8 +210,7 @@ public record JobConfig(
                 failures,
                 payloadLog,
                 applicationLevelCollectives,
-                clusters,
-                switchOff,
+                protocolOptions,
                 loggers,
                 pointListener,
                 recordFile,
@@ -225,8 +219,8 @@ public record JobConfig(
                 input);
     }
 
-    /** This job with another cluster layout (a launcher fixes one cluster per node to explicit clusters). */
-    public JobConfig withClusters(ClusterLayout layout) {
+    /** This job with other protocol option values (a launcher fixes those that depend on placement). */
+    public JobConfig withProtocolOptions(ProtocolOptions options) {
         return new JobConfig(
                 ranks,
                 mainClass,
@@ -245,8 +239,7 @@ public record JobConfig(
                 failures,
                 payloadLog,
                 applicationLevelCollectives,
-                layout,
-                switchOff,
+                options,
                 loggers,
                 pointListener,
                 recordFile,
@@ -261,11 +254,24 @@ public record JobConfig(
     }
 
     /**
+     * The option values of a job of {@code p}: those it declares as its descriptor resolves them, the
+     * others kept as given (so that a job changed to another protocol still has them).
+     */
+    private static ProtocolOptions resolved(ProtocolDescriptor p, ProtocolOptions given, int ranks) {
+        ProtocolOptions out = given;
+        for (java.util.Map.Entry<String, String> e :
+                p.resolve(given, ranks).values().entrySet()) {
+            out = out.with(e.getKey(), e.getValue());
+        }
+        return out;
+    }
+
+    /**
      * Refuses, before anything runs, crashes that the chosen set-up can only turn into a stack trace:
      * the dummy log backend keeps no payloads, so nothing could be replayed to a restarted rank.
      */
     private static void checkRecoverable(ProtocolDescriptor p, FailureSchedule f, PayloadLogConfig log) {
-        if (!f.isEmpty() && log.backend() == StorageBackend.DUMMY && p.create().logsPayloads()) {
+        if (!f.isEmpty() && log.backend() == StorageBackend.DUMMY && p.has(Capability.LOGS_PAYLOADS)) {
             throw new IllegalArgumentException("the dummy log backend keeps no payloads, so a crashed rank cannot "
                     + "be recovered: use it without kills (it measures the copy alone), or choose off-heap, "
                     + "mapped-file or hybrid");
@@ -296,8 +302,7 @@ public record JobConfig(
         private FailureSchedule failures = FailureSchedule.NONE;
         private PayloadLogConfig payloadLog;
         private boolean applicationLevelCollectives = true;
-        private ClusterLayout clusters = ClusterLayout.DEFAULT;
-        private String switchOff = "heaviest";
+        private ProtocolOptions protocolOptions = ProtocolOptions.NONE;
         private PointListener pointListener = PointListener.NONE;
         private Path recordFile;
         private boolean resume;
@@ -411,16 +416,20 @@ public record JobConfig(
             return this;
         }
 
-        /** Log collectives at application level (true, the default) or as their internal messages. */
-        /** How a hierarchical protocol partitions the ranks (default: {@link ClusterLayout#DEFAULT}). */
-        public Builder clusters(ClusterLayout layout) {
-            this.clusters = java.util.Objects.requireNonNull(layout, "clusters");
+        /**
+         * Option {@code name} ({@code --clusters}) of the protocol set to {@code value}, as a user would
+         * type it; read and checked by the protocol's descriptor when the job is built. A value for an
+         * option the job's protocol does not declare is dropped (one setting can serve a sweep over
+         * protocols).
+         */
+        public Builder option(String name, String value) {
+            this.protocolOptions = protocolOptions.with(name, Objects.requireNonNull(value, name));
             return this;
         }
 
-        /** For {@code mcml}: heaviest (the default), dendrogram, or dendrogram=PATHS ({@link io.rewind.ft.mcml.SwitchOffOrder}). */
-        public Builder switchOff(String spec) {
-            this.switchOff = io.rewind.ft.mcml.SwitchOffOrder.parse(spec).spec(); // refused here if wrong
+        /** The protocol's option values (replacing any given before), as {@link #option} takes them. */
+        public Builder protocolOptions(ProtocolOptions options) {
+            this.protocolOptions = Objects.requireNonNull(options, "protocolOptions");
             return this;
         }
 
@@ -465,10 +474,6 @@ public record JobConfig(
             if (ranks < 1 || ranks > MAX_RANKS) {
                 throw new IllegalArgumentException("ranks must be between 1 and " + MAX_RANKS + ", was " + ranks);
             }
-            if (protocol != null && protocol.create().usesClusters()) {
-                clusters.assign(ranks, null); // a layout that does not fit the job is refused before it runs
-            }
-            io.rewind.ft.mcml.SwitchOffOrder.parse(switchOff).forRanks(ranks); // a dendrogram of another job size
             if (timeout == null || timeout.isNegative() || timeout.isZero()) {
                 throw new IllegalArgumentException("timeout must be positive, was " + timeout);
             }
@@ -487,6 +492,7 @@ public record JobConfig(
             if (protocol == null) {
                 throw new IllegalArgumentException("a protocol is required");
             }
+            ProtocolOptions options = resolved(protocol, protocolOptions, ranks);
             if (checkpointEvery < 0) {
                 throw new IllegalArgumentException("checkpointEvery must be >= 0, was " + checkpointEvery);
             }
@@ -539,8 +545,7 @@ public record JobConfig(
                     failures,
                     log,
                     applicationLevelCollectives,
-                    clusters,
-                    switchOff,
+                    options,
                     loggers,
                     pointListener,
                     recordFile,

@@ -174,7 +174,7 @@ class ProcessRecoveryTest {
                 6,
                 FailureSchedule.NONE,
                 c -> ProcessJob.run(
-                        c.withClusters(io.rewind.ft.ClusterLayout.perNode()),
+                        c.withProtocolOptions(c.protocolOptions().with("--clusters", "node")),
                         Launch.local(3).losingNodes(loss)));
         assertTrue(v.ok(), v.describe());
         assertTrue(!v.result().report().failures().isEmpty(), v.describe());

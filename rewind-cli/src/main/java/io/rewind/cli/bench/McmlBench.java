@@ -302,7 +302,7 @@ public final class McmlBench implements Callable<Integer> {
                 .payloadLog(PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
                         .quotaBytes(quota)
                         .build())
-                .switchOff(spec);
+                .option("--switch-off", spec);
         return io.rewind.runtime.Job.run(b.build());
     }
 

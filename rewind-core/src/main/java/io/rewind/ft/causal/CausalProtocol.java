@@ -1,6 +1,8 @@
 package io.rewind.ft.causal;
 
+import io.rewind.ft.Capability;
 import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
@@ -18,6 +20,17 @@ import java.util.Set;
  * restart; the survivors replay their logs to them and give them back their determinants.
  */
 public final class CausalProtocol implements Protocol {
+    /** The protocol as the registry lists it. */
+    public static ProtocolDescriptor descriptor() {
+        return ProtocolDescriptor.builder("causal", CausalProtocol::new)
+                .title("causal message logging")
+                .summary(
+                        "sender-based payload logging with determinants piggybacked on messages, no event logger: only "
+                                + "the crashed rank rolls back, survivors replay its messages and return its determinants")
+                .capabilities(Capability.RECOVERS, Capability.CHECKPOINTS, Capability.LOGS_PAYLOADS)
+                .build();
+    }
+
     private ProtocolServices services;
     private RecoveryLines lines;
 

@@ -1,6 +1,9 @@
 package io.rewind.ft.mcml;
 
+import io.rewind.ft.Capability;
 import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolOption;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
@@ -31,6 +34,48 @@ import java.util.TreeSet;
  * replay to them from their logs and give them back their determinants, as under {@code causal}.
  */
 public final class McmlProtocol implements Protocol {
+    /** The option that says which channel a rank over its quota stops logging first ({@link SwitchOffOrder}). */
+    public static final ProtocolOption SWITCH_OFF_OPTION = ProtocolOption.of(
+                    "--switch-off",
+                    "heaviest|dendrogram[:FILE]",
+                    "heaviest",
+                    "For --protocol mcml, which channel a rank over its quota stops logging first: the heaviest, "
+                            + "or the nearest in a dendrogram (halves of contiguous ranks, or FILE as 'rewind analyze "
+                            + "mcml --dendrogram-out' writes). Default: heaviest.",
+                    McmlProtocol::switchOffSpec)
+            .checkedWith((spec, ranks) -> SwitchOffOrder.parse(spec).forRanks(ranks)); // a dendrogram of another size
+
+    /** The protocol as the registry lists it. */
+    public static ProtocolDescriptor descriptor() {
+        return ProtocolDescriptor.builder("mcml", McmlProtocol::new)
+                .title("memory-constrained logging")
+                .summary("memory-constrained causal logging: under --log-quota, a rank stops logging its heaviest (or "
+                        + "nearest) channels; a crash rolls back the ranks whose channels to it are not logged, "
+                        + "transitively")
+                .capabilities(
+                        Capability.RECOVERS, Capability.CHECKPOINTS, Capability.LOGS_PAYLOADS, Capability.BOUNDS_LOG)
+                .option(SWITCH_OFF_OPTION)
+                .defaultLogQuota(McmlProtocol::defaultQuotaBytes)
+                .build();
+    }
+
+    /** {@code heaviest}, {@code dendrogram}, or {@code dendrogram:FILE} read into explicit paths. */
+    static String switchOffSpec(String spec) {
+        String s = spec.strip();
+        if (s.regionMatches(true, 0, "dendrogram:", 0, "dendrogram:".length())) {
+            java.nio.file.Path file = java.nio.file.Path.of(s.substring("dendrogram:".length()));
+            if (!java.nio.file.Files.isRegularFile(file)) {
+                throw new IllegalArgumentException("--switch-off " + spec + ": no dendrogram file " + file);
+            }
+            try {
+                return SwitchOffOrder.readDendrogramFile(file).spec();
+            } catch (java.io.UncheckedIOException e) {
+                throw new IllegalArgumentException("--switch-off " + spec + ": " + e.getMessage(), e);
+            }
+        }
+        return SwitchOffOrder.parse(s).spec();
+    }
+
     /** Report of a rank starting: the answer lists the destinations its channels to are off. */
     static final long STARTED = 1;
     /** Report of a rank switching a channel off: destination, its incarnation as the rank knows it. */
@@ -87,7 +132,9 @@ public final class McmlProtocol implements Protocol {
         this.lines = s.lines();
         long q = s.payloadLog().quotaBytes();
         this.quotaBytes = q == PayloadLogConfig.UNLIMITED ? Long.MAX_VALUE : q;
-        this.order = SwitchOffOrder.parse(s.switchOff()).forRanks(s.ranks());
+        String spec = s.options().get(SWITCH_OFF_OPTION.name());
+        this.order = SwitchOffOrder.parse(spec != null ? spec : SWITCH_OFF_OPTION.defaultValue())
+                .forRanks(s.ranks());
         int n = s.ranks();
         this.off = new boolean[n][n];
         this.incarnation = new int[n];

@@ -1,6 +1,8 @@
 package io.rewind.ft.pessimistic;
 
+import io.rewind.ft.Capability;
 import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
@@ -18,6 +20,21 @@ import java.util.Set;
  * logger and what each rank's kept recovery lines hold (for log truncation), both services of the job.
  */
 public final class PessimisticProtocol implements Protocol {
+    /** The protocol as the registry lists it. */
+    public static ProtocolDescriptor descriptor() {
+        return ProtocolDescriptor.builder("pessimistic", PessimisticProtocol::new)
+                .title("pessimistic message logging")
+                .summary(
+                        "sender-based payload logging and an event logger: only the crashed rank rolls back, survivors "
+                                + "replay its messages")
+                .capabilities(
+                        Capability.RECOVERS,
+                        Capability.CHECKPOINTS,
+                        Capability.LOGS_PAYLOADS,
+                        Capability.LOGS_DETERMINANTS)
+                .build();
+    }
+
     private ProtocolServices services;
     private RecoveryLines lines;
 

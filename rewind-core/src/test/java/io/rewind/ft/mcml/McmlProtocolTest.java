@@ -25,9 +25,8 @@ class McmlProtocolTest {
                 true,
                 r -> null,
                 new RecoveryLines(ranks, 2),
-                new int[ranks],
                 ProtocolReports.NONE,
-                "heaviest"));
+                io.rewind.ft.ProtocolOptions.NONE));
         return p;
     }
 
