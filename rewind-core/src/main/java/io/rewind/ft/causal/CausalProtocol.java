@@ -9,6 +9,7 @@ import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.piggyback.CausalOutcomes;
 import io.rewind.ft.sender.LocalRollback;
 import io.rewind.ft.sender.SenderLoggingRank;
 import java.util.Set;
@@ -64,15 +65,10 @@ public final class CausalProtocol implements Protocol {
                         rank,
                         incarnation,
                         log,
-                        outcomes(rank, incarnation, services.ranks(), lines),
+                        CausalOutcomes.open(rank, incarnation, services.ranks(), lines),
                         lines::safelyHeldUpTo,
                         services.applicationLevelCollectives())
                 .dumpingTo(services.loggerClient(rank));
-    }
-
-    /** The outcome log of a causal rank (also used by {@code mcml}, which is causal under a log quota). */
-    public static io.rewind.ft.sender.OutcomeLog outcomes(int rank, int incarnation, int ranks, RecoveryLines lines) {
-        return new CausalOutcomes(rank, incarnation, ranks, lines);
     }
 
     /**

@@ -11,9 +11,9 @@ import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.RollbackChains;
 import io.rewind.ft.RollbackChains.Chain;
-import io.rewind.ft.causal.CausalProtocol;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
+import io.rewind.ft.piggyback.CausalOutcomes;
 import io.rewind.ft.sender.SenderLoggingRank;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -152,7 +152,7 @@ public final class McmlProtocol implements Protocol {
                         rank,
                         incarnationNumber,
                         log,
-                        CausalProtocol.outcomes(rank, incarnationNumber, services.ranks(), lines),
+                        CausalOutcomes.open(rank, incarnationNumber, services.ranks(), lines),
                         // A receiver may roll back in a chain with any rank, to a line they all hold: a channel
                         // is trimmed only up to what the oldest line any rank keeps holds.
                         (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, everyRank()),
