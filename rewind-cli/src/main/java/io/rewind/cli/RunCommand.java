@@ -232,7 +232,8 @@ final class RunCommand implements Callable<Integer> {
             }
             config = b.build();
             refuseReserveOverMemory(config, processes);
-            if (!config.loggers().hosts().isEmpty() && (processes == null || processes.mode() == Launch.Mode.LOCAL)) {
+            if (!config.logging().loggers().hosts().isEmpty()
+                    && (processes == null || processes.mode() == Launch.Mode.LOCAL)) {
                 throw new IllegalArgumentException(
                         "--logger-hosts places logger processes on the hosts of --launch ssh "
                                 + "or slurm; on one machine they run beside the launcher");
@@ -256,7 +257,7 @@ final class RunCommand implements Callable<Integer> {
                     throw new IllegalArgumentException(
                             "--node-checkpoint-root needs ranks as processes (--launch local, ssh or slurm)");
                 }
-                if (config.checkpointDir() != null) {
+                if (config.faultTolerance().checkpointDir() != null) {
                     throw new IllegalArgumentException(
                             "--node-checkpoint-root and --checkpoint-dir exclude each other: a shared folder "
                                     + "needs no node folders");
@@ -289,7 +290,7 @@ final class RunCommand implements Callable<Integer> {
                 System.err.println("rewind run: cannot write the profile " + profile + ": " + e.getMessage());
             }
         }
-        if (summary || !config.failures().isEmpty() || loseNode != null || freezeNode != null) {
+        if (summary || !config.faultTolerance().failures().isEmpty() || loseNode != null || freezeNode != null) {
             System.out.println("rewind: " + result.report().summary());
             if (config.recordFile() != null) {
                 System.out.println(
@@ -308,7 +309,7 @@ final class RunCommand implements Callable<Integer> {
      * be like this one) would fault in more memory than it has, and the kernel would kill the job.
      */
     private static void refuseReserveOverMemory(JobConfig config, Launch processes) {
-        long reserve = config.payloadLog().reserveBytes();
+        long reserve = config.logging().payloadLog().reserveBytes();
         long total = io.rewind.ft.log.SystemMemory.totalBytes();
         if (reserve <= 0 || total <= 0) {
             return;

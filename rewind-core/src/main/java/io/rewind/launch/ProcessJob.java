@@ -124,42 +124,53 @@ public final class ProcessJob {
 
     private ProcessJob(JobConfig given, Launch launch) throws IOException {
         this.launch = launch;
-        this.protocol = given.protocol().create();
+        this.protocol = given.faultTolerance().protocol().create();
         // Option values that depend on placement (one cluster per node, say) are fixed at the start,
         // from the first placement, and travel to every rank process as fixed.
-        this.config = given.withProtocolOptions(
-                given.protocol().placed(given.protocolOptions(), () -> launch.place(given.ranks())));
-        this.lines = new RecoveryLines(config.ranks(), config.keepLines());
+        this.config = given.toBuilder()
+                .protocolOptions(given.faultTolerance()
+                        .protocol()
+                        .placed(given.faultTolerance().protocolOptions(), () -> launch.place(given.ranks())))
+                .build();
+        this.lines = new RecoveryLines(config.ranks(), config.faultTolerance().keepLines());
         protocol.start(new ProtocolServices(
                 config.ranks(),
-                config.keepLines(),
-                config.payloadLog(),
-                config.applicationLevelCollectives(),
+                config.faultTolerance().keepLines(),
+                config.logging().payloadLog(),
+                config.logging().applicationLevelCollectives(),
                 // The protocol's ranks reach the event logger process; the launcher records nothing.
                 new EventLogger(config.ranks())::clientFor,
                 lines,
                 protocol::onReport,
-                config.protocolOptions()));
+                config.faultTolerance().protocolOptions()));
         this.report = new RunReport.Builder(config);
         this.jobDir = protocol.logsDeterminants() ? Files.createTempDirectory("rewind-job-") : null;
         this.secret = JobSecret.generate();
-        this.sharedCheckpointDir = config.checkpointDir() == null
+        this.sharedCheckpointDir = config.faultTolerance().checkpointDir() == null
                 ? null
-                : Files.createDirectories(config.checkpointDir()).toAbsolutePath();
-        this.held = new HeldLines(config.ranks(), config.keepLines(), sharedCheckpointDir != null);
+                : Files.createDirectories(config.faultTolerance().checkpointDir())
+                        .toAbsolutePath();
+        this.held = new HeldLines(config.ranks(), config.faultTolerance().keepLines(), sharedCheckpointDir != null);
         this.input = io.rewind.runtime.JobInput.forJob(config);
         this.spec = JobSpec.of(config);
         this.slots = new Slot[config.ranks()];
         int[] nodeOf = launch.place(config.ranks());
         for (int r = 0; r < slots.length; r++) {
             slots[r] = new Slot(
-                    r, nodeOf[r], new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
+                    r,
+                    nodeOf[r],
+                    new OutputRouter.RankOutput(
+                            r,
+                            config.output().tagOutput(),
+                            config.output().out(),
+                            config.output().err()));
         }
         this.view = new HeldLinesView();
         if (sharedCheckpointDir != null) {
-            resumeFrom(new CheckpointStore(sharedCheckpointDir, config.keepLines()));
+            resumeFrom(new CheckpointStore(
+                    sharedCheckpointDir, config.faultTolerance().keepLines()));
         }
-        this.pendingKills = new ArrayList<>(config.failures().kills());
+        this.pendingKills = new ArrayList<>(config.faultTolerance().failures().kills());
         pendingKills.addAll(launch.nodeLoss().kills());
         pendingKills.addAll(launch.nodeFreeze().kills());
     }
@@ -282,7 +293,7 @@ public final class ProcessJob {
      * that sent it roll back with a rank that needs it.
      */
     private void startLoggers() {
-        io.rewind.ft.logger.LoggerConfig c = config.loggers();
+        io.rewind.ft.logger.LoggerConfig c = config.logging().loggers();
         int k = c.loggers();
         loggerAt = new Messages.LoggerAt[k];
         loggerLinks = new Link[k];
@@ -346,7 +357,7 @@ public final class ProcessJob {
      * the nodes of the launch from the last one backwards (ranks fill the first nodes first).
      */
     private String loggerHost(int i) {
-        List<String> hosts = config.loggers().hosts();
+        List<String> hosts = config.logging().loggers().hosts();
         if (!hosts.isEmpty()) {
             return hosts.get(i % hosts.size());
         }
@@ -410,7 +421,7 @@ public final class ProcessJob {
             lost += d.length;
         }
         return io.rewind.ft.logger.LoggerNodes.record(
-                config.loggers(), words, nodes, loggerDeaths, senderRollbacks, lost);
+                config.logging().loggers(), words, nodes, loggerDeaths, senderRollbacks, lost);
     }
 
     /** Runs the job to its end and reports how every rank ended, as {@code Job.run} does for threads. */
@@ -433,9 +444,9 @@ public final class ProcessJob {
 
     private JobResult execute() {
         startNanos = System.nanoTime();
-        stallWatch = new StallWatch(config.stallTimeout());
+        stallWatch = new StallWatch(config.limits().stallTimeout());
         record = new RunRecordWriter(config, startNanos);
-        long deadline = startNanos + config.timeout().toNanos();
+        long deadline = startNanos + config.limits().timeout().toNanos();
         try {
             // Agents on other hosts must reach the launcher: all interfaces unless everything is local.
             server = LinkServer.start(
@@ -459,7 +470,7 @@ public final class ProcessJob {
         if (protocol.logsDeterminants()) {
             startEventLogger();
         }
-        if (config.loggers().enabled() && protocol.logsPayloads()) {
+        if (config.logging().loggers().enabled() && protocol.logsPayloads()) {
             startLoggers();
         }
         long agentDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AGENT_START_SECONDS);
@@ -485,7 +496,7 @@ public final class ProcessJob {
         while (!allEnded && abortReason == null) {
             if (!runOneTask(deadline)) {
                 timedOut = true;
-                abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
+                abort(-1, 1, "time limit of " + config.limits().timeout() + " exceeded");
             }
         }
         return finish();
@@ -617,7 +628,7 @@ public final class ProcessJob {
         } else {
             broadcast(new Messages.Finished());
         }
-        long grace = System.nanoTime() + config.stopGrace().toNanos();
+        long grace = System.nanoTime() + config.limits().stopGrace().toNanos();
         while (anyProcessLeft() && System.nanoTime() < grace) {
             runOneTask(grace);
         }
@@ -632,7 +643,7 @@ public final class ProcessJob {
             }
         }
         for (Agent a : agents) {
-            waitForExit(a.process, config.stopGrace());
+            waitForExit(a.process, config.limits().stopGrace());
         }
         report.killsNotStruck(pendingKills);
         if (loggerAt.length > 0) {
@@ -771,7 +782,7 @@ public final class ProcessJob {
                 "--class-path",
                 JvmCommand.classPath(),
                 "--keep-lines",
-                Integer.toString(config.keepLines()),
+                Integer.toString(config.faultTolerance().keepLines()),
                 "--heartbeat-millis",
                 Long.toString(launch.heartbeatTimeout().toMillis())));
         if (sharedCheckpointDir != null) {

@@ -120,26 +120,28 @@ public final class Job {
         this.communicators = communicators;
         this.supervisor = supervisor;
         this.slots = new RankSlot[config.ranks()];
-        this.stallWatch = new StallWatch(config.stallTimeout());
-        this.protocol = config.protocol().create();
+        this.stallWatch = new StallWatch(config.limits().stallTimeout());
+        this.protocol = config.faultTolerance().protocol().create();
         this.events = new EventLogger(config.ranks());
-        this.lines = services != null ? services.lines() : new RecoveryLines(config.ranks(), config.keepLines());
+        this.lines = services != null
+                ? services.lines()
+                : new RecoveryLines(config.ranks(), config.faultTolerance().keepLines());
         // A job whose protocol logs no payloads has nothing to dump (the baseline of a recovery check).
-        this.loggers = services == null && config.loggers().enabled() && protocol.logsPayloads()
-                ? new io.rewind.ft.logger.LoggerNodes(config.loggers(), config.ranks())
+        this.loggers = services == null && config.logging().loggers().enabled() && protocol.logsPayloads()
+                ? new io.rewind.ft.logger.LoggerNodes(config.logging().loggers(), config.ranks())
                 : null;
         protocol.start(
                 services != null
                         ? services
                         : new ProtocolServices(
                                 config.ranks(),
-                                config.keepLines(),
-                                config.payloadLog(),
-                                config.applicationLevelCollectives(),
+                                config.faultTolerance().keepLines(),
+                                config.logging().payloadLog(),
+                                config.logging().applicationLevelCollectives(),
                                 events::clientFor,
                                 lines,
                                 protocol::onReport,
-                                config.protocolOptions(),
+                                config.faultTolerance().protocolOptions(),
                                 loggers));
         if (checkpoints != null) {
             this.ownCheckpointDir = false;
@@ -148,18 +150,19 @@ public final class Job {
             this.checkpoints = checkpoints;
         } else {
             try {
-                this.ownCheckpointDir = config.checkpointDir() == null;
+                this.ownCheckpointDir = config.faultTolerance().checkpointDir() == null;
                 this.checkpointDir = ownCheckpointDir
                         ? Files.createTempDirectory("rewind-checkpoints-")
-                        : Files.createDirectories(config.checkpointDir());
+                        : Files.createDirectories(config.faultTolerance().checkpointDir());
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot create the checkpoint folder: " + e.getMessage(), e);
             }
-            this.store = new CheckpointStore(checkpointDir, config.keepLines());
+            this.store =
+                    new CheckpointStore(checkpointDir, config.faultTolerance().keepLines());
             this.checkpoints = store;
         }
         this.recoveryView = new StoredLinesView(config.ranks(), r -> slots[r].lineReached, store, lines);
-        this.injector = new FailureInjector(this, config.failures());
+        this.injector = new FailureInjector(this, config.faultTolerance().failures());
         this.report = new RunReport.Builder(config);
     }
 
@@ -183,8 +186,8 @@ public final class Job {
         // gets an answer, not a hang: past the limit plus the stop grace and a margin, the job is
         // aborted and, if the coordinator still does not return, reported with where it is stuck.
         long deadline = System.nanoTime()
-                + config.timeout().toNanos()
-                + 2 * config.stopGrace().toNanos()
+                + config.limits().timeout().toNanos()
+                + 2 * config.limits().stopGrace().toNanos()
                 + COORDINATOR_MARGIN_NANOS;
         boolean interrupted = false;
         boolean aborted = false;
@@ -196,7 +199,7 @@ public final class Job {
                 }
                 aborted = true;
                 job.abort(-1, 1, "the job's coordinator did not end within its time limit");
-                deadline = System.nanoTime() + config.stopGrace().toNanos() + COORDINATOR_MARGIN_NANOS;
+                deadline = System.nanoTime() + config.limits().stopGrace().toNanos() + COORDINATOR_MARGIN_NANOS;
                 continue;
             }
             try {
@@ -237,7 +240,7 @@ public final class Job {
             RankSupervisor supervisor,
             Consumer<RankProtocol> protocolOpened) {
         Job job = new Job(
-                config.withFailures(setup.kills()),
+                config.toBuilder().failures(setup.kills()).build(),
                 transport,
                 communicators,
                 services,
@@ -323,7 +326,11 @@ public final class Job {
         for (int r = 0; r < n; r++) {
             slots[r] = new RankSlot(
                     r,
-                    new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()),
+                    new OutputRouter.RankOutput(
+                            r,
+                            config.output().tagOutput(),
+                            config.output().out(),
+                            config.output().err()),
                     new InputRouter.RankInput(r, input::read));
         }
         long resumeLine = ownCheckpointDir ? 0 : ResumePoint.prepare(config, store);
@@ -342,7 +349,7 @@ public final class Job {
         }
         injector.start();
         sampleLogs(System.nanoTime());
-        long deadline = start + config.timeout().toNanos();
+        long deadline = start + config.limits().timeout().toNanos();
         boolean timedOut = coordinate(deadline);
         sampleLogs(System.nanoTime());
         finished = true;
@@ -351,7 +358,7 @@ public final class Job {
         }
         if (timedOut) {
             describeWhereRanksWait("at the time limit");
-            abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
+            abort(-1, 1, "time limit of " + config.limits().timeout() + " exceeded");
         }
         // Ranks post their end just before their thread exits: give them that moment (and, after an
         // abort, the time to notice it).
@@ -580,7 +587,7 @@ public final class Job {
 
     /** When ranks told to stop now must have stopped. */
     private long graceDeadline() {
-        return System.nanoTime() + config.stopGrace().toNanos();
+        return System.nanoTime() + config.limits().stopGrace().toNanos();
     }
 
     /**
@@ -672,7 +679,7 @@ public final class Job {
                     .keepInTransitWith(new ChannelStateKeeper(
                             r,
                             number,
-                            config.keepLines(),
+                            config.faultTolerance().keepLines(),
                             checkpoints(),
                             (line, upTo) -> onInTransitKept(inc, line, upTo)));
         }
@@ -723,7 +730,7 @@ public final class Job {
             inc.engine.start();
             inc.protocol.onStart(inc.engine, inc.restoredFrontiers != null ? inc.restoredFrontiers : Map.of());
             Method main = findMain(inc.loader);
-            main.invoke(null, (Object) config.args().toArray(new String[0]));
+            main.invoke(null, (Object) config.program().args().toArray(new String[0]));
             if (inc.context().isInitialized() && !inc.context().isFinalized()) {
                 outcome = new RankOutcome(
                         rank,
@@ -745,7 +752,10 @@ public final class Job {
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             if (!isCrash(e, inc)) {
                 outcome = new RankOutcome(
-                        rank, RankOutcome.Status.FAILED, "cannot start " + config.mainClass() + ": " + e, e);
+                        rank,
+                        RankOutcome.Status.FAILED,
+                        "cannot start " + config.program().mainClass() + ": " + e,
+                        e);
                 abort(rank, 1, "rank " + rank + " could not start: " + e.getMessage());
             }
         } catch (RankKilledError e) {
@@ -869,10 +879,10 @@ public final class Job {
     }
 
     private Method findMain(ClassLoader loader) throws ReflectiveOperationException {
-        Class<?> c = Class.forName(config.mainClass(), true, loader);
+        Class<?> c = Class.forName(config.program().mainClass(), true, loader);
         Method m = c.getMethod("main", String[].class);
         if (!Modifier.isStatic(m.getModifiers())) {
-            throw new NoSuchMethodException(config.mainClass() + ".main is not static");
+            throw new NoSuchMethodException(config.program().mainClass() + ".main is not static");
         }
         m.setAccessible(true);
         return m;

@@ -7,6 +7,8 @@ import io.rewind.ft.ProtocolOptions;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
+import io.rewind.ft.logger.LoggerConfig;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -16,67 +18,104 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
- * Everything a job needs, validated once by {@link Builder#build()}.
+ * Everything a job needs, validated once by {@link Builder#build()}; {@link #toBuilder()} makes a
+ * changed copy the same way, so that no method restates every setting.
  *
- * @param ranks     number of ranks (at least 1)
- * @param mainClass fully qualified name of the class whose {@code main} each rank runs
- * @param args      program arguments, the same for every rank
- * @param classPath where the program's classes are (empty: the launcher's own class path)
- * @param engine    engine settings
- * @param timeout   time limit for the whole job; past it the job is aborted and reported as timed out
- * @param stopGrace how long ranks told to stop (for a rollback, after a crash, after an abort) get to
- *                  do so before the job reports them as stuck and aborts
- * @param tagOutput prefix every output line with {@code [rank]}
- * @param out       where rank standard output goes (null: only captured)
- * @param err       where rank standard error goes (null: only captured)
- * @param protocol  fault-tolerance protocol, from the {@link ProtocolRegistry}
- * @param checkpointEvery every how many checkpoint points a checkpoint is written (0: never)
- * @param keepLines how many recovery lines are kept (and logs for them)
- * @param checkpointDir where checkpoints go (null: a temporary folder removed after the job)
- * @param failures  crashes to inject
- * @param payloadLog settings of the sender-based payload log (logging protocols)
- * @param applicationLevelCollectives under a logging protocol, log collectives at application level
- * @param protocolOptions the values of the protocol's own options, resolved by its descriptor
- *                  ({@link ProtocolDescriptor#resolve}); the job carries them without reading them
- * @param loggers   logger nodes that hold the overflow of the ranks' payload logs ({@link
- *                  io.rewind.ft.logger.LoggerConfig#NONE}: none)
- * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
- * @param recordFile where the JSON run record goes at the end (null: not written)
- * @param resume    start every rank from the newest recovery line all of them hold in {@code
- *                  checkpointDir}, left by an earlier run of the same job that died whole
- * @param stallTimeout how long every rank may wait inside MPI with no rank making an operation before
- *                  the job is aborted as stalled, saying where each rank waits ({@link Duration#ZERO}:
- *                  never; a deadlocked program otherwise waits for the time limit)
- * @param input     the job's standard input, which rank 0 reads (null: this process's own standard
- *                  input); called once per job
+ * @param ranks          number of ranks (at least 1)
+ * @param program        what every rank runs
+ * @param output         where rank output goes
+ * @param limits         how long the job, a stopping rank and a stalled job may take
+ * @param faultTolerance the protocol, its options, checkpoints and the crashes to inject
+ * @param logging        the payload log, how collectives are logged and the logger nodes
+ * @param engine         engine settings
+ * @param pointListener  told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
+ * @param recordFile     where the JSON run record goes at the end (null: not written)
  */
 public record JobConfig(
         int ranks,
-        String mainClass,
-        List<String> args,
-        List<Path> classPath,
+        Program program,
+        Output output,
+        Limits limits,
+        FaultTolerance faultTolerance,
+        Logging logging,
         EngineConfig engine,
-        Duration timeout,
-        Duration stopGrace,
-        boolean tagOutput,
-        PrintStream out,
-        PrintStream err,
-        ProtocolDescriptor protocol,
-        int checkpointEvery,
-        int keepLines,
-        Path checkpointDir,
-        FailureSchedule failures,
-        PayloadLogConfig payloadLog,
-        boolean applicationLevelCollectives,
-        ProtocolOptions protocolOptions,
-        io.rewind.ft.logger.LoggerConfig loggers,
         PointListener pointListener,
-        Path recordFile,
-        boolean resume,
-        Duration stallTimeout,
-        java.util.function.Supplier<java.io.InputStream> input) {
+        Path recordFile) {
+
+    /**
+     * What every rank runs.
+     *
+     * @param mainClass fully qualified name of the class whose {@code main} each rank runs
+     * @param args      program arguments, the same for every rank
+     * @param classPath where the program's classes are (empty: the launcher's own class path)
+     * @param input     the job's standard input, which rank 0 reads (null: this process's own standard
+     *                  input); called once per job
+     */
+    public record Program(String mainClass, List<String> args, List<Path> classPath, Supplier<InputStream> input) {
+        public Program {
+            Objects.requireNonNull(mainClass, "mainClass");
+            args = List.copyOf(args);
+            classPath = List.copyOf(classPath);
+        }
+    }
+
+    /**
+     * Where rank output goes.
+     *
+     * @param out       where rank standard output goes (null: only captured)
+     * @param err       where rank standard error goes (null: only captured)
+     * @param tagOutput prefix every output line with {@code [rank]}
+     */
+    public record Output(PrintStream out, PrintStream err, boolean tagOutput) {}
+
+    /**
+     * Time limits.
+     *
+     * @param timeout      time limit for the whole job; past it the job is aborted and reported as timed out
+     * @param stopGrace    how long ranks told to stop (for a rollback, after a crash, after an abort) get
+     *                     to do so before the job reports them as stuck and aborts
+     * @param stallTimeout how long every rank may wait inside MPI with no rank making an operation before
+     *                     the job is aborted as stalled, saying where each rank waits ({@link
+     *                     Duration#ZERO}: never; a deadlocked program otherwise waits for the time limit)
+     */
+    public record Limits(Duration timeout, Duration stopGrace, Duration stallTimeout) {}
+
+    /**
+     * Fault tolerance.
+     *
+     * @param protocol        fault-tolerance protocol, from the {@link ProtocolRegistry}
+     * @param protocolOptions the values of the protocol's own options, resolved by its descriptor
+     *                        ({@link ProtocolDescriptor#resolve}); the job carries them without reading them
+     * @param checkpointEvery every how many checkpoint points a checkpoint is written (0: never)
+     * @param keepLines       how many recovery lines are kept (and logs for them)
+     * @param checkpointDir   where checkpoints go (null: a temporary folder removed after the job)
+     * @param failures        crashes to inject
+     * @param resume          start every rank from the newest recovery line all of them hold in {@code
+     *                        checkpointDir}, left by an earlier run of the same job that died whole
+     */
+    public record FaultTolerance(
+            ProtocolDescriptor protocol,
+            ProtocolOptions protocolOptions,
+            int checkpointEvery,
+            int keepLines,
+            Path checkpointDir,
+            FailureSchedule failures,
+            boolean resume) {}
+
+    /**
+     * Payload logging.
+     *
+     * @param payloadLog                  settings of the sender-based payload log (logging protocols)
+     * @param applicationLevelCollectives under a logging protocol, log collectives at application level
+     *                                    (default); false logs every message of the tree algorithms (for
+     *                                    comparison)
+     * @param loggers                     logger nodes that hold the overflow of the ranks' payload logs
+     *                                    ({@link LoggerConfig#NONE}: none)
+     */
+    public record Logging(PayloadLogConfig payloadLog, boolean applicationLevelCollectives, LoggerConfig loggers) {}
 
     /** How long a job may stall by default: far beyond any wait of a working program, far short of a day. */
     public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofMinutes(5);
@@ -84,13 +123,8 @@ public record JobConfig(
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
 
-    public JobConfig {
-        Objects.requireNonNull(mainClass, "mainClass");
-        args = List.copyOf(args);
-        classPath = List.copyOf(classPath);
-    }
-
     URL[] classPathUrls() {
+        List<Path> classPath = program.classPath();
         URL[] urls = new URL[classPath.size()];
         for (int i = 0; i < urls.length; i++) {
             try {
@@ -103,13 +137,44 @@ public record JobConfig(
     }
 
     /**
+     * A builder holding every setting of this job: change some and {@link Builder#build()} checks the
+     * result as it checks a new job (output stays where this job's goes, or captured only).
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder(program.mainClass())
+                .ranks(ranks)
+                .args(program.args())
+                .classPath(program.classPath())
+                .engine(engine)
+                .timeout(limits.timeout())
+                .stopGrace(limits.stopGrace())
+                .stallTimeout(limits.stallTimeout())
+                .tagOutput(output.tagOutput())
+                .output(output.out(), output.err())
+                .protocol(faultTolerance.protocol())
+                .protocolOptions(faultTolerance.protocolOptions())
+                .checkpointEvery(faultTolerance.checkpointEvery())
+                .keepLines(faultTolerance.keepLines())
+                .checkpointDir(faultTolerance.checkpointDir())
+                .failures(faultTolerance.failures())
+                .resume(faultTolerance.resume())
+                .payloadLog(logging.payloadLog())
+                .applicationLevelCollectives(logging.applicationLevelCollectives())
+                .loggers(logging.loggers())
+                .pointListener(pointListener)
+                .recordFile(recordFile);
+        b.input = program.input();
+        b.echo = output.out() != null || output.err() != null;
+        return b;
+    }
+
+    /**
      * The payload log settings a job of {@code protocol} runs with: a protocol that bounds its log
      * ({@link Capability#BOUNDS_LOG}) needs a quota, and one not given is its descriptor's default (the
      * command line asks for {@code --log-quota}; jobs built in code, such as the recovery oracle's, get
      * a quota small enough that the protocol has to act on it).
      */
-    static PayloadLogConfig logFor(
-            ProtocolDescriptor protocol, PayloadLogConfig log, io.rewind.ft.logger.LoggerConfig loggers) {
+    static PayloadLogConfig logFor(ProtocolDescriptor protocol, PayloadLogConfig log, LoggerConfig loggers) {
         if (log != null && loggers.enabled()) {
             log = blocksForQuota(log, loggers.quotaBytes());
         }
@@ -146,111 +211,6 @@ public record JobConfig(
                 .spareBlocks(Math.min(log.spareBlocks(), 2))
                 .spareLimitBytes(Math.min(log.spareLimitBytes(), quotaBytes))
                 .build();
-    }
-
-    /** This job with another protocol, checkpoint frequency and failure schedule; everything else is kept. */
-    public JobConfig withFaultTolerance(ProtocolDescriptor p, int every, FailureSchedule f) {
-        Objects.requireNonNull(p, "protocol");
-        Objects.requireNonNull(f, "failures");
-        if (every < 0) {
-            throw new IllegalArgumentException("checkpointEvery must be >= 0, was " + every);
-        }
-        for (FailureSchedule.Kill k : f.kills()) {
-            if (k.rank() >= ranks) {
-                throw new IllegalArgumentException(
-                        "kill " + k + " names rank " + k.rank() + " but the job has " + ranks + " ranks");
-            }
-        }
-        checkRecoverable(p, f, payloadLog);
-        ProtocolOptions options = resolved(p, protocolOptions, ranks);
-        return new JobConfig(
-                ranks,
-                mainClass,
-                args,
-                classPath,
-                engine,
-                timeout,
-                stopGrace,
-                tagOutput,
-                out,
-                err,
-                p,
-                every,
-                keepLines,
-                checkpointDir,
-                f,
-                logFor(p, payloadLog, loggers),
-                applicationLevelCollectives,
-                options,
-                loggers,
-                pointListener,
-                recordFile,
-                resume,
-                stallTimeout,
-                input);
-    }
-
-    /** This job with its checkpoints in {@code dir} (null: a temporary folder, or each node's own). */
-    public JobConfig withCheckpointDir(Path dir) {
-        return new JobConfig(
-                ranks,
-                mainClass,
-                args,
-                classPath,
-                engine,
-                timeout,
-                stopGrace,
-                tagOutput,
-                out,
-                err,
-                protocol,
-                checkpointEvery,
-                keepLines,
-                dir,
-                failures,
-                payloadLog,
-                applicationLevelCollectives,
-                protocolOptions,
-                loggers,
-                pointListener,
-                recordFile,
-                resume,
-                stallTimeout,
-                input);
-    }
-
-    /** This job with other protocol option values (a launcher fixes those that depend on placement). */
-    public JobConfig withProtocolOptions(ProtocolOptions options) {
-        return new JobConfig(
-                ranks,
-                mainClass,
-                args,
-                classPath,
-                engine,
-                timeout,
-                stopGrace,
-                tagOutput,
-                out,
-                err,
-                protocol,
-                checkpointEvery,
-                keepLines,
-                checkpointDir,
-                failures,
-                payloadLog,
-                applicationLevelCollectives,
-                options,
-                loggers,
-                pointListener,
-                recordFile,
-                resume,
-                stallTimeout,
-                input);
-    }
-
-    /** This job with another failure schedule (a rank process gets the kills still due for it). */
-    public JobConfig withFailures(FailureSchedule f) {
-        return withFaultTolerance(protocol, checkpointEvery, f);
     }
 
     /**
@@ -307,7 +267,7 @@ public record JobConfig(
         private Path recordFile;
         private boolean resume;
         private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
-        private java.util.function.Supplier<java.io.InputStream> input;
+        private Supplier<InputStream> input;
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -434,12 +394,12 @@ public record JobConfig(
         }
 
         /** Logger nodes for the ranks' payload logs (default: none). */
-        public Builder loggers(io.rewind.ft.logger.LoggerConfig c) {
+        public Builder loggers(LoggerConfig c) {
             this.loggers = Objects.requireNonNull(c, "loggers");
             return this;
         }
 
-        private io.rewind.ft.logger.LoggerConfig loggers = io.rewind.ft.logger.LoggerConfig.fromTestProperties();
+        private LoggerConfig loggers = LoggerConfig.fromTestProperties();
 
         public Builder applicationLevelCollectives(boolean on) {
             this.applicationLevelCollectives = on;
@@ -529,29 +489,14 @@ public record JobConfig(
                     : null;
             return new JobConfig(
                     ranks,
-                    mainClass,
-                    args,
-                    classPath,
+                    new Program(mainClass, args, classPath, input),
+                    new Output(o, r, tagOutput),
+                    new Limits(timeout, stopGrace, stallTimeout),
+                    new FaultTolerance(protocol, options, checkpointEvery, keepLines, checkpointDir, failures, resume),
+                    new Logging(log, applicationLevelCollectives, loggers),
                     e,
-                    timeout,
-                    stopGrace,
-                    tagOutput,
-                    o,
-                    r,
-                    protocol,
-                    checkpointEvery,
-                    keepLines,
-                    checkpointDir,
-                    failures,
-                    log,
-                    applicationLevelCollectives,
-                    options,
-                    loggers,
                     pointListener,
-                    recordFile,
-                    resume,
-                    stallTimeout,
-                    input);
+                    recordFile);
         }
     }
 }

@@ -417,7 +417,7 @@ public record RunReport(
                 max = Math.max(max, b);
             }
             return new RunReport(
-                    config.protocol().name(),
+                    config.faultTolerance().protocol().name(),
                     config.ranks(),
                     wall,
                     List.copyOf(failures),
@@ -447,7 +447,7 @@ public record RunReport(
          * (docs/payload-log.md). The line says the reserve that would have avoided it.
          */
         private List<String> withReserveHint(List<String> summary) {
-            long reserve = config.payloadLog().reserveBytes();
+            long reserve = config.logging().payloadLog().reserveBytes();
             if (highWater < RESERVE_HINT_BYTES || highWater <= reserve) {
                 return summary;
             }
