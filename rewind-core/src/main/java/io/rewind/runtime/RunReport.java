@@ -30,7 +30,7 @@ import java.util.Locale;
  * @param operations        communication operations each rank counted (the count {@code --kill RANK@oN}
  *                          refers to), in its last incarnation; a failure-free run's totals
  * @param rankLoggedBytes   payload bytes each rank logged, over all its incarnations
- * @param determinants      determinants piggybacked on frames (causal logging)
+ * @param determinants      determinants piggybacked on frames (protocols that piggyback them)
  * @param protocolRecord    what the protocol adds to the run record ({@link io.rewind.ft.Protocol#runRecord})
  * @param protocolSummary   lines the protocol adds to the summary
  */
