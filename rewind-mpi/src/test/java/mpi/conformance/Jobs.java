@@ -74,7 +74,7 @@ public final class Jobs {
                 .quiet()
                 .timeout(Duration.ofSeconds(60))
                 .args(args)
-                .clusters(io.rewind.ft.ClusterLayout.forTests())
+                .option("--clusters", io.rewind.ft.ClusterLayout.forTests().spec())
                 .build();
     }
 

@@ -1,19 +1,18 @@
 package io.rewind.cli;
 
-import io.rewind.ft.ClusterLayout;
+import io.rewind.ft.Capability;
 import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
-import io.rewind.tools.cluster.ClusterFile;
-import io.rewind.tools.cluster.Clustering;
-import io.rewind.tools.profile.InputFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.Locale;
+import java.util.Map;
 import picocli.CommandLine.Option;
 
 /** The fault-tolerance options shared by the commands that launch jobs. */
@@ -27,21 +26,19 @@ final class FaultToleranceOptions {
                     + "Default: ${DEFAULT-VALUE}.")
     String protocol;
 
-    @Option(
-            names = "--clusters",
-            paramLabel = "K|each|node|FILE",
-            description = "For --protocol spbc, the clusters: K blocks of contiguous ranks, one cluster per rank "
-                    + "(each), one per node (node: with ranks as processes), or a cluster file written by 'rewind "
-                    + "analyze cluster'. Default: two blocks.")
-    String clusters;
+    /**
+     * The values of the options protocols declare, by name, as typed: {@link ProtocolOptionsCli} adds
+     * those options to the command and fills this.
+     */
+    final Map<String, String> protocolOptionValues = new LinkedHashMap<>();
 
     @Option(
             names = "--log-quota",
             paramLabel = "SIZE",
             description = "The most payload a rank's log may hold in memory (for example 64MiB). With --loggers the "
-                    + "rank dumps the oldest part of its log to a logger node before it gets there; under --protocol "
-                    + "mcml (without loggers, or when every logger is full) it stops logging channels "
-                    + "(--switch-off). Default: no quota.")
+                    + "rank dumps the oldest part of its log to a logger node before it gets there; a protocol that "
+                    + "bounds its log by itself (bounds-log in 'rewind protocols') logs less instead, without "
+                    + "loggers or when every logger is full. Default: no quota.")
     String logQuota;
 
     @Option(
@@ -49,7 +46,7 @@ final class FaultToleranceOptions {
             paramLabel = "K",
             defaultValue = "0",
             description = "Logger nodes that hold what the ranks' logs dump to stay under --log-quota (protocols "
-                    + "that log payloads: pessimistic, causal, mcml, spbc). They are not application ranks. "
+                    + "that log payloads: logs-payloads in 'rewind protocols'). They are not application ranks. "
                     + "Default: ${DEFAULT-VALUE} (none).")
     int loggers;
 
@@ -97,14 +94,6 @@ final class FaultToleranceOptions {
                     "Kill logger nodes, each when asked for its n-th dump (e.g. 0@3): what it alone held is lost, "
                             + "and its senders roll back with a rank that needs it.")
     String killLogger;
-
-    @Option(
-            names = "--switch-off",
-            paramLabel = "heaviest|dendrogram[:FILE]",
-            description = "For --protocol mcml, which channel a rank over its quota stops logging first: the heaviest, "
-                    + "or the nearest in a dendrogram (halves of contiguous ranks, or FILE as 'rewind analyze mcml "
-                    + "--dendrogram-out' writes). Default: heaviest.")
-    String switchOff;
 
     @Option(
             names = "--checkpoint-every",
@@ -223,12 +212,13 @@ final class FaultToleranceOptions {
     /** Applies the options; throws IllegalArgumentException with a message for the user. */
     void applyTo(JobConfig.Builder b, int ranks) {
         ProtocolDescriptor chosen = ProtocolRegistry.get(protocol);
-        if (clusters != null) {
-            if (!chosen.create().usesClusters()) {
-                throw new IllegalArgumentException(
-                        "--clusters is for a protocol that partitions the ranks (spbc), not for " + chosen.name());
+        for (Map.Entry<String, String> given : protocolOptionValues.entrySet()) {
+            if (chosen.option(given.getKey()) == null) {
+                throw new IllegalArgumentException(given.getKey() + " is for "
+                        + ProtocolOptionsCli.owners(given.getKey()) + ", not for " + chosen.name());
             }
-            b.clusters(clusterLayout(clusters));
+            // Read and checked against the job by the protocol's descriptor when the job is built.
+            b.option(given.getKey(), given.getValue());
         }
         b.protocol(chosen)
                 .checkpointEvery(checkpointEvery)
@@ -247,22 +237,20 @@ final class FaultToleranceOptions {
             b.failures(FailureSchedule.chaos(chaos, ranks, chaosSpan));
         }
         PayloadLogConfig log = payloadLog();
-        if (logReserve != null && !chosen.create().logsPayloads()) {
+        if (logReserve != null && !chosen.has(Capability.LOGS_PAYLOADS)) {
             throw new IllegalArgumentException("--log-reserve is memory for a payload log, and " + chosen.name()
-                    + " logs no payloads: use pessimistic, causal, mcml or spbc");
+                    + " logs no payloads: use " + ProtocolRegistry.namesWith(Capability.LOGS_PAYLOADS));
         }
-        if (switchOff != null && !chosen.name().equals("mcml")) {
-            throw new IllegalArgumentException(
-                    "--switch-off is for memory-constrained logging (--protocol mcml), not for " + chosen.name());
-        }
-        if (logQuota != null && !chosen.name().equals("mcml") && loggers == 0) {
+        boolean boundsLog = chosen.has(Capability.BOUNDS_LOG);
+        if (logQuota != null && !boundsLog && loggers == 0) {
             throw new IllegalArgumentException("--log-quota needs --loggers K (logger nodes that take what the log "
-                    + "dumps) or --protocol mcml (which stops logging channels instead)");
+                    + "dumps) or a protocol that bounds its log by itself ("
+                    + ProtocolRegistry.namesWith(Capability.BOUNDS_LOG) + ")");
         }
         applyLoggers(b, chosen);
-        if (chosen.name().equals("mcml") && logQuota == null) {
+        if (boundsLog && logQuota == null) {
             throw new IllegalArgumentException(
-                    "--protocol mcml needs --log-quota SIZE (the most a rank's log may hold)");
+                    "--protocol " + chosen.name() + " needs --log-quota SIZE (the most a rank's log may hold)");
         }
         if (logQuota != null) {
             double quota;
@@ -274,12 +262,9 @@ final class FaultToleranceOptions {
             if (!(quota >= 1) || quota >= Long.MAX_VALUE) {
                 throw new IllegalArgumentException("--log-quota " + logQuota + ": must be at least 1 byte");
             }
-            if (chosen.name().equals("mcml")) {
+            if (boundsLog) {
                 log = log.toBuilder().quotaBytes((long) quota).build();
             }
-        }
-        if (switchOff != null) {
-            b.switchOff(switchOffSpec(switchOff));
         }
         b.payloadLog(log);
         switch (collectiveLogging.trim().toLowerCase(Locale.ROOT)) {
@@ -310,9 +295,9 @@ final class FaultToleranceOptions {
             }
             return;
         }
-        if (!chosen.create().logsPayloads()) {
-            throw new IllegalArgumentException("--loggers holds payload logs, and " + chosen.name()
-                    + " logs none: use pessimistic, causal, mcml or spbc");
+        if (!chosen.has(Capability.LOGS_PAYLOADS)) {
+            throw new IllegalArgumentException("--loggers holds payload logs, and " + chosen.name() + " logs none: use "
+                    + ProtocolRegistry.namesWith(Capability.LOGS_PAYLOADS));
         }
         if (logQuota == null) {
             throw new IllegalArgumentException(
@@ -353,47 +338,6 @@ final class FaultToleranceOptions {
             throw new IllegalArgumentException(option + " " + text + ": must be at least 1 byte");
         }
         return bytes;
-    }
-
-    /** {@code heaviest}, {@code dendrogram}, or {@code dendrogram:FILE} read into explicit paths. */
-    static String switchOffSpec(String spec) {
-        String s = spec.strip();
-        if (s.regionMatches(true, 0, "dendrogram:", 0, "dendrogram:".length())) {
-            Path file = Path.of(s.substring("dendrogram:".length()));
-            if (!Files.isRegularFile(file)) {
-                throw new IllegalArgumentException("--switch-off " + spec + ": no dendrogram file " + file);
-            }
-            try {
-                return io.rewind.ft.mcml.SwitchOffOrder.readDendrogramFile(file).spec();
-            } catch (java.io.UncheckedIOException e) {
-                throw new IllegalArgumentException("--switch-off " + spec + ": " + e.getMessage(), e);
-            }
-        }
-        return io.rewind.ft.mcml.SwitchOffOrder.parse(s).spec();
-    }
-
-    /**
-     * A number of blocks, {@code node}, or a cluster file (read with the same parser as the analysis
-     * tools, so every mistake in it is named with its line).
-     */
-    static ClusterLayout clusterLayout(String spec) {
-        String s = spec.strip();
-        if (s.equalsIgnoreCase("node")
-                || s.equalsIgnoreCase("each")
-                || s.chars().allMatch(Character::isDigit) && !s.isEmpty()) {
-            return ClusterLayout.parse(s);
-        }
-        Path file = Path.of(s);
-        if (!Files.isRegularFile(file)) {
-            throw new IllegalArgumentException("--clusters " + spec
-                    + ": neither a number of clusters, nor 'node', nor a cluster file that exists");
-        }
-        try {
-            Clustering c = ClusterFile.read(file);
-            return ClusterLayout.explicit(c.clusterOf());
-        } catch (InputFormatException | java.io.UncheckedIOException e) {
-            throw new IllegalArgumentException("--clusters " + spec + ": " + e.getMessage(), e);
-        }
     }
 
     /** Refuses a log folder that cannot hold files now, rather than failing every rank's first send. */

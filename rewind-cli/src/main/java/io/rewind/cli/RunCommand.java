@@ -20,17 +20,21 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "run",
         mixinStandardHelpOptions = true,
+        modelTransformer = ProtocolOptionsCli.class,
         description = {
-            "Runs MAIN_CLASS on N ranks, each an isolated thread of this JVM with its own copy of the",
-            "program's static state. Output lines are prefixed with [rank]. The exit status is 0 when",
-            "every rank returned normally after MPI.Finalize, the abort code when a rank called",
-            "Comm.abort, 124 on timeout, and 1 for any other failure.",
+            // One paragraph, which picocli wraps to the terminal's width.
+            "Runs MAIN_CLASS on N ranks, each an isolated thread of this JVM with its own copy of the "
+                    + "program's static state. Output lines are prefixed with [rank]. The exit status is 0 when "
+                    + "every rank returned normally after MPI.Finalize, the abort code when a rank called "
+                    + "Comm.abort, 124 on timeout, and 1 for any other failure.",
             "",
             "Examples:",
             "  rewind run -n 4 io.rewind.apps.examples.Hello",
             "  rewind run -n 8 -cp myapp.jar com.example.Main arg1 arg2",
-            "  rewind run -n 4 --protocol pessimistic --checkpoint-every 20 --kill 2@130 \\",
+            "  rewind run -n 4 --protocol NAME --checkpoint-every 20 --kill 2@130 \\",
             "      io.rewind.apps.workloads.Stencil2D 256 200",
+            "NAME is a protocol that recovers: 'rewind protocols' lists them, with the options of their own "
+                    + "that follow.",
             ""
         })
 final class RunCommand implements Callable<Integer> {
@@ -228,7 +232,8 @@ final class RunCommand implements Callable<Integer> {
             }
             config = b.build();
             refuseReserveOverMemory(config, processes);
-            if (!config.loggers().hosts().isEmpty() && (processes == null || processes.mode() == Launch.Mode.LOCAL)) {
+            if (!config.logging().loggers().hosts().isEmpty()
+                    && (processes == null || processes.mode() == Launch.Mode.LOCAL)) {
                 throw new IllegalArgumentException(
                         "--logger-hosts places logger processes on the hosts of --launch ssh "
                                 + "or slurm; on one machine they run beside the launcher");
@@ -252,7 +257,7 @@ final class RunCommand implements Callable<Integer> {
                     throw new IllegalArgumentException(
                             "--node-checkpoint-root needs ranks as processes (--launch local, ssh or slurm)");
                 }
-                if (config.checkpointDir() != null) {
+                if (config.faultTolerance().checkpointDir() != null) {
                     throw new IllegalArgumentException(
                             "--node-checkpoint-root and --checkpoint-dir exclude each other: a shared folder "
                                     + "needs no node folders");
@@ -285,7 +290,7 @@ final class RunCommand implements Callable<Integer> {
                 System.err.println("rewind run: cannot write the profile " + profile + ": " + e.getMessage());
             }
         }
-        if (summary || !config.failures().isEmpty() || loseNode != null || freezeNode != null) {
+        if (summary || !config.faultTolerance().failures().isEmpty() || loseNode != null || freezeNode != null) {
             System.out.println("rewind: " + result.report().summary());
             if (config.recordFile() != null) {
                 System.out.println(
@@ -304,7 +309,7 @@ final class RunCommand implements Callable<Integer> {
      * be like this one) would fault in more memory than it has, and the kernel would kill the job.
      */
     private static void refuseReserveOverMemory(JobConfig config, Launch processes) {
-        long reserve = config.payloadLog().reserveBytes();
+        long reserve = config.logging().payloadLog().reserveBytes();
         long total = io.rewind.ft.log.SystemMemory.totalBytes();
         if (reserve <= 0 || total <= 0) {
             return;

@@ -32,11 +32,15 @@ public final class RecoveryCheck {
      * @throws IllegalStateException if that run itself fails: there is nothing to compare against
      */
     public static RecoveryCheck of(JobConfig job) {
-        JobConfig reference = job.withFaultTolerance(ProtocolRegistry.NONE, 0, FailureSchedule.NONE);
+        JobConfig reference = job.toBuilder()
+                .protocol(ProtocolRegistry.NONE)
+                .checkpointEvery(0)
+                .failures(FailureSchedule.NONE)
+                .build();
         JobResult r = Job.run(reference);
         if (!r.ok()) {
-            throw new IllegalStateException(
-                    job.mainClass() + " fails without failures (exit " + r.exitCode() + "):\n" + r.describeFailures());
+            throw new IllegalStateException(job.program().mainClass() + " fails without failures (exit " + r.exitCode()
+                    + "):\n" + r.describeFailures());
         }
         return new RecoveryCheck(reference, r);
     }
@@ -89,7 +93,11 @@ public final class RecoveryCheck {
             int checkpointEvery,
             FailureSchedule kills,
             java.util.function.Function<JobConfig, JobResult> launcher) {
-        JobResult r = launcher.apply(reference.withFaultTolerance(protocol, checkpointEvery, kills));
+        JobResult r = launcher.apply(reference.toBuilder()
+                .protocol(protocol)
+                .checkpointEvery(checkpointEvery)
+                .failures(kills)
+                .build());
         return new Verdict(protocol, checkpointEvery, kills, r, compare(r));
     }
 

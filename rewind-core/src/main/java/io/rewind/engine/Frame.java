@@ -43,8 +43,8 @@ public final class Frame {
      */
     int line;
     /**
-     * What the sending rank's protocol carries on this frame besides the payload (a causal protocol's
-     * determinants), read by the receiving rank's protocol when the frame arrives; null for none.
+     * What the sending rank's protocol carries on this frame besides the payload (determinants, for a
+     * protocol that piggybacks them), read by the receiving rank's protocol when the frame arrives; null for none.
      */
     long[] piggyback;
 

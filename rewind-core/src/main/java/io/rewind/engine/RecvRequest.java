@@ -89,7 +89,7 @@ public final class RecvRequest extends Request {
     /** Copies the frame's payload in and completes; a message longer than the buffer is a truncation error. */
     void deliver(Frame frame) {
         if (wildcardIndex >= 0) {
-            // Pessimistic: the outcome is stable before the program can act on it.
+            // Told before the program can act on the outcome, so that a protocol may make it stable first.
             engine.faultTolerance().onWildcardMatch(wildcardIndex, frame);
         }
         long n = Math.min(frame.lengthBytes, capacityBytes);

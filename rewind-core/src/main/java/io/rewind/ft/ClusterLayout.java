@@ -1,6 +1,7 @@
 package io.rewind.ft;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -126,6 +127,93 @@ public final class ClusterLayout {
             return explicit(of);
         }
         return blocks(number(s, spec));
+    }
+
+    /**
+     * The layout a cluster file of {@code rewind analyze cluster} holds (format in {@code
+     * docs/formats.md}): a header line, {@code ranks N}, then {@code cluster ID RANKS...} lines with
+     * single ranks or inclusive ranges. Every mistake is named with its line.
+     *
+     * @throws IllegalArgumentException saying what is wrong, as {@code FILE:LINE: problem}
+     */
+    public static ClusterLayout readFile(java.nio.file.Path file) {
+        List<String> lines;
+        try {
+            lines = java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        int[] of = null;
+        boolean header = false;
+        for (int i = 0; i < lines.size(); i++) {
+            String where = file + ":" + (i + 1) + ": ";
+            String s = lines.get(i).strip();
+            if (s.isEmpty() || s.startsWith("#")) {
+                continue;
+            }
+            String[] f = s.split("\\s+");
+            if (!header) {
+                if (!s.equals(FILE_MAGIC)) {
+                    throw new IllegalArgumentException(
+                            where + "not a cluster file: the first line must be '" + FILE_MAGIC + "'");
+                }
+                header = true;
+            } else if (f[0].equals("ranks") && f.length == 2 && of == null) {
+                int n = fileNumber(f[1], where);
+                if (n < 1) {
+                    throw new IllegalArgumentException(where + "rank count must be positive");
+                }
+                of = new int[n];
+                Arrays.fill(of, -1);
+            } else if (f[0].equals("cluster") && f.length >= 3 && of != null) {
+                int id = fileNumber(f[1], where);
+                for (int k = 2; k < f.length; k++) {
+                    String[] range = f[k].split("-", -1);
+                    int lo = fileNumber(range[0], where);
+                    int hi = range.length == 2 ? fileNumber(range[1], where) : lo;
+                    if (range.length > 2 || hi < lo || hi >= of.length) {
+                        throw new IllegalArgumentException(
+                                where + "rank range '" + f[k] + "' outside [0, " + of.length + ")");
+                    }
+                    for (int r = lo; r <= hi; r++) {
+                        if (of[r] >= 0) {
+                            throw new IllegalArgumentException(where + "rank " + r + " already in cluster " + of[r]);
+                        }
+                        of[r] = id;
+                    }
+                }
+            } else {
+                throw new IllegalArgumentException(where + "expected 'ranks N' once, then 'cluster ID RANKS...'");
+            }
+        }
+        if (of == null) {
+            throw new IllegalArgumentException(file + ": missing header or 'ranks N' line");
+        }
+        for (int r = 0; r < of.length; r++) {
+            if (of[r] < 0) {
+                throw new IllegalArgumentException(file + ": rank " + r + " is in no cluster");
+            }
+        }
+        try {
+            return explicit(of);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The first line of a cluster file. */
+    private static final String FILE_MAGIC = "rewind-clusters 1";
+
+    private static int fileNumber(String s, String where) {
+        try {
+            int v = Integer.parseInt(s);
+            if (v >= 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(where + "not a whole number: '" + s + "'");
     }
 
     private static int number(String s, String spec) {

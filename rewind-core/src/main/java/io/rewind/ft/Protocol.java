@@ -15,7 +15,10 @@ import java.util.Set;
  * memory on another's behalf.
  *
  * <p>To add a protocol: one package under {@code io.rewind.ft}, this interface (start from {@link
- * io.rewind.ft.template.TemplateProtocol}) and one line in {@link ProtocolRegistry}.
+ * io.rewind.ft.template.TemplateProtocol}), a {@link ProtocolDescriptor} that declares its capabilities
+ * and its options, and one line in {@link ProtocolRegistry} (or, outside this module, one line naming a
+ * {@link ProtocolProvider}). The methods below that say what the protocol does answer the same as the
+ * {@link Capability capabilities} its descriptor declares.
  */
 public interface Protocol extends AutoCloseable {
     /** The name on the command line and in run records. */
@@ -42,7 +45,7 @@ public interface Protocol extends AutoCloseable {
         return false;
     }
 
-    /** Whether the protocol partitions the ranks into clusters ({@link ProtocolServices#clusterOf}). */
+    /** Whether the protocol partitions the ranks into clusters (by an option of its own). */
     default boolean usesClusters() {
         return false;
     }

@@ -8,41 +8,22 @@ import io.rewind.ft.pessimistic.PessimisticProtocol;
 import io.rewind.ft.spbc.SpbcProtocol;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.ServiceLoader;
 
 /**
- * The protocols a job can run with, by name. Adding a protocol is one package and one line here;
+ * The protocols a job can run with, by name. Adding a protocol is one package (whose descriptor
+ * declares its options and capabilities) and one line here, or, for a protocol outside this module,
+ * one line naming its {@link ProtocolProvider} in {@code META-INF/services/io.rewind.ft.ProtocolProvider};
  * the command line, the recovery oracle and the test suites list what this holds.
  */
 public final class ProtocolRegistry {
-    private static final List<ProtocolDescriptor> PROTOCOLS = List.of(
-            new ProtocolDescriptor("none", "no fault tolerance: a crash aborts the job", NoProtocol::new),
-            new ProtocolDescriptor(
-                    "global",
-                    "coordinated checkpoints: every rank rolls back to the newest line all " + "ranks hold",
-                    GlobalRollbackProtocol::new),
-            new ProtocolDescriptor(
-                    "pessimistic",
-                    "sender-based payload logging and an event logger: only the "
-                            + "crashed rank rolls back, survivors replay its messages",
-                    PessimisticProtocol::new),
-            new ProtocolDescriptor(
-                    "causal",
-                    "sender-based payload logging with determinants piggybacked on messages, no event "
-                            + "logger: only the crashed rank rolls back, survivors replay its messages and "
-                            + "return its determinants",
-                    CausalProtocol::new),
-            new ProtocolDescriptor(
-                    "mcml",
-                    "memory-constrained causal logging: under --log-quota, a rank stops logging its "
-                            + "heaviest (or nearest) channels; a crash rolls back the ranks whose channels to "
-                            + "it are not logged, transitively",
-                    McmlProtocol::new),
-            new ProtocolDescriptor(
-                    "spbc",
-                    "hierarchical, for channel-deterministic programs: coordinated checkpoints inside "
-                            + "clusters, messages between clusters logged at the sender, no determinants; "
-                            + "the failed rank's cluster rolls back",
-                    SpbcProtocol::new));
+    private static final List<ProtocolDescriptor> PROTOCOLS = withProviders(List.of(
+            NoProtocol.descriptor(),
+            GlobalRollbackProtocol.descriptor(),
+            PessimisticProtocol.descriptor(),
+            CausalProtocol.descriptor(),
+            McmlProtocol.descriptor(),
+            SpbcProtocol.descriptor()));
 
     /** The protocol without fault tolerance, the baseline every other one is compared with. */
     public static final ProtocolDescriptor NONE = get("none");
@@ -72,6 +53,42 @@ public final class ProtocolRegistry {
             names.add(d.name());
         }
         return String.join(", ", names);
+    }
+
+    /** The registered protocols that have capability {@code c}. */
+    public static List<ProtocolDescriptor> with(Capability c) {
+        List<ProtocolDescriptor> out = new ArrayList<>();
+        for (ProtocolDescriptor d : PROTOCOLS) {
+            if (d.has(c)) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /** The names of the registered protocols that have capability {@code c}, for messages: "a, b or c". */
+    public static String namesWith(Capability c) {
+        List<String> names = with(c).stream().map(ProtocolDescriptor::name).toList();
+        if (names.size() <= 1) {
+            return String.join("", names);
+        }
+        return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.getLast();
+    }
+
+    /** The built-in protocols, then those the class path provides, refusing a name given twice. */
+    private static List<ProtocolDescriptor> withProviders(List<ProtocolDescriptor> builtIn) {
+        List<ProtocolDescriptor> all = new ArrayList<>(builtIn);
+        for (ProtocolProvider p : ServiceLoader.load(ProtocolProvider.class, ProtocolRegistry.class.getClassLoader())) {
+            ProtocolDescriptor d = p.descriptor();
+            for (ProtocolDescriptor known : all) {
+                if (known.name().equalsIgnoreCase(d.name())) {
+                    throw new IllegalStateException("two protocols are called " + d.name() + " ("
+                            + p.getClass().getName() + ")");
+                }
+            }
+            all.add(d);
+        }
+        return List.copyOf(all);
     }
 
     /**

@@ -16,11 +16,10 @@ import java.util.function.IntFunction;
  * @param eventLog                   a rank's client of the job's event logger
  * @param lines                      what every rank's kept recovery lines hold (kept up to date by the
  *                                   runtime as ranks checkpoint and roll back)
- * @param clusterOf                  the cluster of every rank, for hierarchical protocols (from the job's
- *                                   {@link ClusterLayout} and, for one cluster per node, the placement)
  * @param reports                    how a rank's protocol reaches the job's ({@link Protocol#onReport})
- * @param switchOff                  for memory-constrained logging, the order in which a rank over its log
- *                                   quota switches channels off ({@code io.rewind.ft.mcml.SwitchOffOrder})
+ * @param options                    the values of the protocol's own options ({@link
+ *                                   ProtocolDescriptor#resolve}: canonical, defaults included, fixed for
+ *                                   the job's placement)
  * @param loggers                    the job's logger nodes, which keep payload logs under a quota (null:
  *                                   none)
  */
@@ -31,9 +30,8 @@ public record ProtocolServices(
         boolean applicationLevelCollectives,
         IntFunction<EventLogClient> eventLog,
         RecoveryLines lines,
-        int[] clusterOf,
         ProtocolReports reports,
-        String switchOff,
+        ProtocolOptions options,
         io.rewind.ft.logger.LoggerNodes loggers) {
 
     /** The same services without logger nodes. */
@@ -44,20 +42,9 @@ public record ProtocolServices(
             boolean applicationLevelCollectives,
             IntFunction<EventLogClient> eventLog,
             RecoveryLines lines,
-            int[] clusterOf,
             ProtocolReports reports,
-            String switchOff) {
-        this(
-                ranks,
-                keepLines,
-                payloadLog,
-                applicationLevelCollectives,
-                eventLog,
-                lines,
-                clusterOf,
-                reports,
-                switchOff,
-                null);
+            ProtocolOptions options) {
+        this(ranks, keepLines, payloadLog, applicationLevelCollectives, eventLog, lines, reports, options, null);
     }
 
     /** A new rank incarnation's client of the logger nodes, or null if the job has none. */

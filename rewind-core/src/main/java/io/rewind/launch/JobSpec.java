@@ -28,8 +28,7 @@ record JobSpec(
         int checkpointEvery,
         int keepLines,
         boolean applicationLevelCollectives,
-        String clusters,
-        String switchOff,
+        java.util.Map<String, String> protocolOptions,
         PayloadLog payloadLog,
         Loggers loggers)
         implements Serializable {
@@ -60,24 +59,25 @@ record JobSpec(
 
     static JobSpec of(JobConfig c) {
         List<String> cp = new ArrayList<>();
-        for (Path p : c.classPath()) {
+        for (Path p : c.program().classPath()) {
             cp.add(p.toAbsolutePath().toString());
         }
-        PayloadLogConfig l = c.payloadLog();
+        PayloadLogConfig l = c.logging().payloadLog();
         return new JobSpec(
                 c.ranks(),
-                c.mainClass(),
-                c.args(),
+                c.program().mainClass(),
+                c.program().args(),
                 cp,
                 c.engine().eagerLimitBytes(),
-                c.timeout().toMillis(),
-                c.stopGrace().toMillis(),
-                c.protocol().name(),
-                c.checkpointEvery(),
-                c.keepLines(),
-                c.applicationLevelCollectives(),
-                c.clusters().spec(),
-                c.switchOff(),
+                c.limits().timeout().toMillis(),
+                c.limits().stopGrace().toMillis(),
+                c.faultTolerance().protocol().name(),
+                c.faultTolerance().checkpointEvery(),
+                c.faultTolerance().keepLines(),
+                c.logging().applicationLevelCollectives(),
+                // The protocol's own options as text: the launcher neither reads nor changes them.
+                new java.util.LinkedHashMap<>(
+                        c.faultTolerance().protocolOptions().values()),
                 new PayloadLog(
                         l.backend(),
                         l.blockBytes(),
@@ -96,11 +96,11 @@ record JobSpec(
                         l.prepareAhead(),
                         l.reserveBytes()),
                 new Loggers(
-                        c.loggers().loggers(),
-                        c.loggers().quotaBytes(),
-                        c.loggers().capacityBytes(),
-                        c.loggers().replicas(),
-                        c.loggers().alphaSeconds()));
+                        c.logging().loggers().loggers(),
+                        c.logging().loggers().quotaBytes(),
+                        c.logging().loggers().capacityBytes(),
+                        c.logging().loggers().replicas(),
+                        c.logging().loggers().alphaSeconds()));
     }
 
     /**
@@ -144,8 +144,7 @@ record JobSpec(
                 .failures(FailureSchedule.NONE)
                 .payloadLog(log)
                 .applicationLevelCollectives(applicationLevelCollectives)
-                .clusters(io.rewind.ft.ClusterLayout.parse(clusters))
-                .switchOff(switchOff)
+                .protocolOptions(new io.rewind.ft.ProtocolOptions(protocolOptions))
                 .loggers(new io.rewind.ft.logger.LoggerConfig(
                         loggers.loggers(),
                         loggers.quotaBytes(),

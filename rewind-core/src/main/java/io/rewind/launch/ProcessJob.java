@@ -2,7 +2,6 @@ package io.rewind.launch;
 
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
-import io.rewind.ft.ClusterLayout;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolServices;
@@ -115,41 +114,48 @@ public final class ProcessJob {
 
     private ProcessJob(JobConfig given, Launch launch) throws IOException {
         this.launch = launch;
-        this.protocol = given.protocol().create();
-        // Clusters are fixed at the start, from the first placement (one per node, if asked), and
-        // travel to every rank process as explicit clusters.
-        int[] clusterOf = protocol.usesClusters()
-                ? given.clusters().assign(given.ranks(), launch.place(given.ranks()))
-                : new int[given.ranks()];
-        this.config = protocol.usesClusters() ? given.withClusters(ClusterLayout.explicit(clusterOf)) : given;
-        this.lines = new RecoveryLines(config.ranks(), config.keepLines());
+        this.protocol = given.faultTolerance().protocol().create();
+        // Option values that depend on placement (one cluster per node, say) are fixed at the start,
+        // from the first placement, and travel to every rank process as fixed.
+        this.config = given.toBuilder()
+                .protocolOptions(given.faultTolerance()
+                        .protocol()
+                        .placed(given.faultTolerance().protocolOptions(), () -> launch.place(given.ranks())))
+                .build();
+        this.lines = new RecoveryLines(config.ranks(), config.faultTolerance().keepLines());
         protocol.start(new ProtocolServices(
                 config.ranks(),
-                config.keepLines(),
-                config.payloadLog(),
-                config.applicationLevelCollectives(),
+                config.faultTolerance().keepLines(),
+                config.logging().payloadLog(),
+                config.logging().applicationLevelCollectives(),
                 // The protocol's ranks reach the event logger process; the launcher records nothing.
                 new EventLogger(config.ranks())::clientFor,
                 lines,
-                clusterOf,
                 protocol::onReport,
-                config.switchOff()));
+                config.faultTolerance().protocolOptions()));
         this.report = new RunReport.Builder(config);
         this.jobDir = protocol.logsDeterminants() ? Files.createTempDirectory("rewind-job-") : null;
         this.secret = JobSecret.generate();
-        this.sharedCheckpointDir = config.checkpointDir() == null
+        this.sharedCheckpointDir = config.faultTolerance().checkpointDir() == null
                 ? null
-                : Files.createDirectories(config.checkpointDir()).toAbsolutePath();
-        this.held = new HeldLines(config.ranks(), config.keepLines(), sharedCheckpointDir != null);
+                : Files.createDirectories(config.faultTolerance().checkpointDir())
+                        .toAbsolutePath();
+        this.held = new HeldLines(config.ranks(), config.faultTolerance().keepLines(), sharedCheckpointDir != null);
         this.input = io.rewind.runtime.JobInput.forJob(config);
         this.spec = JobSpec.of(config);
         this.slots = new Slot[config.ranks()];
         int[] nodeOf = launch.place(config.ranks());
         for (int r = 0; r < slots.length; r++) {
             slots[r] = new Slot(
-                    r, nodeOf[r], new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()));
+                    r,
+                    nodeOf[r],
+                    new OutputRouter.RankOutput(
+                            r,
+                            config.output().tagOutput(),
+                            config.output().out(),
+                            config.output().err()));
         }
-        this.kills = new ArrayList<>(config.failures().kills());
+        this.kills = new ArrayList<>(config.faultTolerance().failures().kills());
         kills.addAll(launch.nodeLoss().kills());
         kills.addAll(launch.nodeFreeze().kills());
     }
@@ -270,7 +276,7 @@ public final class ProcessJob {
      * that sent it roll back with a rank that needs it.
      */
     private void startLoggers() {
-        io.rewind.ft.logger.LoggerConfig c = config.loggers();
+        io.rewind.ft.logger.LoggerConfig c = config.logging().loggers();
         int k = c.loggers();
         loggerAt = new Messages.LoggerAt[k];
         loggerLinks = new Link[k];
@@ -334,7 +340,7 @@ public final class ProcessJob {
      * the nodes of the launch from the last one backwards (ranks fill the first nodes first).
      */
     private String loggerHost(int i) {
-        List<String> hosts = config.loggers().hosts();
+        List<String> hosts = config.logging().loggers().hosts();
         if (!hosts.isEmpty()) {
             return hosts.get(i % hosts.size());
         }
@@ -398,7 +404,7 @@ public final class ProcessJob {
             lost += d.length;
         }
         return io.rewind.ft.logger.LoggerNodes.record(
-                config.loggers(), words, nodes, loggerDeaths, senderRollbacks, lost);
+                config.logging().loggers(), words, nodes, loggerDeaths, senderRollbacks, lost);
     }
 
     /** Runs the job to its end and reports how every rank ended, as {@code Job.run} does for threads. */
@@ -430,12 +436,13 @@ public final class ProcessJob {
                 System::nanoTime,
                 slots.length,
                 kills,
-                config.stallTimeout(),
+                config.limits().stallTimeout(),
                 config.recordFile() == null ? null : record);
         long resumeLine = sharedCheckpointDir == null
                 ? 0
-                : resumeFrom(new CheckpointStore(sharedCheckpointDir, config.keepLines()));
-        long deadline = startNanos + config.timeout().toNanos();
+                : resumeFrom(new CheckpointStore(
+                        sharedCheckpointDir, config.faultTolerance().keepLines()));
+        long deadline = startNanos + config.limits().timeout().toNanos();
         try {
             // Agents on other hosts must reach the launcher: all interfaces unless everything is local.
             server = LinkServer.start(
@@ -459,7 +466,7 @@ public final class ProcessJob {
         if (protocol.logsDeterminants()) {
             startEventLogger();
         }
-        if (config.loggers().enabled() && protocol.logsPayloads()) {
+        if (config.logging().loggers().enabled() && protocol.logsPayloads()) {
             startLoggers();
         }
         long agentDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AGENT_START_SECONDS);
@@ -483,7 +490,7 @@ public final class ProcessJob {
         while (!coordinator.allEnded() && !coordinator.aborted()) {
             if (!runOneTask(deadline)) {
                 timedOut = true;
-                abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
+                abort(-1, 1, "time limit of " + config.limits().timeout() + " exceeded");
             }
         }
         return finish();
@@ -539,7 +546,7 @@ public final class ProcessJob {
         } else {
             broadcast(new Messages.Finished());
         }
-        long grace = System.nanoTime() + config.stopGrace().toNanos();
+        long grace = System.nanoTime() + config.limits().stopGrace().toNanos();
         while (anyProcessLeft() && System.nanoTime() < grace) {
             runOneTask(grace);
         }
@@ -554,7 +561,7 @@ public final class ProcessJob {
             }
         }
         for (Agent a : agents) {
-            waitForExit(a.process, config.stopGrace());
+            waitForExit(a.process, config.limits().stopGrace());
         }
         coordinator.reportKillsNotStruck();
         if (loggerAt.length > 0) {
@@ -693,7 +700,7 @@ public final class ProcessJob {
                 "--class-path",
                 JvmCommand.classPath(),
                 "--keep-lines",
-                Integer.toString(config.keepLines()),
+                Integer.toString(config.faultTolerance().keepLines()),
                 "--heartbeat-millis",
                 Long.toString(launch.heartbeatTimeout().toMillis())));
         if (sharedCheckpointDir != null) {

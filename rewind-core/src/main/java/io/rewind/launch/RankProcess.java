@@ -164,28 +164,27 @@ public final class RankProcess implements RankSupervisor {
                 rank, incarnation, listening.getAddress().getHostAddress(), listening.getPort(), transport.domain()));
         await(go, "the start signal");
         io.rewind.ft.logger.LoggerNodes loggers = null;
-        if (config.loggers().enabled() && s.loggers() != null && !s.loggers().isEmpty()) {
+        if (config.logging().loggers().enabled()
+                && s.loggers() != null
+                && !s.loggers().isEmpty()) {
             // The job's logger processes, reached over links of this rank's own; a death it notices is
             // told to the launcher, which plans recoveries.
             String owner = "rank-" + rank + "." + incarnation;
             loggers = new io.rewind.ft.logger.LoggerNodes(
-                    config.loggers(),
+                    config.logging().loggers(),
                     config.ranks(),
                     (i, job) -> new RemoteLoggerNode(i, s.loggers().get(i), secret, owner, job));
             loggers.onLostChange((r, to) -> link.send(new Messages.LostAtLoggers(rank, incarnation, to)));
         }
         ProtocolServices services = new ProtocolServices(
                 config.ranks(),
-                config.keepLines(),
-                config.payloadLog(),
-                config.applicationLevelCollectives(),
+                config.faultTolerance().keepLines(),
+                config.logging().payloadLog(),
+                config.logging().applicationLevelCollectives(),
                 r -> new RemoteEventLog(r),
                 lines,
-                config.protocol().create().usesClusters()
-                        ? config.clusters().assign(config.ranks(), null)
-                        : new int[config.ranks()],
                 this::report,
-                config.switchOff(),
+                config.faultTolerance().protocolOptions(),
                 loggers);
         RankOutcome outcome = Job.runRankProcess(
                 config,

@@ -115,7 +115,7 @@ public final class CheckpointAgent {
             c.restore(cs);
         }
         long line = restoreImage.line();
-        points = line * job.config().checkpointEvery() - 1;
+        points = line * job.config().faultTolerance().checkpointEvery() - 1;
         resuming = true;
         job.onRestored(incarnation, line, System.nanoTime() - t0);
         return true;
@@ -139,7 +139,7 @@ public final class CheckpointAgent {
             return false;
         }
         incarnation.injector.atPoint(incarnation, points);
-        int every = job.config().checkpointEvery();
+        int every = job.config().faultTolerance().checkpointEvery();
         boolean wrote = every > 0 && points % every == 0 && job.protocol().checkpoints();
         if (wrote) {
             checkpoint(points / every);

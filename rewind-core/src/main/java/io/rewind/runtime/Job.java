@@ -129,28 +129,27 @@ public final class Job {
         this.communicators = communicators;
         this.supervisor = supervisor;
         this.slots = new RankSlot[config.ranks()];
-        this.protocol = config.protocol().create();
+        this.protocol = config.faultTolerance().protocol().create();
         this.events = new EventLogger(config.ranks());
-        this.lines = services != null ? services.lines() : new RecoveryLines(config.ranks(), config.keepLines());
+        this.lines = services != null
+                ? services.lines()
+                : new RecoveryLines(config.ranks(), config.faultTolerance().keepLines());
         // A job whose protocol logs no payloads has nothing to dump (the baseline of a recovery check).
-        this.loggers = services == null && config.loggers().enabled() && protocol.logsPayloads()
-                ? new io.rewind.ft.logger.LoggerNodes(config.loggers(), config.ranks())
+        this.loggers = services == null && config.logging().loggers().enabled() && protocol.logsPayloads()
+                ? new io.rewind.ft.logger.LoggerNodes(config.logging().loggers(), config.ranks())
                 : null;
         protocol.start(
                 services != null
                         ? services
                         : new ProtocolServices(
                                 config.ranks(),
-                                config.keepLines(),
-                                config.payloadLog(),
-                                config.applicationLevelCollectives(),
+                                config.faultTolerance().keepLines(),
+                                config.logging().payloadLog(),
+                                config.logging().applicationLevelCollectives(),
                                 events::clientFor,
                                 lines,
-                                protocol.usesClusters()
-                                        ? config.clusters().assign(config.ranks(), null)
-                                        : new int[config.ranks()],
                                 protocol::onReport,
-                                config.switchOff(),
+                                config.faultTolerance().protocolOptions(),
                                 loggers));
         if (checkpoints != null) {
             this.ownCheckpointDir = false;
@@ -159,14 +158,15 @@ public final class Job {
             this.checkpoints = checkpoints;
         } else {
             try {
-                this.ownCheckpointDir = config.checkpointDir() == null;
+                this.ownCheckpointDir = config.faultTolerance().checkpointDir() == null;
                 this.checkpointDir = ownCheckpointDir
                         ? Files.createTempDirectory("rewind-checkpoints-")
-                        : Files.createDirectories(config.checkpointDir());
+                        : Files.createDirectories(config.faultTolerance().checkpointDir());
             } catch (IOException e) {
                 throw new IllegalArgumentException("cannot create the checkpoint folder: " + e.getMessage(), e);
             }
-            this.store = new CheckpointStore(checkpointDir, config.keepLines());
+            this.store =
+                    new CheckpointStore(checkpointDir, config.faultTolerance().keepLines());
             this.checkpoints = store;
         }
         this.report = new RunReport.Builder(config);
@@ -192,8 +192,8 @@ public final class Job {
         // gets an answer, not a hang: past the limit plus the stop grace and a margin, the job is
         // aborted and, if the coordinator still does not return, reported with where it is stuck.
         long deadline = System.nanoTime()
-                + config.timeout().toNanos()
-                + 2 * config.stopGrace().toNanos()
+                + config.limits().timeout().toNanos()
+                + 2 * config.limits().stopGrace().toNanos()
                 + COORDINATOR_MARGIN_NANOS;
         boolean interrupted = false;
         boolean aborted = false;
@@ -205,7 +205,7 @@ public final class Job {
                 }
                 aborted = true;
                 job.abort(-1, 1, "the job's coordinator did not end within its time limit");
-                deadline = System.nanoTime() + config.stopGrace().toNanos() + COORDINATOR_MARGIN_NANOS;
+                deadline = System.nanoTime() + config.limits().stopGrace().toNanos() + COORDINATOR_MARGIN_NANOS;
                 continue;
             }
             try {
@@ -246,7 +246,7 @@ public final class Job {
             RankSupervisor supervisor,
             Consumer<RankProtocol> protocolOpened) {
         Job job = new Job(
-                config.withFailures(setup.kills()),
+                config.toBuilder().failures(setup.kills()).build(),
                 transport,
                 communicators,
                 services,
@@ -264,7 +264,10 @@ public final class Job {
                 new InputRouter.RankInput(r, setup.input()));
         job.slots[r] = slot;
         Incarnation inc = job.prepare(
-                slot, setup.incarnation(), setup.image(), job.config.failures().kills());
+                slot,
+                setup.incarnation(),
+                setup.image(),
+                job.config.faultTolerance().failures().kills());
         inc.catchUpTarget = setup.catchUpPoints();
         inc.catchUpOperations = setup.catchUpOperations();
         protocolOpened.accept(inc.protocol);
@@ -329,7 +332,11 @@ public final class Job {
         for (int r = 0; r < n; r++) {
             slots[r] = new RankSlot(
                     r,
-                    new OutputRouter.RankOutput(r, config.tagOutput(), config.out(), config.err()),
+                    new OutputRouter.RankOutput(
+                            r,
+                            config.output().tagOutput(),
+                            config.output().out(),
+                            config.output().err()),
                     new InputRouter.RankInput(r, input::read));
         }
         coordinator = new RecoveryCoordinator(
@@ -339,8 +346,8 @@ public final class Job {
                 new ThreadCommands(),
                 System::nanoTime,
                 n,
-                config.failures().kills(),
-                config.stallTimeout(),
+                config.faultTolerance().failures().kills(),
+                config.limits().stallTimeout(),
                 config.recordFile() == null ? null : record);
         timers = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform()
                 .daemon(true)
@@ -355,7 +362,7 @@ public final class Job {
         coordinator.startAll(resumeLine);
         scheduleTimeKills();
         sampleLogs(System.nanoTime());
-        long deadline = start + config.timeout().toNanos();
+        long deadline = start + config.limits().timeout().toNanos();
         boolean timedOut = coordinate(deadline);
         sampleLogs(System.nanoTime());
         finished = true;
@@ -364,7 +371,7 @@ public final class Job {
         }
         if (timedOut) {
             describeWhereRanksWait("at the time limit");
-            abort(-1, 1, "time limit of " + config.timeout() + " exceeded");
+            abort(-1, 1, "time limit of " + config.limits().timeout() + " exceeded");
         }
         JobAbortedException aborting = abort.get();
         if (aborting != null) {
@@ -576,7 +583,7 @@ public final class Job {
 
     /** When ranks told to stop now must have stopped. */
     private long graceDeadline() {
-        return System.nanoTime() + config.stopGrace().toNanos();
+        return System.nanoTime() + config.limits().stopGrace().toNanos();
     }
 
     /**
@@ -674,7 +681,7 @@ public final class Job {
                     .keepInTransitWith(new ChannelStateKeeper(
                             r,
                             number,
-                            config.keepLines(),
+                            config.faultTolerance().keepLines(),
                             checkpoints(),
                             (line, upTo) -> onInTransitKept(inc, line, upTo)));
         }
@@ -725,7 +732,7 @@ public final class Job {
             inc.engine.start();
             inc.protocol.onStart(inc.engine, inc.restoredFrontiers != null ? inc.restoredFrontiers : Map.of());
             Method main = findMain(inc.loader);
-            main.invoke(null, (Object) config.args().toArray(new String[0]));
+            main.invoke(null, (Object) config.program().args().toArray(new String[0]));
             if (inc.context().isInitialized() && !inc.context().isFinalized()) {
                 outcome = new RankOutcome(
                         rank,
@@ -747,7 +754,10 @@ public final class Job {
         } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
             if (!isCrash(e, inc)) {
                 outcome = new RankOutcome(
-                        rank, RankOutcome.Status.FAILED, "cannot start " + config.mainClass() + ": " + e, e);
+                        rank,
+                        RankOutcome.Status.FAILED,
+                        "cannot start " + config.program().mainClass() + ": " + e,
+                        e);
                 abort(rank, 1, "rank " + rank + " could not start: " + e.getMessage());
             }
         } catch (RankKilledError e) {
@@ -878,10 +888,10 @@ public final class Job {
     }
 
     private Method findMain(ClassLoader loader) throws ReflectiveOperationException {
-        Class<?> c = Class.forName(config.mainClass(), true, loader);
+        Class<?> c = Class.forName(config.program().mainClass(), true, loader);
         Method m = c.getMethod("main", String[].class);
         if (!Modifier.isStatic(m.getModifiers())) {
-            throw new NoSuchMethodException(config.mainClass() + ".main is not static");
+            throw new NoSuchMethodException(config.program().mainClass() + ".main is not static");
         }
         m.setAccessible(true);
         return m;
@@ -1106,7 +1116,7 @@ public final class Job {
                         abort(inc.rank, 1, "rank " + inc.rank + " " + failure + whereStuck(inc.thread));
                     }
                 }),
-                config.stopGrace().toNanos(),
+                config.limits().stopGrace().toNanos(),
                 TimeUnit.NANOSECONDS);
     }
 

@@ -1,11 +1,14 @@
 package io.rewind.runtime;
 
 import io.rewind.engine.EngineConfig;
-import io.rewind.ft.ClusterLayout;
+import io.rewind.ft.Capability;
 import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolOptions;
 import io.rewind.ft.ProtocolRegistry;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
+import io.rewind.ft.logger.LoggerConfig;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.net.MalformedURLException;
 import java.net.URL;
@@ -15,70 +18,104 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
- * Everything a job needs, validated once by {@link Builder#build()}.
+ * Everything a job needs, validated once by {@link Builder#build()}; {@link #toBuilder()} makes a
+ * changed copy the same way, so that no method restates every setting.
  *
- * @param ranks     number of ranks (at least 1)
- * @param mainClass fully qualified name of the class whose {@code main} each rank runs
- * @param args      program arguments, the same for every rank
- * @param classPath where the program's classes are (empty: the launcher's own class path)
- * @param engine    engine settings
- * @param timeout   time limit for the whole job; past it the job is aborted and reported as timed out
- * @param stopGrace how long ranks told to stop (for a rollback, after a crash, after an abort) get to
- *                  do so before the job reports them as stuck and aborts
- * @param tagOutput prefix every output line with {@code [rank]}
- * @param out       where rank standard output goes (null: only captured)
- * @param err       where rank standard error goes (null: only captured)
- * @param protocol  fault-tolerance protocol, from the {@link ProtocolRegistry}
- * @param checkpointEvery every how many checkpoint points a checkpoint is written (0: never)
- * @param keepLines how many recovery lines are kept (and logs for them)
- * @param checkpointDir where checkpoints go (null: a temporary folder removed after the job)
- * @param failures  crashes to inject
- * @param payloadLog settings of the sender-based payload log (logging protocols)
- * @param applicationLevelCollectives under a logging protocol, log collectives at application level
- * @param clusters  how a hierarchical protocol ({@code spbc}) partitions the ranks
- * @param switchOff for {@code mcml}, the order in which a rank over its log quota switches channels off
- *                  ({@link io.rewind.ft.mcml.SwitchOffOrder#parse})
- *                  (default); false logs every message of the tree algorithms (for comparison)
- * @param loggers   logger nodes that hold the overflow of the ranks' payload logs ({@link
- *                  io.rewind.ft.logger.LoggerConfig#NONE}: none)
- * @param pointListener told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
- * @param recordFile where the JSON run record goes at the end (null: not written)
- * @param resume    start every rank from the newest recovery line all of them hold in {@code
- *                  checkpointDir}, left by an earlier run of the same job that died whole
- * @param stallTimeout how long every rank may wait inside MPI with no rank making an operation before
- *                  the job is aborted as stalled, saying where each rank waits ({@link Duration#ZERO}:
- *                  never; a deadlocked program otherwise waits for the time limit)
- * @param input     the job's standard input, which rank 0 reads (null: this process's own standard
- *                  input); called once per job
+ * @param ranks          number of ranks (at least 1)
+ * @param program        what every rank runs
+ * @param output         where rank output goes
+ * @param limits         how long the job, a stopping rank and a stalled job may take
+ * @param faultTolerance the protocol, its options, checkpoints and the crashes to inject
+ * @param logging        the payload log, how collectives are logged and the logger nodes
+ * @param engine         engine settings
+ * @param pointListener  told whenever a rank passes a checkpoint point ({@link PointListener#NONE}: nobody)
+ * @param recordFile     where the JSON run record goes at the end (null: not written)
  */
 public record JobConfig(
         int ranks,
-        String mainClass,
-        List<String> args,
-        List<Path> classPath,
+        Program program,
+        Output output,
+        Limits limits,
+        FaultTolerance faultTolerance,
+        Logging logging,
         EngineConfig engine,
-        Duration timeout,
-        Duration stopGrace,
-        boolean tagOutput,
-        PrintStream out,
-        PrintStream err,
-        ProtocolDescriptor protocol,
-        int checkpointEvery,
-        int keepLines,
-        Path checkpointDir,
-        FailureSchedule failures,
-        PayloadLogConfig payloadLog,
-        boolean applicationLevelCollectives,
-        ClusterLayout clusters,
-        String switchOff,
-        io.rewind.ft.logger.LoggerConfig loggers,
         PointListener pointListener,
-        Path recordFile,
-        boolean resume,
-        Duration stallTimeout,
-        java.util.function.Supplier<java.io.InputStream> input) {
+        Path recordFile) {
+
+    /**
+     * What every rank runs.
+     *
+     * @param mainClass fully qualified name of the class whose {@code main} each rank runs
+     * @param args      program arguments, the same for every rank
+     * @param classPath where the program's classes are (empty: the launcher's own class path)
+     * @param input     the job's standard input, which rank 0 reads (null: this process's own standard
+     *                  input); called once per job
+     */
+    public record Program(String mainClass, List<String> args, List<Path> classPath, Supplier<InputStream> input) {
+        public Program {
+            Objects.requireNonNull(mainClass, "mainClass");
+            args = List.copyOf(args);
+            classPath = List.copyOf(classPath);
+        }
+    }
+
+    /**
+     * Where rank output goes.
+     *
+     * @param out       where rank standard output goes (null: only captured)
+     * @param err       where rank standard error goes (null: only captured)
+     * @param tagOutput prefix every output line with {@code [rank]}
+     */
+    public record Output(PrintStream out, PrintStream err, boolean tagOutput) {}
+
+    /**
+     * Time limits.
+     *
+     * @param timeout      time limit for the whole job; past it the job is aborted and reported as timed out
+     * @param stopGrace    how long ranks told to stop (for a rollback, after a crash, after an abort) get
+     *                     to do so before the job reports them as stuck and aborts
+     * @param stallTimeout how long every rank may wait inside MPI with no rank making an operation before
+     *                     the job is aborted as stalled, saying where each rank waits ({@link
+     *                     Duration#ZERO}: never; a deadlocked program otherwise waits for the time limit)
+     */
+    public record Limits(Duration timeout, Duration stopGrace, Duration stallTimeout) {}
+
+    /**
+     * Fault tolerance.
+     *
+     * @param protocol        fault-tolerance protocol, from the {@link ProtocolRegistry}
+     * @param protocolOptions the values of the protocol's own options, resolved by its descriptor
+     *                        ({@link ProtocolDescriptor#resolve}); the job carries them without reading them
+     * @param checkpointEvery every how many checkpoint points a checkpoint is written (0: never)
+     * @param keepLines       how many recovery lines are kept (and logs for them)
+     * @param checkpointDir   where checkpoints go (null: a temporary folder removed after the job)
+     * @param failures        crashes to inject
+     * @param resume          start every rank from the newest recovery line all of them hold in {@code
+     *                        checkpointDir}, left by an earlier run of the same job that died whole
+     */
+    public record FaultTolerance(
+            ProtocolDescriptor protocol,
+            ProtocolOptions protocolOptions,
+            int checkpointEvery,
+            int keepLines,
+            Path checkpointDir,
+            FailureSchedule failures,
+            boolean resume) {}
+
+    /**
+     * Payload logging.
+     *
+     * @param payloadLog                  settings of the sender-based payload log (logging protocols)
+     * @param applicationLevelCollectives under a logging protocol, log collectives at application level
+     *                                    (default); false logs every message of the tree algorithms (for
+     *                                    comparison)
+     * @param loggers                     logger nodes that hold the overflow of the ranks' payload logs
+     *                                    ({@link LoggerConfig#NONE}: none)
+     */
+    public record Logging(PayloadLogConfig payloadLog, boolean applicationLevelCollectives, LoggerConfig loggers) {}
 
     /** How long a job may stall by default: far beyond any wait of a working program, far short of a day. */
     public static final Duration DEFAULT_STALL_TIMEOUT = Duration.ofMinutes(5);
@@ -86,13 +123,8 @@ public record JobConfig(
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
 
-    public JobConfig {
-        Objects.requireNonNull(mainClass, "mainClass");
-        args = List.copyOf(args);
-        classPath = List.copyOf(classPath);
-    }
-
     URL[] classPathUrls() {
+        List<Path> classPath = program.classPath();
         URL[] urls = new URL[classPath.size()];
         for (int i = 0; i < urls.length; i++) {
             try {
@@ -105,27 +137,55 @@ public record JobConfig(
     }
 
     /**
-     * The payload log settings a job of {@code protocol} runs with: {@code mcml} needs a quota, and one
-     * not given is {@link io.rewind.ft.mcml.McmlProtocol#defaultQuotaBytes()} (the command line asks for
-     * {@code --log-quota}; jobs built in code, such as the recovery oracle's, get a quota small enough
-     * that channels switch off).
+     * A builder holding every setting of this job: change some and {@link Builder#build()} checks the
+     * result as it checks a new job (output stays where this job's goes, or captured only).
      */
-    static PayloadLogConfig logFor(
-            ProtocolDescriptor protocol, PayloadLogConfig log, io.rewind.ft.logger.LoggerConfig loggers) {
+    public Builder toBuilder() {
+        Builder b = new Builder(program.mainClass())
+                .ranks(ranks)
+                .args(program.args())
+                .classPath(program.classPath())
+                .engine(engine)
+                .timeout(limits.timeout())
+                .stopGrace(limits.stopGrace())
+                .stallTimeout(limits.stallTimeout())
+                .tagOutput(output.tagOutput())
+                .output(output.out(), output.err())
+                .protocol(faultTolerance.protocol())
+                .protocolOptions(faultTolerance.protocolOptions())
+                .checkpointEvery(faultTolerance.checkpointEvery())
+                .keepLines(faultTolerance.keepLines())
+                .checkpointDir(faultTolerance.checkpointDir())
+                .failures(faultTolerance.failures())
+                .resume(faultTolerance.resume())
+                .payloadLog(logging.payloadLog())
+                .applicationLevelCollectives(logging.applicationLevelCollectives())
+                .loggers(logging.loggers())
+                .pointListener(pointListener)
+                .recordFile(recordFile);
+        b.input = program.input();
+        b.echo = output.out() != null || output.err() != null;
+        return b;
+    }
+
+    /**
+     * The payload log settings a job of {@code protocol} runs with: a protocol that bounds its log
+     * ({@link Capability#BOUNDS_LOG}) needs a quota, and one not given is its descriptor's default (the
+     * command line asks for {@code --log-quota}; jobs built in code, such as the recovery oracle's, get
+     * a quota small enough that the protocol has to act on it).
+     */
+    static PayloadLogConfig logFor(ProtocolDescriptor protocol, PayloadLogConfig log, LoggerConfig loggers) {
         if (log != null && loggers.enabled()) {
             log = blocksForQuota(log, loggers.quotaBytes());
         }
         if (protocol != null
-                && protocol.name().equals("mcml")
+                && protocol.has(Capability.BOUNDS_LOG)
                 && log != null
                 && log.quotaBytes() == PayloadLogConfig.UNLIMITED) {
-            // With logger nodes, one quota for both: a rank dumps first and switches channels off only
+            // With logger nodes, one quota for both: a rank dumps first and the protocol logs less only
             // when no logger takes its dumps (the command line's --log-quota means both too).
             return log.toBuilder()
-                    .quotaBytes(
-                            loggers.enabled()
-                                    ? loggers.quotaBytes()
-                                    : io.rewind.ft.mcml.McmlProtocol.defaultQuotaBytes())
+                    .quotaBytes(loggers.enabled() ? loggers.quotaBytes() : protocol.defaultLogQuotaBytes())
                     .build();
         }
         return log;
@@ -153,111 +213,17 @@ public record JobConfig(
                 .build();
     }
 
-    /** This job with another protocol, checkpoint frequency and failure schedule; everything else is kept. */
-    public JobConfig withFaultTolerance(ProtocolDescriptor p, int every, FailureSchedule f) {
-        Objects.requireNonNull(p, "protocol");
-        Objects.requireNonNull(f, "failures");
-        if (every < 0) {
-            throw new IllegalArgumentException("checkpointEvery must be >= 0, was " + every);
+    /**
+     * The option values of a job of {@code p}: those it declares as its descriptor resolves them, the
+     * others kept as given (so that a job changed to another protocol still has them).
+     */
+    private static ProtocolOptions resolved(ProtocolDescriptor p, ProtocolOptions given, int ranks) {
+        ProtocolOptions out = given;
+        for (java.util.Map.Entry<String, String> e :
+                p.resolve(given, ranks).values().entrySet()) {
+            out = out.with(e.getKey(), e.getValue());
         }
-        for (FailureSchedule.Kill k : f.kills()) {
-            if (k.rank() >= ranks) {
-                throw new IllegalArgumentException(
-                        "kill " + k + " names rank " + k.rank() + " but the job has " + ranks + " ranks");
-            }
-        }
-        checkRecoverable(p, f, payloadLog);
-        return new JobConfig(
-                ranks,
-                mainClass,
-                args,
-                classPath,
-                engine,
-                timeout,
-                stopGrace,
-                tagOutput,
-                out,
-                err,
-                p,
-                every,
-                keepLines,
-                checkpointDir,
-                f,
-                logFor(p, payloadLog, loggers),
-                applicationLevelCollectives,
-                clusters,
-                switchOff,
-                loggers,
-                pointListener,
-                recordFile,
-                resume,
-                stallTimeout,
-                input);
-    }
-
-    /** This job with its checkpoints in {@code dir} (null: a temporary folder, or each node's own). */
-    public JobConfig withCheckpointDir(Path dir) {
-        return new JobConfig(
-                ranks,
-                mainClass,
-                args,
-                classPath,
-                engine,
-                timeout,
-                stopGrace,
-                tagOutput,
-                out,
-                err,
-                protocol,
-                checkpointEvery,
-                keepLines,
-                dir,
-                failures,
-                payloadLog,
-                applicationLevelCollectives,
-                clusters,
-                switchOff,
-                loggers,
-                pointListener,
-                recordFile,
-                resume,
-                stallTimeout,
-                input);
-    }
-
-    /** This job with another cluster layout (a launcher fixes one cluster per node to explicit clusters). */
-    public JobConfig withClusters(ClusterLayout layout) {
-        return new JobConfig(
-                ranks,
-                mainClass,
-                args,
-                classPath,
-                engine,
-                timeout,
-                stopGrace,
-                tagOutput,
-                out,
-                err,
-                protocol,
-                checkpointEvery,
-                keepLines,
-                checkpointDir,
-                failures,
-                payloadLog,
-                applicationLevelCollectives,
-                layout,
-                switchOff,
-                loggers,
-                pointListener,
-                recordFile,
-                resume,
-                stallTimeout,
-                input);
-    }
-
-    /** This job with another failure schedule (a rank process gets the kills still due for it). */
-    public JobConfig withFailures(FailureSchedule f) {
-        return withFaultTolerance(protocol, checkpointEvery, f);
+        return out;
     }
 
     /**
@@ -265,7 +231,7 @@ public record JobConfig(
      * the dummy log backend keeps no payloads, so nothing could be replayed to a restarted rank.
      */
     private static void checkRecoverable(ProtocolDescriptor p, FailureSchedule f, PayloadLogConfig log) {
-        if (!f.isEmpty() && log.backend() == StorageBackend.DUMMY && p.create().logsPayloads()) {
+        if (!f.isEmpty() && log.backend() == StorageBackend.DUMMY && p.has(Capability.LOGS_PAYLOADS)) {
             throw new IllegalArgumentException("the dummy log backend keeps no payloads, so a crashed rank cannot "
                     + "be recovered: use it without kills (it measures the copy alone), or choose off-heap, "
                     + "mapped-file or hybrid");
@@ -296,13 +262,12 @@ public record JobConfig(
         private FailureSchedule failures = FailureSchedule.NONE;
         private PayloadLogConfig payloadLog;
         private boolean applicationLevelCollectives = true;
-        private ClusterLayout clusters = ClusterLayout.DEFAULT;
-        private String switchOff = "heaviest";
+        private ProtocolOptions protocolOptions = ProtocolOptions.NONE;
         private PointListener pointListener = PointListener.NONE;
         private Path recordFile;
         private boolean resume;
         private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
-        private java.util.function.Supplier<java.io.InputStream> input;
+        private Supplier<InputStream> input;
 
         private Builder(String mainClass) {
             this.mainClass = mainClass;
@@ -411,26 +376,30 @@ public record JobConfig(
             return this;
         }
 
-        /** Log collectives at application level (true, the default) or as their internal messages. */
-        /** How a hierarchical protocol partitions the ranks (default: {@link ClusterLayout#DEFAULT}). */
-        public Builder clusters(ClusterLayout layout) {
-            this.clusters = java.util.Objects.requireNonNull(layout, "clusters");
+        /**
+         * Option {@code name} ({@code --clusters}) of the protocol set to {@code value}, as a user would
+         * type it; read and checked by the protocol's descriptor when the job is built. A value for an
+         * option the job's protocol does not declare is dropped (one setting can serve a sweep over
+         * protocols).
+         */
+        public Builder option(String name, String value) {
+            this.protocolOptions = protocolOptions.with(name, Objects.requireNonNull(value, name));
             return this;
         }
 
-        /** For {@code mcml}: heaviest (the default), dendrogram, or dendrogram=PATHS ({@link io.rewind.ft.mcml.SwitchOffOrder}). */
-        public Builder switchOff(String spec) {
-            this.switchOff = io.rewind.ft.mcml.SwitchOffOrder.parse(spec).spec(); // refused here if wrong
+        /** The protocol's option values (replacing any given before), as {@link #option} takes them. */
+        public Builder protocolOptions(ProtocolOptions options) {
+            this.protocolOptions = Objects.requireNonNull(options, "protocolOptions");
             return this;
         }
 
         /** Logger nodes for the ranks' payload logs (default: none). */
-        public Builder loggers(io.rewind.ft.logger.LoggerConfig c) {
+        public Builder loggers(LoggerConfig c) {
             this.loggers = Objects.requireNonNull(c, "loggers");
             return this;
         }
 
-        private io.rewind.ft.logger.LoggerConfig loggers = io.rewind.ft.logger.LoggerConfig.fromTestProperties();
+        private LoggerConfig loggers = LoggerConfig.fromTestProperties();
 
         public Builder applicationLevelCollectives(boolean on) {
             this.applicationLevelCollectives = on;
@@ -465,10 +434,6 @@ public record JobConfig(
             if (ranks < 1 || ranks > MAX_RANKS) {
                 throw new IllegalArgumentException("ranks must be between 1 and " + MAX_RANKS + ", was " + ranks);
             }
-            if (protocol != null && protocol.create().usesClusters()) {
-                clusters.assign(ranks, null); // a layout that does not fit the job is refused before it runs
-            }
-            io.rewind.ft.mcml.SwitchOffOrder.parse(switchOff).forRanks(ranks); // a dendrogram of another job size
             if (timeout == null || timeout.isNegative() || timeout.isZero()) {
                 throw new IllegalArgumentException("timeout must be positive, was " + timeout);
             }
@@ -487,6 +452,7 @@ public record JobConfig(
             if (protocol == null) {
                 throw new IllegalArgumentException("a protocol is required");
             }
+            ProtocolOptions options = resolved(protocol, protocolOptions, ranks);
             if (checkpointEvery < 0) {
                 throw new IllegalArgumentException("checkpointEvery must be >= 0, was " + checkpointEvery);
             }
@@ -523,30 +489,14 @@ public record JobConfig(
                     : null;
             return new JobConfig(
                     ranks,
-                    mainClass,
-                    args,
-                    classPath,
+                    new Program(mainClass, args, classPath, input),
+                    new Output(o, r, tagOutput),
+                    new Limits(timeout, stopGrace, stallTimeout),
+                    new FaultTolerance(protocol, options, checkpointEvery, keepLines, checkpointDir, failures, resume),
+                    new Logging(log, applicationLevelCollectives, loggers),
                     e,
-                    timeout,
-                    stopGrace,
-                    tagOutput,
-                    o,
-                    r,
-                    protocol,
-                    checkpointEvery,
-                    keepLines,
-                    checkpointDir,
-                    failures,
-                    log,
-                    applicationLevelCollectives,
-                    clusters,
-                    switchOff,
-                    loggers,
                     pointListener,
-                    recordFile,
-                    resume,
-                    stallTimeout,
-                    input);
+                    recordFile);
         }
     }
 }

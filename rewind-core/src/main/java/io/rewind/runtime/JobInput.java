@@ -42,7 +42,8 @@ public final class JobInput {
 
     /** The input of a job of {@code config}: what it names, else this process's own standard input. */
     public static JobInput forJob(JobConfig config) {
-        return new JobInput(config.input() != null ? config.input().get() : InputRouter.processInput());
+        return new JobInput(
+                config.program().input() != null ? config.program().input().get() : InputRouter.processInput());
     }
 
     /**

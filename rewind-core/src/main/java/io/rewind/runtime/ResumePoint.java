@@ -42,7 +42,7 @@ public final class ResumePoint {
         Path dir = store.jobDir();
         Path manifest = dir.resolve(MANIFEST);
         Properties mine = manifestOf(config);
-        if (!config.resume()) {
+        if (!config.faultTolerance().resume()) {
             removeEarlierCheckpoints(dir);
             try (Writer w = Files.newBufferedWriter(manifest, StandardCharsets.UTF_8)) {
                 mine.store(w, "the job whose checkpoints this folder holds (rewind run --resume reads it)");
@@ -146,10 +146,10 @@ public final class ResumePoint {
     private static Properties manifestOf(JobConfig c) {
         Properties p = new Properties();
         p.setProperty("ranks", Integer.toString(c.ranks()));
-        p.setProperty("main", c.mainClass());
-        p.setProperty("args", Integer.toString(c.args().size()));
-        for (int i = 0; i < c.args().size(); i++) {
-            p.setProperty("arg." + i, c.args().get(i));
+        p.setProperty("main", c.program().mainClass());
+        p.setProperty("args", Integer.toString(c.program().args().size()));
+        for (int i = 0; i < c.program().args().size(); i++) {
+            p.setProperty("arg." + i, c.program().args().get(i));
         }
         return p;
     }

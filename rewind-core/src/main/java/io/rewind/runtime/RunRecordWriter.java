@@ -50,11 +50,15 @@ public final class RunRecordWriter {
         Map<String, Object> record = new LinkedHashMap<>();
         record.put("format", "rewind-run-record");
         record.put("version", 1);
-        record.put("application", (config.mainClass() + " " + String.join(" ", config.args())).trim());
-        record.put("protocol", config.protocol().name());
+        record.put(
+                "application",
+                (config.program().mainClass() + " "
+                                + String.join(" ", config.program().args()))
+                        .trim());
+        record.put("protocol", config.faultTolerance().protocol().name());
         record.put("ranks", config.ranks());
-        if (config.payloadLog().reserveBytes() > 0 && report.loggedEntries() > 0) {
-            record.put("logReserveBytes", config.payloadLog().reserveBytes());
+        if (config.logging().payloadLog().reserveBytes() > 0 && report.loggedEntries() > 0) {
+            record.put("logReserveBytes", config.logging().payloadLog().reserveBytes());
         }
         record.put("logSamples", samples);
         List<Map<String, Object>> recovery = new ArrayList<>();

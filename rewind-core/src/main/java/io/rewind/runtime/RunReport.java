@@ -30,7 +30,7 @@ import java.util.Locale;
  * @param operations        communication operations each rank counted (the count {@code --kill RANK@oN}
  *                          refers to), in its last incarnation; a failure-free run's totals
  * @param rankLoggedBytes   payload bytes each rank logged, over all its incarnations
- * @param determinants      determinants piggybacked on frames (causal logging)
+ * @param determinants      determinants piggybacked on frames (protocols that piggyback them)
  * @param protocolRecord    what the protocol adds to the run record ({@link io.rewind.ft.Protocol#runRecord})
  * @param protocolSummary   lines the protocol adds to the summary
  */
@@ -417,7 +417,7 @@ public record RunReport(
                 max = Math.max(max, b);
             }
             return new RunReport(
-                    config.protocol().name(),
+                    config.faultTolerance().protocol().name(),
                     config.ranks(),
                     wall,
                     List.copyOf(failures),
@@ -447,7 +447,7 @@ public record RunReport(
          * (docs/payload-log.md). The line says the reserve that would have avoided it.
          */
         private List<String> withReserveHint(List<String> summary) {
-            long reserve = config.payloadLog().reserveBytes();
+            long reserve = config.logging().payloadLog().reserveBytes();
             if (highWater < RESERVE_HINT_BYTES || highWater <= reserve) {
                 return summary;
             }

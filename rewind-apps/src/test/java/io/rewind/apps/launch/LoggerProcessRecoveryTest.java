@@ -53,7 +53,11 @@ class LoggerProcessRecoveryTest {
     void rankAndLoggerProcessesDieAndTheResultIsTheFailureFreeOne(ProtocolDescriptor protocol) {
         RecoveryCheck check = RecoveryCheck.of(program(LoggerConfig.of(2, QUOTA)));
         JobResult free = ProcessJob.run(
-                program(LoggerConfig.of(2, QUOTA)).withFaultTolerance(protocol, 4, FailureSchedule.NONE),
+                program(LoggerConfig.of(2, QUOTA)).toBuilder()
+                        .protocol(protocol)
+                        .checkpointEvery(4)
+                        .failures(FailureSchedule.NONE)
+                        .build(),
                 Launch.local(2));
         assertTrue(free.ok(), free.describeFailures());
         assertEquals(check.baseline().output(0), free.output(0));

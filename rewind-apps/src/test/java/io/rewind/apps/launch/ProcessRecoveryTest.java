@@ -120,7 +120,7 @@ class ProcessRecoveryTest {
                 4,
                 FailureSchedule.NONE,
                 c -> ProcessJob.run(
-                        sharedFolder ? c.withCheckpointDir(dir) : c,
+                        sharedFolder ? c.toBuilder().checkpointDir(dir).build() : c,
                         Launch.local(2).losingNodes(loss)));
         assertTrue(v.ok(), v.describe());
         // Ranks 2 and 3 ran on the lost node: both failed, whatever the protocol rolled back, and came
@@ -152,7 +152,11 @@ class ProcessRecoveryTest {
     void sendsAreCancelledBetweenProcesses(boolean sharedMemory) {
         JobConfig strict = program(CancelledSends.class, 3, "6", "65536", "strict");
         for (String protocol : List.of("none", "pessimistic")) {
-            JobConfig c = strict.withFaultTolerance(ProtocolRegistry.get(protocol), 0, FailureSchedule.NONE);
+            JobConfig c = strict.toBuilder()
+                    .protocol(ProtocolRegistry.get(protocol))
+                    .checkpointEvery(0)
+                    .failures(FailureSchedule.NONE)
+                    .build();
             JobResult r = ProcessJob.run(c, Launch.local(2).withSharedMemory(sharedMemory));
             assertTrue(r.ok(), protocol + ": " + r.describeFailures());
             assertTrue(String.join("\n", r.output(0)).contains("cancelled steps=6"), protocol + ": " + r.output(0));
@@ -174,7 +178,10 @@ class ProcessRecoveryTest {
                 6,
                 FailureSchedule.NONE,
                 c -> ProcessJob.run(
-                        c.withClusters(io.rewind.ft.ClusterLayout.perNode()),
+                        c.toBuilder()
+                                .protocolOptions(
+                                        c.faultTolerance().protocolOptions().with("--clusters", "node"))
+                                .build(),
                         Launch.local(3).losingNodes(loss)));
         assertTrue(v.ok(), v.describe());
         assertTrue(!v.result().report().failures().isEmpty(), v.describe());
@@ -266,7 +273,8 @@ class ProcessRecoveryTest {
         for (int r = 0; r < ops.length; r++) {
             ops[r] = Math.max(1, ops[r] * 7 / 10);
         }
-        for (FailureSchedule kills : check.schedules(program.mainClass().hashCode(), 2, ops)) {
+        for (FailureSchedule kills :
+                check.schedules(program.program().mainClass().hashCode(), 2, ops)) {
             RecoveryCheck.Verdict v = check.run(protocol, 4, kills, c -> ProcessJob.run(c, Launch.local(2)));
             assertTrue(v.ok(), v.describe());
             assertTrue(v.struck() > 0, "no kill struck: " + v.describe());

@@ -121,7 +121,12 @@ class ProgramExitTest {
         FailureSchedule crash = new FailureSchedule(
                 List.of(new Kill(0, Trigger.OPERATION, reference.report().operations()[0] / 2)));
         JobResult crashed = ProcessJob.run(
-                plain.withFaultTolerance(ProtocolRegistry.get("pessimistic"), 0, crash), Launch.local(1));
+                plain.toBuilder()
+                        .protocol(ProtocolRegistry.get("pessimistic"))
+                        .checkpointEvery(0)
+                        .failures(crash)
+                        .build(),
+                Launch.local(1));
         assertTrue(crashed.ok(), crashed.describeFailures());
         assertEquals(1, crashed.report().failures().size(), crashed.report().summary());
         for (int r = 0; r < 3; r++) {
@@ -131,8 +136,11 @@ class ProgramExitTest {
 
     @Test
     void anExitBeforeFinalizeEndsTheJobWithItsStatusInsteadOfRecovering() {
-        JobConfig c = job(ExitsBeforeFinalize.class)
-                .withFaultTolerance(ProtocolRegistry.get("pessimistic"), 0, FailureSchedule.NONE);
+        JobConfig c = job(ExitsBeforeFinalize.class).toBuilder()
+                .protocol(ProtocolRegistry.get("pessimistic"))
+                .checkpointEvery(0)
+                .failures(FailureSchedule.NONE)
+                .build();
         JobResult r = ProcessJob.run(c, Launch.local(1));
         assertEquals(3, r.exitCode(), r.describeFailures());
         RankOutcome one = r.ranks().get(1);
@@ -151,8 +159,11 @@ class ProgramExitTest {
      */
     @Test
     void anExitWithAStatusAfterFinalizeEndsTheJobWithIt() {
-        JobConfig c = job(ExitsWithStatusAfterFinalize.class)
-                .withFaultTolerance(ProtocolRegistry.get("pessimistic"), 0, FailureSchedule.NONE);
+        JobConfig c = job(ExitsWithStatusAfterFinalize.class).toBuilder()
+                .protocol(ProtocolRegistry.get("pessimistic"))
+                .checkpointEvery(0)
+                .failures(FailureSchedule.NONE)
+                .build();
         for (JobResult r : List.of(ProcessJob.run(c, Launch.local(1)), io.rewind.runtime.Job.run(c))) {
             assertEquals(3, r.exitCode(), r.describeFailures());
             RankOutcome zero = r.ranks().get(0);
@@ -183,8 +194,11 @@ class ProgramExitTest {
 
     @Test
     void asThreadsAnExitBeforeFinalizeEndsTheJobWithItsStatus() {
-        JobResult r = io.rewind.runtime.Job.run(job(ExitsBeforeFinalize.class)
-                .withFaultTolerance(ProtocolRegistry.get("pessimistic"), 0, FailureSchedule.NONE));
+        JobResult r = io.rewind.runtime.Job.run(job(ExitsBeforeFinalize.class).toBuilder()
+                .protocol(ProtocolRegistry.get("pessimistic"))
+                .checkpointEvery(0)
+                .failures(FailureSchedule.NONE)
+                .build());
         assertEquals(3, r.exitCode(), r.describeFailures());
         RankOutcome one = r.ranks().get(1);
         assertEquals(RankOutcome.Status.FAILED, one.status(), r.describeFailures());
@@ -203,7 +217,13 @@ class ProgramExitTest {
     void aCrashThatCannotBeRecoveredEndsTheJobNamingTheCrashedRank() {
         JobConfig plain = job(ExitsAfterFinalize.class);
         FailureSchedule crash = new FailureSchedule(List.of(new Kill(2, Trigger.OPERATION, 20)));
-        JobResult r = ProcessJob.run(plain.withFaultTolerance(ProtocolRegistry.get("none"), 0, crash), Launch.local(1));
+        JobResult r = ProcessJob.run(
+                plain.toBuilder()
+                        .protocol(ProtocolRegistry.get("none"))
+                        .checkpointEvery(0)
+                        .failures(crash)
+                        .build(),
+                Launch.local(1));
         assertEquals(1, r.exitCode(), r.describeFailures());
         assertEquals(RankOutcome.Status.FAILED, r.ranks().get(2).status(), r.describeFailures());
         for (int rank : new int[] {0, 1}) {

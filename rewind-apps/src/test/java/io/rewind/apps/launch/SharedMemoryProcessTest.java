@@ -76,7 +76,8 @@ class SharedMemoryProcessTest {
         for (int r = 0; r < ops.length; r++) {
             ops[r] = Math.max(1, ops[r] * 7 / 10);
         }
-        for (FailureSchedule kills : check.schedules(program.mainClass().hashCode(), 1, ops)) {
+        for (FailureSchedule kills :
+                check.schedules(program.program().mainClass().hashCode(), 1, ops)) {
             RecoveryCheck.Verdict v = check.run(protocol, 4, kills, c -> ProcessJob.run(c, SHM));
             assertTrue(v.ok(), v.describe());
             assertTrue(v.struck() > 0, "no kill struck: " + v.describe());

@@ -67,7 +67,7 @@ class StandardInputTest {
                 .args(List.of("20000"))
                 .input(input())
                 .timeout(Duration.ofSeconds(60))
-                .clusters(ClusterLayout.forTests())
+                .option("--clusters", ClusterLayout.forTests().spec())
                 .quiet()
                 .build();
     }

@@ -215,7 +215,7 @@ class CrossingLinesTest {
                 .ranks(p.ranks())
                 .args(args)
                 .protocol(s.protocol())
-                .clusters(s.clusters())
+                .option("--clusters", s.clusters().spec())
                 .checkpointEvery(every)
                 .failures(kills)
                 .timeout(LIMIT)

@@ -67,7 +67,7 @@ class EveryProgramRecoversTest {
                 .ranks(4)
                 .args(args)
                 .timeout(LIMIT)
-                .clusters(io.rewind.ft.ClusterLayout.forTests())
+                .option("--clusters", io.rewind.ft.ClusterLayout.forTests().spec())
                 .quiet()
                 .build();
         RecoveryCheck check = RecoveryCheck.of(job);
@@ -108,7 +108,7 @@ class EveryProgramRecoversTest {
                 .ranks(4)
                 .args(args)
                 .timeout(LIMIT)
-                .clusters(io.rewind.ft.ClusterLayout.forTests())
+                .option("--clusters", io.rewind.ft.ClusterLayout.forTests().spec())
                 .loggers(io.rewind.ft.logger.LoggerConfig.of(2, quota))
                 .quiet()
                 .build();

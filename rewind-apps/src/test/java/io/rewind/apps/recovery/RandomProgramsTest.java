@@ -62,7 +62,7 @@ class RandomProgramsTest {
                 .ranks(ranks)
                 .args(Long.toString(programSeed), Integer.toString(steps))
                 .timeout(LIMIT)
-                .clusters(io.rewind.ft.ClusterLayout.forTests())
+                .option("--clusters", io.rewind.ft.ClusterLayout.forTests().spec())
                 .quiet()
                 .build();
         RecoveryCheck check = RecoveryCheck.of(job);
@@ -91,7 +91,7 @@ class RandomProgramsTest {
                 .args(Long.toString(programSeed), Integer.toString(steps), "lines")
                 .timeout(LINES_LIMIT)
                 .stallTimeout(STALL)
-                .clusters(io.rewind.ft.ClusterLayout.forTests())
+                .option("--clusters", io.rewind.ft.ClusterLayout.forTests().spec())
                 .quiet()
                 .build();
         RecoveryCheck check = RecoveryCheck.of(job);

@@ -56,7 +56,7 @@ class SpbcRecoveryTest {
                     .ranks(4)
                     .args(args)
                     .timeout(LIMIT)
-                    .clusters(layout)
+                    .option("--clusters", layout.spec())
                     .quiet()
                     .build();
             RecoveryCheck check = RecoveryCheck.of(job);
@@ -114,7 +114,7 @@ class SpbcRecoveryTest {
                 .ranks(6)
                 .args("12", "24")
                 .timeout(LIMIT)
-                .clusters(ClusterLayout.blocks(3))
+                .option("--clusters", ClusterLayout.blocks(3).spec())
                 .quiet()
                 .build();
         RecoveryCheck check = RecoveryCheck.of(job);
@@ -146,7 +146,7 @@ class SpbcRecoveryTest {
                 .ranks(4)
                 .args("16", "40")
                 .timeout(LIMIT)
-                .clusters(ClusterLayout.blocks(2))
+                .option("--clusters", ClusterLayout.blocks(2).spec())
                 .quiet()
                 .build();
         RecoveryCheck check = RecoveryCheck.of(job);
@@ -179,7 +179,7 @@ class SpbcRecoveryTest {
                     .ranks(4)
                     .args("16", "3", "5", mode)
                     .timeout(LIMIT)
-                    .clusters(ClusterLayout.blocks(2))
+                    .option("--clusters", ClusterLayout.blocks(2).spec())
                     .quiet()
                     .build();
             RecoveryCheck check = RecoveryCheck.of(job);
@@ -224,7 +224,7 @@ class SpbcRecoveryTest {
                 .ranks(4)
                 .args(List.of("300", "5", "16"))
                 .timeout(Duration.ofSeconds(20))
-                .clusters(ClusterLayout.parse("2"))
+                .option("--clusters", ClusterLayout.parse("2").spec())
                 .quiet()
                 .build();
         RecoveryCheck check = RecoveryCheck.of(job);

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 class TemplateProtocolTest {
     @Test
     void theTemplateRecoversARandomProgramByRestartingEveryRank() {
-        ProtocolDescriptor template = new ProtocolDescriptor("template", "restart everything", TemplateProtocol::new);
+        ProtocolDescriptor template = TemplateProtocol.descriptor();
         JobConfig job = JobConfig.builder(RandomSpmd.class.getName())
                 .ranks(4)
                 .args("17", "30")

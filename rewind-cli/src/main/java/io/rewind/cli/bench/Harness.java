@@ -76,7 +76,7 @@ final class Harness {
                     .pointListener(listener)
                     .quiet();
             if (clusters != null) {
-                b.clusters(clusters);
+                b.option("--clusters", clusters.spec());
             }
             return b;
         }

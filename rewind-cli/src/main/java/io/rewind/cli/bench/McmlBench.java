@@ -1,9 +1,9 @@
 package io.rewind.cli.bench;
 
 import io.rewind.ft.ProtocolRegistry;
+import io.rewind.ft.RollbackChains;
 import io.rewind.ft.log.PayloadLogConfig;
 import io.rewind.ft.log.StorageBackend;
-import io.rewind.ft.mcml.McmlProtocol;
 import io.rewind.ft.mcml.SwitchOffOrder;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
@@ -31,7 +31,7 @@ import picocli.CommandLine.Option;
  * causal} run without checkpoints (the log grows for the whole run) gives each workload's
  * unconstrained per-rank log peak and its communication profile; then {@code mcml} runs failure-free
  * with a quota of theta % of that peak under each switch-off order, and the channels it switched off
- * give, through {@link McmlProtocol#rollbackSet}, the rollback set and chain of every possible single
+ * give, through {@link RollbackChains#rollbackSet}, the rollback set and chain of every possible single
  * failure. A few real kills per configuration check that the runtime rolls back exactly that set and
  * still prints the failure-free result.
  */
@@ -104,7 +104,7 @@ public final class McmlBench implements Callable<Integer> {
         double set = 0;
         double depth = 0;
         for (int f = 0; f < n; f++) {
-            McmlProtocol.Chain c = McmlProtocol.rollbackSet(Set.of(f), off);
+            RollbackChains.Chain c = RollbackChains.rollbackSet(Set.of(f), off);
             set += c.ranks().size();
             depth += c.depth();
         }
@@ -225,7 +225,7 @@ public final class McmlBench implements Callable<Integer> {
                     boolean allMatch = true;
                     for (int f : killTargets(off, kills)) {
                         Set<Integer> expected =
-                                McmlProtocol.rollbackSet(Set.of(f), off).ranks();
+                                RollbackChains.rollbackSet(Set.of(f), off).ranks();
                         FailureSchedule kill = FailureSchedule.parse(f + "@" + w.iterations(sz), ranks);
                         JobResult k = execute(run, quota, v.spec(), kill);
                         String kLine = Harness.resultLine(k, w.prefix());
@@ -302,7 +302,7 @@ public final class McmlBench implements Callable<Integer> {
                 .payloadLog(PayloadLogConfig.builder(StorageBackend.OFF_HEAP)
                         .quotaBytes(quota)
                         .build())
-                .switchOff(spec);
+                .option("--switch-off", spec);
         return io.rewind.runtime.Job.run(b.build());
     }
 
@@ -317,8 +317,8 @@ public final class McmlBench implements Callable<Integer> {
             byDrag.add(f);
         }
         byDrag.sort((a, c) -> Integer.compare(
-                McmlProtocol.rollbackSet(Set.of(c), off).ranks().size(),
-                McmlProtocol.rollbackSet(Set.of(a), off).ranks().size()));
+                RollbackChains.rollbackSet(Set.of(c), off).ranks().size(),
+                RollbackChains.rollbackSet(Set.of(a), off).ranks().size()));
         List<Integer> out = new ArrayList<>(byDrag.subList(0, Math.min(count, n)));
         if (out.size() >= 2 && !out.contains(byDrag.get(n - 1))) {
             out.set(out.size() - 1, byDrag.get(n - 1));

@@ -1,9 +1,11 @@
 package io.rewind.ft.causal;
 
-import io.rewind.ft.RecoveryLines;
+import io.rewind.ft.Capability;
+import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.log.PayloadLog;
+import io.rewind.ft.piggyback.CausalOutcomes;
 import io.rewind.ft.sender.LocalRollback;
 import io.rewind.ft.sender.SenderLoggingProtocol;
 import io.rewind.ft.sender.SenderLoggingRank;
@@ -16,6 +18,17 @@ import java.util.Set;
  * restart; the survivors replay their logs to them and give them back their determinants.
  */
 public final class CausalProtocol extends SenderLoggingProtocol {
+    /** The protocol as the registry lists it. */
+    public static ProtocolDescriptor descriptor() {
+        return ProtocolDescriptor.builder("causal", CausalProtocol::new)
+                .title("causal message logging")
+                .summary(
+                        "sender-based payload logging with determinants piggybacked on messages, no event logger: only "
+                                + "the crashed rank rolls back, survivors replay its messages and return its determinants")
+                .capabilities(Capability.RECOVERS, Capability.CHECKPOINTS, Capability.LOGS_PAYLOADS)
+                .build();
+    }
+
     @Override
     public String name() {
         return "causal";
@@ -30,14 +43,9 @@ public final class CausalProtocol extends SenderLoggingProtocol {
                 rank,
                 incarnation,
                 log,
-                outcomes(rank, incarnation, services.ranks(), lines),
+                CausalOutcomes.open(rank, incarnation, services.ranks(), lines),
                 lines::safelyHeldUpTo,
                 services.applicationLevelCollectives());
-    }
-
-    /** The outcome log of a causal rank (also used by {@code mcml}, which is causal under a log quota). */
-    public static io.rewind.ft.sender.OutcomeLog outcomes(int rank, int incarnation, int ranks, RecoveryLines lines) {
-        return new CausalOutcomes(rank, incarnation, ranks, lines);
     }
 
     /**

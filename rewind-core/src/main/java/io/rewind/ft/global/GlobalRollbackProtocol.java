@@ -1,6 +1,8 @@
 package io.rewind.ft.global;
 
+import io.rewind.ft.Capability;
 import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryPlan;
@@ -13,6 +15,15 @@ import java.util.Set;
  * failure every rank rolls back to the newest recovery line all of them hold, and re-executes.
  */
 public final class GlobalRollbackProtocol implements Protocol {
+    /** The protocol as the registry lists it. */
+    public static ProtocolDescriptor descriptor() {
+        return ProtocolDescriptor.builder("global", GlobalRollbackProtocol::new)
+                .title("coordinated checkpoints")
+                .summary("coordinated checkpoints: every rank rolls back to the newest line all ranks hold")
+                .capabilities(Capability.RECOVERS, Capability.CHECKPOINTS)
+                .build();
+    }
+
     private int ranks;
 
     @Override

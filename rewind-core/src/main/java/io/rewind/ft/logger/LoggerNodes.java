@@ -1,6 +1,6 @@
 package io.rewind.ft.logger;
 
-import io.rewind.ft.mcml.McmlProtocol;
+import io.rewind.ft.RollbackChains;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
@@ -247,8 +247,8 @@ public final class LoggerNodes implements AutoCloseable {
      * transitively.
      */
     public static Rollback chain(Set<Integer> failed, Map<Integer, int[]> lostTo) {
-        // The rollback chain of memory-constrained logging, with "channel lost at a logger" where mcml
-        // has "channel switched off": a sender rolls back with any rolling-back rank it lost messages to.
+        // The shared rollback chain with "channel lost at a logger" as the unlogged channel: a sender
+        // rolls back with any rolling-back rank it lost messages to.
         int n = 0;
         for (int r : failed) {
             n = Math.max(n, r + 1);
@@ -265,7 +265,7 @@ public final class LoggerNodes implements AutoCloseable {
                 lostOn[sender][d] = true;
             }
         });
-        Set<Integer> dragged = McmlProtocol.rollbackSet(failed, lostOn).dragged();
+        Set<Integer> dragged = RollbackChains.rollbackSet(failed, lostOn).dragged();
         if (dragged.isEmpty()) {
             return new Rollback(Set.of(), List.of());
         }

@@ -1,17 +1,20 @@
 package io.rewind.ft.mcml;
 
+import io.rewind.ft.Capability;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolOption;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
-import io.rewind.ft.causal.CausalProtocol;
+import io.rewind.ft.RollbackChains;
+import io.rewind.ft.RollbackChains.Chain;
 import io.rewind.ft.log.PayloadLog;
 import io.rewind.ft.log.PayloadLogConfig;
+import io.rewind.ft.piggyback.CausalOutcomes;
 import io.rewind.ft.sender.SenderLoggingProtocol;
 import io.rewind.ft.sender.SenderLoggingRank;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -29,6 +32,48 @@ import java.util.TreeSet;
  * replay to them from their logs and give them back their determinants, as under {@code causal}.
  */
 public final class McmlProtocol extends SenderLoggingProtocol {
+    /** The option that says which channel a rank over its quota stops logging first ({@link SwitchOffOrder}). */
+    public static final ProtocolOption SWITCH_OFF_OPTION = ProtocolOption.of(
+                    "--switch-off",
+                    "heaviest|dendrogram[:FILE]",
+                    "heaviest",
+                    "For --protocol mcml, which channel a rank over its quota stops logging first: the heaviest, "
+                            + "or the nearest in a dendrogram (halves of contiguous ranks, or FILE as 'rewind analyze "
+                            + "mcml --dendrogram-out' writes). Default: heaviest.",
+                    McmlProtocol::switchOffSpec)
+            .checkedWith((spec, ranks) -> SwitchOffOrder.parse(spec).forRanks(ranks)); // a dendrogram of another size
+
+    /** The protocol as the registry lists it. */
+    public static ProtocolDescriptor descriptor() {
+        return ProtocolDescriptor.builder("mcml", McmlProtocol::new)
+                .title("memory-constrained logging")
+                .summary("memory-constrained causal logging: under --log-quota, a rank stops logging its heaviest (or "
+                        + "nearest) channels; a crash rolls back the ranks whose channels to it are not logged, "
+                        + "transitively")
+                .capabilities(
+                        Capability.RECOVERS, Capability.CHECKPOINTS, Capability.LOGS_PAYLOADS, Capability.BOUNDS_LOG)
+                .option(SWITCH_OFF_OPTION)
+                .defaultLogQuota(McmlProtocol::defaultQuotaBytes)
+                .build();
+    }
+
+    /** {@code heaviest}, {@code dendrogram}, or {@code dendrogram:FILE} read into explicit paths. */
+    static String switchOffSpec(String spec) {
+        String s = spec.strip();
+        if (s.regionMatches(true, 0, "dendrogram:", 0, "dendrogram:".length())) {
+            java.nio.file.Path file = java.nio.file.Path.of(s.substring("dendrogram:".length()));
+            if (!java.nio.file.Files.isRegularFile(file)) {
+                throw new IllegalArgumentException("--switch-off " + spec + ": no dendrogram file " + file);
+            }
+            try {
+                return SwitchOffOrder.readDendrogramFile(file).spec();
+            } catch (java.io.UncheckedIOException e) {
+                throw new IllegalArgumentException("--switch-off " + spec + ": " + e.getMessage(), e);
+            }
+        }
+        return SwitchOffOrder.parse(s).spec();
+    }
+
     /** Report of a rank starting: the answer lists the destinations its channels to are off. */
     static final long STARTED = 1;
     /** Report of a rank switching a channel off: destination, its incarnation as the rank knows it. */
@@ -72,7 +117,9 @@ public final class McmlProtocol extends SenderLoggingProtocol {
         super.start(s);
         long q = s.payloadLog().quotaBytes();
         this.quotaBytes = q == PayloadLogConfig.UNLIMITED ? Long.MAX_VALUE : q;
-        this.order = SwitchOffOrder.parse(s.switchOff()).forRanks(s.ranks());
+        String spec = s.options().get(SWITCH_OFF_OPTION.name());
+        this.order = SwitchOffOrder.parse(spec != null ? spec : SWITCH_OFF_OPTION.defaultValue())
+                .forRanks(s.ranks());
         int n = s.ranks();
         this.off = new boolean[n][n];
         this.incarnation = new int[n];
@@ -97,7 +144,7 @@ public final class McmlProtocol extends SenderLoggingProtocol {
                 rank,
                 incarnationNumber,
                 log,
-                CausalProtocol.outcomes(rank, incarnationNumber, services.ranks(), lines),
+                CausalOutcomes.open(rank, incarnationNumber, services.ranks(), lines),
                 // A receiver may roll back in a chain with any rank, to a line they all hold: a channel
                 // is trimmed only up to what the oldest line any rank keeps holds.
                 (receiver, channel) -> lines.safelyHeldUpTo(receiver, channel, everyRank()),
@@ -159,14 +206,14 @@ public final class McmlProtocol extends SenderLoggingProtocol {
 
     /**
      * The failed ranks and their rollback chains restart together from one line ({@link
-     * #rollbackSet}); if one of them keeps no line that recent, every rank rolls back.
+     * io.rewind.ft.RollbackChains#rollbackSet}); if one of them keeps no line that recent, every rank rolls back.
      */
     @Override
     public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
         // Under the lock switch-offs take: none is taken between the set computed here and the refusal
         // of further ones towards its ranks (recordRollback), which would drop what they will ask for.
         synchronized (lock) {
-            Chain chain = rollbackSet(failed, off);
+            Chain chain = RollbackChains.rollbackSet(failed, off);
             Set<Integer> set = chain.ranks();
             long line = view.newestCompleteLine(set, view.newestLineOutside(set));
             List<String> notes = new ArrayList<>();
@@ -219,40 +266,6 @@ public final class McmlProtocol extends SenderLoggingProtocol {
             }
         }
     }
-
-    /**
-     * The ranks that roll back with {@code failed}: every rank whose channel to a rolling-back rank is
-     * off, transitively; and the depth of that chain (0 when only the failed ranks roll back).
-     */
-    public static Chain rollbackSet(Set<Integer> failed, boolean[][] off) {
-        int n = off.length;
-        int[] depth = new int[n];
-        java.util.Arrays.fill(depth, -1);
-        Deque<Integer> queue = new ArrayDeque<>();
-        for (int f : failed) {
-            depth[f] = 0;
-            queue.add(f);
-        }
-        Set<Integer> dragged = new TreeSet<>();
-        int deepest = 0;
-        while (!queue.isEmpty()) {
-            int y = queue.poll();
-            for (int z = 0; z < n; z++) {
-                if (depth[z] < 0 && off[z][y]) {
-                    depth[z] = depth[y] + 1;
-                    deepest = Math.max(deepest, depth[z]);
-                    dragged.add(z);
-                    queue.add(z);
-                }
-            }
-        }
-        Set<Integer> all = new TreeSet<>(failed);
-        all.addAll(dragged);
-        return new Chain(all, dragged, deepest);
-    }
-
-    /** A rollback set: every rank in it, those dragged in by unlogged channels, the chain's depth. */
-    public record Chain(Set<Integer> ranks, Set<Integer> dragged, int depth) {}
 
     /** The quota, the channels switched off (source, destination, in order) and every rollback set. */
     @Override

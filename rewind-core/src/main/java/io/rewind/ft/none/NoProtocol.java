@@ -1,6 +1,7 @@
 package io.rewind.ft.none;
 
 import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryPlan;
@@ -9,6 +10,15 @@ import java.util.Set;
 
 /** No fault tolerance: no checkpoints, no logging, and a crash aborts the job. Costs nothing. */
 public final class NoProtocol implements Protocol {
+    /** The protocol as the registry lists it. */
+    public static ProtocolDescriptor descriptor() {
+        return ProtocolDescriptor.builder("none", NoProtocol::new)
+                .title("no fault tolerance")
+                .summary("no fault tolerance: a crash aborts the job")
+                .noCapabilities()
+                .build();
+    }
+
     @Override
     public String name() {
         return "none";

@@ -1,5 +1,7 @@
 package io.rewind.ft.pessimistic;
 
+import io.rewind.ft.Capability;
+import io.rewind.ft.ProtocolDescriptor;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
 import io.rewind.ft.log.PayloadLog;
@@ -15,6 +17,21 @@ import java.util.Set;
  * logger and what each rank's kept recovery lines hold (for log truncation), both services of the job.
  */
 public final class PessimisticProtocol extends SenderLoggingProtocol {
+    /** The protocol as the registry lists it. */
+    public static ProtocolDescriptor descriptor() {
+        return ProtocolDescriptor.builder("pessimistic", PessimisticProtocol::new)
+                .title("pessimistic message logging")
+                .summary(
+                        "sender-based payload logging and an event logger: only the crashed rank rolls back, survivors "
+                                + "replay its messages")
+                .capabilities(
+                        Capability.RECOVERS,
+                        Capability.CHECKPOINTS,
+                        Capability.LOGS_PAYLOADS,
+                        Capability.LOGS_DETERMINANTS)
+                .build();
+    }
+
     @Override
     public String name() {
         return "pessimistic";

@@ -1,5 +1,9 @@
 package io.rewind.ft.spbc;
 
+import io.rewind.ft.Capability;
+import io.rewind.ft.ClusterLayout;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolOption;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RecoveryPlan;
 import io.rewind.ft.RecoveryView;
@@ -30,6 +34,57 @@ import java.util.TreeSet;
  * saying why. No program gets a silently wrong answer.
  */
 public final class SpbcProtocol extends SenderLoggingProtocol {
+    /** The option that partitions the ranks ({@link ClusterLayout}). */
+    public static final ProtocolOption CLUSTERS_OPTION = ProtocolOption.of(
+                    "--clusters",
+                    "K|each|node|FILE",
+                    "default",
+                    "For --protocol spbc, the clusters: K blocks of contiguous ranks, one cluster per rank (each), "
+                            + "one per node (node: with ranks as processes), or a cluster file written by 'rewind "
+                            + "analyze cluster'. Default: two blocks.",
+                    SpbcProtocol::clustersSpec)
+            // A layout that does not fit the job is refused before it runs.
+            .checkedWith((spec, ranks) -> ClusterLayout.parse(spec).assign(ranks, null))
+            // One cluster per node is fixed from the first placement: a rank restarted on another node
+            // stays in its cluster.
+            .placedWith((spec, nodeOfRank) -> ClusterLayout.explicit(
+                            ClusterLayout.parse(spec).assign(nodeOfRank.length, nodeOfRank))
+                    .spec());
+
+    /** The protocol as the registry lists it. */
+    public static ProtocolDescriptor descriptor() {
+        return ProtocolDescriptor.builder("spbc", SpbcProtocol::new)
+                .title("hierarchical logging")
+                .summary("hierarchical, for channel-deterministic programs: coordinated checkpoints inside clusters, "
+                        + "messages between clusters logged at the sender, no determinants; the failed rank's "
+                        + "cluster rolls back")
+                .capabilities(
+                        Capability.RECOVERS, Capability.CHECKPOINTS, Capability.LOGS_PAYLOADS, Capability.USES_CLUSTERS)
+                .option(CLUSTERS_OPTION)
+                .build();
+    }
+
+    /**
+     * A number of blocks, {@code each}, {@code node}, an explicit layout, or a cluster file read into
+     * an explicit layout (the value that travels to rank processes names no file).
+     */
+    static String clustersSpec(String spec) {
+        String s = spec.strip();
+        if (s.equalsIgnoreCase("node")
+                || s.equalsIgnoreCase("each")
+                || s.equalsIgnoreCase("default")
+                || s.startsWith("ranks:")
+                || s.chars().allMatch(Character::isDigit) && !s.isEmpty()) {
+            return ClusterLayout.parse(s).spec();
+        }
+        java.nio.file.Path file = java.nio.file.Path.of(s);
+        if (!java.nio.file.Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("--clusters " + spec
+                    + ": neither a number of clusters, nor 'node', nor a cluster file that exists");
+        }
+        return ClusterLayout.readFile(file).spec();
+    }
+
     /** Report: a non-deterministic choice outside a declared pattern (the only report this protocol makes). */
     static final long UNGUARDED_CHOICE = 1;
 
@@ -59,7 +114,9 @@ public final class SpbcProtocol extends SenderLoggingProtocol {
     @Override
     public void start(ProtocolServices s) {
         super.start(s);
-        this.clusterOf = s.clusterOf().clone();
+        String spec = s.options().get(CLUSTERS_OPTION.name());
+        this.clusterOf = ClusterLayout.parse(spec != null ? spec : CLUSTERS_OPTION.defaultValue())
+                .assign(s.ranks(), null);
         int clusters = Arrays.stream(clusterOf).max().orElse(0) + 1;
         this.members = new int[clusters][];
         for (int c = 0; c < clusters; c++) {

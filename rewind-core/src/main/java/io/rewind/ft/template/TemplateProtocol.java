@@ -1,6 +1,9 @@
 package io.rewind.ft.template;
 
+import io.rewind.ft.Capability;
 import io.rewind.ft.Protocol;
+import io.rewind.ft.ProtocolDescriptor;
+import io.rewind.ft.ProtocolOption;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryPlan;
@@ -11,7 +14,8 @@ import java.util.Set;
 /**
  * The starting point for a new protocol: the smallest one that is correct for every program. On any
  * crash every rank restarts from the beginning; nothing is checkpointed, logged or replayed. Copy this
- * package, rename it, and grow each method; then add one line to {@link io.rewind.ft.ProtocolRegistry}.
+ * package, rename it, and grow each method; say in {@link #descriptor} what it does and which options
+ * of its own it takes; then add one line to {@link io.rewind.ft.ProtocolRegistry}.
  *
  * <p>Where each part of a protocol goes:
  * <ul>
@@ -28,6 +32,19 @@ import java.util.Set;
  * it does without failures.
  */
 public final class TemplateProtocol implements Protocol {
+    /**
+     * The protocol as a registry would list it: its capabilities (answered by the methods below as
+     * well) and its options, each a {@link ProtocolOption} whose value {@link #start} reads from {@link
+     * ProtocolServices#options()} (this one declares none).
+     */
+    public static ProtocolDescriptor descriptor() {
+        return ProtocolDescriptor.builder("template", TemplateProtocol::new)
+                .title("the template protocol")
+                .summary("restarts every rank from the beginning")
+                .capabilities(Capability.RECOVERS)
+                .build();
+    }
+
     private int ranks;
 
     @Override

@@ -25,9 +25,8 @@ class McmlProtocolTest {
                 true,
                 r -> null,
                 new RecoveryLines(ranks, 2),
-                new int[ranks],
                 ProtocolReports.NONE,
-                "heaviest"));
+                io.rewind.ft.ProtocolOptions.NONE));
         return p;
     }
 
@@ -46,14 +45,16 @@ class McmlProtocolTest {
         off[z][y] = true;
         off[x][z] = true;
         off[y][w] = true; // from a rolled-back rank to a healthy one: W does not roll back for it
-        McmlProtocol.Chain c = McmlProtocol.rollbackSet(Set.of(y), off);
+        io.rewind.ft.RollbackChains.Chain c = io.rewind.ft.RollbackChains.rollbackSet(Set.of(y), off);
         assertEquals(Set.of(x, y, z), c.ranks());
         assertEquals(Set.of(x, z), c.dragged());
         assertEquals(2, c.depth());
-        McmlProtocol.Chain fromW = McmlProtocol.rollbackSet(Set.of(w), off);
+        io.rewind.ft.RollbackChains.Chain fromW = io.rewind.ft.RollbackChains.rollbackSet(Set.of(w), off);
         assertEquals(Set.of(w, x, y, z), fromW.ranks(), "Y's channel to W is off, and the chain goes on from Y");
         assertEquals(3, fromW.depth());
-        assertEquals(Set.of(x), McmlProtocol.rollbackSet(Set.of(x), off).ranks());
+        assertEquals(
+                Set.of(x),
+                io.rewind.ft.RollbackChains.rollbackSet(Set.of(x), off).ranks());
     }
 
     @Test

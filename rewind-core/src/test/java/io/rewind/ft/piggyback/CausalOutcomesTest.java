@@ -1,4 +1,4 @@
-package io.rewind.ft.causal;
+package io.rewind.ft.piggyback;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

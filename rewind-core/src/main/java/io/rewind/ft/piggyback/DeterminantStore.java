@@ -1,4 +1,4 @@
-package io.rewind.ft.causal;
+package io.rewind.ft.piggyback;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.rewind.ft.causal;
+package io.rewind.ft.piggyback;
 
 import io.rewind.engine.FaultTolerance.ForcedMatch;
 import io.rewind.engine.Frame;
@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * determinants back in the answers to its rollback request and repeats every outcome they hold;
  * past them it runs freely, as nobody depends on what comes after.
  */
-final class CausalOutcomes implements OutcomeLog {
+public final class CausalOutcomes implements OutcomeLog {
     private final int rank;
     private final int incarnation;
     private final DeterminantStore store;
@@ -28,6 +28,14 @@ final class CausalOutcomes implements OutcomeLog {
     private final Map<Long, Determinant> forcedWildcards = new HashMap<>();
 
     private final Map<Long, Determinant> forcedPolls = new HashMap<>();
+
+    /**
+     * The outcome log of one incarnation of {@code rank} in a job of {@code worldSize} ranks: shared by
+     * the protocols that piggyback determinants, so that none imports another.
+     */
+    public static OutcomeLog open(int rank, int incarnation, int worldSize, RecoveryLines lines) {
+        return new CausalOutcomes(rank, incarnation, worldSize, lines);
+    }
 
     CausalOutcomes(int rank, int incarnation, int worldSize, RecoveryLines lines) {
         this.rank = rank;
