@@ -880,7 +880,7 @@ public final class ProcessJob {
                     maybeGo();
                 }
             }
-            case Messages.Restored r -> coordinator.restored(r.rank(), r.incarnation(), r.nanos());
+            case Messages.Restored r -> coordinator.restored(r.rank(), r.incarnation(), r.nanos(), System.nanoTime());
             case Messages.Checkpointed c -> onCheckpointed(c);
             case Messages.InTransitKept k -> coordinator.inTransitKept(k.rank(), k.incarnation(), k.line(), k.upTo());
             case Messages.Unrestorable u -> {
@@ -889,10 +889,15 @@ public final class ProcessJob {
                 held.unusable(u.rank(), u.line());
             }
             case Messages.CaughtUp c -> coordinator.caughtUp(
-                    c.rank(), c.incarnation(), c.replayed(), c.peakUnmatched(), c.peakUnmatchedBytes());
+                    c.rank(),
+                    c.incarnation(),
+                    c.replayed(),
+                    c.peakUnmatched(),
+                    c.peakUnmatchedBytes(),
+                    System.nanoTime());
             case Messages.KillFired k -> coordinator.killFired(k.rank(), k.incarnation(), k.kill());
             case Messages.Struck s -> coordinator.struck(
-                    s.rank(), s.incarnation(), s.reason(), s.points(), s.operations());
+                    s.rank(), s.incarnation(), s.reason(), s.points(), s.operations(), System.nanoTime());
             case Messages.Ended e -> onEnded(e);
             case Messages.LogHeld h -> coordinator.logHeld(
                     h.rank(), h.incarnation(), h.payloadBytes(), h.memoryBytes());

@@ -939,7 +939,8 @@ public final class Job {
             supervisor.struck(how, s.points(), s.operations());
         }
         if (report && coordinator != null) {
-            coordinatorQueue.add(() -> coordinator.struck(inc.rank, inc.number, how, s.points(), s.operations()));
+            coordinatorQueue.add(
+                    () -> coordinator.struck(inc.rank, inc.number, how, s.points(), s.operations(), s.nanos()));
         }
         inc.goneIfDone();
         return true;
@@ -1292,7 +1293,8 @@ public final class Job {
         if (supervisor != null) {
             supervisor.restored(line, nanos);
         } else {
-            coordinatorQueue.add(() -> coordinator.restored(inc.rank, inc.number, nanos));
+            long at = System.nanoTime();
+            coordinatorQueue.add(() -> coordinator.restored(inc.rank, inc.number, nanos, at));
         }
     }
 
@@ -1330,7 +1332,8 @@ public final class Job {
         if (supervisor != null) {
             supervisor.caughtUp(replayed, peak, peakBytes);
         } else {
-            coordinatorQueue.add(() -> coordinator.caughtUp(inc.rank, inc.number, replayed, peak, peakBytes));
+            long at = System.nanoTime();
+            coordinatorQueue.add(() -> coordinator.caughtUp(inc.rank, inc.number, replayed, peak, peakBytes, at));
         }
     }
 

@@ -237,20 +237,28 @@ public final class RecoveryCoordinator {
         }
     }
 
-    /** The incarnation loaded its recovery line, which took {@code nanos} of work. */
-    public void restored(int rank, int incarnation, long nanos) {
+    /**
+     * The incarnation loaded its recovery line at {@code atNanos} ({@code System.nanoTime()} where it
+     * happened, when the host shares this clock; else when the host heard of it), which took {@code
+     * nanos} of work.
+     */
+    public void restored(int rank, int incarnation, long nanos, long atNanos) {
         RankRecord s = current(rank, incarnation);
         if (s != null && s.recovery != null) {
-            s.recovery.enter(RecoveryPhase.RESTORED, clock.getAsLong());
+            s.recovery.enter(RecoveryPhase.RESTORED, atNanos);
             s.recovery.restoreWork(nanos);
         }
     }
 
-    /** The incarnation is back where its predecessor crashed, after {@code replayed} frames replayed to it. */
-    public void caughtUp(int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes) {
+    /**
+     * The incarnation is back where its predecessor crashed, at {@code atNanos} (as for {@link
+     * #restored}), after {@code replayed} frames replayed to it.
+     */
+    public void caughtUp(
+            int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes, long atNanos) {
         RankRecord s = current(rank, incarnation);
         if (s != null && s.recovery != null) {
-            s.recovery.enter(RecoveryPhase.CAUGHT_UP, clock.getAsLong());
+            s.recovery.enter(RecoveryPhase.CAUGHT_UP, atNanos);
             s.recovery.replayed(replayed);
             s.recovery.unmatchedAtMost(peakUnmatched, peakUnmatchedBytes);
         }
@@ -408,8 +416,11 @@ public final class RecoveryCoordinator {
         }
     }
 
-    /** The incarnation says it was struck ({@code reason}), at {@code points} points and {@code operations}. */
-    public void struck(int rank, int incarnation, String reason, long points, long operations) {
+    /**
+     * The incarnation says it was struck ({@code reason}) at {@code atNanos} (as for {@link #restored}),
+     * at {@code points} points and {@code operations}.
+     */
+    public void struck(int rank, int incarnation, String reason, long points, long operations, long atNanos) {
         RankRecord s = current(rank, incarnation);
         if (s == null) {
             return;
@@ -422,7 +433,7 @@ public final class RecoveryCoordinator {
             s.firedKill = null;
             host.stop(rank, incarnation);
         } else if (s.strike == null) {
-            s.strike = new Strike(clock.getAsLong(), reason, points, operations);
+            s.strike = new Strike(atNanos, reason, points, operations);
             host.strike(rank, incarnation, s.firedKill);
         }
     }

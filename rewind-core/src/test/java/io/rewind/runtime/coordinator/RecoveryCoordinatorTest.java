@@ -226,8 +226,8 @@ class RecoveryCoordinatorTest {
         c.respawned(1, 1);
         assertTrue(c.ready(1, 1));
         c.running(1, 1);
-        c.restored(1, 1, 7);
-        c.caughtUp(1, 1, 42, 3, 300);
+        c.restored(1, 1, 7, now);
+        c.caughtUp(1, 1, 42, 3, 300, now);
         RunReport.FailureRecord f =
                 report.build(Duration.ofSeconds(1)).failures().getFirst();
         assertEquals(RecoveryPhase.CAUGHT_UP, f.phase());
@@ -279,7 +279,7 @@ class RecoveryCoordinatorTest {
         RecoveryCoordinator c = coordinator(3, protocol);
         runAll(c, 3);
 
-        c.struck(2, 0, "killed at operation 5", 0, 5);
+        c.struck(2, 0, "killed at operation 5", 0, 5, now);
         assertEquals(List.of("strike 2.0"), host.take());
         c.down(1, 0, sigkill());
         // Rank 2 is struck but still there: nothing is planned until it is down too.
@@ -299,7 +299,7 @@ class RecoveryCoordinatorTest {
         c.down(0, 0, sigkill());
         assertEquals(List.of("peers", "stop 1.0"), host.take());
         c.killFired(1, 0, kill);
-        c.struck(1, 0, "killed at operation 100", 0, 100);
+        c.struck(1, 0, "killed at operation 100", 0, 100, now);
         assertEquals(List.of("stop 1.0"), host.take()); // stopped, not struck: the kill is not spent
         c.down(1, 0, sigkill());
         assertEquals(
@@ -311,7 +311,7 @@ class RecoveryCoordinatorTest {
         c.ready(1, 1);
         c.running(1, 1);
         c.killFired(1, 1, kill);
-        c.struck(1, 1, "killed at operation 100", 0, 100);
+        c.struck(1, 1, "killed at operation 100", 0, 100, now);
         assertEquals(List.of("strike 1.1 by " + kill), host.take());
         assertTrue(c.pendingKills().isEmpty());
     }
