@@ -32,7 +32,8 @@ inproc() { # $1 = jar
 logging() { # $1 = jar
   timeout 1200 "$java" -jar "$1" bench logging --backends off-heap --copies hybrid --max-bytes 65536 --reps 3 \
     --no-tracking-only --out "$work/lg" >/dev/null
-  awk -F, 'NR > 1 && $2 != "none" && ($5 == 1 || $5 == 1024 || $5 == 65536) { print "logging_ratio_" $1 "_" $5 " " $8 }' \
+  awk -F, 'NR > 1 && $2 != "none" && ($5 == 1 || $5 == 1024 || $5 == 65536) {
+    v = $1; gsub(/[ \/]+/, "_", v); print "logging_ratio_" v "_" $5 " " $8 }' \
     "$work/lg/logging.csv"
 }
 tcp() { # $1 = jar, $2 = protocol
