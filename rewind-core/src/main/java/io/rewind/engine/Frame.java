@@ -363,7 +363,7 @@ public final class Frame {
 
     /** A private copy of this frame (for replay queues and checkpoints). */
     public Frame copy() {
-        Frame f = new Frame(
+        Frame f = rebuilt(
                 context,
                 source,
                 sourceWorld,
@@ -371,13 +371,12 @@ public final class Frame {
                 tag,
                 sequence,
                 incarnation,
+                patternId,
+                iterationId,
+                line,
                 data,
                 dataOffset,
-                lengthBytes,
-                null);
-        f.patternId = patternId;
-        f.iterationId = iterationId;
-        f.line = line;
+                lengthBytes);
         f.piggyback = piggyback;
         f.withdrawn = withdrawn;
         f.materialize();
@@ -392,11 +391,20 @@ public final class Frame {
      */
     Frame inTransitCopy() {
         awaitStable();
-        Frame f = new Frame(
-                context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, null, 0, lengthBytes, null);
-        f.patternId = patternId;
-        f.iterationId = iterationId;
-        f.line = line;
+        Frame f = rebuilt(
+                context,
+                source,
+                sourceWorld,
+                destinationWorld,
+                tag,
+                sequence,
+                incarnation,
+                patternId,
+                iterationId,
+                line,
+                null,
+                0,
+                lengthBytes);
         f.withdrawn = withdrawn;
         if (withdrawn || lengthBytes == 0) {
             f.data = MemorySegment.NULL;

@@ -1258,7 +1258,7 @@ public final class ProcessJob {
         @Override
         public io.rewind.ft.logger.LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
             if (lostAtLoggers.isEmpty()) {
-                return new io.rewind.ft.logger.LoggerNodes.Rollback(Set.of(), List.of());
+                return io.rewind.ft.logger.LoggerNodes.Rollback.NONE;
             }
             io.rewind.ft.logger.LoggerNodes.Rollback senders =
                     io.rewind.ft.logger.LoggerNodes.chain(planned, lostAtLoggers);

@@ -691,7 +691,6 @@ public final class Job {
             MailboxSnapshot queues = ChannelState.withInTransit(state.mailbox(), image);
             inc.engine.restoreLine(queues, Math.toIntExact(image.line()));
             inc.restoredFrontiers = queues.frontiers();
-            inc.restoredEvents = new long[] {state.counters()[0], state.counters()[1]};
             inc.protocol.restartedFrom(image.line());
             byte[] protocolState = image.sections().get(CheckpointAgent.PROTOCOL_SECTION);
             if (protocolState != null) {
@@ -1181,9 +1180,7 @@ public final class Job {
 
         @Override
         public io.rewind.ft.logger.LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
-            return loggers == null
-                    ? new io.rewind.ft.logger.LoggerNodes.Rollback(Set.of(), List.of())
-                    : loggers.sendersToRollBack(planned);
+            return loggers == null ? io.rewind.ft.logger.LoggerNodes.Rollback.NONE : loggers.sendersToRollBack(planned);
         }
 
         @Override
@@ -1453,8 +1450,6 @@ public final class Job {
         RankClassLoader loader;
         Thread thread;
         Map<Long, Long> restoredFrontiers;
-        /** The event counts of the line it restarted from (null: a fresh start). */
-        long[] restoredEvents;
         /** The current state, since when and why; replaced whole by {@link #transition}. */
         private final AtomicReference<StateEntry> state =
                 new AtomicReference<>(new StateEntry(IncarnationState.STARTING, System.nanoTime(), "prepared"));

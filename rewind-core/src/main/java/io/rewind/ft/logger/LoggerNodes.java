@@ -267,7 +267,7 @@ public final class LoggerNodes implements AutoCloseable {
         });
         Set<Integer> dragged = RollbackChains.rollbackSet(failed, lostOn).dragged();
         if (dragged.isEmpty()) {
-            return new Rollback(Set.of(), List.of());
+            return Rollback.NONE;
         }
         return new Rollback(
                 dragged,
@@ -278,6 +278,9 @@ public final class LoggerNodes implements AutoCloseable {
 
     /** Senders to roll back with a failure, and why. */
     public record Rollback(Set<Integer> senders, List<String> notes) {
+        /** No sender to roll back. */
+        public static final Rollback NONE = new Rollback(Set.of(), List.of());
+
         /** The run record's entry for this rollback. */
         public Map<String, Object> record(Set<Integer> failed) {
             Map<String, Object> r = new LinkedHashMap<>();
