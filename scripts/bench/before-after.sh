@@ -10,17 +10,13 @@
 # Usage: scripts/bench/before-after.sh BEFORE_JAR [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/bench/common.sh
+. scripts/bench/common.sh
 before="${1:?usage: before-after.sh BEFORE_JAR [ROUNDS]}"
 rounds="${2:-3}"
 ./rewind --version >/dev/null # builds this checkout if needed
 after="rewind-cli/target/rewind.jar"
-java="${REWIND_JAVA:-}"
-if [ -z "$java" ]; then
-  for j in "${JAVA_HOME:-/nonexistent}/bin/java" /usr/lib/jvm/*/bin/java "$HOME"/.jdks/*/bin/java; do
-    if [ -x "$j" ] && "$j" -version 2>&1 | grep -q 'version "\(2[5-9]\|[3-9][0-9]\)'; then java="$j"; break; fi
-  done
-fi
-[ -n "$java" ] || { echo "no JDK 25 found (set REWIND_JAVA)" >&2; exit 2; }
+find_java
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
@@ -64,7 +60,6 @@ for r in $(seq 1 "$rounds"); do
     ratios["$key"]+="$ratio "
   done <"$work/b"
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] " (min " a[1] ", max " a[NR] ")" }'; }
 for key in $(printf '%s\n' "${!ratios[@]}" | sort); do
   echo "$key: after/before median $(echo "${ratios[$key]}" | median)"
 done

@@ -7,6 +7,8 @@
 # Usage: scripts/bench/checkpoint-storage.sh [ROUNDS] [GRID] [SWEEPS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/bench/common.sh
+. scripts/bench/common.sh
 rounds="${1:-3}"
 grid="${2:-256}"
 sweeps="${3:-40}"
@@ -28,7 +30,6 @@ for r in $(seq 1 "$rounds"); do
     per[$mode]+="$each "
   done
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] " (min " a[1] ", max " a[NR] ")" }'; }
 for mode in shared partner; do
   echo "$mode: median ms per checkpoint $(echo "${per[$mode]}" | median)"
 done

@@ -9,18 +9,14 @@
 # Usage: scripts/bench/recovery-lines-cost.sh BEFORE_JAR [ROUNDS] [EVERY]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# shellcheck source=scripts/bench/common.sh
+. scripts/bench/common.sh
 before="${1:?usage: recovery-lines-cost.sh BEFORE_JAR [ROUNDS] [EVERY]}"
 rounds="${2:-10}"
 every="${3:-4}"
 ./rewind --version >/dev/null # builds this checkout if needed
 after="rewind-cli/target/rewind.jar"
-java="${REWIND_JAVA:-}"
-if [ -z "$java" ]; then
-  for j in "${JAVA_HOME:-/nonexistent}/bin/java" /usr/lib/jvm/*/bin/java "$HOME"/.jdks/*/bin/java; do
-    if [ -x "$j" ] && "$j" -version 2>&1 | grep -q 'version "\(2[5-9]\|[3-9][0-9]\)'; then java="$j"; break; fi
-  done
-fi
-[ -n "$java" ] || { echo "no JDK 25 found (set REWIND_JAVA)" >&2; exit 2; }
+find_java
 classes="rewind-apps/target/classes"
 cases=(
   "global|PipelineRing|--protocol global|io.rewind.apps.crossing.PipelineRing 600 512 0"
@@ -49,7 +45,6 @@ for r in $(seq 1 "$rounds"); do
     ratios["$protocol $program"]+="$ratio "
   done
 done
-median() { tr ' ' '\n' | grep -v '^$' | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] " (min " a[1] ", max " a[NR] ")" }'; }
 for c in "${cases[@]}"; do
   IFS='|' read -r protocol program _ _ <<<"$c"
   echo "$protocol $program: after/before median $(echo "${ratios["$protocol $program"]}" | median)"
