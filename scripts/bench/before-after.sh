@@ -45,21 +45,4 @@ measure() { # $1 = jar
   tcp "$1" pessimistic
 }
 
-declare -A ratios
-for r in $(seq 1 "$rounds"); do
-  if [ $((r % 2)) -eq 1 ]; then
-    measure "$before" >"$work/b"; measure "$after" >"$work/a"
-  else
-    measure "$after" >"$work/a"; measure "$before" >"$work/b"
-  fi
-  while read -r key b; do
-    a=$(awk -v k="$key" '$1 == k { print $2 }' "$work/a")
-    [ -n "$a" ] || continue
-    ratio=$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.3f", a / b }')
-    echo "round $r $key: before $b, after $a, ratio $ratio"
-    ratios["$key"]+="$ratio "
-  done <"$work/b"
-done
-for key in $(printf '%s\n' "${!ratios[@]}" | sort); do
-  echo "$key: after/before median $(echo "${ratios[$key]}" | median)"
-done
+paired_rounds "$rounds" "$before" "$after" before after

@@ -187,6 +187,19 @@ final class FaultToleranceOptions {
     boolean logPrepareAhead;
 
     @Option(
+            names = "--verify-replays",
+            negatable = true,
+            defaultValue = "true",
+            fallbackValue = "true",
+            description = "Give every logged message a digest of its identity and payload, kept by its receiver and "
+                    + "in the sender's log: after a crash each replayed message, and each send a restarted rank "
+                    + "re-executes that its receiver already holds, is checked against it, and a mismatch ends the "
+                    + "job with one line naming the protocol, the channel and the sequence number (a program that "
+                    + "is not piecewise deterministic, or a fault of the protocol). --no-verify-replays leaves the "
+                    + "digests out. Default: on.")
+    boolean verifyReplays;
+
+    @Option(
             names = "--log-reserve",
             paramLabel = "SIZE",
             description = "Off-heap memory each rank's payload log faults in when it opens and keeps (e.g. 512MiB): "
@@ -370,6 +383,7 @@ final class FaultToleranceOptions {
         }
         return c.hugePages(logHugePages)
                 .prepareAhead(logPrepareAhead)
+                .verifyReplays(verifyReplays)
                 .reserveBytes(logReserve == null ? 0 : (long) size("--log-reserve", logReserve))
                 .mappedDirectory(logDir != null ? logDir : Path.of(System.getProperty("java.io.tmpdir")))
                 .build();

@@ -26,6 +26,19 @@ final class ArrivalTracker {
         final long key;
         long arrived;
         TreeMap<Long, Frame> held;
+        /** Digests of the admitted frames, from the first that carried one (null: none did yet). */
+        ReceivedDigests digests;
+
+        /** Admits the next frame in order. */
+        void admit(Frame frame) {
+            arrived = frame.sequence;
+            if (digests == null && frame.digest != 0) {
+                digests = new ReceivedDigests(frame.sequence);
+            }
+            if (digests != null) {
+                digests.admitted(frame.digest, frame.line);
+            }
+        }
 
         Channel(long key) {
             this.key = key;
@@ -50,7 +63,7 @@ final class ArrivalTracker {
     boolean admitNext(Frame frame) {
         Channel c = channel(frame.channelKey());
         if (frame.sequence == c.arrived + 1 && (c.held == null || c.held.isEmpty())) {
-            c.arrived = frame.sequence;
+            c.admit(frame);
             return true;
         }
         return false;
@@ -86,7 +99,7 @@ final class ArrivalTracker {
             }
             return List.of();
         }
-        c.arrived = seq;
+        c.admit(frame);
         if (c.held == null || c.held.isEmpty()) {
             return List.of(frame);
         }
@@ -95,7 +108,7 @@ final class ArrivalTracker {
         while (!c.held.isEmpty() && c.held.firstKey() <= c.arrived + 1) {
             Frame next = c.held.pollFirstEntry().getValue();
             if (next.sequence == c.arrived + 1) {
-                c.arrived = next.sequence;
+                c.admit(next);
                 ready.add(next);
             }
         }
@@ -123,6 +136,33 @@ final class ArrivalTracker {
             }
         }
         return m;
+    }
+
+    /**
+     * The digests kept of the frames admitted from {@code sourceWorld}, as words: per context that has
+     * any, the context, the sequence number of the first digest, the count, then the digests.
+     */
+    long[] digestsFrom(int sourceWorld) {
+        int words = 0;
+        for (Channel c : channels.values()) {
+            if (ChannelKey.peer(c.key) == sourceWorld && c.digests != null) {
+                words += 3 + c.digests.digests().length;
+            }
+        }
+        long[] out = new long[words];
+        int at = 0;
+        for (Channel c : channels.values()) {
+            if (ChannelKey.peer(c.key) == sourceWorld && c.digests != null) {
+                int[] d = c.digests.digests();
+                out[at++] = ChannelKey.context(c.key);
+                out[at++] = c.digests.first();
+                out[at++] = d.length;
+                for (int v : d) {
+                    out[at++] = v;
+                }
+            }
+        }
+        return out;
     }
 
     Map<Long, Long> frontiers() {

@@ -47,6 +47,17 @@ public final class Frame {
      * protocol that piggybacks them), read by the receiving rank's protocol when the frame arrives; null for none.
      */
     long[] piggyback;
+    /**
+     * The digest of the message as its sender first sent it ({@link MessageDigests}; 0: none): set by
+     * the sending protocol before the hand-off for a logged message, or by whoever rebuilds a frame
+     * that carried one. Its receiver keeps it for replay verification.
+     */
+    int digest;
+    /**
+     * A replay from its sender's log (or carried as one on the wire): its receiver checks the payload
+     * against {@link #digest} before anything matches it.
+     */
+    boolean replayed;
 
     final long lengthBytes;
     MemorySegment data;
@@ -187,6 +198,29 @@ public final class Frame {
     public void setPattern(int patternId, int iterationId) {
         this.patternId = patternId;
         this.iterationId = iterationId;
+    }
+
+    /** The digest of the message as first sent ({@link MessageDigests}), or 0 for none. */
+    public int digest() {
+        return digest;
+    }
+
+    /**
+     * Sets {@link #digest()}: the sending protocol, before the hand-off, or whoever rebuilds a frame
+     * from the wire, before anyone else sees it.
+     */
+    public void setDigest(int digest) {
+        this.digest = digest;
+    }
+
+    /** Whether the frame is a replay from its sender's log (its payload is checked against its digest). */
+    public boolean isReplayed() {
+        return replayed;
+    }
+
+    /** Marks a frame as a replay: by whoever builds it (the sender's protocol, or a codec), before anyone sees it. */
+    public void markReplayed() {
+        this.replayed = true;
     }
 
     /** The protocol words carried on this frame, or null (see {@link FaultTolerance#onPiggyback}). */
@@ -379,6 +413,7 @@ public final class Frame {
                 lengthBytes);
         f.piggyback = piggyback;
         f.withdrawn = withdrawn;
+        f.digest = digest;
         f.materialize();
         return f;
     }
@@ -406,6 +441,7 @@ public final class Frame {
                 0,
                 lengthBytes);
         f.withdrawn = withdrawn;
+        f.digest = digest;
         if (withdrawn || lengthBytes == 0) {
             f.data = MemorySegment.NULL;
         } else {

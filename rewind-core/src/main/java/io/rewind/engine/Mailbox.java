@@ -81,8 +81,45 @@ public final class Mailbox implements FrameSink {
         this.owner = thread;
     }
 
+    /** The first replayed frame that failed its check, or null. */
+    private volatile ReplayMismatch replayMismatch;
+
+    /** The first replayed frame that failed its check (null: none did). */
+    public ReplayMismatch replayMismatch() {
+        return replayMismatch;
+    }
+
+    /**
+     * A replayed frame's payload against the digest it was first sent with (outside the lock: it reads
+     * the whole payload). One that fails is dropped, and the rank's next runtime call ends it.
+     */
+    private boolean passesReplayCheck(Frame frame) {
+        if (!frame.replayed || frame.digest == 0) {
+            return true;
+        }
+        int actual = MessageDigests.of(frame);
+        if (actual == frame.digest) {
+            return true;
+        }
+        if (replayMismatch == null) {
+            replayMismatch = new ReplayMismatch(
+                    true,
+                    frame.context,
+                    frame.sourceWorld,
+                    frame.destinationWorld,
+                    frame.sequence,
+                    frame.digest,
+                    actual);
+        }
+        frame.releaseSender();
+        return false;
+    }
+
     @Override
     public void onFrame(Frame frame) {
+        if (!passesReplayCheck(frame)) {
+            return;
+        }
         if (arrivals != null) {
             onTrackedFrame(frame);
             return;
@@ -454,6 +491,20 @@ public final class Mailbox implements FrameSink {
             LockSupport.unpark(t);
         }
         return null;
+    }
+
+    /**
+     * The digests kept of the frames admitted from {@code sourceWorld}, as words (see {@link
+     * io.rewind.engine.ReceivedDigests}): per context, the context, the first sequence number, the
+     * count, the digests. Empty if untracked.
+     */
+    public long[] digestsFrom(int sourceWorld) {
+        if (arrivals == null) {
+            return new long[0];
+        }
+        synchronized (lock) {
+            return arrivals.digestsFrom(sourceWorld);
+        }
     }
 
     /** By context, the highest sequence number that arrived from {@code sourceWorld} (empty if untracked). */

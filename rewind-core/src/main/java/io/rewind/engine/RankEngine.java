@@ -361,7 +361,16 @@ public final class RankEngine {
      */
     public void checkAlive() {
         liveness.check();
+        checkReplays();
         progress();
+    }
+
+    /** Ends the rank if a replayed frame failed its check ({@link ReplayMismatch}). */
+    private void checkReplays() {
+        ReplayMismatch m = mailbox.replayMismatch();
+        if (m != null) {
+            throw m.error(faultTolerance.name());
+        }
     }
 
     /**
@@ -376,6 +385,7 @@ public final class RankEngine {
             hook.accept(n);
         }
         liveness.check();
+        checkReplays();
         progress();
     }
 

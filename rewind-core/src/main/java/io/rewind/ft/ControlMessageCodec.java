@@ -15,7 +15,7 @@ import java.util.Map;
  * its send cancellations ({@link SendCancellation}), and the recovery messages of {@link
  * RecoveryMessages}. Big-endian: a type byte, the sender's world rank and
  * incarnation, then the fields of the type; a map is a count followed by (int key, long value) pairs; the answer to a rollback request ends with
- * the determinants it returns, a count followed by that many longs.
+ * the determinants it returns and the digests it kept, each a count followed by that many longs.
  */
 public final class ControlMessageCodec implements ControlCodec {
     public static final ControlMessageCodec INSTANCE = new ControlMessageCodec();
@@ -86,7 +86,7 @@ public final class ControlMessageCodec implements ControlCodec {
                         case INCARNATION_NOTICE -> new IncarnationNotice(source, incarnation);
                         case ROLLBACK_REQUEST -> new RecoveryMessages.RollbackRequest(source, incarnation, readMap(in));
                         case LAST_MESSAGES -> new RecoveryMessages.LastMessages(
-                                source, incarnation, readMap(in), readWords(in));
+                                source, incarnation, readMap(in), readWords(in), readWords(in));
                         case REPLAY_BATCH -> new RecoveryMessages.ReplayBatch(
                                 source, incarnation, in.getInt(), in.getInt());
                         case REPLAY_ACK -> new RecoveryMessages.ReplayAck(source, incarnation, in.getInt());
@@ -131,21 +131,27 @@ public final class ControlMessageCodec implements ControlCodec {
         return out.array();
     }
 
-    /** The map, then the outcomes: a count and that many longs. */
+    /** The map, then the outcomes and the digests: each a count and that many longs. */
     private static byte[] lastMessages(RecoveryMessages.LastMessages m) {
         long[] outcomes = m.outcomes();
+        long[] digests = m.digests();
         Map<Integer, Long> map = m.arrived();
         ByteBuffer out = header(
                 LAST_MESSAGES,
                 m,
-                Integer.BYTES + map.size() * ENTRY_BYTES + Integer.BYTES + outcomes.length * Long.BYTES);
+                Integer.BYTES
+                        + map.size() * ENTRY_BYTES
+                        + 2 * Integer.BYTES
+                        + (outcomes.length + digests.length) * Long.BYTES);
         out.putInt(map.size());
         for (Map.Entry<Integer, Long> e : map.entrySet()) {
             out.putInt(e.getKey()).putLong(e.getValue());
         }
-        out.putInt(outcomes.length);
-        for (long w : outcomes) {
-            out.putLong(w);
+        for (long[] words : new long[][] {outcomes, digests}) {
+            out.putInt(words.length);
+            for (long w : words) {
+                out.putLong(w);
+            }
         }
         return out.array();
     }

@@ -209,16 +209,9 @@ public final class RecoveryLines {
             needFrom.put(s, need);
         }
         for (int r : group) {
-            Map<Long, Long> held = new HashMap<>();
-            if (number > 0) {
-                synchronized (lines[r]) {
-                    Line l = find(r, number);
-                    if (l == null) {
-                        return false;
-                    }
-                    held.putAll(l.frontiers());
-                    l.inTransit().forEach((k, v) -> held.merge(k, v, Math::max));
-                }
+            Map<Long, Long> held = heldAt(r, number);
+            if (held == null) {
+                return false;
             }
             for (Map.Entry<Integer, Map<Long, Long>> from : needFrom.entrySet()) {
                 int s = from.getKey();
@@ -238,6 +231,65 @@ public final class RecoveryLines {
             }
         }
         return true;
+    }
+
+    /**
+     * Whether {@code receiver}'s line {@code receiverLine} holds (received by it, or kept with it in
+     * transit) every message that each of {@code senders} had sent it when they wrote their line {@code
+     * senderLine} (0: the start, before any message). False where a line it needs is not kept. A rank
+     * that restarted from {@code receiverLine} gets the rest from the senders: from their logs, or from
+     * their re-execution of what they sent after the line they restart from; what they sent before it
+     * exists nowhere once their logs are gone.
+     */
+    public boolean holdsSentBefore(
+            int receiver, long receiverLine, java.util.Collection<Integer> senders, long senderLine) {
+        if (senderLine == 0) {
+            return true;
+        }
+        Map<Long, Long> held = heldAt(receiver, receiverLine);
+        if (held == null) {
+            return false;
+        }
+        for (int s : senders) {
+            if (s == receiver) {
+                continue;
+            }
+            Map<Long, Long> sent;
+            synchronized (lines[s]) {
+                Line l = find(s, senderLine);
+                if (l == null || l.sent() == null) {
+                    return false;
+                }
+                sent = l.sent();
+            }
+            for (Map.Entry<Long, Long> e : sent.entrySet()) {
+                long key = e.getKey();
+                if (ChannelKey.peer(key) == receiver
+                        && held.getOrDefault(ChannelKey.of(ChannelKey.context(key), s), 0L) < e.getValue()) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * What {@code rank}'s line {@code number} holds per incoming channel: received by then, or kept with
+     * it in transit (empty for line 0, the start); null if the line is not kept.
+     */
+    private Map<Long, Long> heldAt(int rank, long number) {
+        Map<Long, Long> held = new HashMap<>();
+        if (number > 0) {
+            synchronized (lines[rank]) {
+                Line l = find(rank, number);
+                if (l == null) {
+                    return null;
+                }
+                held.putAll(l.frontiers());
+                l.inTransit().forEach((k, v) -> held.merge(k, v, Math::max));
+            }
+        }
+        return held;
     }
 
     /** Under {@code lines[rank]}: the rank's kept line {@code number}, or null. */

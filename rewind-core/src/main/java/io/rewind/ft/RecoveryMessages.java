@@ -29,17 +29,25 @@ public final class RecoveryMessages {
     /**
      * The answer: of what the restarted rank sent, the answering rank holds up to {@code arrived} per
      * context; {@code outcomes} are the determinants of the restarted rank's events it holds (causal
-     * logging; empty for the other protocols).
+     * logging; empty for the other protocols); {@code digests} are the digests it kept of the messages
+     * it holds from the restarted rank (replay verification; empty without it), as words: per context,
+     * the context, the sequence number of the first digest, their count, then the digests.
      */
-    public record LastMessages(int sourceWorld, int incarnation, Map<Integer, Long> arrived, long[] outcomes)
+    public record LastMessages(
+            int sourceWorld, int incarnation, Map<Integer, Long> arrived, long[] outcomes, long[] digests)
             implements ControlMessage {
         public LastMessages {
             arrived = Map.copyOf(arrived);
             outcomes = outcomes.clone();
+            digests = digests.clone();
+        }
+
+        public LastMessages(int sourceWorld, int incarnation, Map<Integer, Long> arrived, long[] outcomes) {
+            this(sourceWorld, incarnation, arrived, outcomes, new long[0]);
         }
 
         public LastMessages(int sourceWorld, int incarnation, Map<Integer, Long> arrived) {
-            this(sourceWorld, incarnation, arrived, new long[0]);
+            this(sourceWorld, incarnation, arrived, new long[0], new long[0]);
         }
 
         @Override
@@ -48,23 +56,34 @@ public final class RecoveryMessages {
         }
 
         @Override
+        public long[] digests() {
+            return digests.clone();
+        }
+
+        @Override
         public boolean equals(Object o) {
             return o instanceof LastMessages m
                     && m.sourceWorld == sourceWorld
                     && m.incarnation == incarnation
                     && m.arrived.equals(arrived)
-                    && java.util.Arrays.equals(m.outcomes, outcomes);
+                    && java.util.Arrays.equals(m.outcomes, outcomes)
+                    && java.util.Arrays.equals(m.digests, digests);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hash(sourceWorld, incarnation, arrived, java.util.Arrays.hashCode(outcomes));
+            return java.util.Objects.hash(
+                    sourceWorld,
+                    incarnation,
+                    arrived,
+                    java.util.Arrays.hashCode(outcomes),
+                    java.util.Arrays.hashCode(digests));
         }
 
         @Override
         public String toString() {
             return "LastMessages[sourceWorld=" + sourceWorld + ", incarnation=" + incarnation + ", arrived=" + arrived
-                    + ", outcomes=" + outcomes.length + " words]";
+                    + ", outcomes=" + outcomes.length + " words, digests=" + digests.length + " words]";
         }
     }
 

@@ -54,7 +54,8 @@ record JobSpec(
             long mappedFileThresholdBytes,
             boolean hugePages,
             boolean prepareAhead,
-            long reserveBytes)
+            long reserveBytes,
+            boolean verifyReplays)
             implements Serializable {}
 
     static JobSpec of(JobConfig c) {
@@ -94,7 +95,8 @@ record JobSpec(
                         l.mappedFileThresholdBytes(),
                         l.hugePages(),
                         l.prepareAhead(),
-                        l.reserveBytes()),
+                        l.reserveBytes(),
+                        l.verifyReplays()),
                 new Loggers(
                         c.logging().loggers().loggers(),
                         c.logging().loggers().quotaBytes(),
@@ -129,7 +131,8 @@ record JobSpec(
                 l.mappedFileThresholdBytes(),
                 l.hugePages(),
                 l.prepareAhead(),
-                l.reserveBytes());
+                l.reserveBytes(),
+                l.verifyReplays());
         return JobConfig.builder(mainClass)
                 .ranks(ranks)
                 .args(args)

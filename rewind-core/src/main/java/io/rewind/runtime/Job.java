@@ -7,6 +7,7 @@ import io.rewind.engine.CommunicatorFactory;
 import io.rewind.engine.Mailbox;
 import io.rewind.engine.MailboxSnapshot;
 import io.rewind.engine.RankEngine;
+import io.rewind.engine.ReplayMismatch;
 import io.rewind.engine.RewindException;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
@@ -759,6 +760,8 @@ public final class Job {
                         e);
                 abort(rank, 1, "rank " + rank + " could not start: " + e.getMessage());
             }
+        } catch (ReplayMismatch.ReplayMismatchError e) {
+            outcome = onRankThrew(rank, e); // found while the restarted rank waited for its peers' answers
         } catch (RankKilledError e) {
             // a crash: outcome stays null
         } finally {
@@ -873,6 +876,12 @@ public final class Job {
     }
 
     private RankOutcome onRankThrew(int rank, Throwable cause) {
+        if (cause instanceof ReplayMismatch.ReplayMismatchError m) {
+            // A recovery that went wrong, found where it did: one line, and the job ends.
+            System.err.println("rewind: " + m.getMessage());
+            abort(rank, 1, m.getMessage());
+            return new RankOutcome(rank, RankOutcome.Status.FAILED, m.getMessage(), m);
+        }
         JobAbortedException a = abort.get();
         if (cause instanceof JobAbortedException || (a != null && cause instanceof RewindException)) {
             return new RankOutcome(

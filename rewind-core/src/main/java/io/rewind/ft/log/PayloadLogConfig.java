@@ -40,6 +40,10 @@ import java.nio.file.Path;
  *     open (see {@link OffHeapBlockSource}): a log expected to grow that much between two
  *     checkpoints then never waits for new memory; 0 (the default) reserves nothing. Rounded up to
  *     whole blocks; needs an off-heap backend and at most {@code offHeapLimitBytes}
+ * @param verifyReplays every logged message carries the digest of its identity and payload, which
+ *     the log keeps beside it and its receiver keeps too: a replayed message is checked against it
+ *     on arrival, and a send that a restarted rank re-executes and skips against its receiver's copy
+ *     (see {@link io.rewind.engine.MessageDigests}); on by default
  */
 public record PayloadLogConfig(
         StorageBackend backend,
@@ -57,7 +61,8 @@ public record PayloadLogConfig(
         long mappedFileThresholdBytes,
         boolean hugePages,
         boolean prepareAhead,
-        long reserveBytes) {
+        long reserveBytes,
+        boolean verifyReplays) {
 
     public static final long PAGE_BYTES = 4096;
     static final long MAX_BLOCK_BYTES = 1L << 30;
@@ -151,7 +156,8 @@ public record PayloadLogConfig(
                 .mappedFileThresholdBytes(mappedFileThresholdBytes)
                 .hugePages(hugePages)
                 .prepareAhead(prepareAhead)
-                .reserveBytes(reserveBytes);
+                .reserveBytes(reserveBytes)
+                .verifyReplays(verifyReplays);
     }
 
     /**
@@ -178,6 +184,7 @@ public record PayloadLogConfig(
         private boolean hugePages = true;
         private boolean prepareAhead = true;
         private long reserveBytes;
+        private boolean verifyReplays = true;
 
         private Builder(StorageBackend backend) {
             this.backend = backend;
@@ -258,6 +265,12 @@ public record PayloadLogConfig(
             return this;
         }
 
+        /** Whether logged messages carry digests that replays and re-executed sends are checked against. */
+        public Builder verifyReplays(boolean v) {
+            verifyReplays = v;
+            return this;
+        }
+
         /** Validates and builds; throws {@link IllegalArgumentException} naming the bad setting. */
         public PayloadLogConfig build() {
             return new PayloadLogConfig(
@@ -276,7 +289,8 @@ public record PayloadLogConfig(
                     mappedFileThresholdBytes,
                     hugePages,
                     prepareAhead,
-                    reserveBytes);
+                    reserveBytes,
+                    verifyReplays);
         }
     }
 }

@@ -175,7 +175,7 @@ final class ReplayServer {
      * One frame of a batch: its identity and its payload, read from the log under the lock, or still at a
      * logger ({@code dumped}, referenced until it is read).
      */
-    private record Replayed(
+    record Replayed(
             int context,
             int source,
             int peer,
@@ -184,10 +184,29 @@ final class ReplayServer {
             int incarnation,
             long pattern,
             int line,
+            int digest,
             boolean withdrawn,
             byte[] payload,
             DumpedPayload dumped,
-            long lengthBytes) {}
+            long lengthBytes) {
+        /** The same frame with another payload (of the same length, or not). */
+        Replayed withPayload(byte[] other) {
+            return new Replayed(
+                    context,
+                    source,
+                    peer,
+                    tag,
+                    sequence,
+                    incarnation,
+                    pattern,
+                    line,
+                    digest,
+                    withdrawn,
+                    other,
+                    null,
+                    other.length);
+        }
+    }
 
     /** The frame to hand over for {@code r}; reads a payload at a logger first (lock not held). */
     private Frame frameOf(Replayed r) {
@@ -199,7 +218,7 @@ final class ReplayServer {
                 r.dumped().unreference();
             }
         }
-        return copyOf(
+        Frame f = copyOf(
                 r.context(),
                 r.source(),
                 r.peer(),
@@ -209,6 +228,9 @@ final class ReplayServer {
                 r.pattern(),
                 r.line(),
                 bytes);
+        f.setDigest(r.digest());
+        f.markReplayed();
+        return f;
     }
 
     /**
@@ -259,7 +281,8 @@ final class ReplayServer {
             int i = at[pick]++;
             int context = ChannelKey.context(channel.key);
             Replayed r = host.wasCancelled(channel.key, channel.sequence(i))
-                    ? new Replayed(context, 0, c.peer, 0, channel.sequence(i), incarnation, 0, 0, true, null, null, 0)
+                    ? new Replayed(
+                            context, 0, c.peer, 0, channel.sequence(i), incarnation, 0, 0, 0, true, null, null, 0)
                     : replayed(channel, i, c.peer);
             out.add(r);
             bytes += r.lengthBytes();
@@ -269,7 +292,7 @@ final class ReplayServer {
         c.awaitingAck = true;
         c.done = !more;
         replayedFrames += out.size();
-        return out;
+        return ReplayFault.applyTo(out);
     }
 
     /** Lock held: logged frame {@code i} of {@code channel} as replayed to {@code peer}. */
@@ -291,6 +314,7 @@ final class ReplayServer {
                 incarnation,
                 channel.pattern(i),
                 channel.line(i),
+                channel.digest(i),
                 false,
                 payload,
                 dumped,
@@ -303,7 +327,7 @@ final class ReplayServer {
      */
     Frame copyOf(SentFrames channel, int i, int peer) {
         byte[] payload = payloadOf(channel.payload(i));
-        return copyOf(
+        Frame f = copyOf(
                 channel.context(i),
                 channel.source(i),
                 peer,
@@ -313,6 +337,9 @@ final class ReplayServer {
                 channel.pattern(i),
                 channel.line(i),
                 payload);
+        f.setDigest(channel.digest(i));
+        f.markReplayed();
+        return f;
     }
 
     private Frame copyOf(

@@ -5,7 +5,9 @@ import io.rewind.engine.ChannelKey;
 import io.rewind.engine.Contexts;
 import io.rewind.engine.ControlMessage;
 import io.rewind.engine.Frame;
+import io.rewind.engine.MessageDigests;
 import io.rewind.engine.RankEngine;
+import io.rewind.engine.ReplayMismatch;
 import io.rewind.engine.SharedPayload;
 import io.rewind.engine.StagedPayload;
 import io.rewind.engine.Transport;
@@ -106,6 +108,13 @@ public final class SenderLoggingRank implements RankProtocol {
      * (or, for a peer that restarted since, as its own rollback request said).
      */
     private final Map<Long, Long> skipUpTo = new HashMap<>();
+    /**
+     * Per channel key, the digests its receiver kept of the frames it holds from this rank, as its
+     * answer said: the sends this restarted rank skips are checked against them. Lock held.
+     */
+    private final Map<Long, PeerDigests> peerDigests = new HashMap<>();
+    /** Whether logged frames carry digests and skipped re-executed sends are checked ({@link PayloadLogConfig#verifyReplays}). */
+    private final boolean verify;
     /** Per peer, the incarnation whose word {@link #skipUpTo} holds. */
     private final Map<Integer, Integer> skipReportedBy = new HashMap<>();
     /**
@@ -219,6 +228,7 @@ public final class SenderLoggingRank implements RankProtocol {
         this.log = log;
         this.outcomes = outcomes;
         this.pipelineChunkBytes = log.config().pipelineChunkBytes();
+        this.verify = log.config().verifyReplays();
         this.replay = new ReplayServer(worldRank, incarnation, new ReplayHost());
         this.quota = new ChannelQuota(channels, new QuotaHost());
         this.truncation = new LogTruncation(worldRank, log, held, cancelled, new TruncationHost());
@@ -416,6 +426,9 @@ public final class SenderLoggingRank implements RankProtocol {
         if (!logsTo.test(destinationWorld) || !roomToLog(destinationWorld, frame.lengthBytes())) {
             return sendUnlogged(frame, destinationWorld, key, transport);
         }
+        if (verify) {
+            frame.setDigest(MessageDigests.of(frame)); // before the hand-off: its receiver keeps it
+        }
         if (spill.spills()
                 && shared == null
                 && frame.lengthBytes() > spill.quotaBytes()
@@ -435,6 +448,9 @@ public final class SenderLoggingRank implements RankProtocol {
             // A restarted rank logs what it re-executes even when the peer already holds it: if that peer
             // crashes later, this log is the only place left to replay it from.
             boolean peerHasIt = restarted && frame.sequence() <= skipUpTo.getOrDefault(key, 0L);
+            if (peerHasIt) {
+                checkReexecuted(key, frame, destinationWorld);
+            }
             // A synchronous send must wait until the peer matches the message, which it may not have
             // done yet: the copy sent again is dropped there as a duplicate, and this send completes
             // once the first copy is matched. A pulled send too may have been cancelled the first time:
@@ -643,6 +659,7 @@ public final class SenderLoggingRank implements RankProtocol {
                         frame.sequence(),
                         pattern(frame),
                         frame.line(),
+                        frame.digest(),
                         stored,
                         indexedFrames++);
     }
@@ -1008,6 +1025,7 @@ public final class SenderLoggingRank implements RankProtocol {
                 }
                 synchronized (lock) {
                     peerHolds(m.sourceWorld(), m.incarnation(), m.arrived());
+                    peerDigests(m.sourceWorld(), m.incarnation(), m.digests());
                     answered.add(m.sourceWorld());
                 }
             }
@@ -1058,7 +1076,13 @@ public final class SenderLoggingRank implements RankProtocol {
             replay.open(peer, r.incarnation(), r.held());
         }
         transport.sendControl(
-                peer, new RecoveryMessages.LastMessages(worldRank, incarnation, arrived, outcomes.outcomesOf(peer)));
+                peer,
+                new RecoveryMessages.LastMessages(
+                        worldRank,
+                        incarnation,
+                        arrived,
+                        outcomes.outcomesOf(peer),
+                        verify ? engine.mailbox().digestsFrom(peer) : new long[0]));
         if (askAgain) {
             transport.sendControl(
                     peer, new RecoveryMessages.RollbackRequest(worldRank, incarnation, byContext(restoredHeld, peer)));
@@ -1086,8 +1110,71 @@ public final class SenderLoggingRank implements RankProtocol {
             }
         }
         skipReportedBy.put(peer, peerIncarnation);
+        // What an earlier incarnation of the peer received is no measure of what this one holds.
+        peerDigests.keySet().removeIf(k -> ChannelKey.peer(k) == peer);
         for (Map.Entry<Integer, Long> e : held.entrySet()) {
             skipUpTo.put(ChannelKey.of(e.getKey(), peer), e.getValue());
+        }
+    }
+
+    /**
+     * Lock held: incarnation {@code peerIncarnation} of {@code peer} kept these digests of what it
+     * holds from this rank ({@link io.rewind.engine.Mailbox#digestsFrom}); the word of an incarnation
+     * older than the one heard from last is stale and ignored.
+     */
+    private void peerDigests(int peer, int peerIncarnation, long[] words) {
+        Integer reportedBy = skipReportedBy.get(peer);
+        if (reportedBy != null && peerIncarnation < reportedBy) {
+            return;
+        }
+        for (int at = 0; at + 3 <= words.length; ) {
+            int context = (int) words[at];
+            long first = words[at + 1];
+            int count = (int) words[at + 2];
+            at += 3;
+            if (count < 0 || at + count > words.length) {
+                return; // not words this rank's peers write: nothing to check against
+            }
+            int[] digests = new int[count];
+            for (int i = 0; i < count; i++) {
+                digests[i] = (int) words[at + i];
+            }
+            at += count;
+            peerDigests.put(ChannelKey.of(context, peer), new PeerDigests(first, digests));
+        }
+    }
+
+    /**
+     * Lock held: a send this restarted rank re-executes and skips, since its receiver holds it, must
+     * be the message the receiver holds. One that differs ends the job: the re-execution went another
+     * way than the original (an outcome not repeated, say), and the receiver's state already depends on
+     * what it got.
+     */
+    private void checkReexecuted(long key, Frame frame, int destinationWorld) {
+        PeerDigests d = peerDigests.get(key);
+        if (d == null || frame.digest() == 0) {
+            return;
+        }
+        int expected = d.of(frame.sequence());
+        if (expected != 0 && expected != frame.digest()) {
+            throw new ReplayMismatch(
+                            false,
+                            frame.context(),
+                            worldRank,
+                            destinationWorld,
+                            frame.sequence(),
+                            expected,
+                            frame.digest())
+                    .error(protocolName);
+        }
+    }
+
+    /** The digests a receiver kept of consecutive frames of one channel, from sequence {@code first} on. */
+    private record PeerDigests(long first, int[] digests) {
+        /** The digest of frame {@code sequence}, or 0 if none was kept. */
+        int of(long sequence) {
+            long i = sequence - first;
+            return i >= 0 && i < digests.length ? digests[(int) i] : 0;
         }
     }
 

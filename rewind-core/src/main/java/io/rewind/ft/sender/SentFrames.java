@@ -30,6 +30,8 @@ final class SentFrames {
      * have the original.
      */
     private int[] lines = new int[INITIAL];
+    /** The digest each frame was first sent with ({@link io.rewind.engine.MessageDigests}; 0: none): replay carries it. */
+    private int[] digests = new int[INITIAL];
     /**
      * When each frame was indexed, counted across all channels of the rank: replay to a peer takes
      * the frames of its channels in this order, which is the order they were sent in.
@@ -78,6 +80,11 @@ final class SentFrames {
         return lines[i];
     }
 
+    /** The digest frame {@code i} was first sent with (0: none). */
+    int digest(int i) {
+        return digests[i];
+    }
+
     /** Frame {@code i}'s place in the order the rank's logged frames were indexed, all channels together. */
     long order(int i) {
         return orders[i];
@@ -103,7 +110,16 @@ final class SentFrames {
     }
 
     /** @param order the frame's place among every frame the rank indexed, on any channel (see {@link #order}) */
-    void add(int context, int source, int tag, long sequence, long pattern, int line, StoredPayload entry, long order) {
+    void add(
+            int context,
+            int source,
+            int tag,
+            long sequence,
+            long pattern,
+            int line,
+            int digest,
+            StoredPayload entry,
+            long order) {
         if (tail == sequences.length) {
             makeRoom();
         }
@@ -117,6 +133,7 @@ final class SentFrames {
             System.arraycopy(tags, at, tags, at + 1, n);
             System.arraycopy(patterns, at, patterns, at + 1, n);
             System.arraycopy(lines, at, lines, at + 1, n);
+            System.arraycopy(digests, at, digests, at + 1, n);
             System.arraycopy(orders, at, orders, at + 1, n);
             System.arraycopy(entries, at, entries, at + 1, n);
         }
@@ -126,6 +143,7 @@ final class SentFrames {
         tags[at] = tag;
         patterns[at] = pattern;
         lines[at] = line;
+        digests[at] = digest;
         orders[at] = order;
         entries[at] = entry;
         tail++;
@@ -219,6 +237,7 @@ final class SentFrames {
         tags = moved(tags, capacity, live);
         patterns = moved(patterns, capacity, live);
         lines = moved(lines, capacity, live);
+        digests = moved(digests, capacity, live);
         orders = moved(orders, capacity, live);
         StoredPayload[] e = new StoredPayload[capacity];
         System.arraycopy(entries, head, e, 0, live);

@@ -632,6 +632,16 @@ public final class RecoveryCoordinator {
             }
             host.pruning(true);
             plan = protocol.plan(planned, view);
+            // A rank that restarted earlier may still wait for what the ranks of this plan sent before
+            // its line, which only their logs held: it rolls back with them (planned anew, as failed).
+            for (Set<Integer> stranded = strandedBy(plan); !stranded.isEmpty(); stranded = strandedBy(plan)) {
+                host.note("rewind: rank" + (stranded.size() > 1 ? "s " : " ") + stranded
+                        + " restarted from a line that lacks what " + plan.rollback() + " sent before line "
+                        + plan.line() + ", which only their lost logs held: "
+                        + (stranded.size() > 1 ? "they roll" : "it rolls") + " back with them");
+                planned.addAll(stranded);
+                plan = protocol.plan(planned, view);
+            }
             for (String note : plan.notes()) {
                 host.note("rewind: " + note);
             }
@@ -653,6 +663,32 @@ public final class RecoveryCoordinator {
             pendingPlan = null;
             restart(plan);
         }
+    }
+
+    /**
+     * The ranks outside {@code plan} whose current incarnation restarted from a line (or was resumed
+     * from one) that does not hold everything the plan's ranks sent them before the plan's line: they
+     * took the rest from those ranks' logs, or were about to, and the plan's ranks will not send it
+     * again. Judged by the newest line each wrote since, so a rank that has taken it all in and written
+     * a line is left alone. Empty when the plan rolls back every rank.
+     */
+    private Set<Integer> strandedBy(RecoveryPlan plan) {
+        Set<Integer> out = new TreeSet<>();
+        if (plan.line() == 0 && plan.rollback().size() == ranks.length) {
+            return out;
+        }
+        for (RankRecord s : ranks) {
+            if (plan.rollback().contains(s.rank) || (s.incarnation == 0 && s.restartLine == 0)) {
+                continue; // running since the job started: every message sent to it reached it
+            }
+            if (s.life == RankLife.ENDED || s.life == RankLife.EXITED) {
+                continue; // its program is over: it needs nothing more
+            }
+            if (!lines.holdsSentBefore(s.rank, s.lineReached, plan.rollback(), plan.line())) {
+                out.add(s.rank);
+            }
+        }
+        return out;
     }
 
     /** Every rank of the plan is down (or starting from its line): starts the ones that are down. */

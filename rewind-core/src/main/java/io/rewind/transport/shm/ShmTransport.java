@@ -69,12 +69,14 @@ public final class ShmTransport implements Transport {
     static final int SYNCHRONOUS_FRAME = 3;
     static final int MORE = 4;
     static final int PIGGYBACK = 5;
+    /** A {@link #FRAME} replayed from its sender's log ({@link Frame#isReplayed()}). */
+    static final int REPLAYED_FRAME = 6;
     /** The most words one frame may carry: a ring whose sender sends more is refused. */
     static final int MAX_PIGGYBACK_WORDS = 1 << 24;
 
     /**
-     * Ten ints (the last one padding: a record starts 8-byte aligned, and its longs must stay so) and
-     * two longs.
+     * Ten ints (the last the frame's digest, {@link Frame#digest()}) and two longs, so that the longs
+     * stay 8-byte aligned in a record that starts so.
      */
     static final int FRAME_HEADER_BYTES = 10 * Integer.BYTES + 2 * Long.BYTES;
 
@@ -495,7 +497,9 @@ public final class ShmTransport implements Transport {
                 }
                 long total = f.lengthBytes();
                 int first = (int) Math.min(total, maxRecord - FRAME_HEADER_BYTES);
-                int i = claim(f.isSynchronous() ? SYNCHRONOUS_FRAME : FRAME, FRAME_HEADER_BYTES + first);
+                int i = claim(
+                        f.isSynchronous() ? SYNCHRONOUS_FRAME : f.isReplayed() ? REPLAYED_FRAME : FRAME,
+                        FRAME_HEADER_BYTES + first);
                 if (i < 0) {
                     return false;
                 }
@@ -510,7 +514,7 @@ public final class ShmTransport implements Transport {
                     m.set(ValueLayout.JAVA_INT, i + 24, f.patternId());
                     m.set(ValueLayout.JAVA_INT, i + 28, f.iterationId());
                     m.set(ValueLayout.JAVA_INT, i + 32, f.line());
-                    m.set(ValueLayout.JAVA_INT, i + 36, 0);
+                    m.set(ValueLayout.JAVA_INT, i + 36, f.digest());
                     m.set(ValueLayout.JAVA_LONG, i + 40, f.sequence());
                     m.set(ValueLayout.JAVA_LONG, i + 48, total);
                     if (first == total) {
@@ -692,7 +696,8 @@ public final class ShmTransport implements Transport {
             String refusal;
             try {
                 refusal = switch (type) {
-                    case FRAME, SYNCHRONOUS_FRAME -> onFrame(data, offset, length, type == SYNCHRONOUS_FRAME);
+                    case FRAME, SYNCHRONOUS_FRAME, REPLAYED_FRAME -> onFrame(
+                            data, offset, length, type == SYNCHRONOUS_FRAME, type == REPLAYED_FRAME);
                     case CONTROL -> piggyback != null
                             ? "a control record after words for a frame"
                             : onControl(data, offset, length);
@@ -742,7 +747,7 @@ public final class ShmTransport implements Transport {
         /** Words the next frame carries, from the piggyback records before it (null: none). */
         private long[] piggyback;
 
-        private String onFrame(MemorySegment b, int i, int length, boolean synchronous) {
+        private String onFrame(MemorySegment b, int i, int length, boolean synchronous, boolean replayed) {
             if (assembling != null) {
                 return "a new message before the last one ended";
             }
@@ -760,6 +765,7 @@ public final class ShmTransport implements Transport {
             int patternId = b.get(ValueLayout.JAVA_INT, i + 24);
             int iterationId = b.get(ValueLayout.JAVA_INT, i + 28);
             int line = b.get(ValueLayout.JAVA_INT, i + 32);
+            int digest = b.get(ValueLayout.JAVA_INT, i + 36);
             long sequence = b.get(ValueLayout.JAVA_LONG, i + 40);
             long total = b.get(ValueLayout.JAVA_LONG, i + 48);
             int first = length - FRAME_HEADER_BYTES;
@@ -799,9 +805,13 @@ public final class ShmTransport implements Transport {
                     null);
             f.setPattern(patternId, iterationId);
             f.setLine(line);
+            f.setDigest(digest);
             f.setPiggyback(words);
             if (synchronous) {
                 f.markSynchronous();
+            }
+            if (replayed) {
+                f.markReplayed();
             }
             if (first == total) {
                 arrivals.frame(f);

@@ -99,8 +99,9 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
         }
         byte type = record.readByte();
         return switch (type) {
-            case WireFormat.FRAME -> readFrame(record, false);
-            case WireFormat.SYNCHRONOUS_FRAME -> readFrame(record, true);
+            case WireFormat.FRAME -> readFrame(record, false, false);
+            case WireFormat.SYNCHRONOUS_FRAME -> readFrame(record, true, false);
+            case WireFormat.REPLAYED_FRAME -> readFrame(record, false, true);
             case WireFormat.CONTROL -> piggyback != null
                     ? "a control record after words for a frame"
                     : readControl(record);
@@ -129,7 +130,7 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
         return null;
     }
 
-    private String readFrame(ByteBuf in, boolean synchronous) {
+    private String readFrame(ByteBuf in, boolean synchronous, boolean replayed) {
         long[] words = piggyback;
         piggyback = null;
         if (in.readableBytes() < WireFormat.FRAME_HEADER_BYTES) {
@@ -145,6 +146,7 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
         int patternId = in.readInt();
         int iterationId = in.readInt();
         int line = in.readInt();
+        int digest = in.readInt();
         long length = in.readLong();
         if (length != in.readableBytes()) {
             return "a payload length of " + length + " in a record that holds " + in.readableBytes()
@@ -181,9 +183,13 @@ final class RecordReader extends ChannelInboundHandlerAdapter {
                 context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, payload, 0, length, null);
         f.setPattern(patternId, iterationId);
         f.setLine(line);
+        f.setDigest(digest);
         f.setPiggyback(words);
         if (synchronous) {
             f.markSynchronous();
+        }
+        if (replayed) {
+            f.markReplayed();
         }
         inbound.frame(f);
         return null;

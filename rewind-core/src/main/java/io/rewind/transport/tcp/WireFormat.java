@@ -19,8 +19,11 @@ import java.nio.ByteBuffer;
  *   <li>{@link #FRAME}: a {@value #FRAME_HEADER_BYTES}-byte header, context (int), source (int),
  *       sourceWorld (int), destinationWorld (int), tag (int), sequence (long), incarnation (int),
  *       patternId (int), iterationId (int), line (int: the newest recovery line the sender had written,
- *       {@link Frame#line()}), payload length (long), then the payload bytes. No field is negative, and
- *       the payload length is exactly what the record has left after the header.
+ *       {@link Frame#line()}), digest (int: {@link Frame#digest()}, 0 for none), payload length (long),
+ *       then the payload bytes. No field but the digest is negative, and the payload length is exactly
+ *       what the record has left after the header.
+ *   <li>{@link #REPLAYED_FRAME}: a {@link #FRAME} replayed from its sender's log ({@link
+ *       Frame#isReplayed()}).
  *   <li>{@link #CONTROL}: the bytes of the job's {@link io.rewind.engine.ControlCodec}, to the end of
  *       the record.
  *   <li>{@link #PIGGYBACK}: words the next frame carries for the receiving rank's protocol ({@link
@@ -39,15 +42,17 @@ final class WireFormat {
     static final byte SYNCHRONOUS_FRAME = 3;
     /** Words for the next frame ({@link Frame#piggyback()}). */
     static final byte PIGGYBACK = 4;
+    /** A {@link #FRAME} replayed from its sender's log: its receiver checks it against its digest. */
+    static final byte REPLAYED_FRAME = 5;
     /** The most words the frames of one connection may carry: a sender that sends more is refused. */
     static final int MAX_PIGGYBACK_WORDS = 1 << 24;
     /** The length field in front of every record. */
     static final int LENGTH_BYTES = Integer.BYTES;
     /**
      * context, source, sourceWorld, destinationWorld, tag, sequence, incarnation, patternId, iterationId,
-     * line, length.
+     * line, digest, length.
      */
-    static final int FRAME_HEADER_BYTES = 5 * Integer.BYTES + Long.BYTES + 4 * Integer.BYTES + Long.BYTES;
+    static final int FRAME_HEADER_BYTES = 5 * Integer.BYTES + Long.BYTES + 5 * Integer.BYTES + Long.BYTES;
     /** The type byte and the frame header: what a frame record holds besides its payload. */
     static final int FRAME_OVERHEAD_BYTES = 1 + FRAME_HEADER_BYTES;
 
@@ -164,7 +169,7 @@ final class WireFormat {
                 }
             }
             buf.writeInt(record)
-                    .writeByte(f.isSynchronous() ? SYNCHRONOUS_FRAME : FRAME)
+                    .writeByte(f.isSynchronous() ? SYNCHRONOUS_FRAME : f.isReplayed() ? REPLAYED_FRAME : FRAME)
                     .writeInt(f.context())
                     .writeInt(f.source())
                     .writeInt(f.sourceWorld())
@@ -175,6 +180,7 @@ final class WireFormat {
                     .writeInt(f.patternId())
                     .writeInt(f.iterationId())
                     .writeInt(f.line())
+                    .writeInt(f.digest())
                     .writeLong(payload);
             if (withPayload && payload > 0) {
                 int at = buf.writerIndex();

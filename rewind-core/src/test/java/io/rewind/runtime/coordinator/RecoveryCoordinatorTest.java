@@ -237,6 +237,72 @@ class RecoveryCoordinatorTest {
         assertEquals("its process was killed (SIGKILL)", f.how());
     }
 
+    private static final long FROM_TWO_TO_ONE = io.rewind.engine.ChannelKey.of(0, 1);
+    private static final long TO_ONE_FROM_TWO = io.rewind.engine.ChannelKey.of(0, 2);
+
+    /**
+     * Three ranks running, each with line 1 written: rank 2 had sent rank 1 five messages by then, and
+     * rank 1 had received four (the fifth was in transit across the line).
+     */
+    private RecoveryCoordinator lineOneWithAMessageInTransitFromTwoToOne(ScriptedProtocol protocol) {
+        RecoveryCoordinator c = coordinator(3, protocol);
+        runAll(c, 3);
+        for (int r = 0; r < 3; r++) {
+            host.held.computeIfAbsent(r, k -> new TreeSet<>()).add(1L);
+            Map<Long, Long> frontiers = r == 1 ? Map.of(TO_ONE_FROM_TWO, 4L) : NONE;
+            Map<Long, Long> sent = r == 2 ? Map.of(FROM_TWO_TO_ONE, 5L) : NONE;
+            assertTrue(c.checkpointed(r, 0, 1, frontiers, sent, NO_EVENTS, 100, 10));
+        }
+        return c;
+    }
+
+    /**
+     * What RandomSpmd 65 39 lines showed under spbc (three ranks killed at one operation count, planned
+     * apart): rank 1 restarted from line 1 while rank 2 was alive, counting on rank 2's log for what
+     * rank 2 had sent it before that line and line 1 does not hold (in transit across it); then rank 2
+     * crashed too. Restarting rank 2 alone from its line 1 sends none of that again, and rank 1 waited
+     * for ever. Rank 1 now rolls back with rank 2, to a line that holds it all.
+     */
+    @Test
+    void aRankThatRestartedAndStillNeedsWhatACrashedRankLoggedRollsBackWithIt() {
+        ScriptedProtocol protocol = new ScriptedProtocol(false, true);
+        RecoveryCoordinator c = lineOneWithAMessageInTransitFromTwoToOne(protocol);
+        host.take();
+
+        c.down(1, 0, sigkill());
+        assertEquals(List.of("peers", "start 1.1 from 1"), host.take());
+        assertTrue(c.ready(1, 1));
+        c.running(1, 1);
+
+        c.down(2, 0, sigkill());
+        List<String> commands = host.take();
+        assertTrue(
+                commands.stream().anyMatch(l -> l.startsWith("note rewind: rank [1] restarted from a line that lacks")),
+                commands::toString);
+        assertTrue(commands.contains("stop 1.1"), commands::toString);
+        assertEquals(List.of(Set.of(1), Set.of(2), Set.of(1, 2)), protocol.planned);
+        c.down(1, 1, new DownCause("rolled back", false, -1));
+        // Line 1 is not complete for ranks 1 and 2 together (the fifth message is nowhere): from the start.
+        assertEquals(List.of("peers", "start 1.2 from 0", "start 2.1 from 0"), host.take());
+    }
+
+    /** The same rank 1, once a line it wrote after its restart holds what rank 2 sent, stays. */
+    @Test
+    void aRankThatRestartedAndHasSinceWrittenALineHoldingItAllStays() {
+        ScriptedProtocol protocol = new ScriptedProtocol(false, true);
+        RecoveryCoordinator c = lineOneWithAMessageInTransitFromTwoToOne(protocol);
+        c.down(1, 0, sigkill());
+        assertTrue(c.ready(1, 1));
+        c.running(1, 1);
+        host.held.get(1).add(2L);
+        assertTrue(c.checkpointed(1, 1, 2, Map.of(TO_ONE_FROM_TWO, 5L), NONE, NO_EVENTS, 100, 10));
+        host.take();
+
+        c.down(2, 0, sigkill());
+        assertEquals(List.of("peers", "start 2.1 from 1"), host.take());
+        assertEquals(List.of(Set.of(1), Set.of(2)), protocol.planned);
+    }
+
     @Test
     void aGlobalRollbackStopsEveryOtherRankAndStartsNoneUntilAllAreDown() {
         RecoveryCoordinator c = coordinator(3, new ScriptedProtocol(true, true));

@@ -152,6 +152,7 @@ final class RawPeer implements AutoCloseable {
                 .putInt(0)
                 .putInt(0)
                 .putInt(line)
+                .putInt(0)
                 .putLong(payloadLength)
                 .put(payload)
                 .array();

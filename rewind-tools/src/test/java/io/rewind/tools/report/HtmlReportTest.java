@@ -9,6 +9,7 @@ import io.rewind.tools.model.ModelParameters;
 import io.rewind.tools.profile.Traffic;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -123,6 +124,7 @@ class HtmlReportTest {
     }
 
     @Test
+    @Tag("browser") // needs Debian's chromium, which the full run installs; the fast tier leaves it out
     void theLogMemoryChartRendersInHeadlessChromium(@TempDir Path dir) throws Exception {
         Path page = dir.resolve("report.html");
         Files.writeString(page, render(record(12, 6, true)));
