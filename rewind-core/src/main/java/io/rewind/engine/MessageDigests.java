@@ -27,6 +27,10 @@ public final class MessageDigests {
 
     private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[SCRATCH_BYTES]);
 
+    /** Where a message's identity is laid out to be digested, one per thread: a send allocates nothing here. */
+    private static final ThreadLocal<ByteBuffer> IDENTITY =
+            ThreadLocal.withInitial(() -> ByteBuffer.allocate(5 * Integer.BYTES + Long.BYTES));
+
     private MessageDigests() {}
 
     /** The digest of {@code frame} as it is now: its identity and its payload. */
@@ -55,7 +59,7 @@ public final class MessageDigests {
             long offset,
             long length) {
         CRC32C crc = new CRC32C();
-        ByteBuffer identity = ByteBuffer.allocate(5 * Integer.BYTES + Long.BYTES);
+        ByteBuffer identity = IDENTITY.get().clear();
         identity.putInt(context)
                 .putInt(source)
                 .putInt(sourceWorld)

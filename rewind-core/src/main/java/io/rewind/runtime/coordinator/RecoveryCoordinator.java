@@ -674,8 +674,8 @@ public final class RecoveryCoordinator {
      */
     private Set<Integer> strandedBy(RecoveryPlan plan) {
         Set<Integer> out = new TreeSet<>();
-        if (plan.line() == 0 && plan.rollback().size() == ranks.length) {
-            return out;
+        if (plan.rollback().size() == ranks.length) {
+            return out; // nobody left who could be waiting
         }
         for (RankRecord s : ranks) {
             if (plan.rollback().contains(s.rank) || (s.incarnation == 0 && s.restartLine == 0)) {
