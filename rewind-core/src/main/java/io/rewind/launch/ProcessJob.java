@@ -6,6 +6,7 @@ import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RecoveryLines;
+import io.rewind.launch.liveness.PeerWatch;
 import io.rewind.runtime.CheckpointAgent;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
@@ -455,14 +456,10 @@ public final class ProcessJob {
         } catch (IOException e) {
             throw new IllegalStateException("cannot listen for the job's processes: " + e.getMessage(), e);
         }
-        Thread.ofPlatform().name("rewind-launcher-heartbeat").daemon(true).start(() -> {
-            long every = launch.heartbeatInterval().toNanos();
-            while (!server.isClosed()) {
-                java.util.concurrent.locks.LockSupport.parkNanos(every);
-                tasks.add(this::heartbeat);
-            }
-        });
         startAgents();
+        // Its own thread, not a task of the coordinator: a coordinator busy with a recovery must not make
+        // the launcher look silent to the agents, nor hold up its judgement of them.
+        Thread.ofPlatform().name("rewind-launcher-heartbeat").daemon(true).start(this::watchAgents);
         if (protocol.logsDeterminants()) {
             startEventLogger();
         }
@@ -702,7 +699,9 @@ public final class ProcessJob {
                 "--keep-lines",
                 Integer.toString(config.faultTolerance().keepLines()),
                 "--heartbeat-millis",
-                Long.toString(launch.heartbeatTimeout().toMillis())));
+                Long.toString(launch.heartbeatTimeout().toMillis()),
+                "--suspicion-threshold",
+                Double.toString(launch.suspicionThreshold())));
         if (sharedCheckpointDir != null) {
             common.addAll(List.of("--checkpoint-dir", sharedCheckpointDir.toString()));
         } else if (launch.nodeCheckpointRoot() != null) {
@@ -844,12 +843,14 @@ public final class ProcessJob {
             case Messages.AgentHello h -> {
                 for (Agent a : agents) {
                     if (a.name.equals(h.node()) && a.link == null) {
-                        a.link = link;
+                        a.watch = new PeerWatch(launch.watchSettings(), System::nanoTime);
+                        link.watchWith(a.watch);
                         a.host = h.host();
                         a.pid = h.pid();
                         a.storageHost = h.storageHost();
                         a.storagePort = h.storagePort();
                         a.folder = h.folder();
+                        a.link = link; // last: the heartbeat thread takes a linked agent as complete
                         break;
                     }
                 }
@@ -909,34 +910,58 @@ public final class ProcessJob {
     }
 
     /**
-     * Coordinator, a few times a heartbeat timeout: tells every live agent the launcher is here, and
-     * takes an agent that has said nothing for longer than the timeout for lost with its node (a host
-     * that hangs, or that the network cut off, says nothing; only its silence tells).
+     * The heartbeat thread: tells every live agent the launcher is here, five times a timeout, and judges
+     * each by what its link hears ({@link PeerWatch}): a node whose heartbeats are late for their rhythm
+     * is probed, and one silent past the timeout, or unanswering to its probe, is taken for lost (a host
+     * that hangs, or that the network cut off, says nothing; only its silence tells). The loss itself
+     * goes the way every lost node's goes: its link closes, and the coordinator hears it from the reader.
      */
-    private void heartbeat() {
-        long timeout = launch.heartbeatTimeout().toNanos();
-        for (Agent a : agents) {
-            if (a.link == null || a.lost) {
-                continue;
+    private void watchAgents() {
+        PeerWatch.Settings settings = launch.watchSettings();
+        long every = settings.checkEvery().toNanos();
+        long beatEvery = settings.heartbeat().toNanos();
+        long nextBeat = System.nanoTime();
+        while (!server.isClosed()) {
+            boolean beat = System.nanoTime() - nextBeat >= 0;
+            if (beat) {
+                nextBeat += beatEvery;
+                if (System.nanoTime() - nextBeat >= 0) {
+                    nextBeat = System.nanoTime() + beatEvery; // held up past a beat: no burst to catch up
+                }
             }
-            long silent = a.link.silentNanos();
-            if (silent <= timeout) {
-                a.link.send(new Messages.Heartbeat());
-                continue;
+            for (Agent a : agents) {
+                Link link = a.link;
+                if (link == null || a.lost) {
+                    continue;
+                }
+                if (beat) {
+                    link.send(new Messages.Heartbeat());
+                }
+                PeerWatch.Verdict v = a.watch.check();
+                switch (v.action()) {
+                    case PROBE -> {
+                        System.err.println("rewind: node " + a.name + " suspected: " + v.why() + ": probing");
+                        link.probe(v.probe());
+                    }
+                    case LOST -> loseSilentNode(a, link, v.why());
+                    case NONE -> {}
+                }
             }
-            System.err.println("rewind: node " + a.name + " has been silent for "
-                    + TimeUnit.NANOSECONDS.toMillis(silent) + " ms (heartbeat timeout "
-                    + launch.heartbeatTimeout().toMillis() + " ms): taken for lost");
-            if (launch.mode() == Launch.Mode.LOCAL) {
-                // On this machine its processes can still be ended; on another host the agent ends
-                // its ranks itself once it finds the launcher silent or gone.
-                ProcessHandle.of(a.pid).ifPresent(agent -> {
-                    agent.descendants().forEach(ProcessHandle::destroyForcibly);
-                    agent.destroyForcibly();
-                });
-            }
-            a.link.close(); // its reader reports the close, which loses the node (onLinkClosed)
+            java.util.concurrent.locks.LockSupport.parkNanos(every);
         }
+    }
+
+    private void loseSilentNode(Agent a, Link link, String why) {
+        System.err.println("rewind: node " + a.name + " taken for lost: " + why);
+        if (launch.mode() == Launch.Mode.LOCAL) {
+            // On this machine its processes can still be ended; on another host the agent ends
+            // its ranks itself once it finds the launcher silent or gone.
+            ProcessHandle.of(a.pid).ifPresent(agent -> {
+                agent.descendants().forEach(ProcessHandle::destroyForcibly);
+                agent.destroyForcibly();
+            });
+        }
+        link.close(); // its reader reports the close, which loses the node (onLinkClosed)
     }
 
     private void onLinkClosed(Link link, String why) {
@@ -1402,15 +1427,19 @@ public final class ProcessJob {
         final int index;
         final String name;
         final Process process;
-        Link link;
+        /** Set by the coordinator once the agent introduced itself; read by the heartbeat thread too. */
+        volatile Link link;
+        /** How the heartbeat thread judges the agent; set before {@link #link}. */
+        volatile PeerWatch watch;
+
         String host;
-        long pid;
+        volatile long pid;
         String storageHost;
         int storagePort;
         /** The node's checkpoint folder, on its host. */
         String folder;
 
-        boolean lost;
+        volatile boolean lost;
 
         Agent(int index, String name, Process process) {
             this.index = index;
