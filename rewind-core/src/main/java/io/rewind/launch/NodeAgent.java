@@ -172,7 +172,23 @@ public final class NodeAgent {
 
     private void run() throws InterruptedException, IOException {
         link.watchWith(launcher);
-        link.startReader(this::onMessage, why -> done.countDown());
+        // The reader only reads (and answers probes): what a message asks for, starting a rank process
+        // above all, can take a second on a loaded host, and the launcher's heartbeats read meanwhile
+        // must not wait behind it, or the launcher would look silent for this node's own slowness.
+        java.util.concurrent.ExecutorService work = java.util.concurrent.Executors.newSingleThreadExecutor(
+                Thread.ofPlatform().name("rewind-agent-work-" + node).daemon(true).factory());
+        link.startReader(
+                m -> work.execute(() -> {
+                    try {
+                        onMessage(m);
+                    } catch (RuntimeException e) {
+                        // As a message that breaks the reader does: the link ends, and the node with it.
+                        System.err.println("rewind: agent " + node + ": " + Link.UNHANDLED + e);
+                        e.printStackTrace();
+                        link.close();
+                    }
+                }),
+                why -> done.countDown());
         Thread.ofPlatform().name("rewind-agent-heartbeat-" + node).daemon(true).start(this::heartbeats);
         link.send(new Messages.AgentHello(
                 node,

@@ -99,7 +99,8 @@ public final class ProcessJob {
 
     private final JobSpec spec;
     private final Slot[] slots;
-    private final List<Agent> agents = new ArrayList<>();
+    /** Filled once, by startAgents; read by link readers and the heartbeat thread too. */
+    private final List<Agent> agents = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The kills of the schedule, node losses and freezes among them. */
     private final List<FailureSchedule.Kill> kills;
 
@@ -801,6 +802,9 @@ public final class ProcessJob {
         if (m instanceof Messages.Request r) {
             serve(link, r);
         } else {
+            if (m instanceof Messages.AgentHello h) {
+                watch(link, h);
+            }
             tasks.add(() -> handle(link, m));
         }
     }
@@ -843,14 +847,12 @@ public final class ProcessJob {
             case Messages.AgentHello h -> {
                 for (Agent a : agents) {
                     if (a.name.equals(h.node()) && a.link == null) {
-                        a.watch = new PeerWatch(launch.watchSettings(), System::nanoTime);
-                        link.watchWith(a.watch);
                         a.host = h.host();
                         a.pid = h.pid();
                         a.storageHost = h.storageHost();
                         a.storagePort = h.storagePort();
                         a.folder = h.folder();
-                        a.link = link; // last: the heartbeat thread takes a linked agent as complete
+                        a.link = link;
                         break;
                     }
                 }
@@ -910,6 +912,25 @@ public final class ProcessJob {
     }
 
     /**
+     * In the reader of an agent's link, as it introduces itself: from now on the heartbeat thread
+     * heartbeats and watches it. Not left to the coordinator, which may be busy starting the job: the
+     * agent counts the launcher's silence from the moment it connected.
+     */
+    private void watch(Link link, Messages.AgentHello hello) {
+        for (Agent a : agents) {
+            if (a.name.equals(hello.node()) && a.watched == null) {
+                a.pid = hello.pid();
+                PeerWatch w = new PeerWatch(launch.watchSettings(), System::nanoTime);
+                link.watchWith(w);
+                a.watch = w;
+                a.watched = link;
+                link.send(new Messages.Heartbeat());
+                return;
+            }
+        }
+    }
+
+    /**
      * The heartbeat thread: tells every live agent the launcher is here, five times a timeout, and judges
      * each by what its link hears ({@link PeerWatch}): a node whose heartbeats are late for their rhythm
      * is probed, and one silent past the timeout, or unanswering to its probe, is taken for lost (a host
@@ -930,7 +951,7 @@ public final class ProcessJob {
                 }
             }
             for (Agent a : agents) {
-                Link link = a.link;
+                Link link = a.watched;
                 if (link == null || a.lost) {
                     continue;
                 }
@@ -1427,9 +1448,11 @@ public final class ProcessJob {
         final int index;
         final String name;
         final Process process;
-        /** Set by the coordinator once the agent introduced itself; read by the heartbeat thread too. */
-        volatile Link link;
-        /** How the heartbeat thread judges the agent; set before {@link #link}. */
+        /** Set by the coordinator once it took the agent's introduction. */
+        Link link;
+        /** The same link, as the heartbeat thread knows it: set by the link's reader at the introduction. */
+        volatile Link watched;
+        /** How the heartbeat thread judges the agent; set before {@link #watched}. */
         volatile PeerWatch watch;
 
         String host;
