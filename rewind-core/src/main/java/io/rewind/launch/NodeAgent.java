@@ -175,8 +175,11 @@ public final class NodeAgent {
         // The reader only reads (and answers probes): what a message asks for, starting a rank process
         // above all, can take a second on a loaded host, and the launcher's heartbeats read meanwhile
         // must not wait behind it, or the launcher would look silent for this node's own slowness.
-        java.util.concurrent.ExecutorService work = java.util.concurrent.Executors.newSingleThreadExecutor(
-                Thread.ofPlatform().name("rewind-agent-work-" + node).daemon(true).factory());
+        java.util.concurrent.ExecutorService work =
+                java.util.concurrent.Executors.newSingleThreadExecutor(Thread.ofPlatform()
+                        .name("rewind-agent-work-" + node)
+                        .daemon(true)
+                        .factory());
         link.startReader(
                 m -> work.execute(() -> {
                     try {

@@ -99,6 +99,9 @@ public final class ProcessJob {
 
     private final JobSpec spec;
     private final Slot[] slots;
+    /** Set once the agents are told to shut down: the heartbeat thread stops watching them. */
+    private volatile boolean agentsReleased;
+
     /** Filled once, by startAgents; read by link readers and the heartbeat thread too. */
     private final List<Agent> agents = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The kills of the schedule, node losses and freezes among them. */
@@ -553,6 +556,9 @@ public final class ProcessJob {
                 killProcess(s);
             }
         }
+        // Told to shut down, an agent stops heartbeating while it waits for its ranks to go: it is not
+        // to be judged from then on.
+        agentsReleased = true;
         for (Agent a : agents) {
             if (a.link != null) {
                 a.link.send(new Messages.Shutdown());
@@ -942,7 +948,7 @@ public final class ProcessJob {
         long every = settings.checkEvery().toNanos();
         long beatEvery = settings.heartbeat().toNanos();
         long nextBeat = System.nanoTime();
-        while (!server.isClosed()) {
+        while (!server.isClosed() && !agentsReleased) {
             boolean beat = System.nanoTime() - nextBeat >= 0;
             if (beat) {
                 nextBeat += beatEvery;
