@@ -4,13 +4,16 @@
 # with the launcher, the node agents and the rank processes for the cores.
 #
 #   1. false suspicions: one `--launch local --nodes 2` job of 4 rank processes (a pessimistic stencil,
-#      a checkpoint every 20 sweeps) sized to run about MINUTES minutes, with the default detector
+#      a checkpoint every 20 sweeps) sized, from two short jobs under the same load, to run about
+#      MINUTES minutes (the machine's other work makes that approximate), with the default detector
 #      settings; every "suspected" and "taken for lost" line is counted. A lost node would also show
 #      as a failure in the job's summary.
-#   2. detection of a SIGKILLed rank (`--kill 3@t15000`): the "detect" figure of its failure.
+#   2. detection of a SIGKILLed rank (`--kill 3@t15000`): the "detect" figure of its failure (from
+#      the launcher learning of the kill to its coordinator taking the rank down).
 #   3. detection of a frozen node (`--freeze-node 3@t30000`: agent and ranks stopped with SIGSTOP, 15
 #      heartbeats into the job), with the default detector and with `--suspicion-threshold 0` (the
-#      heartbeat timeout alone): the "detect" figure of the frozen rank's failure.
+#      heartbeat timeout alone): the "detect" figure of the frozen rank's failure, and the time from
+#      the launcher's line saying it froze the node to its line taking the node for lost.
 #
 # Runs 2 and 3 run under the same load, REPEAT times each. Prints a table; every job's output is kept
 # in OUT_DIR.
@@ -63,15 +66,24 @@ seconds_of() { sed -n 's/^[0-9.]* rewind: protocol pessimistic, 4 ranks, \([0-9.
 # The detect figure of the failure of rank 3 that the schedule struck.
 detect_of() { sed -n 's/^.*failure: rank 3 killed at .* detect \([0-9.]*\) ms.*/\1/p' "$out/$1.log" | head -n 1; }
 count_of() { grep -c -E "$2" "$out/$1.log" || true; }
+# Milliseconds from the line saying the node is frozen to the line taking it for lost, as they came.
+lost_after_freeze_of() {
+  awk '/ rewind: freezing node / && !f { f = $1 } / taken for lost/ && f && !l { l = $1 }
+       END { if (f && l) printf "%d\n", (l - f) * 1000; else print "none" }' "$out/$1.log"
+}
 
 start_load
 echo "detector: $busy busy processes started; load average $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
-# Size the long job: 300 sweeps under the load, scaled to the minutes asked for.
-job calibrate "$program" 64 300
-per_sweep="$(awk -v s="$(seconds_of calibrate)" 'BEGIN { print s / 300 }')"
-sweeps="$(awk -v p="$per_sweep" -v m="$minutes" 'BEGIN { printf "%d\n", m * 60 / p }')"
-echo "detector: $per_sweep s a sweep under load: the long job runs $sweeps sweeps" >&2
+# Size the long job from two short ones under the load: the difference of their times over the
+# difference of their sweeps is the time of a sweep, without the start and end of a job.
+job calibrate-200 "$program" 64 200
+job calibrate-600 "$program" 64 600
+per_sweep="$(awk -v a="$(seconds_of calibrate-200)" -v b="$(seconds_of calibrate-600)" \
+  'BEGIN { p = (b - a) / 400; if (p < 0.005) p = 0.005; print p }')"
+fixed="$(awk -v a="$(seconds_of calibrate-200)" -v p="$per_sweep" 'BEGIN { f = a - 200 * p; print f < 0 ? 0 : f }')"
+sweeps="$(awk -v p="$per_sweep" -v f="$fixed" -v m="$minutes" 'BEGIN { printf "%d\n", (m * 60 - f) / p }')"
+echo "detector: $per_sweep s a sweep under load, $fixed s to start and end: the long job runs $sweeps sweeps" >&2
 
 job long "$program" 64 "$sweeps"
 long_s="$(seconds_of long)"
@@ -84,15 +96,20 @@ echo "detector: long job $long_s s: $suspected suspicion(s), $lost lost node lin
 short="$(awk -v p="$per_sweep" 'BEGIN { printf "%d\n", 75 / p }')"
 kills=()
 phi=()
+phi_lines=()
 timeout_only=()
+timeout_only_lines=()
 for r in $(seq 1 "$repeat"); do
   job "kill-$r" --kill 3@t15000 "$program" 64 "$short"
   kills+=("$(detect_of "kill-$r")")
   job "freeze-$r" --freeze-node 3@t30000 "$program" 64 "$short"
   phi+=("$(detect_of "freeze-$r")")
+  phi_lines+=("$(lost_after_freeze_of "freeze-$r")")
   job "freeze-timeout-only-$r" --freeze-node 3@t30000 --suspicion-threshold 0 "$program" 64 "$short"
   timeout_only+=("$(detect_of "freeze-timeout-only-$r")")
-  echo "detector: round $r: SIGKILL ${kills[-1]} ms, frozen ${phi[-1]} ms, frozen (timeout alone) ${timeout_only[-1]} ms" >&2
+  timeout_only_lines+=("$(lost_after_freeze_of "freeze-timeout-only-$r")")
+  echo "detector: round $r: SIGKILL ${kills[-1]} ms, frozen ${phi[-1]} ms (lost ${phi_lines[-1]} ms after the freeze)," \
+    "frozen with the timeout alone ${timeout_only[-1]} ms (lost ${timeout_only_lines[-1]} ms after the freeze)" >&2
 done
 load_after="$(cut -d' ' -f1-3 /proc/loadavg)"
 stop_load
@@ -105,5 +122,7 @@ echo "| nodes taken for lost in it (false) | $lost |"
 echo "| failures in its summary | $failures |"
 echo "| SIGKILLed rank (\`--kill 3@t15000\`): detect | ${kills[*]} ms |"
 echo "| frozen node (\`--freeze-node 3@t30000\`), default: detect | ${phi[*]} ms |"
+echo "| the same: from the freeze line to the lost line | ${phi_lines[*]} ms |"
 echo "| frozen node, \`--suspicion-threshold 0\` (timeout alone): detect | ${timeout_only[*]} ms |"
+echo "| the same: from the freeze line to the lost line | ${timeout_only_lines[*]} ms |"
 echo "(outputs in $out)"
