@@ -19,7 +19,8 @@
 # in OUT_DIR.
 #
 # Usage: scripts/bench/detector.sh [MINUTES]      (default 10)
-# Environment: BUSY (default 8), REPEAT (default 2), OUT_DIR (default: a new temporary folder).
+# Environment: BUSY (default 8), REPEAT (default 2), OUT_DIR (default: a new temporary folder);
+# SWEEPS and SHORT_SWEEPS: the sweeps of the long and of the short jobs, in place of the sizing.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -77,13 +78,21 @@ echo "detector: $busy busy processes started; load average $(cut -d' ' -f1-3 /pr
 
 # Size the long job from two short ones under the load: the difference of their times over the
 # difference of their sweeps is the time of a sweep, without the start and end of a job.
-job calibrate-200 "$program" 64 200
-job calibrate-600 "$program" 64 600
-per_sweep="$(awk -v a="$(seconds_of calibrate-200)" -v b="$(seconds_of calibrate-600)" \
-  'BEGIN { p = (b - a) / 400; if (p < 0.005) p = 0.005; print p }')"
-fixed="$(awk -v a="$(seconds_of calibrate-200)" -v p="$per_sweep" 'BEGIN { f = a - 200 * p; print f < 0 ? 0 : f }')"
-sweeps="$(awk -v p="$per_sweep" -v f="$fixed" -v m="$minutes" 'BEGIN { printf "%d\n", (m * 60 - f) / p }')"
-echo "detector: $per_sweep s a sweep under load, $fixed s to start and end: the long job runs $sweeps sweeps" >&2
+# SWEEPS and SHORT_SWEEPS, when given, skip the sizing (a machine whose load swings makes it poor).
+if [ -n "${SWEEPS:-}" ]; then
+  sweeps="$SWEEPS"
+  short="${SHORT_SWEEPS:-1200}"
+else
+  job calibrate-200 "$program" 64 200
+  job calibrate-600 "$program" 64 600
+  per_sweep="$(awk -v a="$(seconds_of calibrate-200)" -v b="$(seconds_of calibrate-600)" \
+    'BEGIN { p = (b - a) / 400; if (p < 0.005) p = 0.005; print p }')"
+  fixed="$(awk -v a="$(seconds_of calibrate-200)" -v p="$per_sweep" 'BEGIN { f = a - 200 * p; print f < 0 ? 0 : f }')"
+  sweeps="$(awk -v p="$per_sweep" -v f="$fixed" -v m="$minutes" 'BEGIN { printf "%d\n", (m * 60 - f) / p }')"
+  # Short jobs for the detection times: long enough to go on well past the freeze at 30 s.
+  short="$(awk -v p="$per_sweep" 'BEGIN { printf "%d\n", 75 / p }')"
+  echo "detector: $per_sweep s a sweep under load, $fixed s to start and end: the long job runs $sweeps sweeps" >&2
+fi
 
 job long "$program" 64 "$sweeps"
 long_s="$(seconds_of long)"
@@ -92,8 +101,6 @@ lost="$(count_of long 'taken for lost|lost the agent')"
 failures="$(count_of long ' failure: ')"
 echo "detector: long job $long_s s: $suspected suspicion(s), $lost lost node line(s), $failures failure(s)" >&2
 
-# Short jobs for the detection times: long enough to go on well past the kill at 30 s.
-short="$(awk -v p="$per_sweep" 'BEGIN { printf "%d\n", 75 / p }')"
 kills=()
 phi=()
 phi_lines=()
