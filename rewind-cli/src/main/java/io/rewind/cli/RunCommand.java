@@ -164,6 +164,16 @@ final class RunCommand implements Callable<Integer> {
     Duration heartbeatTimeout;
 
     @Option(
+            names = "--suspicion-threshold",
+            paramLabel = "PHI",
+            description = "With ranks as processes: how suspicious a silence must be, against the rhythm of the "
+                    + "heartbeats so far (phi: -log10 of the chance that a live peer would be that late), for a "
+                    + "node (or, as an agent sees it, the launcher) to be probed, and taken for lost before the "
+                    + "heartbeat timeout if the probe goes unanswered; 0 leaves the timeout alone to decide "
+                    + "(default: 8).")
+    Double suspicionThreshold;
+
+    @Option(
             names = "--node-checkpoint-root",
             paramLabel = "DIR",
             description = "With ranks as processes and no --checkpoint-dir: where each node makes its own "
@@ -276,6 +286,13 @@ final class RunCommand implements Callable<Integer> {
                             "--heartbeat-timeout needs ranks as processes (--launch local, ssh or slurm)");
                 }
                 processes = processes.withHeartbeatTimeout(heartbeatTimeout);
+            }
+            if (suspicionThreshold != null) {
+                if (processes == null) {
+                    throw new IllegalArgumentException(
+                            "--suspicion-threshold needs ranks as processes (--launch local, ssh or slurm)");
+                }
+                processes = processes.withSuspicionThreshold(suspicionThreshold);
             }
         } catch (IllegalArgumentException e) {
             System.err.println("rewind run: " + e.getMessage());

@@ -19,6 +19,10 @@ import java.util.List;
  *                  process on it stopped with SIGSTOP), which only heartbeats can tell
  * @param heartbeatTimeout how long a node agent (or the launcher, as an agent sees it) may stay silent
  *                  before it is taken for lost; heartbeats go both ways five times in that time
+ * @param suspicionThreshold the phi (suspicion level of a silence, judged against the rhythm of the
+ *                  heartbeats so far) at which a silent peer is probed, and taken for lost before the
+ *                  timeout if the probe goes unanswered; 0: the timeout alone
+ *                  ({@link io.rewind.launch.liveness.PeerWatch})
  * @param nodeCheckpointRoot where on each node its own checkpoint folder is made (a path valid on every
  *                  host, such as a local disk's; null: the host's temporary folder); unused with a
  *                  shared checkpoint folder
@@ -32,10 +36,14 @@ public record Launch(
         FailureSchedule nodeLoss,
         FailureSchedule nodeFreeze,
         Duration heartbeatTimeout,
+        double suspicionThreshold,
         String nodeCheckpointRoot,
         boolean sharedMemory) {
     /** The default {@link #heartbeatTimeout}. */
     public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
+
+    /** The default {@link #suspicionThreshold}: Akka's and Cassandra's. */
+    public static final double DEFAULT_SUSPICION_THRESHOLD = 8;
 
     private static final Duration SHORTEST_HEARTBEAT_TIMEOUT = Duration.ofMillis(100);
 
@@ -62,6 +70,10 @@ public record Launch(
         if (heartbeatTimeout.compareTo(SHORTEST_HEARTBEAT_TIMEOUT) < 0) {
             throw new IllegalArgumentException("the heartbeat timeout must be at least "
                     + SHORTEST_HEARTBEAT_TIMEOUT.toMillis() + " ms, was " + heartbeatTimeout.toMillis() + " ms");
+        }
+        if (!(suspicionThreshold >= 0) || Double.isInfinite(suspicionThreshold)) {
+            throw new IllegalArgumentException(
+                    "the suspicion threshold must be a phi of 0 (off) or more, was " + suspicionThreshold);
         }
         if (nodes.isEmpty()) {
             throw new IllegalArgumentException("a launch needs at least one node");
@@ -176,6 +188,7 @@ public record Launch(
                 FailureSchedule.NONE,
                 FailureSchedule.NONE,
                 DEFAULT_HEARTBEAT_TIMEOUT,
+                DEFAULT_SUSPICION_THRESHOLD,
                 null,
                 false);
     }
@@ -183,33 +196,90 @@ public record Launch(
     /** This launch, losing a rank's whole node when one of {@code losses} strikes that rank. */
     public Launch losingNodes(FailureSchedule losses) {
         return new Launch(
-                mode, nodes, remoteShell, losses, nodeFreeze, heartbeatTimeout, nodeCheckpointRoot, sharedMemory);
+                mode,
+                nodes,
+                remoteShell,
+                losses,
+                nodeFreeze,
+                heartbeatTimeout,
+                suspicionThreshold,
+                nodeCheckpointRoot,
+                sharedMemory);
     }
 
     /** This launch, silencing a rank's whole node when one of {@code freezes} strikes that rank. */
     public Launch freezingNodes(FailureSchedule freezes) {
         return new Launch(
-                mode, nodes, remoteShell, nodeLoss, freezes, heartbeatTimeout, nodeCheckpointRoot, sharedMemory);
+                mode,
+                nodes,
+                remoteShell,
+                nodeLoss,
+                freezes,
+                heartbeatTimeout,
+                suspicionThreshold,
+                nodeCheckpointRoot,
+                sharedMemory);
     }
 
     /** This launch with another heartbeat timeout. */
     public Launch withHeartbeatTimeout(Duration timeout) {
-        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, timeout, nodeCheckpointRoot, sharedMemory);
+        return new Launch(
+                mode,
+                nodes,
+                remoteShell,
+                nodeLoss,
+                nodeFreeze,
+                timeout,
+                suspicionThreshold,
+                nodeCheckpointRoot,
+                sharedMemory);
+    }
+
+    /** This launch suspecting a silent peer at {@code phi} (0: never, the timeout alone decides). */
+    public Launch withSuspicionThreshold(double phi) {
+        return new Launch(
+                mode,
+                nodes,
+                remoteShell,
+                nodeLoss,
+                nodeFreeze,
+                heartbeatTimeout,
+                phi,
+                nodeCheckpointRoot,
+                sharedMemory);
+    }
+
+    /** How a peer over a control link is judged: both ends derive the same settings from these two. */
+    io.rewind.launch.liveness.PeerWatch.Settings watchSettings() {
+        return io.rewind.launch.liveness.PeerWatch.Settings.of(heartbeatTimeout, suspicionThreshold);
     }
 
     /** This launch with each node's checkpoint folder made under {@code root} on its host. */
     public Launch withNodeCheckpointRoot(String root) {
-        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, heartbeatTimeout, root, sharedMemory);
+        return new Launch(
+                mode,
+                nodes,
+                remoteShell,
+                nodeLoss,
+                nodeFreeze,
+                heartbeatTimeout,
+                suspicionThreshold,
+                root,
+                sharedMemory);
     }
 
     /** This launch with rank processes of one host talking through shared memory ({@code on}) or TCP. */
     public Launch withSharedMemory(boolean on) {
-        return new Launch(mode, nodes, remoteShell, nodeLoss, nodeFreeze, heartbeatTimeout, nodeCheckpointRoot, on);
-    }
-
-    /** How often heartbeats go out: five in every timeout. */
-    Duration heartbeatInterval() {
-        return heartbeatTimeout.dividedBy(5);
+        return new Launch(
+                mode,
+                nodes,
+                remoteShell,
+                nodeLoss,
+                nodeFreeze,
+                heartbeatTimeout,
+                suspicionThreshold,
+                nodeCheckpointRoot,
+                on);
     }
 
     /** The node of each rank: filled in order, each node its slots (or an even share when 0). */

@@ -1,5 +1,6 @@
 package io.rewind.launch;
 
+import io.rewind.launch.liveness.PeerWatch;
 import io.rewind.transport.JobSecret;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -58,8 +59,8 @@ final class Link implements AutoCloseable {
     private final ObjectOutputStream out;
     private final ObjectInputStream in;
     private volatile boolean closed;
-    /** When the reader last took a message (or the link opened): how long the other end has been silent. */
-    private volatile long lastHeardNanos = System.nanoTime();
+    /** What judges the other end's liveness by what this link hears from it; null: nothing does. */
+    private volatile PeerWatch watch;
 
     private Link(Socket socket, String name, long maxMessageBytes) throws IOException {
         this.socket = socket;
@@ -172,8 +173,21 @@ final class Link implements AutoCloseable {
             try {
                 while (true) {
                     Object m = in.readObject();
-                    lastHeardNanos = System.nanoTime();
-                    onMessage.accept(m);
+                    PeerWatch w = watch;
+                    if (w != null) {
+                        w.heard(m instanceof Messages.Heartbeat);
+                    }
+                    // Probes are the link's own business: answered here, by the reader, so that an end
+                    // whose other threads are busy or starved still shows it is alive.
+                    if (m instanceof Messages.Probe p) {
+                        send(new Messages.ProbeAnswer(p.number()));
+                    } else if (m instanceof Messages.ProbeAnswer a) {
+                        if (w != null) {
+                            w.answered(a.number());
+                        }
+                    } else {
+                        onMessage.accept(m);
+                    }
                 }
             } catch (EOFException e) {
                 why = "closed by the peer";
@@ -201,9 +215,17 @@ final class Link implements AutoCloseable {
         return name;
     }
 
-    /** How long since the other end last sent anything, in nanoseconds. */
-    long silentNanos() {
-        return System.nanoTime() - lastHeardNanos;
+    /**
+     * From now on, tells {@code w} of every message this link reads, and of the answers to its probes;
+     * what came before is not told.
+     */
+    void watchWith(PeerWatch w) {
+        watch = w;
+    }
+
+    /** Sends the other end the probe the watch asked for: its answer comes back through the watch. */
+    void probe(long number) {
+        send(new Messages.Probe(number));
     }
 
     @Override

@@ -62,6 +62,15 @@ final class Messages {
     /** I am still here: goes both ways between the launcher and each agent, a few times a timeout. */
     record Heartbeat() implements Serializable {}
 
+    /**
+     * Are you there? Sent to a peer whose heartbeats are late for their rhythm, before it is taken for
+     * lost: the peer's link reader answers it at once, ahead of anything its other threads do.
+     */
+    record Probe(long number) implements Serializable {}
+
+    /** Here: the answer to {@link Probe} {@code number}. */
+    record ProbeAnswer(long number) implements Serializable {}
+
     /** The job is over: kill what is left and exit. */
     record Shutdown() implements Serializable {}
 

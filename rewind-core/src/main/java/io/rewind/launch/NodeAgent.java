@@ -1,5 +1,6 @@
 package io.rewind.launch;
 
+import io.rewind.launch.liveness.PeerWatch;
 import io.rewind.transport.HeldFolders;
 import io.rewind.transport.JobSecret;
 import java.io.ByteArrayOutputStream;
@@ -47,7 +48,9 @@ public final class NodeAgent {
     /** Handed to every rank process on its standard input: the job's secret never lies in a file here. */
     private final JobSecret secret;
 
-    private final long heartbeatTimeoutNanos;
+    /** Judges the launcher by what the link hears from it. */
+    private final PeerWatch launcher;
+
     private final Map<Long, Process> processes = new ConcurrentHashMap<>();
     private final CountDownLatch done = new CountDownLatch(1);
 
@@ -59,7 +62,7 @@ public final class NodeAgent {
             List<String> rankArguments,
             NodeStore store,
             JobSecret secret,
-            long heartbeatMillis) {
+            PeerWatch.Settings watch) {
         this.node = node;
         this.link = link;
         this.javaCommand = java;
@@ -68,13 +71,14 @@ public final class NodeAgent {
         this.archive = ClassDataArchive.of(java, classPath);
         this.store = store;
         this.secret = secret;
-        this.heartbeatTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(heartbeatMillis);
+        this.launcher = new PeerWatch(watch, System::nanoTime);
     }
 
     /**
      * {@code --head HOST:PORT --node NAME --secret-file FILE --java JAVA --class-path CP --keep-lines N
-     * --heartbeat-millis T [--checkpoint-dir DIR | --node-checkpoint-root ROOT]}: a launcher silent for
-     * longer than T is taken for gone; with a checkpoint folder every node shares, the node keeps its ranks'
+     * --heartbeat-millis T [--suspicion-threshold PHI] [--checkpoint-dir DIR | --node-checkpoint-root ROOT]}:
+     * a launcher silent for longer than T is taken for gone, or earlier, at a suspicion level of PHI
+     * and an unanswered probe ({@link PeerWatch}); with a checkpoint folder every node shares, the node keeps its ranks'
      * lines there; without, in a folder of its own on this host, with a copy on a partner node. The secret
      * file {@code -} means standard input (an agent started over ssh or by srun). The agent hands the
      * secret to its rank processes on their standard input, so that a node lost with its agent (killed,
@@ -125,7 +129,10 @@ public final class NodeAgent {
                 rankArguments,
                 store,
                 secret,
-                Long.parseLong(a.get("--heartbeat-millis")));
+                PeerWatch.Settings.of(
+                        Duration.ofMillis(Long.parseLong(a.get("--heartbeat-millis"))),
+                        Double.parseDouble(a.getOrDefault(
+                                "--suspicion-threshold", Double.toString(Launch.DEFAULT_SUSPICION_THRESHOLD)))));
         try {
             agent.run();
         } finally {
@@ -164,7 +171,27 @@ public final class NodeAgent {
     }
 
     private void run() throws InterruptedException, IOException {
-        link.startReader(this::onMessage, why -> done.countDown());
+        link.watchWith(launcher);
+        // The reader only reads (and answers probes): what a message asks for, starting a rank process
+        // above all, can take a second on a loaded host, and the launcher's heartbeats read meanwhile
+        // must not wait behind it, or the launcher would look silent for this node's own slowness.
+        java.util.concurrent.ExecutorService work =
+                java.util.concurrent.Executors.newSingleThreadExecutor(Thread.ofPlatform()
+                        .name("rewind-agent-work-" + node)
+                        .daemon(true)
+                        .factory());
+        link.startReader(
+                m -> work.execute(() -> {
+                    try {
+                        onMessage(m);
+                    } catch (RuntimeException e) {
+                        // As a message that breaks the reader does: the link ends, and the node with it.
+                        System.err.println("rewind: agent " + node + ": " + Link.UNHANDLED + e);
+                        e.printStackTrace();
+                        link.close();
+                    }
+                }),
+                why -> done.countDown());
         Thread.ofPlatform().name("rewind-agent-heartbeat-" + node).daemon(true).start(this::heartbeats);
         link.send(new Messages.AgentHello(
                 node,
@@ -183,22 +210,37 @@ public final class NodeAgent {
     }
 
     /**
-     * Tells the launcher this node is alive, a few times a timeout; a launcher silent for longer than
-     * the timeout (its host hung, or cut off) is taken for gone, and the node's ranks end with it.
+     * Tells the launcher this node is alive, five times a timeout, and judges the launcher by what the
+     * link hears from it; a launcher taken for lost (its host hung, or cut off) ends this node's ranks.
      */
     private void heartbeats() {
-        long every = heartbeatTimeoutNanos / 5;
+        long every = launcher.settings().checkEvery().toNanos();
+        long beatEvery = launcher.settings().heartbeat().toNanos();
+        long nextBeat = System.nanoTime();
         while (done.getCount() > 0) {
-            java.util.concurrent.locks.LockSupport.parkNanos(every);
-            long silent = link.silentNanos();
-            if (silent > heartbeatTimeoutNanos) {
-                System.err.println("rewind: agent " + node + ": the launcher has been silent for "
-                        + TimeUnit.NANOSECONDS.toMillis(silent) + " ms: ending this node's ranks");
-                link.close();
-                done.countDown();
-                return;
+            if (System.nanoTime() - nextBeat >= 0) {
+                link.send(new Messages.Heartbeat());
+                nextBeat += beatEvery;
+                if (System.nanoTime() - nextBeat >= 0) {
+                    nextBeat = System.nanoTime() + beatEvery; // held up past a beat: no burst to catch up
+                }
             }
-            link.send(new Messages.Heartbeat());
+            PeerWatch.Verdict v = launcher.check();
+            switch (v.action()) {
+                case PROBE -> {
+                    System.err.println("rewind: agent " + node + ": suspecting the launcher: " + v.why() + ": probing");
+                    link.probe(v.probe());
+                }
+                case LOST -> {
+                    System.err.println("rewind: agent " + node + ": the launcher is taken for lost: " + v.why()
+                            + ": ending this node's ranks");
+                    link.close();
+                    done.countDown();
+                    return;
+                }
+                case NONE -> {}
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(every);
         }
     }
 

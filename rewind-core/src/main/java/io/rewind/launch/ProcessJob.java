@@ -6,6 +6,7 @@ import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RecoveryLines;
+import io.rewind.launch.liveness.PeerWatch;
 import io.rewind.runtime.CheckpointAgent;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
@@ -98,7 +99,11 @@ public final class ProcessJob {
 
     private final JobSpec spec;
     private final Slot[] slots;
-    private final List<Agent> agents = new ArrayList<>();
+    /** Set once the agents are told to shut down: the heartbeat thread stops watching them. */
+    private volatile boolean agentsReleased;
+
+    /** Filled once, by startAgents; read by link readers and the heartbeat thread too. */
+    private final List<Agent> agents = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** The kills of the schedule, node losses and freezes among them. */
     private final List<FailureSchedule.Kill> kills;
 
@@ -455,14 +460,10 @@ public final class ProcessJob {
         } catch (IOException e) {
             throw new IllegalStateException("cannot listen for the job's processes: " + e.getMessage(), e);
         }
-        Thread.ofPlatform().name("rewind-launcher-heartbeat").daemon(true).start(() -> {
-            long every = launch.heartbeatInterval().toNanos();
-            while (!server.isClosed()) {
-                java.util.concurrent.locks.LockSupport.parkNanos(every);
-                tasks.add(this::heartbeat);
-            }
-        });
         startAgents();
+        // Its own thread, not a task of the coordinator: a coordinator busy with a recovery must not make
+        // the launcher look silent to the agents, nor hold up its judgement of them.
+        Thread.ofPlatform().name("rewind-launcher-heartbeat").daemon(true).start(this::watchAgents);
         if (protocol.logsDeterminants()) {
             startEventLogger();
         }
@@ -555,6 +556,9 @@ public final class ProcessJob {
                 killProcess(s);
             }
         }
+        // Told to shut down, an agent stops heartbeating while it waits for its ranks to go: it is not
+        // to be judged from then on.
+        agentsReleased = true;
         for (Agent a : agents) {
             if (a.link != null) {
                 a.link.send(new Messages.Shutdown());
@@ -702,7 +706,9 @@ public final class ProcessJob {
                 "--keep-lines",
                 Integer.toString(config.faultTolerance().keepLines()),
                 "--heartbeat-millis",
-                Long.toString(launch.heartbeatTimeout().toMillis())));
+                Long.toString(launch.heartbeatTimeout().toMillis()),
+                "--suspicion-threshold",
+                Double.toString(launch.suspicionThreshold())));
         if (sharedCheckpointDir != null) {
             common.addAll(List.of("--checkpoint-dir", sharedCheckpointDir.toString()));
         } else if (launch.nodeCheckpointRoot() != null) {
@@ -802,6 +808,9 @@ public final class ProcessJob {
         if (m instanceof Messages.Request r) {
             serve(link, r);
         } else {
+            if (m instanceof Messages.AgentHello h) {
+                watch(link, h);
+            }
             tasks.add(() -> handle(link, m));
         }
     }
@@ -844,12 +853,12 @@ public final class ProcessJob {
             case Messages.AgentHello h -> {
                 for (Agent a : agents) {
                     if (a.name.equals(h.node()) && a.link == null) {
-                        a.link = link;
                         a.host = h.host();
                         a.pid = h.pid();
                         a.storageHost = h.storageHost();
                         a.storagePort = h.storagePort();
                         a.folder = h.folder();
+                        a.link = link;
                         break;
                     }
                 }
@@ -909,34 +918,77 @@ public final class ProcessJob {
     }
 
     /**
-     * Coordinator, a few times a heartbeat timeout: tells every live agent the launcher is here, and
-     * takes an agent that has said nothing for longer than the timeout for lost with its node (a host
-     * that hangs, or that the network cut off, says nothing; only its silence tells).
+     * In the reader of an agent's link, as it introduces itself: from now on the heartbeat thread
+     * heartbeats and watches it. Not left to the coordinator, which may be busy starting the job: the
+     * agent counts the launcher's silence from the moment it connected.
      */
-    private void heartbeat() {
-        long timeout = launch.heartbeatTimeout().toNanos();
+    private void watch(Link link, Messages.AgentHello hello) {
         for (Agent a : agents) {
-            if (a.link == null || a.lost) {
-                continue;
+            if (a.name.equals(hello.node()) && a.watched == null) {
+                a.pid = hello.pid();
+                PeerWatch w = new PeerWatch(launch.watchSettings(), System::nanoTime);
+                link.watchWith(w);
+                a.watch = w;
+                a.watched = link;
+                link.send(new Messages.Heartbeat());
+                return;
             }
-            long silent = a.link.silentNanos();
-            if (silent <= timeout) {
-                a.link.send(new Messages.Heartbeat());
-                continue;
-            }
-            System.err.println("rewind: node " + a.name + " has been silent for "
-                    + TimeUnit.NANOSECONDS.toMillis(silent) + " ms (heartbeat timeout "
-                    + launch.heartbeatTimeout().toMillis() + " ms): taken for lost");
-            if (launch.mode() == Launch.Mode.LOCAL) {
-                // On this machine its processes can still be ended; on another host the agent ends
-                // its ranks itself once it finds the launcher silent or gone.
-                ProcessHandle.of(a.pid).ifPresent(agent -> {
-                    agent.descendants().forEach(ProcessHandle::destroyForcibly);
-                    agent.destroyForcibly();
-                });
-            }
-            a.link.close(); // its reader reports the close, which loses the node (onLinkClosed)
         }
+    }
+
+    /**
+     * The heartbeat thread: tells every live agent the launcher is here, five times a timeout, and judges
+     * each by what its link hears ({@link PeerWatch}): a node whose heartbeats are late for their rhythm
+     * is probed, and one silent past the timeout, or unanswering to its probe, is taken for lost (a host
+     * that hangs, or that the network cut off, says nothing; only its silence tells). The loss itself
+     * goes the way every lost node's goes: its link closes, and the coordinator hears it from the reader.
+     */
+    private void watchAgents() {
+        PeerWatch.Settings settings = launch.watchSettings();
+        long every = settings.checkEvery().toNanos();
+        long beatEvery = settings.heartbeat().toNanos();
+        long nextBeat = System.nanoTime();
+        while (!server.isClosed() && !agentsReleased) {
+            boolean beat = System.nanoTime() - nextBeat >= 0;
+            if (beat) {
+                nextBeat += beatEvery;
+                if (System.nanoTime() - nextBeat >= 0) {
+                    nextBeat = System.nanoTime() + beatEvery; // held up past a beat: no burst to catch up
+                }
+            }
+            for (Agent a : agents) {
+                Link link = a.watched;
+                if (link == null || a.lost) {
+                    continue;
+                }
+                if (beat) {
+                    link.send(new Messages.Heartbeat());
+                }
+                PeerWatch.Verdict v = a.watch.check();
+                switch (v.action()) {
+                    case PROBE -> {
+                        System.err.println("rewind: node " + a.name + " suspected: " + v.why() + ": probing");
+                        link.probe(v.probe());
+                    }
+                    case LOST -> loseSilentNode(a, link, v.why());
+                    case NONE -> {}
+                }
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(every);
+        }
+    }
+
+    private void loseSilentNode(Agent a, Link link, String why) {
+        System.err.println("rewind: node " + a.name + " taken for lost: " + why);
+        if (launch.mode() == Launch.Mode.LOCAL) {
+            // On this machine its processes can still be ended; on another host the agent ends
+            // its ranks itself once it finds the launcher silent or gone.
+            ProcessHandle.of(a.pid).ifPresent(agent -> {
+                agent.descendants().forEach(ProcessHandle::destroyForcibly);
+                agent.destroyForcibly();
+            });
+        }
+        link.close(); // its reader reports the close, which loses the node (onLinkClosed)
     }
 
     private void onLinkClosed(Link link, String why) {
@@ -1402,15 +1454,21 @@ public final class ProcessJob {
         final int index;
         final String name;
         final Process process;
+        /** Set by the coordinator once it took the agent's introduction. */
         Link link;
+        /** The same link, as the heartbeat thread knows it: set by the link's reader at the introduction. */
+        volatile Link watched;
+        /** How the heartbeat thread judges the agent; set before {@link #watched}. */
+        volatile PeerWatch watch;
+
         String host;
-        long pid;
+        volatile long pid;
         String storageHost;
         int storagePort;
         /** The node's checkpoint folder, on its host. */
         String folder;
 
-        boolean lost;
+        volatile boolean lost;
 
         Agent(int index, String name, Process process) {
             this.index = index;
