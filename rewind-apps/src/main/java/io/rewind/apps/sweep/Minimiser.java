@@ -103,9 +103,15 @@ final class Minimiser {
             }
         }
         if (current.program().canShorten()) {
+            // Halves the steps cut while a cut passes, keeps it while one fails: about log2(steps) squared
+            // candidates at most.
             int steps = current.program().steps();
             int delta = steps / 2;
-            while (delta >= 1 && steps - delta >= MIN_STEPS && !exhausted()) {
+            while (delta >= 1 && !exhausted()) {
+                if (steps - delta < MIN_STEPS) {
+                    delta = steps - MIN_STEPS; // 0 ends it: nothing shorter is tried
+                    continue;
+                }
                 RunSpec candidate = current.withProgram(current.program().withSteps(steps - delta));
                 boolean fails = stillFails(candidate, tries);
                 log.add((steps - delta) + " steps: " + (fails ? "still fails" : "passes " + tries + " times"));

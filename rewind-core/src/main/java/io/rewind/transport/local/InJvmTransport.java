@@ -54,6 +54,11 @@ public final class InJvmTransport implements Transport {
         }
     }
 
+    /** Whether this transport delays deliveries now and then ({@link DeliveryJitter}). */
+    public boolean jittered() {
+        return jitter != null;
+    }
+
     @Override
     public boolean sharesMemory() {
         return true;
