@@ -56,7 +56,7 @@ final class Report {
     static String text(Header h, Tally t, int minimisingRuns) {
         StringBuilder b = new StringBuilder();
         Duration took = Duration.between(h.started(), h.ended());
-        b.append("Rewind sweep ").append(h.finished() ? "" : "(still running) ").append("\n");
+        b.append("Rewind sweep").append(h.finished() ? "" : " (still running)").append("\n");
         b.append("command: ").append(command(h)).append('\n');
         b.append("started ")
                 .append(h.started())
@@ -118,16 +118,16 @@ final class Report {
 
     static String json(Header h, Tally t, int minimisingRuns) {
         StringBuilder b = new StringBuilder("{\n");
-        field(b, "seed", Long.toString(h.seed()), false);
-        field(b, "command", quote(command(h)), false);
-        field(b, "started", quote(h.started().toString()), false);
-        field(b, "ended", quote(h.ended().toString()), false);
-        field(b, "finished", Boolean.toString(h.finished()), false);
-        field(b, "workers", Integer.toString(h.options().workers()), false);
-        field(b, "runs", Integer.toString(t.runs()), false);
-        field(b, "failed", Integer.toString(t.failureCount()), false);
-        field(b, "struck", Integer.toString(t.struck()), false);
-        field(b, "minimisingRuns", Integer.toString(minimisingRuns), false);
+        field(b, "seed", Long.toString(h.seed()));
+        field(b, "command", quote(command(h)));
+        field(b, "started", quote(h.started().toString()));
+        field(b, "ended", quote(h.ended().toString()));
+        field(b, "finished", Boolean.toString(h.finished()));
+        field(b, "workers", Integer.toString(h.options().workers()));
+        field(b, "runs", Integer.toString(t.runs()));
+        field(b, "failed", Integer.toString(t.failureCount()));
+        field(b, "struck", Integer.toString(t.struck()));
+        field(b, "minimisingRuns", Integer.toString(minimisingRuns));
         b.append("  \"counts\": {\n");
         for (int i = 0; i < Tally.DIMENSIONS.size(); i++) {
             String d = Tally.DIMENSIONS.get(i);
@@ -188,8 +188,9 @@ final class Report {
         b.append(", \"command\": ").append(quote(s.commandLine()));
     }
 
-    private static void field(StringBuilder b, String name, String value, boolean last) {
-        b.append("  ").append(quote(name)).append(": ").append(value).append(last ? "\n" : ",\n");
+    /** A top-level field; the object's last ones ("counts", "failures") are written apart. */
+    private static void field(StringBuilder b, String name, String value) {
+        b.append("  ").append(quote(name)).append(": ").append(value).append(",\n");
     }
 
     static String quote(String s) {
