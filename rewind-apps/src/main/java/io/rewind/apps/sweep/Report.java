@@ -100,7 +100,7 @@ final class Report {
             b.append("   ").append(f.outcome().failure().replace("\n", "\n   ")).append('\n');
             Minimiser.Result m = f.minimised();
             if (m == null) {
-                b.append("   not minimised\n");
+                b.append(h.finished() ? "   not minimised\n" : "   not minimised (yet)\n");
                 continue;
             }
             b.append("   ").append(m.rate()).append('\n');

@@ -1,6 +1,7 @@
 package io.rewind.apps.sweep;
 
 import io.rewind.ft.ClusterLayout;
+import io.rewind.ft.mcml.McmlProtocol;
 import io.rewind.runtime.FailureSchedule;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -94,6 +95,10 @@ record RunSpec(
         c.addAll(List.of("./rewind", "run", "-n", Integer.toString(program.ranks()), "--protocol", protocol));
         if (protocol.equals("spbc")) {
             c.addAll(List.of("--clusters", clusters()));
+        }
+        if (protocol.equals("mcml")) {
+            // The command line asks for the quota that a job built in code gets by default.
+            c.addAll(List.of("--log-quota", Long.toString(McmlProtocol.defaultQuotaBytes())));
         }
         if (program.checkpointEvery() > 0) {
             c.addAll(List.of("--checkpoint-every", Integer.toString(program.checkpointEvery())));

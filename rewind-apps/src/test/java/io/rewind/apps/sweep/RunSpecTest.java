@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.rewind.ft.mcml.McmlProtocol;
 import io.rewind.runtime.FailureSchedule;
 import org.junit.jupiter.api.Test;
 
@@ -37,6 +38,22 @@ class RunSpecTest {
         assertEquals(
                 "./rewind run -n 3 --no-record io.rewind.apps.random.RandomSpmd 65 39 lines",
                 run(RunSpec.Launcher.THREADS, 0).referenceCommandLine());
+    }
+
+    @Test
+    void mcmlIsGivenTheQuotaOfAJobBuiltInCode() {
+        RunSpec mcml = new RunSpec(
+                0,
+                1,
+                Program.random(3, 20, 2),
+                "mcml",
+                FailureSchedule.parse("1@o5", 2),
+                KillDrawer.Kind.SINGLE,
+                RunSpec.Launcher.THREADS,
+                0);
+        assertTrue(
+                mcml.commandLine().contains(" --protocol mcml --log-quota " + McmlProtocol.defaultQuotaBytes() + " "),
+                mcml.commandLine());
     }
 
     @Test
