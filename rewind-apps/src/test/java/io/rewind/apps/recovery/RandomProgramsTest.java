@@ -173,25 +173,47 @@ class RandomProgramsTest {
     /**
      * The slow tier: {@code -Drewind.random.programs=N} runs N more programs, on 2 to 5 ranks, each
      * under four crash schedules per protocol, without checkpoints and again with checkpoints and late
-     * messages (the properties above draw a dozen each in every build); {@code
-     * -Drewind.random.first=K} starts the sweep at its K-th program, so a later sweep draws programs no
-     * earlier one ran.
+     * messages (the properties above draw a dozen each in every build). Every sweep starts at a program
+     * of its own, drawn from the time, so that sweeps keep looking where none looked before; {@code
+     * -Drewind.random.first=K} starts it at the K-th program instead, to run a sweep again. The first
+     * program and every failing one are printed with the property that runs it alone.
      */
     @Test
     void sweepOfRandomPrograms() {
         int programs = Integer.getInteger("rewind.random.programs", 0);
         Assumptions.assumeTrue(programs > 0, "slow tier only: -Drewind.random.programs=N");
-        long first = Long.getLong("rewind.random.first", 1);
+        long first = Long.getLong("rewind.random.first", freshFirstProgram());
+        System.out.println("sweepOfRandomPrograms: programs " + first + " to " + (first + programs - 1)
+                + " (-Drewind.random.first=" + first + " -Drewind.random.programs=" + programs + " runs them again)");
         // Every program runs, and every failure is reported at the end: one failure does not hide the rest.
         List<String> failures = new ArrayList<>();
+        List<Long> failing = new ArrayList<>();
         for (long i = first; i < first + programs; i++) {
+            int before = failures.size();
             failures.addAll(failuresOf(i * 7919, 2 + (int) (i % 4), 20 + (int) (i % 31), i * 31, 3));
             failures.addAll(failuresAcrossLines(
                     i * 7919, 2 + (int) (i % 4), 20 + (int) (i % 31), i * 31, 3, 2 + (int) (i % 4)));
+            if (failures.size() > before) {
+                failing.add(i);
+                System.out.println("sweepOfRandomPrograms: program " + i + " failed (-Drewind.random.first=" + i
+                        + " -Drewind.random.programs=1 runs it alone):\n"
+                        + String.join("\n", failures.subList(before, failures.size())));
+            }
         }
         assertTrue(
                 failures.isEmpty(),
-                () -> failures.size() + " failed runs in " + programs + " programs:\n" + String.join("\n\n", failures));
+                () -> failures.size() + " failed runs in " + programs + " programs from " + first
+                        + ", failing programs "
+                        + failing + " (-Drewind.random.first=K -Drewind.random.programs=1 runs program K):\n"
+                        + String.join("\n\n", failures));
+    }
+
+    /**
+     * A first program drawn from the time: from 1 to a billion, so that {@code i * 7919} and {@code i *
+     * 31}, the seeds made from it, stay far from overflowing.
+     */
+    private static long freshFirstProgram() {
+        return 1 + Math.floorMod(System.nanoTime() ^ System.currentTimeMillis(), 1_000_000_000L);
     }
 
     /**
