@@ -14,7 +14,7 @@ import java.util.Random;
  * random-program oracle's {@code killedTogether}), {@code --chaos} schedules, and kills at drawn times.
  * Every kill it returns is one {@code --kill} can name, so a run is reproduced from its command line.
  */
-final class KillDrawer {
+public final class KillDrawer {
     /** How a schedule was drawn. */
     enum Kind {
         /** One rank at an operation count. */
@@ -107,8 +107,11 @@ final class KillDrawer {
         return new FailureSchedule(kills);
     }
 
-    /** Two ranks or more, drawn, at one operation count below the fewest any of them made. */
-    private static List<Kill> together(Random rnd, long[] ops) {
+    /**
+     * Two ranks or more, drawn, at one operation count below the fewest any of them made ({@code ops}:
+     * each rank's operations in the failure-free run). The oracle's tests draw their groups here too.
+     */
+    public static List<Kill> together(Random rnd, long[] ops) {
         int n = ops.length;
         if (n < 2) {
             return List.of(atOperation(0, pick(rnd, ops[0])));

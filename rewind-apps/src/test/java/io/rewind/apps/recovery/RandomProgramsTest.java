@@ -10,7 +10,6 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import net.jqwik.api.Example;
@@ -125,24 +124,7 @@ class RandomProgramsTest {
      * drawn below the fewest operations any of them made: they fail at once and restart as a group.
      */
     static FailureSchedule killedTogether(long[] ops, long seed) {
-        Random rnd = new Random(seed ^ 0x5DEECE66DL);
-        int n = ops.length;
-        int size = 2 + rnd.nextInt(n - 1);
-        List<Integer> ranks = new ArrayList<>();
-        for (int r = 0; r < n; r++) {
-            ranks.add(r);
-        }
-        Collections.shuffle(ranks, rnd);
-        long fewest = Long.MAX_VALUE;
-        for (int r : ranks.subList(0, size)) {
-            fewest = Math.min(fewest, ops[r]);
-        }
-        long at = fewest <= 1 ? 1 : 1 + (long) (rnd.nextDouble() * (fewest - 1));
-        List<FailureSchedule.Kill> kills = new ArrayList<>();
-        for (int r : ranks.subList(0, size)) {
-            kills.add(new FailureSchedule.Kill(r, FailureSchedule.Trigger.OPERATION, at));
-        }
-        return new FailureSchedule(kills);
+        return new FailureSchedule(io.rewind.apps.sweep.KillDrawer.together(new Random(seed ^ 0x5DEECE66DL), ops));
     }
 
     /** Drawn from a fixed seed, as the property below; the slow tier's sweep draws more. */
