@@ -85,15 +85,7 @@ class RandomProgramsTest {
     static List<String> failuresAcrossLines(
             long programSeed, int ranks, int steps, long killSeed, int schedules, int every) {
         List<String> failures = new ArrayList<>();
-        JobConfig job = JobConfig.builder(RandomSpmd.class.getName())
-                .ranks(ranks)
-                .args(Long.toString(programSeed), Integer.toString(steps), "lines")
-                .timeout(LINES_LIMIT)
-                .stallTimeout(STALL)
-                .option("--clusters", io.rewind.ft.ClusterLayout.forTests().spec())
-                .quiet()
-                .build();
-        RecoveryCheck check = RecoveryCheck.of(job);
+        RecoveryCheck check = RecoveryCheck.of(acrossLines(programSeed, ranks, steps));
         for (ProtocolDescriptor p : ProtocolRegistry.recovering()) {
             for (FailureSchedule s : schedules(check, killSeed, schedules, ranks)) {
                 RecoveryCheck.Verdict v = check.run(p, every, s);
@@ -108,6 +100,18 @@ class RandomProgramsTest {
             }
         }
         return failures;
+    }
+
+    /** The job of {@code RandomSpmd SEED STEPS lines} on {@code ranks} ranks, with this class's limits. */
+    static JobConfig acrossLines(long programSeed, int ranks, int steps) {
+        return JobConfig.builder(RandomSpmd.class.getName())
+                .ranks(ranks)
+                .args(Long.toString(programSeed), Integer.toString(steps), "lines")
+                .timeout(LINES_LIMIT)
+                .stallTimeout(STALL)
+                .option("--clusters", io.rewind.ft.ClusterLayout.forTests().spec())
+                .quiet()
+                .build();
     }
 
     /** The oracle's {@code count} schedules from {@code seed}, then a group of ranks killed together. */
@@ -207,15 +211,7 @@ class RandomProgramsTest {
      */
     @Example
     void spbcClustersLosingRanksAtOneOperationRecoverEvenWhenPlannedApart() throws Exception {
-        JobConfig job = JobConfig.builder(RandomSpmd.class.getName())
-                .ranks(3)
-                .args("65", "39", "lines")
-                .timeout(LINES_LIMIT)
-                .stallTimeout(STALL)
-                .option("--clusters", io.rewind.ft.ClusterLayout.forTests().spec())
-                .quiet()
-                .build();
-        RecoveryCheck check = RecoveryCheck.of(job);
+        RecoveryCheck check = RecoveryCheck.of(acrossLines(65, 3, 39));
         FailureSchedule kills = FailureSchedule.parse("1@o38,2@o38,0@o38", 3);
         ProtocolDescriptor spbc = ProtocolRegistry.get("spbc");
         List<String> failures = java.util.Collections.synchronizedList(new ArrayList<>());
