@@ -16,6 +16,16 @@ import java.util.TreeMap;
  * comes to depend on it does so through a frame that carries it. A restarted incarnation gets its
  * determinants back in the answers to its rollback request and repeats every outcome they hold;
  * past them it runs freely, as nobody depends on what comes after.
+ *
+ * <p>It repeats them only as an unbroken run from its first event of each kind (wildcard receives,
+ * polls): the first of its events that has no outcome to repeat runs freely, and so does every later
+ * one of that kind. A determinant past such a gap numbers an event of an execution this one no longer
+ * follows (the failed polls of a wait depend on timing), and forcing it would give one call the
+ * outcome of another. Survivors that depend on an event hold every determinant before it, so such a
+ * determinant is one nobody depends on; it can be held after a peer's restart: a frame that reached
+ * the peer's new incarnation before its rollback request was handled carried only what came since the
+ * frame before, the rest having gone to the incarnation that died. For the same reason the answer to a
+ * rollback request brings the restarted rank every other determinant held here, not only its own.
  */
 public final class CausalOutcomes implements OutcomeLog {
     private final int rank;
@@ -28,6 +38,13 @@ public final class CausalOutcomes implements OutcomeLog {
     private final Map<Long, Determinant> forcedWildcards = new HashMap<>();
 
     private final Map<Long, Determinant> forcedPolls = new HashMap<>();
+    /**
+     * Whether a wildcard receive, then a poll, of this incarnation found no outcome to repeat: from then
+     * on its events of that kind run freely. Guarded by {@link #forcedLock}.
+     */
+    private boolean wildcardsFree;
+
+    private boolean pollsFree;
 
     /**
      * The outcome log of one incarnation of {@code rank} in a job of {@code worldSize} ranks: shared by
@@ -87,7 +104,8 @@ public final class CausalOutcomes implements OutcomeLog {
     public ForcedMatch forcedWildcard(long index) {
         Determinant d;
         synchronized (forcedLock) {
-            d = forcedWildcards.get(index);
+            d = wildcardsFree ? null : forcedWildcards.get(index);
+            wildcardsFree = d == null;
         }
         return d == null ? null : new ForcedMatch((int) d.values()[0], (int) d.values()[1], d.values()[2]);
     }
@@ -95,6 +113,9 @@ public final class CausalOutcomes implements OutcomeLog {
     @Override
     public long[] forcedPoll(long index) {
         synchronized (forcedLock) {
+            if (pollsFree) {
+                return null;
+            }
             Determinant d = forcedPolls.get(index);
             if (d != null) {
                 return d.values().clone();
@@ -104,6 +125,7 @@ public final class CausalOutcomes implements OutcomeLog {
                 long[] v = r.getValue().values();
                 return Arrays.copyOfRange(v, 1, v.length);
             }
+            pollsFree = true;
             return null;
         }
     }
@@ -143,9 +165,21 @@ public final class CausalOutcomes implements OutcomeLog {
         return true;
     }
 
+    /**
+     * The determinants of {@code restartedRank}'s events held here, to repeat, followed by every other
+     * determinant held here that it was not sent since its restart ({@link #peerRestarted} comes first):
+     * its new incarnation may have taken in frames of this rank that carried only part of them.
+     */
     @Override
     public long[] outcomesOf(int restartedRank) {
-        return store.of(restartedRank);
+        long[] own = store.of(restartedRank);
+        long[] others = store.piggybackFor(restartedRank);
+        if (others == null) {
+            return own;
+        }
+        long[] all = Arrays.copyOf(own, own.length + others.length);
+        System.arraycopy(others, 0, all, own.length, others.length);
+        return all;
     }
 
     @Override
@@ -153,13 +187,20 @@ public final class CausalOutcomes implements OutcomeLog {
         store.peerRestarted(peer);
     }
 
-    /** An answer to this restarted incarnation: the determinants of its own events the peer holds. */
+    /**
+     * An answer to this restarted incarnation: the determinants of its own events the peer holds, to
+     * repeat, and those of other ranks' events, held from now on as a frame's would be.
+     */
     @Override
     public void answered(int peer, long[] outcomes) {
         synchronized (forcedLock) {
             for (Determinant d : DeterminantStore.decode(outcomes)) {
-                if (d.origin() != rank || d.incarnation() >= incarnation) {
-                    continue; // not this rank's, or of an incarnation not yet dead: nothing to repeat
+                if (d.origin() != rank) {
+                    store.received(d); // another rank's: held, as if a frame had brought it
+                    continue;
+                }
+                if (d.incarnation() >= incarnation) {
+                    continue; // of an incarnation not yet dead: nothing to repeat
                 }
                 Map<Long, Determinant> forced =
                         switch (d.kind()) {

@@ -61,6 +61,13 @@ final class DeterminantStore {
         }
     }
 
+    /** Takes in one determinant of another rank's event that an answer to a rollback request carried. */
+    void received(Determinant d) {
+        synchronized (lock) {
+            hold(d);
+        }
+    }
+
     /** Takes in the determinants a frame or an answer carried; malformed words are refused whole. */
     void received(long[] words) {
         List<Determinant> in = decode(words);

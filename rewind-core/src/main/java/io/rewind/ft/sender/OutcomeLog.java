@@ -57,7 +57,10 @@ public interface OutcomeLog {
         return false;
     }
 
-    /** The outcomes of {@code restartedRank}'s events held here, for the answer to its rollback request. */
+    /**
+     * The outcomes of {@code restartedRank}'s events held here, for the answer to its rollback request
+     * (and, where outcomes travel with messages, those of other ranks' events it lacks).
+     */
     default long[] outcomesOf(int restartedRank) {
         return NO_WORDS;
     }
@@ -65,7 +68,7 @@ public interface OutcomeLog {
     /** {@code peer} restarted from its checkpoint: what it was sent since is gone. */
     default void peerRestarted(int peer) {}
 
-    /** For a restarted incarnation: {@code peer} answered with {@code outcomes} of this rank's events. */
+    /** For a restarted incarnation: {@code peer} answered with {@code outcomes} ({@link #outcomesOf}). */
     default void answered(int peer, long[] outcomes) {}
 
     /** What the log keeps in the rank's checkpoint, or null. */

@@ -74,6 +74,67 @@ class CausalOutcomesTest {
         assertEquals(2, third.forcedWildcard(1).source(), "the outcome incarnation 1 made");
     }
 
+    /**
+     * What {@code RandomSpmd 421 50} under mcml pointed to (rank 1 killed, then rank 0): rank 0 made forty
+     * failed polls and sent them to rank 1, whose incarnation then died; a frame it sent next reached rank
+     * 1's new incarnation before rank 0 handled its rollback request, carrying only the polls since
+     * (a run from poll 40). Rank 0 then crashed. Its next incarnation, answered by rank 1 with that
+     * tail alone, must not give poll 40's outcome to whatever call is its 40th poll: its first polls run
+     * freely (their count depends on timing), so every later one does too.
+     */
+    @Test
+    void outcomesPastAGapAreNotRepeated() {
+        CausalOutcomes first = new CausalOutcomes(0, 0, 2, new RecoveryLines(2, 2));
+        for (int i = 0; i < 40; i++) {
+            first.polled(i, new long[0]);
+        }
+        first.piggybackFor(1); // to rank 1's incarnation that died
+        for (int i = 40; i < 45; i++) {
+            first.polled(i, new long[] {1});
+        }
+        DeterminantStore atOne = new DeterminantStore(1, 2);
+        atOne.received(first.piggybackFor(1)); // its new incarnation, before the rollback request was handled
+
+        CausalOutcomes restarted = new CausalOutcomes(0, 1, 2, new RecoveryLines(2, 2));
+        restarted.answered(1, atOne.of(0));
+        for (int i = 0; i < 45; i++) {
+            assertNull(restarted.forcedPoll(i), "poll " + i + " runs freely");
+        }
+    }
+
+    /**
+     * The same gap, closed where it opens: the answer to rank 1's rollback request brings its new
+     * incarnation every determinant rank 0 holds, so that a later restart of rank 0 finds all its
+     * outcomes at rank 1 and repeats them from the first.
+     */
+    @Test
+    void theAnswerToARollbackRequestBringsEveryDeterminantTheRestartedRankLacks() {
+        CausalOutcomes first = new CausalOutcomes(0, 0, 2, new RecoveryLines(2, 2));
+        for (int i = 0; i < 40; i++) {
+            first.polled(i, new long[0]);
+        }
+        first.piggybackFor(1); // to rank 1's incarnation that died
+        first.polled(40, new long[] {1});
+        CausalOutcomes oneRestarted = new CausalOutcomes(1, 1, 2, new RecoveryLines(2, 2));
+        oneRestarted.onPiggyback(frameCarrying(first.piggybackFor(1))); // only poll 40
+        first.peerRestarted(1);
+        oneRestarted.answered(0, first.outcomesOf(1));
+
+        CausalOutcomes restarted = new CausalOutcomes(0, 1, 2, new RecoveryLines(2, 2));
+        restarted.answered(1, oneRestarted.outcomesOf(0));
+        for (int i = 0; i < 40; i++) {
+            assertArrayEquals(new long[0], restarted.forcedPoll(i), "poll " + i);
+        }
+        assertArrayEquals(new long[] {1}, restarted.forcedPoll(40));
+        assertNull(restarted.forcedPoll(41), "past what was recorded it runs freely");
+    }
+
+    private static Frame frameCarrying(long[] piggyback) {
+        Frame f = frame(0, 1, 1);
+        f.setPiggyback(piggyback);
+        return f;
+    }
+
     private static Frame frame(int source, int destination, long sequence) {
         return new Frame(
                 0, source, source, destination, 3, sequence, 0, MemorySegment.ofArray(new byte[0]), 0, 0, null);
