@@ -531,6 +531,14 @@ public final class RecoveryCoordinator {
         boolean neverReachable = s.life == RankLife.STARTING;
         boolean programRan = s.life == RankLife.RUNNING; // only then can its program have ended it
         s.transition(RankLife.DOWN);
+        if (rolledBack && s.firedKill != null) {
+            // Its kill fired, but the rollback's stop took it down before its strike was heard: the kill
+            // waits for the next incarnation, as one that fires while the rank is being stopped does.
+            if (!pendingKills.contains(s.firedKill)) {
+                pendingKills.add(s.firedKill);
+            }
+            s.firedKill = null;
+        }
         // Its log went with it: the run record shows 0 until the next incarnation reports.
         s.logBytes = 0;
         s.logMemoryBytes = 0;

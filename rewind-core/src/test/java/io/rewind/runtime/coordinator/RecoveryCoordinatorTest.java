@@ -382,6 +382,29 @@ class RecoveryCoordinatorTest {
         assertTrue(c.pendingKills().isEmpty());
     }
 
+    /**
+     * What a sweep found (RandomSpmd 657350 40 lines, mcml, kills 0@o53,1@o53 as rank processes): rank
+     * 1's kill fired, rank 0's crash was planned first and rolled rank 1 back with it, and rank 1's
+     * process was stopped before its strike reached the launcher. The kill had been spent without a
+     * failure to show for it; it must wait for the next incarnation instead.
+     */
+    @Test
+    void aKillThatFiredInARankStoppedForARollbackBeforeItsStrikeWasHeardWaitsForItsNextIncarnation() {
+        FailureSchedule.Kill kill = new FailureSchedule.Kill(1, FailureSchedule.Trigger.OPERATION, 53);
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(true, true), kill);
+        runAll(c, 2);
+
+        c.killFired(1, 0, kill);
+        c.down(0, 0, sigkill());
+        assertEquals(List.of("peers", "stop 1.0"), host.take());
+        c.down(1, 0, sigkill()); // gone, by the stop, before its strike was heard
+        assertEquals(
+                List.of("peers", "discard 0 after 0", "discard 1 after 0", "start 0.1 from 0", "start 1.1 from 0"),
+                host.take());
+        assertEquals(List.of(kill), c.killsFiredBy(1));
+        assertEquals(List.of(kill), c.pendingKills());
+    }
+
     @Test
     void aTimeKillWaitsWhileTheRankIsBetweenIncarnationsAndIsSpentOnceItStrikes() {
         FailureSchedule.Kill kill = new FailureSchedule.Kill(0, FailureSchedule.Trigger.TIME, 50);
