@@ -115,6 +115,19 @@ final class ArrivalTracker {
         return ready;
     }
 
+    /**
+     * Another copy of this frame's place that waits beyond a gap (a restarted sender sends the message
+     * again while the first copy is held), or null.
+     */
+    Frame heldCopyOf(Frame frame) {
+        Channel c = channels.get(frame.channelKey());
+        if (c == null || c.held == null) {
+            return null;
+        }
+        Frame held = c.held.get(frame.sequence);
+        return held == frame ? null : held;
+    }
+
     /** Whether this very frame waits beyond a gap (arrived early, not admitted yet). */
     boolean holds(Frame frame) {
         Channel c = channels.get(frame.channelKey());

@@ -163,6 +163,7 @@ public final class Mailbox implements FrameSink {
         List<RecvRequest> receives = null;
         List<Frame> frames = null;
         SendRequest release = null;
+        Frame held;
         boolean acknowledge = false;
         synchronized (lock) {
             if (isDropped(frame)) {
@@ -180,6 +181,8 @@ public final class Mailbox implements FrameSink {
                 } else {
                     release = adoptDuplicate(frame);
                 }
+            } else if ((held = arrivals.heldCopyOf(frame)) != null) {
+                release = adoptHeld(held, frame);
             } else {
                 List<Frame> admitted = arrivals.admit(frame);
                 for (Frame f : admitted) {
@@ -296,6 +299,25 @@ public final class Mailbox implements FrameSink {
             return null;
         }
         return sender;
+    }
+
+    /**
+     * Under the lock: a restarted sender sent again a frame whose first copy waits here beyond a gap.
+     * The first copy stays, as a duplicate's does (it was sent before the crash, the same message). The
+     * new sender is returned, to be let go at once (null: nobody waits), unless its send is synchronous:
+     * it then waits on the held copy, in place of the crashed one, until that copy's receive starts or
+     * this rank crashes. A synchronous sender in another process hears of the match as the first copy's
+     * did: by the place, which both copies share.
+     */
+    private SendRequest adoptHeld(Frame held, Frame frame) {
+        SendRequest sender = frame.sender;
+        if (sender == null || !frame.synchronous) {
+            return sender;
+        }
+        held.sender = sender;
+        held.pull = false; // its payload is the held copy's, not the new sender's to lend
+        sender.setPending(held);
+        return null;
     }
 
     /** Under the lock: whether a copy of the frame waits unmatched in the unexpected queue. */

@@ -150,6 +150,50 @@ class StrandedSynchronousSendsTest {
         assertArrayEquals(new byte[] {42, 1, 2, 3}, got);
     }
 
+    /**
+     * Rank 0's synchronous send is held beyond a gap at rank 1 when rank 0 restarts; its next incarnation
+     * sends the message again while the first copy still waits there. The first copy stays (as a
+     * duplicate's does), and the new send waits on it: it ends when that copy's receive starts, or, as
+     * here, when the receiver crashes. It used to be dropped without a trace, its send waiting for ever.
+     */
+    @Test
+    void aSynchronousSendAgainOfAFrameHeldBeyondAGapWaitsOnTheHeldCopy() {
+        start(0);
+        int context = engines[0].world().context();
+        loseOneFrame();
+        SendRequest first = send(SendMode.SYNCHRONOUS, 1);
+        assertFalse(first.isComplete());
+
+        // Rank 0 restarts from the beginning; rank 1 held nothing of it in order.
+        protocols[0].close();
+        protocols[0] = new SenderLoggingRank(
+                0,
+                1,
+                PayloadLog.open(
+                        0, PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build()),
+                new EventLogger(2).clientFor(0),
+                new RecoveryLines(2, 2));
+        engines[0] = new RankEngine(
+                0,
+                2,
+                transport,
+                new EngineConfig(EngineConfig.DEFAULT_EAGER_LIMIT_BYTES, 1_000),
+                () -> {},
+                protocols[0],
+                1);
+        engines[0].attach();
+        protocols[0].onControl(new RecoveryMessages.LastMessages(1, 0, Map.of(context, 0L)), transport);
+        protocols[0].onStart(engines[0], Map.of());
+        loseOneFrame(); // its re-executed first send is lost again: the gap stays
+        SendRequest again = send(SendMode.SYNCHRONOUS, 1);
+        assertFalse(again.isComplete(), "a synchronous send waits for its receive");
+
+        engines[1].mailbox().close();
+
+        assertTrue(again.isComplete(), "the receiver's crash lets the send go");
+        assertFalse(again.isCancelled());
+    }
+
     @Test
     void aSenderThatDidNotRestartCancelsAsUsual() {
         start(0);
