@@ -455,6 +455,7 @@ public final class RecoveryCoordinator {
             return false;
         }
         pendingKills.remove(k);
+        s.firedKill = k;
         s.strike = new Strike(
                 clock.getAsLong(), "killed at " + k.value() + " ms (" + k + ")", s.pointsHeard(), s.operationsHeard());
         host.strike(k.rank(), s.incarnation, k);
@@ -524,6 +525,12 @@ public final class RecoveryCoordinator {
             return false;
         }
         if (allEnded || abortReason != null) {
+            if (s.firedKill != null && !pendingKills.contains(s.firedKill)) {
+                // Its kill struck after its program had ended, and the job ended before the rank went
+                // down: the kill crashed nothing there was to recover, so it is reported as not struck.
+                pendingKills.add(s.firedKill);
+            }
+            s.firedKill = null;
             s.transition(RankLife.EXITED);
             return false;
         }

@@ -405,6 +405,30 @@ class RecoveryCoordinatorTest {
         assertEquals(List.of(kill), c.pendingKills());
     }
 
+    /**
+     * What a sweep found (RandomSpmd 560531 36, spbc, kills 0@t157,2@t91, threads): a kill at a time
+     * struck a rank whose program had just ended, and every rank's end was heard before the rank went
+     * down, so there was nothing to recover. The kill counted as struck with no failure to show for it;
+     * it is reported as not struck instead.
+     */
+    @Test
+    void aTimeKillThatStrikesARankWhoseProgramHadEndedAsTheJobEndsIsReportedAsNotStruck() {
+        FailureSchedule.Kill kill = new FailureSchedule.Kill(1, FailureSchedule.Trigger.TIME, 91);
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, true), kill);
+        runAll(c, 2);
+
+        assertTrue(c.timeKill(kill));
+        assertEquals(List.of("strike 1.0 by " + kill), host.take());
+        RankOutcome ok1 = new RankOutcome(1, RankOutcome.Status.COMPLETED, "", null);
+        assertTrue(c.ended(1, 0, ok1)); // its end was on its way when the kill struck
+        assertTrue(c.ended(0, 0, new RankOutcome(0, RankOutcome.Status.COMPLETED, "", null)));
+        assertTrue(c.allEnded());
+        c.down(1, 0, sigkill());
+
+        assertEquals(List.of(kill), c.pendingKills());
+        assertEquals(ok1, c.outcome(1));
+    }
+
     @Test
     void aTimeKillWaitsWhileTheRankIsBetweenIncarnationsAndIsSpentOnceItStrikes() {
         FailureSchedule.Kill kill = new FailureSchedule.Kill(0, FailureSchedule.Trigger.TIME, 50);
