@@ -293,31 +293,35 @@ public final class Mailbox implements FrameSink {
             return sender;
         }
         Frame first = unexpected.find(frame.sourceWorld, frame.context, frame.sequence);
-        if (first != null) {
-            first.sender = sender;
-            sender.setPending(first);
-            return null;
-        }
-        return sender;
+        return first == null ? sender : adoptBy(first, frame);
     }
 
     /**
-     * Under the lock: a restarted sender sent again a frame whose first copy waits here beyond a gap.
-     * The first copy stays, as a duplicate's does (it was sent before the crash, the same message). The
-     * new sender is returned, to be let go at once (null: nobody waits), unless its send is synchronous:
-     * it then waits on the held copy, in place of the crashed one, until that copy's receive starts or
-     * this rank crashes. A synchronous sender in another process hears of the match as the first copy's
-     * did: by the place, which both copies share.
+     * Under the lock: the first copy {@code first} of {@code frame}'s place, still waiting here, takes
+     * on its sender. Returned, to be let go at once (null: nobody waits), unless the send is synchronous:
+     * it then waits on the first copy, as the crashed sender did, until that copy's receive starts.
      */
-    private SendRequest adoptHeld(Frame held, Frame frame) {
+    private SendRequest adoptBy(Frame first, Frame frame) {
         SendRequest sender = frame.sender;
         if (sender == null || !frame.synchronous) {
             return sender;
         }
-        held.sender = sender;
-        held.pull = false; // its payload is the held copy's, not the new sender's to lend
-        sender.setPending(held);
+        first.sender = sender;
+        sender.setPending(first);
         return null;
+    }
+
+    /**
+     * Under the lock: a restarted sender sent again a frame whose first copy waits here beyond a gap.
+     * The first copy stays, as a duplicate's does; the new sender is adopted by it as {@link
+     * #adoptDuplicate} has a queued copy adopt it. A synchronous sender in another process hears of
+     * the match as the first copy's did: by the place, which both copies share.
+     */
+    private SendRequest adoptHeld(Frame held, Frame frame) {
+        if (frame.sender != null && frame.synchronous) {
+            held.pull = false; // its payload is the held copy's, not the new sender's to lend
+        }
+        return adoptBy(held, frame);
     }
 
     /** Under the lock: whether a copy of the frame waits unmatched in the unexpected queue. */

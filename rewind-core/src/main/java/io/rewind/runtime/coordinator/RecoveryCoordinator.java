@@ -427,10 +427,7 @@ public final class RecoveryCoordinator {
         }
         if (s.life == RankLife.STOPPING) {
             // Stopped for the rollback before its strike was seen: its kill waits for the next incarnation.
-            if (s.firedKill != null && !pendingKills.contains(s.firedKill)) {
-                pendingKills.add(s.firedKill);
-            }
-            s.firedKill = null;
+            killWaits(s);
             host.stop(rank, incarnation);
         } else if (s.strike == null) {
             s.strike = new Strike(atNanos, reason, points, operations);
@@ -525,12 +522,9 @@ public final class RecoveryCoordinator {
             return false;
         }
         if (allEnded || abortReason != null) {
-            if (s.firedKill != null && !pendingKills.contains(s.firedKill)) {
-                // Its kill struck after its program had ended, and the job ended before the rank went
-                // down: the kill crashed nothing there was to recover, so it is reported as not struck.
-                pendingKills.add(s.firedKill);
-            }
-            s.firedKill = null;
+            // A kill that struck after its program had ended, the job ending before the rank went down,
+            // crashed nothing there was to recover: it is reported as not struck.
+            killWaits(s);
             s.transition(RankLife.EXITED);
             return false;
         }
@@ -538,13 +532,10 @@ public final class RecoveryCoordinator {
         boolean neverReachable = s.life == RankLife.STARTING;
         boolean programRan = s.life == RankLife.RUNNING; // only then can its program have ended it
         s.transition(RankLife.DOWN);
-        if (rolledBack && s.firedKill != null) {
-            // Its kill fired, but the rollback's stop took it down before its strike was heard: the kill
+        if (rolledBack) {
+            // A kill that fired, the rollback's stop taking the rank down before its strike was heard,
             // waits for the next incarnation, as one that fires while the rank is being stopped does.
-            if (!pendingKills.contains(s.firedKill)) {
-                pendingKills.add(s.firedKill);
-            }
-            s.firedKill = null;
+            killWaits(s);
         }
         // Its log went with it: the run record shows 0 until the next incarnation reports.
         s.logBytes = 0;
@@ -586,6 +577,14 @@ public final class RecoveryCoordinator {
                             + " cannot recover: run with --protocol " + recoveringNames());
         }
         return true;
+    }
+
+    /** The kill that fired in the rank, if any, goes back to the schedule: it struck nothing that counts. */
+    private void killWaits(RankRecord s) {
+        if (s.firedKill != null && !pendingKills.contains(s.firedKill)) {
+            pendingKills.add(s.firedKill);
+        }
+        s.firedKill = null;
     }
 
     /** The rank failed ({@code outcome} says how) and the job ends with {@code code}. False: no recovery. */
