@@ -243,7 +243,7 @@ final class RunCommand implements Callable<Integer> {
             config = b.build();
             refuseReserveOverMemory(config, processes);
             if (!config.logging().loggers().hosts().isEmpty()
-                    && (processes == null || processes.mode() == Launch.Mode.LOCAL)) {
+                    && (processes == null || processes.mode().onThisHost())) {
                 throw new IllegalArgumentException(
                         "--logger-hosts places logger processes on the hosts of --launch ssh "
                                 + "or slurm; on one machine they run beside the launcher");
@@ -331,7 +331,7 @@ final class RunCommand implements Callable<Integer> {
         if (reserve <= 0 || total <= 0) {
             return;
         }
-        boolean allHere = processes == null || processes.mode() == Launch.Mode.LOCAL;
+        boolean allHere = processes == null || processes.mode().onThisHost();
         int here = allHere ? config.ranks() : 1;
         if ((double) reserve * here > total) {
             throw new IllegalArgumentException(String.format(

@@ -7,10 +7,9 @@ import java.util.List;
 /**
  * How the ranks of a job become processes: which nodes run an agent and how many ranks each takes.
  *
- * @param mode      how agents are started
+ * @param mode      how agents are placed and started ({@link LocalLaunch}, {@link SshLaunch}, {@link
+ *                  SlurmLaunch}, or another {@link LaunchMode})
  * @param nodes     the nodes, in placement order (ranks fill each node's slots in turn)
- * @param remoteShell for {@link Mode#SSH}: the command that runs a command on a node, the node's
- *                  name appended (such as {@code ssh -F FILE}); empty otherwise
  * @param nodeLoss  nodes to lose during the run, for testing what fails over: when one of these
  *                  kills strikes its rank, the rank's whole node is lost (its agent and every rank
  *                  process on it killed with SIGKILL at once)
@@ -30,9 +29,8 @@ import java.util.List;
  *                  files) rather than TCP; ranks on other hosts talk over TCP either way
  */
 public record Launch(
-        Mode mode,
+        LaunchMode mode,
         List<Node> nodes,
-        List<String> remoteShell,
         FailureSchedule nodeLoss,
         FailureSchedule nodeFreeze,
         Duration heartbeatTimeout,
@@ -47,22 +45,12 @@ public record Launch(
 
     private static final Duration SHORTEST_HEARTBEAT_TIMEOUT = Duration.ofMillis(100);
 
-    /** How node agents are started. */
-    public enum Mode {
-        /** Agents are processes on this machine (one per pseudo-node). */
-        LOCAL,
-        /** One agent per host of a hostfile, started over ssh. */
-        SSH,
-        /** One agent per node of the Slurm allocation the launcher runs in, started by one srun. */
-        SLURM
-    }
-
     /** A node: a name, and how many ranks it takes (0: an even share). */
     public record Node(String name, int slots) {}
 
     public Launch {
+        java.util.Objects.requireNonNull(mode, "a launch needs a mode");
         nodes = List.copyOf(nodes);
-        remoteShell = List.copyOf(remoteShell);
         if ((!nodeLoss.isEmpty() || !nodeFreeze.isEmpty()) && nodes.size() < 2) {
             throw new IllegalArgumentException(
                     "losing the only node leaves nowhere to restart the ranks: use --nodes 2 or more");
@@ -89,7 +77,7 @@ public record Launch(
         for (int i = 0; i < count; i++) {
             nodes.add(new Node("node-" + i, 0));
         }
-        return withDefaults(Mode.LOCAL, nodes, List.of());
+        return of(new LocalLaunch(), nodes);
     }
 
     /**
@@ -135,12 +123,10 @@ public record Launch(
         if (slots.isEmpty()) {
             throw new IllegalArgumentException("the hostfile " + hostfile + " names no host");
         }
-        if (remoteShell.isEmpty()) {
-            throw new IllegalArgumentException("an ssh launch needs a remote shell command");
-        }
+        SshLaunch mode = new SshLaunch(remoteShell);
         List<Node> nodes = new java.util.ArrayList<>();
         slots.forEach((host, n) -> nodes.add(new Node(host, n)));
-        return withDefaults(Mode.SSH, nodes, remoteShell);
+        return of(mode, nodes);
     }
 
     /**
@@ -176,15 +162,17 @@ public record Launch(
         for (String h : hosts) {
             nodes.add(new Node(h, 0));
         }
-        return withDefaults(Mode.SLURM, nodes, List.of());
+        return of(new SlurmLaunch(), nodes);
     }
 
-    /** A launch of {@code mode} with nothing to lose or freeze, the default heartbeat and node folders. */
-    private static Launch withDefaults(Mode mode, List<Node> nodes, List<String> remoteShell) {
+    /**
+     * A launch of {@code nodes} by {@code mode}, with nothing to lose or freeze, the default heartbeat
+     * and node folders.
+     */
+    public static Launch of(LaunchMode mode, List<Node> nodes) {
         return new Launch(
                 mode,
                 nodes,
-                remoteShell,
                 FailureSchedule.NONE,
                 FailureSchedule.NONE,
                 DEFAULT_HEARTBEAT_TIMEOUT,
@@ -198,7 +186,6 @@ public record Launch(
         return new Launch(
                 mode,
                 nodes,
-                remoteShell,
                 losses,
                 nodeFreeze,
                 heartbeatTimeout,
@@ -210,43 +197,18 @@ public record Launch(
     /** This launch, silencing a rank's whole node when one of {@code freezes} strikes that rank. */
     public Launch freezingNodes(FailureSchedule freezes) {
         return new Launch(
-                mode,
-                nodes,
-                remoteShell,
-                nodeLoss,
-                freezes,
-                heartbeatTimeout,
-                suspicionThreshold,
-                nodeCheckpointRoot,
-                sharedMemory);
+                mode, nodes, nodeLoss, freezes, heartbeatTimeout, suspicionThreshold, nodeCheckpointRoot, sharedMemory);
     }
 
     /** This launch with another heartbeat timeout. */
     public Launch withHeartbeatTimeout(Duration timeout) {
         return new Launch(
-                mode,
-                nodes,
-                remoteShell,
-                nodeLoss,
-                nodeFreeze,
-                timeout,
-                suspicionThreshold,
-                nodeCheckpointRoot,
-                sharedMemory);
+                mode, nodes, nodeLoss, nodeFreeze, timeout, suspicionThreshold, nodeCheckpointRoot, sharedMemory);
     }
 
     /** This launch suspecting a silent peer at {@code phi} (0: never, the timeout alone decides). */
     public Launch withSuspicionThreshold(double phi) {
-        return new Launch(
-                mode,
-                nodes,
-                remoteShell,
-                nodeLoss,
-                nodeFreeze,
-                heartbeatTimeout,
-                phi,
-                nodeCheckpointRoot,
-                sharedMemory);
+        return new Launch(mode, nodes, nodeLoss, nodeFreeze, heartbeatTimeout, phi, nodeCheckpointRoot, sharedMemory);
     }
 
     /** How a peer over a control link is judged: both ends derive the same settings from these two. */
@@ -256,30 +218,13 @@ public record Launch(
 
     /** This launch with each node's checkpoint folder made under {@code root} on its host. */
     public Launch withNodeCheckpointRoot(String root) {
-        return new Launch(
-                mode,
-                nodes,
-                remoteShell,
-                nodeLoss,
-                nodeFreeze,
-                heartbeatTimeout,
-                suspicionThreshold,
-                root,
-                sharedMemory);
+        return new Launch(mode, nodes, nodeLoss, nodeFreeze, heartbeatTimeout, suspicionThreshold, root, sharedMemory);
     }
 
     /** This launch with rank processes of one host talking through shared memory ({@code on}) or TCP. */
     public Launch withSharedMemory(boolean on) {
         return new Launch(
-                mode,
-                nodes,
-                remoteShell,
-                nodeLoss,
-                nodeFreeze,
-                heartbeatTimeout,
-                suspicionThreshold,
-                nodeCheckpointRoot,
-                on);
+                mode, nodes, nodeLoss, nodeFreeze, heartbeatTimeout, suspicionThreshold, nodeCheckpointRoot, on);
     }
 
     /** The node of each rank: filled in order, each node its slots (or an even share when 0). */

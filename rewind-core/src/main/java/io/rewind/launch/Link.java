@@ -23,7 +23,7 @@ import java.util.function.Consumer;
  * rank process. Low-rate and ordered, so a blocking socket with one reader thread is enough. Before
  * anything else both ends prove the job's secret (a challenge each way, answered by an HMAC), so a
  * process without it is refused before a single message of its is read. Messages are the records of
- * {@link Messages}, Java-serialised through a filter that admits those types only.
+ * {@link Messages} and the ranks' events ({@link io.rewind.runtime.rank.RankEvent}), Java-serialised through a filter that admits those types only.
  */
 final class Link implements AutoCloseable {
     private static final int MAGIC = 0x52574C4B; // "RWLK"
@@ -36,7 +36,7 @@ final class Link implements AutoCloseable {
     private static final String ADMITTED = "io.rewind.launch.*;io.rewind.runtime.CommunicatorRegistry$Request"
             + ";io.rewind.engine.CommunicatorFactory$Created;io.rewind.runtime.FailureSchedule"
             + ";io.rewind.runtime.FailureSchedule$*;io.rewind.ft.EventLogger$Records;io.rewind.ft.log.StorageBackend"
-            + ";io.rewind.runtime.RankSupervisor$LogFigures;io.rewind.engine.TrafficCounters$Sent;java.lang.*;java.util.*;[I;[J;[B;[Ljava.lang.*;!*";
+            + ";io.rewind.runtime.rank.*;io.rewind.runtime.RankOutcome$Status;io.rewind.engine.TrafficCounters$Sent;java.lang.*;java.util.*;[I;[J;[B;[Ljava.lang.*;!*";
 
     /** How {@link #startReader} reports a message the filter refused. */
     static final String REFUSED = "refused a message: ";

@@ -1,10 +1,8 @@
 package io.rewind.launch;
 
 import io.rewind.engine.CommunicatorFactory;
-import io.rewind.engine.TrafficCounters;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
-import io.rewind.runtime.RankSupervisor;
 import java.io.Serializable;
 import java.util.List;
 import java.util.Map;
@@ -119,75 +117,10 @@ final class Messages {
     /** Every rank can reach this one: run the program. */
     record Go() implements Serializable {}
 
-    record Restored(int rank, int incarnation, long line, long nanos) implements Serializable {}
-
-    /**
-     * The rank wrote recovery line {@code line}, and the nodes named in {@code holders} keep it; {@code
-     * output}: the lines it had printed on standard output and error then.
-     */
-    record Checkpointed(
-            int rank,
-            int incarnation,
-            long line,
-            Map<Long, Long> frontiers,
-            Map<Long, Long> sent,
-            long[] events,
-            long bytes,
-            long nanos,
-            List<String> holders,
-            long[] output)
-            implements Serializable {}
-
-    /**
-     * The rank keeps, with line {@code line} on its node and the partner, the messages in transit across
-     * it up to these sequence numbers per incoming channel.
-     */
-    record InTransitKept(int rank, int incarnation, long line, Map<Long, Long> upTo) implements Serializable {}
-
-    /** A restarted rank could not read the line it was to restart from: it must not be used again. */
-    record Unrestorable(int rank, int incarnation, long line, String reason) implements Serializable {}
-
-    /**
-     * A restarted rank is back where its predecessor crashed: {@code replayed} frames were replayed to
-     * it, and at most {@code peakUnmatched} frames ({@code peakUnmatchedBytes} bytes) waited at once
-     * for their receive.
-     */
-    record CaughtUp(int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes)
-            implements Serializable {}
-
-    /** A kill of the schedule fired in the rank: it is not given to a later incarnation. */
-    record KillFired(int rank, int incarnation, FailureSchedule.Kill kill) implements Serializable {}
-
-    /** A scheduled kill struck the rank: kill its process. */
-    record Struck(int rank, int incarnation, String reason, long points, long operations) implements Serializable {}
-
-    /**
-     * The payload bytes the rank's log holds now and the memory it takes (blocks in use, spare and
-     * prepared ahead), for the run record's log samples. Sent every {@code Setup.logReportEveryNanos}
-     * when the figures changed, and once more when the program ends.
-     */
-    record LogHeld(int rank, int incarnation, long payloadBytes, long memoryBytes) implements Serializable {}
-
-    /** The rank's operations so far, and whether it waits parked inside MPI (sent when either changes). */
-    record Progress(int rank, int incarnation, long operations, long points, boolean waiting, TrafficCounters.Sent sent)
-            implements Serializable {}
-
-    /** The rank's program ended ({@code status}: a {@code RankOutcome.Status} name). */
-    record Ended(
-            int rank,
-            int incarnation,
-            String status,
-            String detail,
-            long operations,
-            RankSupervisor.LogFigures log,
-            TrafficCounters.Sent sent)
-            implements Serializable {}
+    // The rank's own events (restored, checkpointed, ended, ...) travel as they are: io.rewind.runtime.rank.RankEvent.
 
     /** A line the runtime of a rank process has to say (not the program's output). */
     record Diagnostic(int rank, int incarnation, String text) implements Serializable {}
-
-    /** The rank asks the launcher to abort the job. */
-    record AbortJob(int rank, int errorCode, String reason) implements Serializable {}
 
     /** The launcher aborted the job: every rank stops. */
     record Aborted(int rank, int errorCode, String reason) implements Serializable {}

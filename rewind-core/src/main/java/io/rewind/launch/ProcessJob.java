@@ -21,6 +21,7 @@ import io.rewind.runtime.coordinator.CoordinatorHost;
 import io.rewind.runtime.coordinator.DownCause;
 import io.rewind.runtime.coordinator.RankLife;
 import io.rewind.runtime.coordinator.RecoveryCoordinator;
+import io.rewind.runtime.rank.RankEvent;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
@@ -211,7 +212,7 @@ public final class ProcessJob {
                 "--journal",
                 jobDir.resolve("events.journal").toString(),
                 "--bind",
-                launch.mode() == Launch.Mode.LOCAL ? "local" : "all"));
+                launch.mode().onThisHost() ? "local" : "all"));
         try {
             Process p = start(cmd);
             eventLogger = p;
@@ -230,8 +231,7 @@ public final class ProcessJob {
         boolean restarted = eventLoggerAt == null && eventLoggerRestarts > 0;
         eventLoggerRequests = new Requests(link);
         // Ranks reach it as they reach this launcher: on this host, by the name they were given.
-        eventLoggerAt =
-                new Messages.EventLoggerAt(launch.mode() == Launch.Mode.LOCAL ? h.host() : advertisedHost(), h.port());
+        eventLoggerAt = new Messages.EventLoggerAt(launch.mode().onThisHost() ? h.host() : advertisedHost(), h.port());
         if (restarted) {
             System.err.println("rewind: event logger restarted as process " + h.pid() + " (read back " + h.recovered()
                     + " entries from its journal)");
@@ -290,7 +290,6 @@ public final class ProcessJob {
         for (int i = 0; i < k; i++) {
             List<String> logger = new ArrayList<>(
                     JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), LoggerProcess.class, mappedArchive()));
-            boolean remote = launch.mode() != Launch.Mode.LOCAL;
             logger.addAll(List.of(
                     "--head",
                     advertisedHost() + ":" + server.port(),
@@ -305,30 +304,7 @@ public final class ProcessJob {
                     "--folder",
                     c.folderOf(i) == null ? "-" : c.folderOf(i).toString()));
             String host = loggerHost(i);
-            List<String> cmd =
-                    switch (launch.mode()) {
-                        case LOCAL -> logger;
-                        case SSH -> {
-                            List<String> ssh = new ArrayList<>(launch.remoteShell());
-                            ssh.add(host);
-                            ssh.add(RemoteCommand.quote(logger));
-                            yield ssh;
-                        }
-                        case SLURM -> {
-                            // A step of its own on that node, sharing the node with the agents' step.
-                            List<String> srun = new ArrayList<>(List.of(
-                                    "srun",
-                                    "--nodes=1",
-                                    "--ntasks=1",
-                                    "--overlap",
-                                    "--nodelist=" + host,
-                                    "--input=all",
-                                    "--kill-on-bad-exit=0",
-                                    "--job-name=rewind-logger-" + i));
-                            srun.addAll(logger);
-                            yield srun;
-                        }
-                    };
+            List<String> cmd = launch.mode().onNode(host, logger, "rewind-logger-" + i);
             try {
                 Process p = start(cmd);
                 loggerProcesses.add(p);
@@ -360,15 +336,14 @@ public final class ProcessJob {
         boolean ours = i >= 0
                 && i < loggerAt.length
                 && loggerLinks[i] == null
-                && (launch.mode() != Launch.Mode.LOCAL || loggerProcesses.get(i).pid() == h.pid());
+                && (!launch.mode().onThisHost() || loggerProcesses.get(i).pid() == h.pid());
         if (!ours) {
             link.close();
             return;
         }
         loggerLinks[i] = link;
         loggerRequests[i] = new Requests(link);
-        loggerAt[i] =
-                new Messages.LoggerAt(i, launch.mode() == Launch.Mode.LOCAL ? h.host() : advertisedHost(), h.port());
+        loggerAt[i] = new Messages.LoggerAt(i, launch.mode().onThisHost() ? h.host() : advertisedHost(), h.port());
     }
 
     private void onLoggerExit(int i, Process p) {
@@ -452,7 +427,7 @@ public final class ProcessJob {
             // Agents on other hosts must reach the launcher: all interfaces unless everything is local.
             server = LinkServer.start(
                     "launcher",
-                    launch.mode() == Launch.Mode.LOCAL ? InetAddress.getLoopbackAddress() : null,
+                    launch.mode().onThisHost() ? InetAddress.getLoopbackAddress() : null,
                     secret,
                     Link.CONTROL_MESSAGE_BYTES,
                     LinkServer.readingWith(
@@ -529,11 +504,29 @@ public final class ProcessJob {
         return true;
     }
 
-    /** A rank's progress as its current incarnation last reported it (an earlier incarnation's is stale). */
-    private void onProgress(Messages.Progress p) {
-        coordinator.progress(p.rank(), p.incarnation(), p.operations(), p.points(), p.waiting());
-        if (coordinator.isCurrent(p.rank(), p.incarnation())) {
-            slots[p.rank()].sentHeard = p.sent();
+    /**
+     * Coordinator: an event of a rank process, as its rank emitted it. The process's clock is not this
+     * one's: the event is timed by its arrival. What this host keeps beside the coordinator (where lines
+     * are held, the report's figures of a rank's end, what it sent so far) is taken here.
+     */
+    private void onRankEvent(RankEvent event) {
+        long now = System.nanoTime();
+        switch (event) {
+            case RankEvent.Checkpointed c -> onCheckpointed(c, now);
+            case RankEvent.Unrestorable u -> {
+                System.err.println("rewind: rank " + u.rank() + "." + u.incarnation() + " cannot restart from line "
+                        + u.line() + " (" + u.reason() + "): that line is not used again");
+                held.unusable(u.rank(), u.line());
+            }
+            case RankEvent.Ended e -> onEnded(e, now);
+            case RankEvent.Progress p -> {
+                // A rank's progress as its current incarnation last reported it (an earlier one's is stale).
+                coordinator.step(p, now);
+                if (coordinator.isCurrent(p.rank(), p.incarnation())) {
+                    slots[p.rank()].sentHeard = p.sent();
+                }
+            }
+            default -> coordinator.step(event, now);
         }
     }
 
@@ -637,7 +630,7 @@ public final class ProcessJob {
         if (jobDir != null) {
             removeFolder(jobDir);
         }
-        if (launch.sharedMemory() && launch.mode() == Launch.Mode.LOCAL) {
+        if (launch.sharedMemory() && launch.mode().onThisHost()) {
             // The ranks' memory files on this host (other hosts' agents remove their own).
             io.rewind.transport.shm.ShmFolder.removeFolder(io.rewind.transport.shm.ShmFolder.root(), secret);
         }
@@ -664,7 +657,7 @@ public final class ProcessJob {
      * there removes it ({@link NodeAgent}: a folder no live agent holds).
      */
     private void removeLostFolder(Agent a) {
-        if (launch.mode() == Launch.Mode.LOCAL && sharedCheckpointDir == null && a.folder != null) {
+        if (launch.mode().onThisHost() && sharedCheckpointDir == null && a.folder != null) {
             Path folder = Path.of(a.folder);
             if (Files.exists(folder)) {
                 removeFolder(folder);
@@ -688,8 +681,8 @@ public final class ProcessJob {
     // Agents and links
 
     /**
-     * Starts the node agents: as processes of this machine, over ssh (one per host), or with one srun
-     * across the allocation. Remote agents read the job's secret from their standard input, which this
+     * Starts the node agents, as the launch's mode places them (processes of this machine, over ssh one
+     * per host, or with one srun across the allocation). Remote agents read the job's secret from their standard input, which this
      * process writes and closes: it never appears on a command line.
      */
     private void startAgents() {
@@ -715,45 +708,18 @@ public final class ProcessJob {
             common.addAll(List.of("--node-checkpoint-root", launch.nodeCheckpointRoot()));
         }
         try {
-            switch (launch.mode()) {
-                case LOCAL -> {
-                    for (int i = 0; i < launch.nodes().size(); i++) {
-                        List<String> cmd = new ArrayList<>(agentCommand);
-                        cmd.addAll(common);
-                        cmd.addAll(List.of("--node", launch.nodes().get(i).name(), "--secret-file", "-"));
-                        agents.add(new Agent(i, launch.nodes().get(i).name(), start(cmd)));
-                    }
-                }
-                case SSH -> {
-                    for (int i = 0; i < launch.nodes().size(); i++) {
-                        String host = launch.nodes().get(i).name();
-                        List<String> remote = new ArrayList<>(agentCommand);
-                        remote.addAll(common);
-                        remote.addAll(List.of("--node", host, "--secret-file", "-"));
-                        List<String> cmd = new ArrayList<>(launch.remoteShell());
-                        cmd.add(host);
-                        cmd.add(RemoteCommand.quote(remote));
-                        agents.add(new Agent(i, host, start(cmd)));
-                    }
-                }
-                case SLURM -> {
-                    int k = launch.nodes().size();
-                    List<String> cmd = new ArrayList<>(List.of(
-                            "srun",
-                            "--nodes=" + k,
-                            "--ntasks=" + k,
-                            "--ntasks-per-node=1",
-                            "--input=all",
-                            "--kill-on-bad-exit=0",
-                            "--job-name=rewind-agents"));
-                    cmd.addAll(agentCommand);
-                    cmd.addAll(common);
-                    cmd.addAll(List.of("--node", "slurm", "--secret-file", "-"));
-                    Process srun = start(cmd);
-                    for (int i = 0; i < k; i++) {
-                        agents.add(new Agent(i, launch.nodes().get(i).name(), srun));
-                    }
-                }
+            List<Process> started = launch.mode()
+                    .startAgents(
+                            launch.nodes(),
+                            node -> {
+                                List<String> cmd = new ArrayList<>(agentCommand);
+                                cmd.addAll(common);
+                                cmd.addAll(List.of("--node", node, "--secret-file", "-"));
+                                return cmd;
+                            },
+                            this::start);
+            for (int i = 0; i < started.size(); i++) {
+                agents.add(new Agent(i, launch.nodes().get(i).name(), started.get(i)));
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot start the node agents: " + e.getMessage(), e);
@@ -776,7 +742,7 @@ public final class ProcessJob {
 
     /** The name agents and ranks reach this launcher by. */
     private String advertisedHost() {
-        if (launch.mode() == Launch.Mode.LOCAL) {
+        if (launch.mode().onThisHost()) {
             return InetAddress.getLoopbackAddress().getHostAddress();
         }
         try {
@@ -889,29 +855,7 @@ public final class ProcessJob {
                     maybeGo();
                 }
             }
-            case Messages.Restored r -> coordinator.restored(r.rank(), r.incarnation(), r.nanos(), System.nanoTime());
-            case Messages.Checkpointed c -> onCheckpointed(c);
-            case Messages.InTransitKept k -> coordinator.inTransitKept(k.rank(), k.incarnation(), k.line(), k.upTo());
-            case Messages.Unrestorable u -> {
-                System.err.println("rewind: rank " + u.rank() + "." + u.incarnation() + " cannot restart from line "
-                        + u.line() + " (" + u.reason() + "): that line is not used again");
-                held.unusable(u.rank(), u.line());
-            }
-            case Messages.CaughtUp c -> coordinator.caughtUp(
-                    c.rank(),
-                    c.incarnation(),
-                    c.replayed(),
-                    c.peakUnmatched(),
-                    c.peakUnmatchedBytes(),
-                    System.nanoTime());
-            case Messages.KillFired k -> coordinator.killFired(k.rank(), k.incarnation(), k.kill());
-            case Messages.Struck s -> coordinator.struck(
-                    s.rank(), s.incarnation(), s.reason(), s.points(), s.operations(), System.nanoTime());
-            case Messages.Ended e -> onEnded(e);
-            case Messages.LogHeld h -> coordinator.logHeld(
-                    h.rank(), h.incarnation(), h.payloadBytes(), h.memoryBytes());
-            case Messages.Progress p -> onProgress(p);
-            case Messages.AbortJob a -> coordinator.abort(a.rank(), a.errorCode(), a.reason());
+            case RankEvent e -> onRankEvent(e);
             case Messages.Diagnostic d -> System.err.println("[" + d.rank() + "." + d.incarnation() + "] " + d.text());
             default -> System.err.println("rewind: launcher: unexpected message " + m);
         }
@@ -980,7 +924,7 @@ public final class ProcessJob {
 
     private void loseSilentNode(Agent a, Link link, String why) {
         System.err.println("rewind: node " + a.name + " taken for lost: " + why);
-        if (launch.mode() == Launch.Mode.LOCAL) {
+        if (launch.mode().onThisHost()) {
             // On this machine its processes can still be ended; on another host the agent ends
             // its ranks itself once it finds the launcher silent or gone.
             ProcessHandle.of(a.pid).ifPresent(agent -> {
@@ -1202,7 +1146,7 @@ public final class ProcessJob {
         }
     }
 
-    private void onCheckpointed(Messages.Checkpointed c) {
+    private void onCheckpointed(RankEvent.Checkpointed c, long now) {
         if (!coordinator.countsLinesOf(c.rank(), c.incarnation())) {
             return; // see RecoveryCoordinator.countsLinesOf
         }
@@ -1214,16 +1158,12 @@ public final class ProcessJob {
             }
         }
         held.written(c.rank(), c.line(), live, c.output());
-        coordinator.checkpointed(
-                c.rank(), c.incarnation(), c.line(), c.frontiers(), c.sent(), c.events(), c.bytes(), c.nanos());
+        coordinator.step(c, now);
         broadcast(new Messages.Lines(c.rank(), c.line(), c.frontiers(), c.events()));
     }
 
-    private void onEnded(Messages.Ended e) {
-        if (!coordinator.ended(
-                e.rank(),
-                e.incarnation(),
-                new RankOutcome(e.rank(), RankOutcome.Status.valueOf(e.status()), e.detail(), null))) {
+    private void onEnded(RankEvent.Ended e, long now) {
+        if (!coordinator.step(e, now)) {
             // A rank being stopped for a rollback may end its program before the stop reaches it: it
             // runs again from its line, so this end is not its outcome.
             return;

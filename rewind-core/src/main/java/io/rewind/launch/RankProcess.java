@@ -6,7 +6,6 @@ import io.rewind.engine.Communicator;
 import io.rewind.engine.CommunicatorFactory;
 import io.rewind.engine.EngineConfig;
 import io.rewind.engine.FaultTolerance;
-import io.rewind.engine.TrafficCounters;
 import io.rewind.ft.ControlMessageCodec;
 import io.rewind.ft.EventLogClient;
 import io.rewind.ft.EventLogger;
@@ -14,13 +13,13 @@ import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.runtime.CommunicatorRegistry;
-import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobAbortedException;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.RankOutcome;
 import io.rewind.runtime.RankProcessSetup;
 import io.rewind.runtime.RankSupervisor;
+import io.rewind.runtime.rank.RankEvent;
 import io.rewind.transport.JobSecret;
 import io.rewind.transport.RoutedTransport;
 import io.rewind.transport.shm.ShmFolder;
@@ -129,7 +128,7 @@ public final class RankProcess implements RankSupervisor {
                 image = storage.load(s.line());
             } catch (CheckpointException e) {
                 // The launcher must not send this rank (or any other) back to that line again.
-                link.send(new Messages.Unrestorable(rank, incarnation, s.line(), e.getMessage()));
+                link.send(new RankEvent.Unrestorable(rank, incarnation, System.nanoTime(), s.line(), e.getMessage()));
                 throw e;
             }
         }
@@ -254,7 +253,7 @@ public final class RankProcess implements RankSupervisor {
         if (payload != logReported[0] || memory != logReported[1]) {
             logReported[0] = payload;
             logReported[1] = memory;
-            link.send(new Messages.LogHeld(rank, incarnation, payload, memory));
+            link.send(new RankEvent.LogHeld(rank, incarnation, System.nanoTime(), payload, memory));
         }
     }
 
@@ -310,70 +309,49 @@ public final class RankProcess implements RankSupervisor {
     // --- RankSupervisor ----------------------------------------------------------------------------
 
     @Override
-    public void restored(long line, long nanos) {
-        link.send(new Messages.Restored(rank, incarnation, line, nanos));
+    public void emit(RankEvent event) {
+        switch (event) {
+            case RankEvent.Checkpointed c -> {
+                // Which nodes keep the line, and how far the rank's output was then, are this process's
+                // to add: its node's checkpoint service acknowledged the line to it.
+                NodeStorageClient.Written w = storage.written(c.line());
+                link.send(new RankEvent.Checkpointed(
+                        c.rank(),
+                        c.incarnation(),
+                        c.at(),
+                        c.line(),
+                        Map.copyOf(c.frontiers()),
+                        Map.copyOf(c.sent()),
+                        c.events(),
+                        c.bytes(),
+                        c.nanos(),
+                        w.holders(),
+                        w.output()));
+            }
+            case RankEvent.KeptInTransit k -> link.send(
+                    new RankEvent.KeptInTransit(k.rank(), k.incarnation(), k.at(), k.line(), Map.copyOf(k.upTo())));
+            case RankEvent.Ended e -> {
+                // The log as the program ended, ahead of the end: the launcher samples it before the job is over.
+                reportLog();
+                link.send(e);
+            }
+            case RankEvent.Struck s -> {
+                System.out.flush();
+                link.send(s);
+                awaitKill();
+            }
+            default -> link.send(event);
+        }
     }
 
-    @Override
-    public void checkpointed(
-            long line, Map<Long, Long> frontiers, Map<Long, Long> sent, long[] events, long bytes, long nanos) {
-        NodeStorageClient.Written w = storage.written(line);
-        link.send(new Messages.Checkpointed(
-                rank,
-                incarnation,
-                line,
-                Map.copyOf(frontiers),
-                Map.copyOf(sent),
-                events,
-                bytes,
-                nanos,
-                w.holders(),
-                w.output()));
-    }
-
-    @Override
-    public void keptInTransit(long line, Map<Long, Long> upTo) {
-        link.send(new Messages.InTransitKept(rank, incarnation, line, Map.copyOf(upTo)));
-    }
-
-    @Override
-    public void caughtUp(long replayed, int peakUnmatched, long peakUnmatchedBytes) {
-        link.send(new Messages.CaughtUp(rank, incarnation, replayed, peakUnmatched, peakUnmatchedBytes));
-    }
-
-    @Override
-    public void killFired(FailureSchedule.Kill kill) {
-        link.send(new Messages.KillFired(rank, incarnation, kill));
-    }
-
-    @Override
-    public void struck(String reason, long points, long operations) {
-        System.out.flush();
-        link.send(new Messages.Struck(rank, incarnation, reason, points, operations));
+    /** A struck rank process waits to be killed from outside, as a real crash leaves it; it ends itself if nobody does. */
+    private void awaitKill() {
         long deadline = System.nanoTime() + KILL_WAIT_NANOS;
         while (System.nanoTime() < deadline) {
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
         }
         System.err.println("rewind: rank " + rank + "." + incarnation + " was not killed; ending itself");
         Runtime.getRuntime().halt(137);
-    }
-
-    @Override
-    public void ended(RankOutcome outcome, long operations, LogFigures log, TrafficCounters.Sent sent) {
-        // The log as the program ended, ahead of the end: the launcher samples it before the job is over.
-        reportLog();
-        link.send(new Messages.Ended(
-                rank, incarnation, outcome.status().name(), outcome.message(), operations, log, sent));
-    }
-
-    @Override
-    public void progress(long operations, long points, boolean waiting, TrafficCounters.Sent sent) {
-        link.send(new Messages.Progress(rank, incarnation, operations, points, waiting, sent));
-    }
-
-    @Override
-    public void abort(int errorCode, String reason) {
-        link.send(new Messages.AbortJob(rank, errorCode, reason));
     }
 
     @Override

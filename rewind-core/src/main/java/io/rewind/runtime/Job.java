@@ -20,6 +20,9 @@ import io.rewind.runtime.coordinator.DownCause;
 import io.rewind.runtime.coordinator.RankLife;
 import io.rewind.runtime.coordinator.RecoveryCoordinator;
 import io.rewind.runtime.coordinator.Strike;
+import io.rewind.runtime.rank.LogFigures;
+import io.rewind.runtime.rank.RankEvent;
+import io.rewind.runtime.rank.RankEventSink;
 import io.rewind.transport.local.InJvmTransport;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -73,6 +76,16 @@ public final class Job {
     private final CommunicatorFactory communicators;
     /** The launcher of a rank process (null for ranks that are threads of this job). */
     private final RankSupervisor supervisor;
+    /**
+     * Where the ranks' events go: the launcher of a rank process, or this job's coordinator queue
+     * (the coordinator takes them as a launcher takes a rank process's, {@link RecoveryCoordinator#step}).
+     */
+    private final RankEventSink rankEvents;
+    /**
+     * Told every rank event this job's coordinator takes, in the order it takes them, before it does
+     * (set before the coordinator starts; {@link #run(JobConfig, RankEventSink)}).
+     */
+    private RankEventSink observer = event -> {};
 
     private final Protocol protocol;
     /** The job's event logger: outlives every rank, as a process of its own would. */
@@ -129,6 +142,7 @@ public final class Job {
         this.transport = transport;
         this.communicators = communicators;
         this.supervisor = supervisor;
+        this.rankEvents = supervisor != null ? supervisor : event -> coordinatorQueue.add(() -> take(event));
         this.slots = new RankSlot[config.ranks()];
         this.protocol = config.faultTolerance().protocol().create();
         this.events = new EventLogger(config.ranks());
@@ -175,7 +189,17 @@ public final class Job {
 
     /** Runs the job to its end and reports how every rank ended. */
     public static JobResult run(JobConfig config) {
+        return run(config, event -> {});
+    }
+
+    /**
+     * Runs the job to its end and reports how every rank ended; {@code observer} is told every rank
+     * event in the order the job's coordinator takes them, on the coordinator's thread (it must not
+     * block).
+     */
+    public static JobResult run(JobConfig config, RankEventSink observer) {
         Job job = new Job(config);
+        job.observer = observer;
         // The coordinator is a thread of its own, named, whose failures end the job with a result
         // instead of escaping to the caller while rank threads wait.
         AtomicReference<JobResult> result = new AtomicReference<>();
@@ -515,14 +539,19 @@ public final class Job {
                 continue;
             }
             boolean running = inc.state() == IncarnationState.RUNNING;
-            coordinator.progress(
+            long now = System.nanoTime();
+            // What it sent is read at its end (retire), not sampled: null.
+            take(new RankEvent.Progress(
                     s.rank,
                     inc.number,
+                    now,
                     inc.engine.operations(),
                     inc.agent.points(),
-                    running && inc.engine.inBlockingWait());
+                    running && inc.engine.inBlockingWait(),
+                    null));
             if (inc.state() != IncarnationState.RETIRED) {
-                coordinator.logHeld(s.rank, inc.number, inc.protocol.heldLogBytes(), inc.protocol.heldLogMemoryBytes());
+                take(new RankEvent.LogHeld(
+                        s.rank, inc.number, now, inc.protocol.heldLogBytes(), inc.protocol.heldLogMemoryBytes()));
             }
         }
     }
@@ -542,8 +571,14 @@ public final class Job {
                 if (o != operations || w != waiting) {
                     operations = o;
                     waiting = w;
-                    supervisor.progress(
-                            o, inc.agent.points(), w, inc.engine.traffic().snapshot());
+                    supervisor.emit(new RankEvent.Progress(
+                            inc.rank,
+                            inc.number,
+                            System.nanoTime(),
+                            o,
+                            inc.agent.points(),
+                            w,
+                            inc.engine.traffic().snapshot()));
                 }
             }
             LockSupport.parkNanos(PROGRESS_REPORT_NANOS);
@@ -778,7 +813,8 @@ public final class Job {
                 markKilled(inc, "crashed", null, true);
             }
             if (supervisor != null) {
-                supervisor.struck("crashed", inc.agent.points(), inc.engine.operations());
+                // Struck before, on another thread of its program: a rank process goes no further.
+                supervisor.emit(struck(inc, "crashed"));
             }
             return; // its end (runRank) reports it gone, struck
         }
@@ -799,25 +835,24 @@ public final class Job {
             // only as far as the launcher had heard of the rank before its process died.
             caughtUp(inc);
         }
-        if (supervisor != null) {
-            s.outcome = o;
-            io.rewind.ft.log.LogStatistics stats = inc.protocol.logStatistics();
-            long[] collectives = inc.protocol.collectiveLogFigures();
-            supervisor.ended(
-                    o,
-                    inc.engine.operations(),
-                    new RankSupervisor.LogFigures(
-                            stats == null ? 0 : stats.appendedEntries(),
-                            stats == null ? 0 : stats.appendedBytes(),
-                            stats == null ? 0 : stats.highWaterPayloadBytes(),
-                            collectives[0],
-                            collectives[1],
-                            inc.protocol.determinantFigures()),
-                    inc.engine.traffic().snapshot());
-        }
-        if (coordinator != null) {
-            coordinatorQueue.add(() -> coordinator.ended(inc.rank, inc.number, o));
-        }
+        s.outcome = o;
+        io.rewind.ft.log.LogStatistics stats = inc.protocol.logStatistics();
+        long[] collectives = inc.protocol.collectiveLogFigures();
+        rankEvents.emit(new RankEvent.Ended(
+                inc.rank,
+                inc.number,
+                System.nanoTime(),
+                o.status(),
+                o.message(),
+                inc.engine.operations(),
+                new LogFigures(
+                        stats == null ? 0 : stats.appendedEntries(),
+                        stats == null ? 0 : stats.appendedBytes(),
+                        stats == null ? 0 : stats.highWaterPayloadBytes(),
+                        collectives[0],
+                        collectives[1],
+                        inc.protocol.determinantFigures()),
+                inc.engine.traffic().snapshot()));
         if (o.ok() && protocol.recovers()) {
             serveUntilJobEnds(inc);
         }
@@ -942,25 +977,32 @@ public final class Job {
             onStruck.run();
         }
         inc.transition(IncarnationState.KILLED, now, how);
-        if (supervisor != null) {
-            // A rank process is killed from outside, as a real crash is: this call does not return.
-            supervisor.struck(how, s.points(), s.operations());
-        }
-        if (report && coordinator != null) {
-            coordinatorQueue.add(
-                    () -> coordinator.struck(inc.rank, inc.number, how, s.points(), s.operations(), s.nanos()));
+        if (report) {
+            // A rank process is killed from outside, as a real crash is: its emit does not return.
+            rankEvents.emit(new RankEvent.Struck(inc.rank, inc.number, s.nanos(), how, s.points(), s.operations()));
         }
         inc.goneIfDone();
         return true;
     }
 
+    /**
+     * Coordinator: a rank event, taken by the coordinator (the observer told first). A rank thread
+     * shares this JVM's clock, so the event is timed where it happened.
+     */
+    private void take(RankEvent event) {
+        observer.emit(event);
+        coordinator.step(event, event.at());
+    }
+
     /** A kill of the schedule fired in the incarnation (a rank process tells its launcher). */
     void onKillFired(Incarnation inc, FailureSchedule.Kill kill) {
-        if (supervisor != null) {
-            supervisor.killFired(kill);
-        } else {
-            coordinatorQueue.add(() -> coordinator.killFired(inc.rank, inc.number, kill));
-        }
+        rankEvents.emit(new RankEvent.KillFired(inc.rank, inc.number, System.nanoTime(), kill));
+    }
+
+    /** The incarnation struck ({@code how}) where it is now. */
+    private static RankEvent.Struck struck(Incarnation inc, String how) {
+        return new RankEvent.Struck(
+                inc.rank, inc.number, System.nanoTime(), how, inc.agent.points(), inc.engine.operations());
     }
 
     private void checkAlive(Incarnation inc) {
@@ -1045,7 +1087,7 @@ public final class Job {
             OutputRouter.unbind();
             InputRouter.unbind();
             if (inc.strike() != null && supervisor != null) {
-                supervisor.struck("crashed", inc.agent.points(), inc.engine.operations());
+                supervisor.emit(struck(inc, "crashed")); // a rank process goes no further
             }
             inc.goneNow();
         }
@@ -1275,14 +1317,17 @@ public final class Job {
         }
         inc.engine.mailbox().close();
         if (coordinator != null && inc.number > 0) {
-            // Known when it ends: a replay may go on after the rank caught up.
+            // Known when it ends: a replay may go on after the rank caught up. On the coordinator's
+            // thread, so taken at once, before a next incarnation makes this one's stale.
             Mailbox mailbox = inc.engine.mailbox();
-            coordinator.replayFigures(
+            long now = System.nanoTime();
+            take(new RankEvent.Released(
                     inc.rank,
                     inc.number,
+                    now,
                     inc.protocol.replayedToThisRank(),
                     mailbox.peakUnexpectedCount(),
-                    mailbox.peakUnexpectedBytes());
+                    mailbox.peakUnexpectedBytes()));
         }
         report.finalLog(inc.rank, inc.protocol.logStatistics());
         long[] collectives = inc.protocol.collectiveLogFigures();
@@ -1296,12 +1341,7 @@ public final class Job {
     // Callbacks from checkpoint agents (rank threads)
 
     void onRestored(Incarnation inc, long line, long nanos) {
-        if (supervisor != null) {
-            supervisor.restored(line, nanos);
-        } else {
-            long at = System.nanoTime();
-            coordinatorQueue.add(() -> coordinator.restored(inc.rank, inc.number, nanos, at));
-        }
+        rankEvents.emit(new RankEvent.Restored(inc.rank, inc.number, System.nanoTime(), line, nanos));
     }
 
     void onPoint(Incarnation inc, long points) {
@@ -1335,12 +1375,7 @@ public final class Job {
         long replayed = inc.protocol.replayedToThisRank();
         int peak = mailbox.peakUnexpectedCount();
         long peakBytes = mailbox.peakUnexpectedBytes();
-        if (supervisor != null) {
-            supervisor.caughtUp(replayed, peak, peakBytes);
-        } else {
-            long at = System.nanoTime();
-            coordinatorQueue.add(() -> coordinator.caughtUp(inc.rank, inc.number, replayed, peak, peakBytes, at));
-        }
+        rankEvents.emit(new RankEvent.CaughtUp(inc.rank, inc.number, System.nanoTime(), replayed, peak, peakBytes));
     }
 
     void onCheckpoint(
@@ -1354,20 +1389,18 @@ public final class Job {
         if (inc.state() == IncarnationState.KILLED) {
             return; // crashed or being rolled back: a plan made meanwhile restarts it from an older line
         }
+        long at = System.nanoTime();
         if (supervisor != null) {
+            // A rank process's own view of the job's lines (its launcher's coordinator keeps the job's).
             lines.published(inc.rank, line, frontiers, events, sent);
             protocol.onCheckpoint(inc.rank, line, frontiers);
-        } else {
-            // The coordinator counts the line, unless a plan made before it heard of it rolls the rank
-            // back (RecoveryCoordinator.countsLinesOf). The others trim their logs only by what it counts.
-            coordinatorQueue.add(
-                    () -> coordinator.checkpointed(inc.rank, inc.number, line, frontiers, sent, events, bytes, nanos));
         }
         inc.protocol.wroteLine(line);
         inc.protocol.afterCheckpoint();
-        if (supervisor != null) {
-            supervisor.checkpointed(line, frontiers, sent, events, bytes, nanos);
-        }
+        // The coordinator counts the line, unless a plan made before it heard of it rolls the rank back
+        // (RecoveryCoordinator.countsLinesOf). The others trim their logs only by what it counts.
+        rankEvents.emit(new RankEvent.Checkpointed(
+                inc.rank, inc.number, at, line, frontiers, sent, events, bytes, nanos, List.of(), new long[0]));
     }
 
     /**
@@ -1380,11 +1413,9 @@ public final class Job {
             return;
         }
         if (supervisor != null) {
-            lines.keptInTransit(inc.rank, line, upTo);
-            supervisor.keptInTransit(line, upTo);
-        } else {
-            coordinatorQueue.add(() -> coordinator.inTransitKept(inc.rank, inc.number, line, upTo));
+            lines.keptInTransit(inc.rank, line, upTo); // the process's own view, as with its lines
         }
+        rankEvents.emit(new RankEvent.KeptInTransit(inc.rank, inc.number, System.nanoTime(), line, upTo));
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -1409,13 +1440,14 @@ public final class Job {
     /** The first abort wins; every rank's waits notice it within one park slice, sooner if woken. */
     void abort(int rank, int errorCode, String reason) {
         if (abort.compareAndSet(null, new JobAbortedException(rank, errorCode, reason))) {
-            if (supervisor != null) {
-                supervisor.abort(errorCode, reason);
-            }
             // Wakes the coordinator, which then stops coordinating; what it decides from now on (a rank
             // going down is over, not recovered) knows of the abort.
-            if (coordinator != null) {
-                coordinatorQueue.add(() -> coordinator.abort(rank, errorCode, reason));
+            if (rank < 0) {
+                coordinatorQueue.add(() -> coordinator.abort(rank, errorCode, reason)); // this host's own
+            } else {
+                Incarnation inc = slots[rank] == null ? null : slots[rank].current;
+                rankEvents.emit(new RankEvent.AbortRequested(
+                        rank, inc == null ? 0 : inc.number, System.nanoTime(), errorCode, reason));
             }
             for (RankSlot s : slots) {
                 if (s != null && s.current != null && s.current.thread != null) {

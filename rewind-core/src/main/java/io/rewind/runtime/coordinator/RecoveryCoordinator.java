@@ -13,6 +13,7 @@ import io.rewind.runtime.RecoveryPhase;
 import io.rewind.runtime.RunRecordWriter;
 import io.rewind.runtime.RunReport;
 import io.rewind.runtime.StallWatch;
+import io.rewind.runtime.rank.RankEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -183,6 +184,58 @@ public final class RecoveryCoordinator {
     // ---------------------------------------------------------------------------------------------
     // Events: the life of an incarnation
 
+    // ---------------------------------------------------------------------------------------------
+    // Events: the ranks'
+
+    /**
+     * One event of a rank's incarnation, heard at {@code at} on this coordinator's clock (a host that
+     * shares the rank's clock passes {@link RankEvent#at()}; one that does not, the event's arrival).
+     * True if it counted: it came from the rank's current incarnation and was taken (a line written by
+     * a rank being rolled back does not count, nor does the end of a program being stopped for a
+     * rollback; see {@link #countsLinesOf}).
+     */
+    public boolean step(RankEvent event, long at) {
+        return switch (event) {
+            case RankEvent.Restored e -> {
+                restored(e.rank(), e.incarnation(), e.nanos(), at);
+                yield true;
+            }
+            case RankEvent.Checkpointed e -> checkpointed(
+                    e.rank(), e.incarnation(), e.line(), e.frontiers(), e.sent(), e.events(), e.bytes(), e.nanos());
+            case RankEvent.KeptInTransit e -> inTransitKept(e.rank(), e.incarnation(), e.line(), e.upTo());
+            case RankEvent.Unrestorable e -> false; // the host's storage is told; the plan learns it from there
+            case RankEvent.CaughtUp e -> {
+                caughtUp(e.rank(), e.incarnation(), e.replayed(), e.peakUnmatched(), e.peakUnmatchedBytes(), at);
+                yield true;
+            }
+            case RankEvent.Released e -> {
+                replayFigures(e.rank(), e.incarnation(), e.replayed(), e.peakUnmatched(), e.peakUnmatchedBytes());
+                yield true;
+            }
+            case RankEvent.KillFired e -> {
+                killFired(e.rank(), e.incarnation(), e.kill());
+                yield true;
+            }
+            case RankEvent.Struck e -> {
+                struck(e.rank(), e.incarnation(), e.reason(), e.points(), e.operations(), at);
+                yield true;
+            }
+            case RankEvent.Ended e -> ended(e.rank(), e.incarnation(), e.outcome());
+            case RankEvent.Progress e -> {
+                progress(e.rank(), e.incarnation(), e.operations(), e.points(), e.waiting());
+                yield true;
+            }
+            case RankEvent.LogHeld e -> {
+                logHeld(e.rank(), e.incarnation(), e.payloadBytes(), e.memoryBytes());
+                yield true;
+            }
+            case RankEvent.AbortRequested e -> {
+                abort(e.rank(), e.errorCode(), e.reason());
+                yield true;
+            }
+        };
+    }
+
     /** Starts every rank's first incarnation, from {@code line} (0: the beginning; more: a resumed job). */
     public void startAll(long line) {
         for (RankRecord s : ranks) {
@@ -242,7 +295,7 @@ public final class RecoveryCoordinator {
      * happened, when the host shares this clock; else when the host heard of it), which took {@code
      * nanos} of work.
      */
-    public void restored(int rank, int incarnation, long nanos, long atNanos) {
+    private void restored(int rank, int incarnation, long nanos, long atNanos) {
         RankRecord s = current(rank, incarnation);
         if (s != null && s.recovery != null) {
             s.recovery.enter(RecoveryPhase.RESTORED, atNanos);
@@ -254,7 +307,7 @@ public final class RecoveryCoordinator {
      * The incarnation is back where its predecessor crashed, at {@code atNanos} (as for {@link
      * #restored}), after {@code replayed} frames replayed to it.
      */
-    public void caughtUp(
+    private void caughtUp(
             int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes, long atNanos) {
         RankRecord s = current(rank, incarnation);
         if (s != null && s.recovery != null) {
@@ -268,7 +321,7 @@ public final class RecoveryCoordinator {
      * The replay figures of the incarnation's recovery as they stand when it is released: a replay may go
      * on after the rank caught up.
      */
-    public void replayFigures(int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes) {
+    private void replayFigures(int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes) {
         RankRecord s = current(rank, incarnation);
         if (s != null && s.recovery != null) {
             s.recovery.replayed(replayed);
@@ -277,7 +330,7 @@ public final class RecoveryCoordinator {
     }
 
     /** What the incarnation last said of its progress, for the stall watch and the crash point. */
-    public void progress(int rank, int incarnation, long operations, long points, boolean waiting) {
+    private void progress(int rank, int incarnation, long operations, long points, boolean waiting) {
         RankRecord s = current(rank, incarnation);
         if (s != null) {
             s.progressIncarnation = incarnation;
@@ -288,7 +341,7 @@ public final class RecoveryCoordinator {
     }
 
     /** The payload bytes the incarnation's log holds now and the memory it takes, for the run record. */
-    public void logHeld(int rank, int incarnation, long bytes, long memoryBytes) {
+    private void logHeld(int rank, int incarnation, long bytes, long memoryBytes) {
         RankRecord s = current(rank, incarnation);
         if (s != null && s.life != RankLife.DOWN) {
             s.logBytes = bytes;
@@ -310,7 +363,7 @@ public final class RecoveryCoordinator {
      * The incarnation wrote recovery line {@code line}: what it had received ({@code frontiers}) and sent
      * per channel, and its event counts. False if the line does not count ({@link #countsLinesOf}).
      */
-    public boolean checkpointed(
+    private boolean checkpointed(
             int rank,
             int incarnation,
             long line,
@@ -331,12 +384,13 @@ public final class RecoveryCoordinator {
     }
 
     /** The incarnation keeps, durably with {@code line}, the messages in transit across it up to {@code upTo}. */
-    public void inTransitKept(int rank, int incarnation, long line, Map<Long, Long> upTo) {
+    private boolean inTransitKept(int rank, int incarnation, long line, Map<Long, Long> upTo) {
         if (!countsLinesOf(rank, incarnation)) {
-            return;
+            return false;
         }
         lines.keptInTransit(rank, line, upTo);
         keepFromAllComplete();
+        return true;
     }
 
     /** A rank of a resumed job starts from {@code line}, as if it had just written it. */
@@ -349,7 +403,7 @@ public final class RecoveryCoordinator {
      * The incarnation's program ended with {@code outcome}. False if that is not the rank's outcome: a
      * stale incarnation, or one being stopped for a rollback (it runs again from its line).
      */
-    public boolean ended(int rank, int incarnation, RankOutcome outcome) {
+    private boolean ended(int rank, int incarnation, RankOutcome outcome) {
         RankRecord s = current(rank, incarnation);
         if (s == null || !s.life.exists() || s.life == RankLife.STOPPING) {
             return false;
@@ -404,7 +458,7 @@ public final class RecoveryCoordinator {
      * that fires in an incarnation a rollback is stopping waits for the next incarnation, instead of
      * striking one that is going anyway (and being lost).
      */
-    public void killFired(int rank, int incarnation, FailureSchedule.Kill kill) {
+    private void killFired(int rank, int incarnation, FailureSchedule.Kill kill) {
         RankRecord s = current(rank, incarnation);
         if (s != null && s.life == RankLife.STOPPING) {
             s.firedKill = null;
@@ -420,7 +474,7 @@ public final class RecoveryCoordinator {
      * The incarnation says it was struck ({@code reason}) at {@code atNanos} (as for {@link #restored}),
      * at {@code points} points and {@code operations}.
      */
-    public void struck(int rank, int incarnation, String reason, long points, long operations, long atNanos) {
+    private void struck(int rank, int incarnation, String reason, long points, long operations, long atNanos) {
         RankRecord s = current(rank, incarnation);
         if (s == null) {
             return;

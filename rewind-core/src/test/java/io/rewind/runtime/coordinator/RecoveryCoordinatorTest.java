@@ -17,6 +17,7 @@ import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.RankOutcome;
 import io.rewind.runtime.RecoveryPhase;
 import io.rewind.runtime.RunReport;
+import io.rewind.runtime.rank.RankEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -201,7 +202,25 @@ class RecoveryCoordinatorTest {
 
     private void checkpoint(RecoveryCoordinator c, int rank, long line) {
         host.held.computeIfAbsent(rank, k -> new TreeSet<>()).add(line);
-        assertTrue(c.checkpointed(rank, c.incarnation(rank), line, NONE, NONE, NO_EVENTS, 100, 10));
+        assertTrue(c.step(checkpointed(rank, c.incarnation(rank), line, NONE, NONE, 100, 10), now));
+    }
+
+    /** A rank's line as it reports it (no holders: the host's store keeps it). */
+    private RankEvent.Checkpointed checkpointed(
+            int rank,
+            int incarnation,
+            long line,
+            Map<Long, Long> frontiers,
+            Map<Long, Long> sent,
+            long bytes,
+            long nanos) {
+        return new RankEvent.Checkpointed(
+                rank, incarnation, now, line, frontiers, sent, NO_EVENTS, bytes, nanos, List.of(), new long[0]);
+    }
+
+    /** The end of a rank's program with {@code outcome}. */
+    private RankEvent.Ended ended(int rank, int incarnation, RankOutcome outcome) {
+        return new RankEvent.Ended(rank, incarnation, now, outcome.status(), outcome.message(), 0, null, null);
     }
 
     private static DownCause sigkill() {
@@ -226,8 +245,8 @@ class RecoveryCoordinatorTest {
         c.respawned(1, 1);
         assertTrue(c.ready(1, 1));
         c.running(1, 1);
-        c.restored(1, 1, 7, now);
-        c.caughtUp(1, 1, 42, 3, 300, now);
+        c.step(new RankEvent.Restored(1, 1, now, 1, 7), now);
+        c.step(new RankEvent.CaughtUp(1, 1, now, 42, 3, 300), now);
         RunReport.FailureRecord f =
                 report.build(Duration.ofSeconds(1)).failures().getFirst();
         assertEquals(RecoveryPhase.CAUGHT_UP, f.phase());
@@ -251,7 +270,7 @@ class RecoveryCoordinatorTest {
             host.held.computeIfAbsent(r, k -> new TreeSet<>()).add(1L);
             Map<Long, Long> frontiers = r == 1 ? Map.of(TO_ONE_FROM_TWO, 4L) : NONE;
             Map<Long, Long> sent = r == 2 ? Map.of(FROM_TWO_TO_ONE, 5L) : NONE;
-            assertTrue(c.checkpointed(r, 0, 1, frontiers, sent, NO_EVENTS, 100, 10));
+            assertTrue(c.step(checkpointed(r, 0, 1, frontiers, sent, 100, 10), now));
         }
         return c;
     }
@@ -295,7 +314,7 @@ class RecoveryCoordinatorTest {
         assertTrue(c.ready(1, 1));
         c.running(1, 1);
         host.held.get(1).add(2L);
-        assertTrue(c.checkpointed(1, 1, 2, Map.of(TO_ONE_FROM_TWO, 5L), NONE, NO_EVENTS, 100, 10));
+        assertTrue(c.step(checkpointed(1, 1, 2, Map.of(TO_ONE_FROM_TWO, 5L), NONE, 100, 10), now));
         host.take();
 
         c.down(2, 0, sigkill());
@@ -316,9 +335,9 @@ class RecoveryCoordinatorTest {
         c.down(0, 0, sigkill());
         assertEquals(List.of("peers", "stop 1.0", "stop 2.0"), host.take());
         // A line finished by a rank being stopped does not count: the plan restarts it from an older one.
-        assertFalse(c.checkpointed(1, 0, 2, NONE, NONE, NO_EVENTS, 1, 1));
+        assertFalse(c.step(checkpointed(1, 0, 2, NONE, NONE, 1, 1), now));
         // Its end does not either: it runs again.
-        assertFalse(c.ended(1, 0, new RankOutcome(1, RankOutcome.Status.COMPLETED, "", null)));
+        assertFalse(c.step(ended(1, 0, new RankOutcome(1, RankOutcome.Status.COMPLETED, "", null)), now));
 
         c.down(1, 0, sigkill());
         assertEquals(List.of("peers"), host.take());
@@ -345,7 +364,7 @@ class RecoveryCoordinatorTest {
         RecoveryCoordinator c = coordinator(3, protocol);
         runAll(c, 3);
 
-        c.struck(2, 0, "killed at operation 5", 0, 5, now);
+        c.step(new RankEvent.Struck(2, 0, now, "killed at operation 5", 0, 5), now);
         assertEquals(List.of("strike 2.0"), host.take());
         c.down(1, 0, sigkill());
         // Rank 2 is struck but still there: nothing is planned until it is down too.
@@ -364,8 +383,8 @@ class RecoveryCoordinatorTest {
 
         c.down(0, 0, sigkill());
         assertEquals(List.of("peers", "stop 1.0"), host.take());
-        c.killFired(1, 0, kill);
-        c.struck(1, 0, "killed at operation 100", 0, 100, now);
+        c.step(new RankEvent.KillFired(1, 0, now, kill), now);
+        c.step(new RankEvent.Struck(1, 0, now, "killed at operation 100", 0, 100), now);
         assertEquals(List.of("stop 1.0"), host.take()); // stopped, not struck: the kill is not spent
         c.down(1, 0, sigkill());
         assertEquals(
@@ -376,8 +395,8 @@ class RecoveryCoordinatorTest {
         // In the next incarnation it fires and strikes: spent.
         c.ready(1, 1);
         c.running(1, 1);
-        c.killFired(1, 1, kill);
-        c.struck(1, 1, "killed at operation 100", 0, 100, now);
+        c.step(new RankEvent.KillFired(1, 1, now, kill), now);
+        c.step(new RankEvent.Struck(1, 1, now, "killed at operation 100", 0, 100), now);
         assertEquals(List.of("strike 1.1 by " + kill), host.take());
         assertTrue(c.pendingKills().isEmpty());
     }
@@ -394,7 +413,7 @@ class RecoveryCoordinatorTest {
         RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(true, true), kill);
         runAll(c, 2);
 
-        c.killFired(1, 0, kill);
+        c.step(new RankEvent.KillFired(1, 0, now, kill), now);
         c.down(0, 0, sigkill());
         assertEquals(List.of("peers", "stop 1.0"), host.take());
         c.down(1, 0, sigkill()); // gone, by the stop, before its strike was heard
@@ -541,16 +560,16 @@ class RecoveryCoordinatorTest {
         RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, true));
         runAll(c, 2);
         RankOutcome ok0 = new RankOutcome(0, RankOutcome.Status.COMPLETED, "", null);
-        assertTrue(c.ended(0, 0, ok0));
+        assertTrue(c.step(ended(0, 0, ok0), now));
         assertFalse(c.allEnded());
         c.down(0, 0, sigkill()); // a finished rank that crashes while serving its peers runs again
         assertNull(c.outcome(0));
         assertEquals(List.of("peers", "start 0.1 from 0"), host.take());
-        assertTrue(c.ended(1, 0, new RankOutcome(1, RankOutcome.Status.COMPLETED, "", null)));
+        assertTrue(c.step(ended(1, 0, new RankOutcome(1, RankOutcome.Status.COMPLETED, "", null)), now));
         assertFalse(c.allEnded());
         c.ready(0, 1);
         c.running(0, 1);
-        assertTrue(c.ended(0, 1, ok0));
+        assertTrue(c.step(ended(0, 1, ok0), now));
         assertTrue(c.allEnded());
     }
 
@@ -558,14 +577,14 @@ class RecoveryCoordinatorTest {
     void aJobWhoseRanksAllWaitWithNoProgressIsAbortedAsStalled() {
         RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, true), Duration.ofSeconds(2));
         runAll(c, 2);
-        c.progress(0, 0, 10, 0, true);
-        c.progress(1, 0, 12, 0, true);
+        c.step(new RankEvent.Progress(0, 0, now, 10, 0, true, null), now);
+        c.step(new RankEvent.Progress(1, 0, now, 12, 0, true, null), now);
         c.tick(now, true);
         now += Duration.ofSeconds(1).toNanos();
         c.tick(now, true);
         assertFalse(c.aborted());
         // Progress resets the watch.
-        c.progress(1, 0, 13, 0, true);
+        c.step(new RankEvent.Progress(1, 0, now, 13, 0, true, null), now);
         now += Duration.ofSeconds(1).toNanos();
         c.tick(now, true);
         now += Duration.ofSeconds(1).toNanos();

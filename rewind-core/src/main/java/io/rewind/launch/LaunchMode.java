@@ -1,0 +1,46 @@
+package io.rewind.launch;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * How a job's processes are placed on hosts and started: its node agents (which start the rank
+ * processes), and its logger processes. The launcher asks nothing else of a way of launching; the
+ * three Rewind ships are {@link LocalLaunch} (processes of this machine), {@link SshLaunch} (one agent
+ * per host of a hostfile) and {@link SlurmLaunch} (one agent per node of a Slurm allocation).
+ *
+ * <p>Adding a way: one class implementing this, handed to {@link Launch#of}. A node lost under any
+ * mode looks the same to the launcher: its agent's control link closes, or its heartbeats stop.
+ */
+public interface LaunchMode {
+    /** The mode's name, as {@code --launch} spells it. */
+    String name();
+
+    /**
+     * Whether every process of the job runs on this machine. The launcher then listens on the loopback
+     * interface only, tells processes to reach each other by the addresses they report, kills a lost
+     * node's processes itself, and removes its folders; otherwise it listens on every interface,
+     * advertises this host's name, and leaves a lost node's host to its agent.
+     */
+    boolean onThisHost();
+
+    /**
+     * Starts the agents of {@code nodes}, in order: {@code agentCommand} gives the command of the agent
+     * of the node it is given the name of. Returns the process that stands for each node's agent (one
+     * process may stand for several, as one {@code srun} starts them all). Every process is started with
+     * {@code starter}, which hands it the job's secret.
+     */
+    List<Process> startAgents(
+            List<Launch.Node> nodes, Function<String, List<String>> agentCommand, ProcessStarter starter)
+            throws IOException;
+
+    /** The command that runs {@code command} as a process of its own on node {@code host}, named {@code name}. */
+    List<String> onNode(String host, List<String> command, String name);
+
+    /** Starts a process of the job from its command. */
+    @FunctionalInterface
+    interface ProcessStarter {
+        Process start(List<String> command) throws IOException;
+    }
+}
