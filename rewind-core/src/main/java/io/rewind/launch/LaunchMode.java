@@ -1,6 +1,7 @@
 package io.rewind.launch;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
@@ -29,11 +30,18 @@ public interface LaunchMode {
      * Starts the agents of {@code nodes}, in order: {@code agentCommand} gives the command of the agent
      * of the node it is given the name of. Returns the process that stands for each node's agent (one
      * process may stand for several, as one {@code srun} starts them all). Every process is started with
-     * {@code starter}, which hands it the job's secret.
+     * {@code starter}, which hands it the job's secret. By default, one process a node, each the agent's
+     * command run on its node ({@link #onNode}).
      */
-    List<Process> startAgents(
+    default List<Process> startAgents(
             List<Launch.Node> nodes, Function<String, List<String>> agentCommand, ProcessStarter starter)
-            throws IOException;
+            throws IOException {
+        List<Process> agents = new ArrayList<>();
+        for (Launch.Node n : nodes) {
+            agents.add(starter.start(onNode(n.name(), agentCommand.apply(n.name()), "rewind-agent")));
+        }
+        return agents;
+    }
 
     /** The command that runs {@code command} as a process of its own on node {@code host}, named {@code name}. */
     List<String> onNode(String host, List<String> command, String name);

@@ -1,9 +1,7 @@
 package io.rewind.launch;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * One node agent per host of a hostfile, started with {@code remoteShell HOST COMMAND} (such as {@code
@@ -25,17 +23,6 @@ public record SshLaunch(List<String> remoteShell) implements LaunchMode {
     @Override
     public boolean onThisHost() {
         return false;
-    }
-
-    @Override
-    public List<Process> startAgents(
-            List<Launch.Node> nodes, Function<String, List<String>> agentCommand, ProcessStarter starter)
-            throws IOException {
-        List<Process> agents = new ArrayList<>();
-        for (Launch.Node n : nodes) {
-            agents.add(starter.start(onNode(n.name(), agentCommand.apply(n.name()), "rewind-agent")));
-        }
-        return agents;
     }
 
     @Override

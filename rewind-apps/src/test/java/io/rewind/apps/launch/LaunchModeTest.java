@@ -10,12 +10,10 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.function.Function;
 import mpi.MPI;
 import mpi.MPIException;
 import org.junit.jupiter.api.Tag;
@@ -59,17 +57,6 @@ class LaunchModeTest {
         @Override
         public boolean onThisHost() {
             return true;
-        }
-
-        @Override
-        public List<Process> startAgents(
-                List<Launch.Node> nodes, Function<String, List<String>> agentCommand, ProcessStarter starter)
-                throws IOException {
-            List<Process> agents = new ArrayList<>();
-            for (Launch.Node n : nodes) {
-                agents.add(starter.start(onNode(n.name(), agentCommand.apply(n.name()), "rewind-agent")));
-            }
-            return agents;
         }
 
         @Override
