@@ -439,8 +439,8 @@ class RecoveryCoordinatorTest {
         assertTrue(c.timeKill(kill));
         assertEquals(List.of("strike 1.0 by " + kill), host.take());
         RankOutcome ok1 = new RankOutcome(1, RankOutcome.Status.COMPLETED, "", null);
-        assertTrue(c.ended(1, 0, ok1)); // its end was on its way when the kill struck
-        assertTrue(c.ended(0, 0, new RankOutcome(0, RankOutcome.Status.COMPLETED, "", null)));
+        assertTrue(c.step(ended(1, 0, ok1), now)); // its end was on its way when the kill struck
+        assertTrue(c.step(ended(0, 0, new RankOutcome(0, RankOutcome.Status.COMPLETED, "", null)), now));
         assertTrue(c.allEnded());
         c.down(1, 0, sigkill());
 
