@@ -9,7 +9,7 @@ import io.rewind.engine.RewindException;
 import io.rewind.engine.SendMode;
 import io.rewind.engine.SendRequest;
 import io.rewind.engine.TaskRequest;
-import io.rewind.runtime.RankContext;
+import io.rewind.runtime.rank.RankContext;
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
 import java.util.HashMap;

@@ -2,7 +2,7 @@ package mpi;
 
 import io.rewind.engine.ErrorClass;
 import io.rewind.engine.RewindException;
-import io.rewind.runtime.RankContext;
+import io.rewind.runtime.rank.RankContext;
 
 /**
  * Where engine failures become {@link MPIException}s, and where a communicator's error handler is

@@ -6,7 +6,7 @@ import io.rewind.engine.Constants;
 import io.rewind.engine.PredefinedOp;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
-import io.rewind.runtime.RankContext;
+import io.rewind.runtime.rank.RankContext;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.CharBuffer;

@@ -1,8 +1,8 @@
 package io.rewind.api;
 
-import io.rewind.runtime.CheckpointAgent;
-import io.rewind.runtime.RankContext;
 import io.rewind.runtime.StateSection;
+import io.rewind.runtime.rank.CheckpointAgent;
+import io.rewind.runtime.rank.RankContext;
 import java.lang.foreign.MemorySegment;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;

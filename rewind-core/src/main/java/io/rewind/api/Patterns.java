@@ -1,7 +1,7 @@
 package io.rewind.api;
 
 import io.rewind.engine.PatternState;
-import io.rewind.runtime.RankContext;
+import io.rewind.runtime.rank.RankContext;
 
 /**
  * Communication patterns: a program declares the loops whose iterations exchange messages with

@@ -4,7 +4,7 @@ import io.rewind.checkpoint.CheckpointException;
 import io.rewind.checkpoint.CheckpointFormat;
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointWriter;
-import io.rewind.runtime.CheckpointAgent;
+import io.rewind.runtime.rank.CheckpointAgent;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.net.InetSocketAddress;

@@ -7,7 +7,6 @@ import io.rewind.ft.Protocol;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.launch.liveness.PeerWatch;
-import io.rewind.runtime.CheckpointAgent;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
@@ -21,7 +20,9 @@ import io.rewind.runtime.coordinator.CoordinatorHost;
 import io.rewind.runtime.coordinator.DownCause;
 import io.rewind.runtime.coordinator.RankLife;
 import io.rewind.runtime.coordinator.RecoveryCoordinator;
+import io.rewind.runtime.rank.CheckpointAgent;
 import io.rewind.runtime.rank.RankEvent;
+import io.rewind.runtime.rank.RankImage;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
@@ -178,10 +179,10 @@ public final class ProcessJob {
         for (Slot s : slots) {
             CheckpointImage image =
                     store.loadWithChannelState(s.rank, line, why -> System.err.println("rewind: " + why));
-            Map<Long, Long> frontiers = ResumePoint.frontiers(image);
+            Map<Long, Long> frontiers = RankImage.frontiers(image);
             long[] output = CheckpointAgent.outputPosition(image);
             held.written(s.rank, line, List.of(), output);
-            coordinator.resumedFrom(s.rank, line, frontiers, ResumePoint.events(image), ResumePoint.sent(image));
+            coordinator.resumedFrom(s.rank, line, frontiers, RankImage.events(image), RankImage.sent(image));
             s.output.rewindTo(output);
         }
         return line;

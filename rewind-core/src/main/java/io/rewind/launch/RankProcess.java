@@ -13,13 +13,16 @@ import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.runtime.CommunicatorRegistry;
-import io.rewind.runtime.Job;
+import io.rewind.runtime.InputRouter;
 import io.rewind.runtime.JobAbortedException;
 import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.OutputRouter;
 import io.rewind.runtime.RankOutcome;
-import io.rewind.runtime.RankProcessSetup;
-import io.rewind.runtime.RankSupervisor;
+import io.rewind.runtime.rank.Incarnation;
 import io.rewind.runtime.rank.RankEvent;
+import io.rewind.runtime.rank.RankHost;
+import io.rewind.runtime.rank.RankRuntime;
+import io.rewind.runtime.rank.RankSlot;
 import io.rewind.transport.JobSecret;
 import io.rewind.transport.RoutedTransport;
 import io.rewind.transport.shm.ShmFolder;
@@ -27,9 +30,13 @@ import io.rewind.transport.shm.ShmOptions;
 import io.rewind.transport.shm.ShmTransport;
 import io.rewind.transport.tcp.TcpOptions;
 import io.rewind.transport.tcp.TcpTransport;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.Serializable;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -43,7 +50,7 @@ import java.util.concurrent.locks.LockSupport;
  * can reach it, runs the program, and stays to serve its peers until the job has finished. If the
  * launcher goes away, the process ends at once: a rank never outlives its job.
  */
-public final class RankProcess implements RankSupervisor {
+public final class RankProcess implements RankHost {
     /**
      * The exit status of a rank process that failed in the runtime rather than in its program (it could
      * not start or restore, or lost the launcher): a crash to recover, where a process its program
@@ -53,6 +60,8 @@ public final class RankProcess implements RankSupervisor {
 
     /** How long a struck rank waits to be killed from outside before it ends itself. */
     private static final long KILL_WAIT_NANOS = TimeUnit.SECONDS.toNanos(30);
+    /** How often a rank's progress is looked at, and told to the launcher if it changed. */
+    private static final long PROGRESS_REPORT_NANOS = 500_000_000L;
     /** How long a rank waits for its setup and for the start signal. */
     private static final long SETUP_WAIT_SECONDS = 120;
 
@@ -68,6 +77,8 @@ public final class RankProcess implements RankSupervisor {
     private volatile EventLoggerConnection eventLogger;
     private volatile boolean finished;
     private volatile JobAbortedException aborted;
+    /** The job's protocol as this process holds it (its view of the lines is this process's own). */
+    private volatile io.rewind.ft.Protocol jobProtocol;
     /** The rank's protocol once open: its log's figures are reported from it. */
     private volatile RankProtocol protocol;
     /** How often the log's figures are reported (0: never); from the setup. */
@@ -185,22 +196,7 @@ public final class RankProcess implements RankSupervisor {
                 this::report,
                 config.faultTolerance().protocolOptions(),
                 loggers);
-        RankOutcome outcome = Job.runRankProcess(
-                config,
-                new RankProcessSetup(
-                        rank,
-                        incarnation,
-                        image,
-                        s.catchUpPoints(),
-                        s.catchUpOperations(),
-                        s.kills(),
-                        storage,
-                        this::readInput),
-                transport,
-                new RemoteCommunicators(),
-                services,
-                this,
-                this::protocolOpened);
+        RankOutcome outcome = runRank(config, image, s, services);
         if (loggers != null) {
             link.send(new Messages.DumpFigures(rank, incarnation, loggers.figureWords(rank)));
         }
@@ -219,6 +215,78 @@ public final class RankProcess implements RankSupervisor {
         }
         link.close();
         return outcome.ok() ? 0 : 1;
+    }
+
+    /**
+     * Runs the rank in this process on a {@link RankRuntime} of its own: its program in its own class
+     * loader, its events sent over the link. Returns once the program has ended and the whole job has
+     * finished (a finished rank keeps serving its peers until then), or the job was aborted.
+     */
+    private RankOutcome runRank(JobConfig config, CheckpointImage image, Messages.Setup s, ProtocolServices services) {
+        jobProtocol = config.faultTolerance().protocol().create();
+        jobProtocol.start(services);
+        RankRuntime ranks = new RankRuntime(
+                config,
+                transport,
+                new RemoteCommunicators(),
+                jobProtocol,
+                storage,
+                null,
+                RankProcess.class.getClassLoader(),
+                this::emit,
+                this);
+        OutputRouter.install();
+        InputRouter.install();
+        // Untagged: the launcher prefixes the lines, and shows each once across incarnations.
+        RankSlot slot = ranks.open(
+                rank,
+                new OutputRouter.RankOutput(rank, false, OutputRouter.rawStdout(), rawStderr()),
+                new InputRouter.RankInput(rank, this::readInput));
+        Incarnation inc =
+                ranks.prepare(slot, incarnation, image, s.kills().kills(), s.catchUpPoints(), s.catchUpOperations());
+        protocolOpened(inc.protocol());
+        // Rewind ends a rank process with Runtime.halt, which runs no shutdown hook: this one runs only
+        // when the program calls System.exit (or the process is asked to terminate).
+        Runtime.getRuntime()
+                .addShutdownHook(Thread.ofPlatform()
+                        .name("rewind-rank-" + rank + "." + incarnation + "-exit")
+                        .unstarted(() -> ranks.processExiting(inc)));
+        ranks.start(inc);
+        Thread.ofPlatform()
+                .name("rewind-rank-" + rank + "." + incarnation + "-progress")
+                .daemon(true)
+                .start(() -> reportProgress(ranks, inc));
+        inc.awaitGone(Long.MAX_VALUE);
+        slot.output().flush();
+        jobProtocol.close();
+        return slot.outcome() != null
+                ? slot.outcome()
+                : new RankOutcome(rank, RankOutcome.Status.ABORTED, "stopped when the job was aborted", null);
+    }
+
+    private static PrintStream rawStderr() {
+        return new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8);
+    }
+
+    /**
+     * On a daemon thread of its own until the rank's thread ends: tells the launcher the rank's progress
+     * whenever it changed, every {@link #PROGRESS_REPORT_NANOS}, for the stall watch the launcher keeps
+     * over all ranks (this process sees only its own).
+     */
+    private void reportProgress(RankRuntime ranks, Incarnation inc) {
+        long operations = -1;
+        boolean waiting = false;
+        while (!inc.isGone()) {
+            if (RankRuntime.running(inc)) {
+                RankEvent.Progress p = ranks.progress(inc, true);
+                if (p.operations() != operations || p.waiting() != waiting) {
+                    operations = p.operations();
+                    waiting = p.waiting();
+                    emit(p);
+                }
+            }
+            LockSupport.parkNanos(PROGRESS_REPORT_NANOS);
+        }
     }
 
     /**
@@ -306,10 +374,11 @@ public final class RankProcess implements RankSupervisor {
         }
     }
 
-    // --- RankSupervisor ----------------------------------------------------------------------------
-
-    @Override
-    public void emit(RankEvent event) {
+    /**
+     * Sends the rank's event to the launcher. A {@link RankEvent.Struck} does not return: the process
+     * dies in here, killed from outside, or halts itself if nobody does.
+     */
+    private void emit(RankEvent event) {
         switch (event) {
             case RankEvent.Checkpointed c -> {
                 // Which nodes keep the line, and how far the rank's output was then, are this process's
@@ -354,6 +423,8 @@ public final class RankProcess implements RankSupervisor {
         Runtime.getRuntime().halt(137);
     }
 
+    // --- RankHost ---------------------------------------------------------------------------------
+
     @Override
     public boolean jobFinished() {
         return finished;
@@ -362,6 +433,38 @@ public final class RankProcess implements RankSupervisor {
     @Override
     public JobAbortedException jobAbort() {
         return aborted;
+    }
+
+    @Override
+    public void down(Incarnation inc) {
+        // Its death is seen from outside: the node's agent reports the process's exit.
+    }
+
+    @Override
+    public void crashed(Incarnation inc) {
+        emit(RankRuntime.struck(inc, "crashed")); // does not return
+    }
+
+    @Override
+    public void exitBeforeFinalize(int status, boolean halt) {
+        // The process ends with that status, as the program's own call would end it, and its agent
+        // reports it; the launcher ends the job with it (a process that ends itself is not a crash).
+        if (halt) {
+            Runtime.getRuntime().halt(status);
+        }
+        Runtime.getRuntime().exit(status);
+    }
+
+    @Override
+    public void lineWritten(RankEvent.Checkpointed c) {
+        // This process's own view of the job's lines (its launcher's coordinator keeps the job's).
+        lines.published(c.rank(), c.line(), c.frontiers(), c.events(), c.sent());
+        jobProtocol.onCheckpoint(c.rank(), c.line(), c.frontiers());
+    }
+
+    @Override
+    public void inTransitKept(RankEvent.KeptInTransit k) {
+        lines.keptInTransit(k.rank(), k.line(), k.upTo()); // the process's own view, as with its lines
     }
 
     /** The event logger process: a record returns once it holds it in its journal. */

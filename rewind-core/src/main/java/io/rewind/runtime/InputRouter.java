@@ -17,7 +17,7 @@ public final class InputRouter {
     private InputRouter() {}
 
     /** Makes {@code System.in} route rank reads. Idempotent. */
-    static synchronized void install() {
+    public static synchronized void install() {
         if (original == null) {
             original = System.in;
             System.setIn(new Routing());
@@ -29,11 +29,11 @@ public final class InputRouter {
         return original != null ? original : System.in;
     }
 
-    static void bind(RankInput input) {
+    public static void bind(RankInput input) {
         CURRENT.set(input);
     }
 
-    static void unbind() {
+    public static void unbind() {
         CURRENT.remove();
     }
 

@@ -123,7 +123,7 @@ public record JobConfig(
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
 
-    URL[] classPathUrls() {
+    public URL[] classPathUrls() {
         List<Path> classPath = program.classPath();
         URL[] urls = new URL[classPath.size()];
         for (int i = 0; i < urls.length; i++) {

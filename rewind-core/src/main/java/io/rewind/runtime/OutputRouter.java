@@ -36,7 +36,7 @@ public final class OutputRouter {
      * replaced either stream since the last install (a test capturing output, say), the new one is
      * wrapped, so rank output is never lost to a stream swapped in and out between jobs.
      */
-    static synchronized void install() {
+    public static synchronized void install() {
         if (System.out != installedOut) {
             installedOut = new PrintStream(new Routing(System.out, false), true, StandardCharsets.UTF_8);
             System.setOut(installedOut);
@@ -56,16 +56,16 @@ public final class OutputRouter {
      * The calling thread, and the threads it starts, print to {@code output} while {@code live} holds;
      * after, what they print is dropped (the thread of a crashed incarnation).
      */
-    static void bind(RankOutput output, java.util.function.BooleanSupplier live) {
+    public static void bind(RankOutput output, java.util.function.BooleanSupplier live) {
         CURRENT.set(new Binding(output, live));
     }
 
-    static void unbind() {
+    public static void unbind() {
         CURRENT.remove();
     }
 
     /** Whether the calling thread prints to {@code output}: it is one of that rank's threads. */
-    static boolean boundTo(RankOutput output) {
+    public static boolean boundTo(RankOutput output) {
         Binding b = CURRENT.get();
         return b != null && b.output() == output;
     }

@@ -1,6 +1,7 @@
 package io.rewind.runtime;
 
 import io.rewind.checkpoint.CheckpointStore;
+import io.rewind.runtime.rank.RankImage;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Writer;
@@ -97,10 +98,10 @@ public final class ResumePoint {
         List<Map<Long, Long>> sent = new ArrayList<>();
         for (int r = 0; r < ranks; r++) {
             io.rewind.checkpoint.CheckpointImage image = store.loadWithChannelState(r, line, why -> {});
-            Map<Long, Long> counts = ChannelState.sent(image);
+            Map<Long, Long> counts = RankImage.sent(image);
             sent.add(counts);
             // A line written before sent counts were recorded is taken as it is, as before.
-            held.add(counts == null ? Map.of() : frontiers(image));
+            held.add(counts == null ? Map.of() : RankImage.frontiers(image));
         }
         for (int s = 0; s < ranks; s++) {
             if (sent.get(s) == null) {
@@ -118,29 +119,6 @@ public final class ResumePoint {
             }
         }
         return true;
-    }
-
-    /**
-     * The arrival frontiers a line holds: what its rank had received from each channel, counting the
-     * messages kept in transit across the line when the image carries them ({@link
-     * CheckpointStore#loadWithChannelState}).
-     */
-    public static java.util.Map<Long, Long> frontiers(io.rewind.checkpoint.CheckpointImage image) {
-        return ChannelState.withInTransit(
-                        EngineStateCodec.decode(image.section(CheckpointAgent.RUNTIME_SECTION))
-                                .mailbox(),
-                        image)
-                .frontiers();
-    }
-
-    /** What a line's rank had sent per outgoing channel, or null if the file predates that record. */
-    public static java.util.Map<Long, Long> sent(io.rewind.checkpoint.CheckpointImage image) {
-        return ChannelState.sent(image);
-    }
-
-    /** The counts of non-deterministic events a line holds ({@link io.rewind.ft.RecoveryLines.Line#events}). */
-    public static long[] events(io.rewind.checkpoint.CheckpointImage image) {
-        return CheckpointAgent.events(image);
     }
 
     private static Properties manifestOf(JobConfig c) {

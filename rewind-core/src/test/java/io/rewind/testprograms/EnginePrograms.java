@@ -13,7 +13,7 @@ import io.rewind.engine.Request;
 import io.rewind.engine.RewindException;
 import io.rewind.engine.SendMode;
 import io.rewind.engine.SendRequest;
-import io.rewind.runtime.RankContext;
+import io.rewind.runtime.rank.RankContext;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;

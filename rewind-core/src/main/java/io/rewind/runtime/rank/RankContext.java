@@ -1,8 +1,9 @@
-package io.rewind.runtime;
+package io.rewind.runtime.rank;
 
 import io.rewind.engine.EngineConfig;
 import io.rewind.engine.Liveness;
 import io.rewind.engine.RankEngine;
+import io.rewind.runtime.JobAbortedException;
 import io.rewind.transport.local.InJvmTransport;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -16,7 +17,7 @@ import java.net.UnknownHostException;
 public final class RankContext {
     private static volatile RankContext singleton;
 
-    private final Job job;
+    private final RankRuntime job;
     private final int rank;
     private final int size;
     private volatile RankEngine engine;
@@ -24,7 +25,7 @@ public final class RankContext {
     private volatile boolean initialized;
     private volatile boolean finalized;
 
-    RankContext(Job job, int rank, int size) {
+    RankContext(RankRuntime job, int rank, int size) {
         this.job = job;
         this.rank = rank;
         this.size = size;
@@ -59,7 +60,7 @@ public final class RankContext {
     }
 
     /** The job this rank runs in; null outside a launched job. */
-    Job job() {
+    RankRuntime job() {
         return job;
     }
 

@@ -1,4 +1,4 @@
-package io.rewind.runtime;
+package io.rewind.runtime.rank;
 
 import io.rewind.checkpoint.CheckpointException;
 import io.rewind.checkpoint.CheckpointImage;
@@ -8,6 +8,7 @@ import io.rewind.engine.ErrorClass;
 import io.rewind.engine.MailboxSnapshot;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.RewindException;
+import io.rewind.runtime.StateSection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -32,15 +33,15 @@ public final class CheckpointAgent {
         return new long[] {c[0], c[1]};
     }
 
-    private final Job job;
-    private final Job.Incarnation incarnation;
+    private final RankRuntime job;
+    private final Incarnation incarnation;
     private final Map<String, StateSection> sections = new LinkedHashMap<>();
     private final CheckpointImage restoreImage;
     private long points;
     private boolean resuming;
     private boolean restoreCalled;
 
-    CheckpointAgent(Job job, Job.Incarnation incarnation, CheckpointImage restoreImage) {
+    CheckpointAgent(RankRuntime job, Incarnation incarnation, CheckpointImage restoreImage) {
         this.job = job;
         this.incarnation = incarnation;
         this.restoreImage = restoreImage;

@@ -1,4 +1,4 @@
-package io.rewind.runtime;
+package io.rewind.runtime.rank;
 
 import io.rewind.checkpoint.CheckpointException;
 import io.rewind.checkpoint.CheckpointImage;

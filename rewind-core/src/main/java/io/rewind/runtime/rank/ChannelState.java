@@ -1,4 +1,4 @@
-package io.rewind.runtime;
+package io.rewind.runtime.rank;
 
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;

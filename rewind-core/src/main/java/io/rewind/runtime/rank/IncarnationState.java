@@ -1,7 +1,7 @@
-package io.rewind.runtime;
+package io.rewind.runtime.rank;
 
 /**
- * The life of one incarnation of a rank. Moves only forward, by {@code Job.Incarnation#transition},
+ * The life of one incarnation of a rank. Moves only forward, by {@link Incarnation#transition},
  * which records when and why:
  *
  * <pre>

@@ -1,8 +1,9 @@
-package io.rewind.runtime;
+package io.rewind.runtime.rank;
 
 import io.rewind.checkpoint.CheckpointFormat;
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
+import io.rewind.runtime.FailureSchedule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,16 +12,16 @@ import java.util.Arrays;
 /**
  * Makes the crashes of a {@link FailureSchedule} happen in one incarnation: at a checkpoint point, at
  * an operation, or in the middle of a checkpoint write (a half-written file is left behind). Each kill
- * strikes at most once; one that fires is reported ({@code Job#onKillFired}), and the coordinator hands
+ * strikes at most once; one that fires is reported ({@code RankRuntime#onKillFired}), and the coordinator hands
  * the kills still to fire to the rank's next incarnation. Kills at a wall-clock time are the
  * coordinator's.
  */
 final class FailureInjector {
-    private final Job job;
+    private final RankRuntime job;
     private final FailureSchedule schedule;
     private final boolean[] fired;
 
-    FailureInjector(Job job, FailureSchedule schedule) {
+    FailureInjector(RankRuntime job, FailureSchedule schedule) {
         this.job = job;
         this.schedule = schedule;
         this.fired = new boolean[schedule.kills().size()];
@@ -48,7 +49,7 @@ final class FailureInjector {
      * if the kill has fired already. {@code first} (may be null) runs once the kill is taken, before the
      * strike.
      */
-    private void strike(Job.Incarnation inc, int index, String where, Runnable first) {
+    private void strike(Incarnation inc, int index, String where, Runnable first) {
         if (!claim(index)) {
             return;
         }
@@ -64,7 +65,7 @@ final class FailureInjector {
     }
 
     /** Called at every checkpoint point of a rank. */
-    void atPoint(Job.Incarnation inc, long points) {
+    void atPoint(Incarnation inc, long points) {
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
             if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.ITERATION && k.value() == points) {
@@ -74,7 +75,7 @@ final class FailureInjector {
     }
 
     /** Called at every communication operation of a rank (counted per incarnation). */
-    void atOperation(Job.Incarnation inc, long operations) {
+    void atOperation(Incarnation inc, long operations) {
         if (inc.strike() != null) {
             // Another thread of this incarnation was struck: this one stops too, and leaves the kills
             // still to fire for the incarnations after it (two kills of one rank at one operation
@@ -106,7 +107,7 @@ final class FailureInjector {
      * job's folder ({@code store}; null when the rank writes through its node's agent, which never
      * sees the line).
      */
-    void duringCheckpoint(Job.Incarnation inc, long line, CheckpointImage image, CheckpointStore store) {
+    void duringCheckpoint(Incarnation inc, long line, CheckpointImage image, CheckpointStore store) {
         for (int i = 0; i < fired.length; i++) {
             FailureSchedule.Kill k = schedule.kills().get(i);
             if (k.rank() == inc.rank && k.trigger() == FailureSchedule.Trigger.CHECKPOINT && k.value() == line) {

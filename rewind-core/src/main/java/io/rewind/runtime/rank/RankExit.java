@@ -1,4 +1,4 @@
-package io.rewind.runtime;
+package io.rewind.runtime.rank;
 
 /**
  * What a rank program's {@code System.exit(status)} (and {@code Runtime.exit}, {@code Runtime.halt})

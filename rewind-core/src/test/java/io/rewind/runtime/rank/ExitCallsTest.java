@@ -1,4 +1,4 @@
-package io.rewind.runtime;
+package io.rewind.runtime.rank;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -76,7 +76,7 @@ class ExitCallsTest {
         List<String> calls = calls(rewritten);
         assertEquals(0, count(calls, "java/lang/System.exit(I)V"), calls.toString());
         assertEquals(0, count(calls, "java/lang/Runtime.halt(I)V"), calls.toString());
-        assertEquals(1, count(calls, "io/rewind/runtime/RankExit.exit(I)V"), calls.toString());
-        assertEquals(1, count(calls, "io/rewind/runtime/RankExit.halt(Ljava/lang/Runtime;I)V"), calls.toString());
+        assertEquals(1, count(calls, "io/rewind/runtime/rank/RankExit.exit(I)V"), calls.toString());
+        assertEquals(1, count(calls, "io/rewind/runtime/rank/RankExit.halt(Ljava/lang/Runtime;I)V"), calls.toString());
     }
 }

@@ -1,4 +1,4 @@
-package io.rewind.runtime;
+package io.rewind.runtime.rank;
 
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;

@@ -1,4 +1,4 @@
-package io.rewind.runtime;
+package io.rewind.runtime.rank;
 
 /**
  * The simulated crash of a rank: thrown in the rank's threads at its next runtime call once the
