@@ -10,16 +10,18 @@ import io.rewind.launch.liveness.PeerWatch;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
+import io.rewind.runtime.JobEnd;
 import io.rewind.runtime.JobResult;
 import io.rewind.runtime.OutputRouter;
 import io.rewind.runtime.RankOutcome;
 import io.rewind.runtime.ResumePoint;
 import io.rewind.runtime.RunRecordWriter;
 import io.rewind.runtime.RunReport;
-import io.rewind.runtime.coordinator.CoordinatorHost;
+import io.rewind.runtime.coordinator.Command;
 import io.rewind.runtime.coordinator.DownCause;
 import io.rewind.runtime.coordinator.RankLife;
 import io.rewind.runtime.coordinator.RecoveryCoordinator;
+import io.rewind.runtime.coordinator.StoredLines;
 import io.rewind.runtime.rank.CheckpointAgent;
 import io.rewind.runtime.rank.RankEvent;
 import io.rewind.runtime.rank.RankImage;
@@ -56,7 +58,6 @@ import java.util.stream.Stream;
  */
 public final class ProcessJob {
     private static final long AGENT_START_SECONDS = 60;
-    private static final long RETRY_KILL_MILLIS = 5;
     /** Times the event logger process may die before the job is given up. */
     private static final int MAX_EVENT_LOGGER_RESTARTS = 5;
 
@@ -413,11 +414,12 @@ public final class ProcessJob {
                 protocol,
                 lines,
                 report,
-                new Commands(),
+                new NodeStorage(),
                 System::nanoTime,
                 slots.length,
                 kills,
                 config.limits().stallTimeout(),
+                config.limits().stopGrace(),
                 config.recordFile() == null ? null : record);
         long resumeLine = sharedCheckpointDir == null
                 ? 0
@@ -462,7 +464,7 @@ public final class ProcessJob {
         if (!coordinator.aborted()) {
             assignPartners();
             coordinator.startAll(resumeLine);
-            scheduleTimeKills();
+            carryOutCommands();
         }
         while (!coordinator.allEnded() && !coordinator.aborted()) {
             if (!runOneTask(deadline)) {
@@ -481,6 +483,7 @@ public final class ProcessJob {
         long now = System.nanoTime();
         // The launcher's stall watch counts on the ranks' reports alone: idle or not, it is the same.
         coordinator.tick(now, true);
+        carryOutCommands();
         long left = deadline - now;
         if (left <= 0) {
             return false;
@@ -496,6 +499,7 @@ public final class ProcessJob {
         if (task != null) {
             try {
                 task.run();
+                carryOutCommands();
             } catch (RuntimeException e) {
                 System.err.println("rewind: the launcher failed: " + e);
                 e.printStackTrace();
@@ -562,20 +566,10 @@ public final class ProcessJob {
             waitForExit(a.process, config.limits().stopGrace());
         }
         coordinator.reportKillsNotStruck();
-        if (loggerAt.length > 0) {
-            Map<String, Object> merged = new java.util.LinkedHashMap<>(protocol.runRecord());
-            Map<String, Object> loggers = loggerRecord();
-            merged.put("loggerNodes", loggers);
-            List<String> summary = new ArrayList<>(protocol.summary());
-            summary.addAll(io.rewind.ft.logger.LoggerNodes.summary(loggers));
-            report.protocolFigures(merged, summary);
-        } else {
-            report.protocolFigures(protocol.runRecord(), protocol.summary());
-        }
+        JobEnd.protocolFigures(report, protocol, loggerAt.length > 0 ? loggerRecord() : null);
         report.events(eventLogFigures()[0], eventLogFigures()[1]);
         List<RankOutcome> outcomes = new ArrayList<>();
         List<List<String>> output = new ArrayList<>();
-        int exit = 0;
         for (Slot s : slots) {
             s.output.flush();
             RankOutcome o = coordinator.outcome(s.rank);
@@ -584,24 +578,19 @@ public final class ProcessJob {
                         ? new RankOutcome(s.rank, RankOutcome.Status.TIMED_OUT, "still running at the time limit", null)
                         : new RankOutcome(s.rank, RankOutcome.Status.ABORTED, "stopped when the job was aborted", null);
             }
-            if (!o.ok()) {
-                exit = 1;
-            }
             outcomes.add(o);
             output.add(s.output.lines());
         }
-        if (coordinator.aborted()) {
-            exit = coordinator.abortCode() != 0 ? coordinator.abortCode() : 1;
-        }
-        if (timedOut) {
-            exit = 124;
-        }
-        Duration wall = Duration.ofNanos(System.nanoTime() - startNanos);
-        RunReport built = report.build(wall);
-        if (config.recordFile() != null) {
-            record.write(config.recordFile(), built);
-        }
-        return new JobResult(exit, List.copyOf(outcomes), List.copyOf(output), wall, coordinator.abortReason(), built);
+        return JobEnd.result(
+                config,
+                report,
+                record,
+                startNanos,
+                outcomes,
+                output,
+                coordinator.abortReason(),
+                coordinator.abortCode(),
+                timedOut);
     }
 
     private boolean anyProcessLeft() {
@@ -984,7 +973,10 @@ public final class ProcessJob {
      * line it restarts from; then on a live node that holds it. Before that, the lines of the rank's
      * dead incarnations past that line are discarded by the nodes' checkpoint services.
      */
-    private void spawn(Slot s, int incarnation, long line) {
+    private void spawn(Slot s, Command.Start start) {
+        int incarnation = start.incarnation();
+        long line = start.line();
+        s.starting = start;
         Agent a = agents.get(s.node);
         if (a.lost || !held.canRestore(s.rank, line, a.name)) {
             a = agentFor(s.rank, line);
@@ -1081,10 +1073,10 @@ public final class ProcessJob {
         }
         link.send(new Messages.Setup(
                 spec,
-                coordinator.restartLine(s.rank),
-                coordinator.catchUpPoints(s.rank),
-                coordinator.catchUpOperations(s.rank),
-                new FailureSchedule(coordinator.killsFiredBy(s.rank)),
+                s.starting.line(),
+                s.starting.catchUpPoints(),
+                s.starting.catchUpOperations(),
+                new FailureSchedule(s.starting.kills()),
                 ranksOnHost,
                 eventLoggerAt,
                 config.recordFile() == null ? 0 : RunRecordWriter.SAMPLE_EVERY_NANOS,
@@ -1105,9 +1097,6 @@ public final class ProcessJob {
         s.host = l.host();
         s.port = l.port();
         s.shmDomain = l.shmDomain();
-        if (!coordinator.anyStarting()) {
-            broadcastPeers(); // one table for everyone who starts together
-        }
     }
 
     /** Tells every rank process where every rank's current incarnation listens, and waits for all to apply it. */
@@ -1205,49 +1194,45 @@ public final class ProcessJob {
         }
     }
 
-    /** The launcher's side of the coordinator's commands. Coordinator thread only. */
-    private final class Commands implements CoordinatorHost {
-        @Override
-        public void start(int rank, int incarnation, long line) {
-            spawn(slots[rank], incarnation, line);
+    /** Carries out the commands the coordinator decided since they were last taken. Coordinator thread only. */
+    private void carryOutCommands() {
+        for (Command c : coordinator.commands()) {
+            carryOut(c);
         }
+    }
 
-        @Override
-        public void stop(int rank, int incarnation) {
-            killProcess(slots[rank]);
-        }
-
-        @Override
-        public void strike(int rank, int incarnation, FailureSchedule.Kill kill) {
-            ProcessJob.this.strike(slots[rank], kill);
-        }
-
-        @Override
-        public void peersChanged() {
-            broadcastPeers();
-        }
-
-        @Override
-        public void discardAfter(int rank, long line) {
-            held.discardAfter(rank, line);
-            broadcast(new Messages.Lines(rank, line, null, null));
-        }
-
-        @Override
-        public void keepFrom(long line) {
-            held.keepFrom(line);
-            for (Agent a : agents) {
-                if (!a.lost && a.link != null) {
-                    a.link.send(new Messages.KeepFrom(line));
+    private void carryOut(Command command) {
+        switch (command) {
+            case Command.Start c -> spawn(slots[c.rank()], c);
+            case Command.Stop c -> killProcess(slots[c.rank()]);
+            case Command.Crash c -> strike(slots[c.rank()], c.kill());
+            case Command.StopOverdue c -> {
+                // A process told to stop is killed with SIGKILL by its node's agent: its exit, or the
+                // loss of its node, comes as an event whatever its program was doing.
+            }
+            case Command.PeersChanged c -> broadcastPeers();
+            case Command.StartTogether c -> broadcastPeers(); // one table for all of them; they go once all applied it
+            case Command.DiscardAfter c -> {
+                held.discardAfter(c.rank(), c.line());
+                broadcast(new Messages.Lines(c.rank(), c.line(), null, null));
+            }
+            case Command.KeepFrom c -> {
+                held.keepFrom(c.line());
+                for (Agent a : agents) {
+                    if (!a.lost && a.link != null) {
+                        a.link.send(new Messages.KeepFrom(c.line()));
+                    }
                 }
             }
+            case Command.Abort c -> broadcast(new Messages.Aborted(c.rank(), c.errorCode(), c.reason()));
+            case Command.Note c -> System.err.println(c.line());
+            case Command.DescribeWait c -> System.err.println(c.prefix() + "rank " + c.rank() + " (incarnation "
+                    + coordinator.incarnation(c.rank()) + ", process " + slots[c.rank()].pid + ") waits inside MPI");
         }
+    }
 
-        @Override
-        public void aborted(int rank, int errorCode, String reason) {
-            broadcast(new Messages.Aborted(rank, errorCode, reason));
-        }
-
+    /** The lines the nodes hold and what the logger nodes lost, as the coordinator reads them. */
+    private final class NodeStorage implements StoredLines {
         @Override
         public io.rewind.ft.logger.LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
             if (lostAtLoggers.isEmpty()) {
@@ -1262,7 +1247,7 @@ public final class ProcessJob {
         }
 
         @Override
-        public void pruning(boolean held) {
+        public void holdPruning(boolean hold) {
             // Nodes prune no line a recovery may pick: they keep every line from the newest one complete
             // for all ranks (keepFrom), which is as old as any plan goes.
         }
@@ -1270,17 +1255,6 @@ public final class ProcessJob {
         @Override
         public long newestCommonLine(java.util.Collection<Integer> ranks, long atMost) {
             return held.newestCommonLine(ranks, atMost);
-        }
-
-        @Override
-        public String describeWait(int rank) {
-            return "rank " + rank + " (incarnation " + coordinator.incarnation(rank) + ", process " + slots[rank].pid
-                    + ") waits inside MPI";
-        }
-
-        @Override
-        public void note(String line) {
-            System.err.println(line);
         }
     }
 
@@ -1337,33 +1311,9 @@ public final class ProcessJob {
         }
     }
 
-    private void scheduleTimeKills() {
-        for (FailureSchedule.Kill k : coordinator.pendingKills()) {
-            if (k.trigger() == FailureSchedule.Trigger.TIME) {
-                long at = startNanos + TimeUnit.MILLISECONDS.toNanos(k.value());
-                Thread.ofVirtual().name("rewind-launcher-kill-timer").start(() -> {
-                    long left;
-                    while ((left = at - System.nanoTime()) > 0) {
-                        java.util.concurrent.locks.LockSupport.parkNanos(left);
-                    }
-                    tasks.add(() -> timeKill(k));
-                });
-            }
-        }
-    }
-
-    /** A kill at a time strikes the rank's running incarnation; one between incarnations waits for the next. */
-    private void timeKill(FailureSchedule.Kill k) {
-        if (!coordinator.timeKill(k)) {
-            Thread.ofVirtual().name("rewind-launcher-kill-timer").start(() -> {
-                java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(RETRY_KILL_MILLIS));
-                tasks.add(() -> timeKill(k));
-            });
-        }
-    }
-
     private void abort(int rank, int errorCode, String reason) {
         coordinator.abort(rank, errorCode, reason);
+        carryOutCommands();
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -1380,6 +1330,8 @@ public final class ProcessJob {
         int port;
         /** The shared-memory domain of the current incarnation (null: none). */
         String shmDomain;
+        /** How the coordinator started its current incarnation. */
+        Command.Start starting;
         /** What its current incarnation had sent, as it last reported; null once counted. */
         io.rewind.engine.TrafficCounters.Sent sentHeard;
 

@@ -1,7 +1,6 @@
 package io.rewind.runtime;
 
 import io.rewind.checkpoint.CheckpointImage;
-import io.rewind.checkpoint.CheckpointStore;
 import io.rewind.engine.Mailbox;
 import io.rewind.engine.RankEngine;
 import io.rewind.engine.Transport;
@@ -11,36 +10,23 @@ import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.logger.LoggerNodes;
-import io.rewind.runtime.coordinator.CoordinatorHost;
+import io.rewind.runtime.coordinator.Command;
 import io.rewind.runtime.coordinator.DownCause;
-import io.rewind.runtime.coordinator.RankLife;
 import io.rewind.runtime.coordinator.RecoveryCoordinator;
 import io.rewind.runtime.coordinator.Strike;
 import io.rewind.runtime.rank.Incarnation;
 import io.rewind.runtime.rank.RankEvent;
 import io.rewind.runtime.rank.RankEventSink;
 import io.rewind.runtime.rank.RankHost;
-import io.rewind.runtime.rank.RankImage;
 import io.rewind.runtime.rank.RankRuntime;
 import io.rewind.runtime.rank.RankSlot;
 import io.rewind.transport.local.InJvmTransport;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.Stream;
 
 /**
  * Runs one SPMD job in this JVM: every rank is a platform thread named {@code rank-N} running the
@@ -78,20 +64,12 @@ public final class Job {
     /** What every rank's kept recovery lines hold, published as ranks checkpoint. */
     private final RecoveryLines lines;
     /** This machine's checkpoint folder. */
-    private final CheckpointStore store;
+    private final LocalCheckpoints checkpoints;
 
-    private final Path checkpointDir;
-    private final boolean ownCheckpointDir;
     private final RunReport.Builder report;
     private RunRecordWriter record;
     /** Every decision on the ranks; this job carries out its commands ({@link ThreadCommands}). */
     private RecoveryCoordinator coordinator;
-    /** The images a resumed job's ranks start from (null: not resumed). */
-    private CheckpointImage[] resumeImages;
-    /** Kills due at a time, and the checks that ranks told to stop did within the grace: its thread is the job's. */
-    private ScheduledExecutorService timers;
-    /** Whether storage holds back pruning for a recovery under way (see {@link CheckpointStore#holdPruning}). */
-    private boolean pruningHeld;
     /** Set once every rank has finished: finished ranks stop serving their peers. */
     private volatile boolean finished;
 
@@ -115,15 +93,7 @@ public final class Job {
                 protocol::onReport,
                 config.faultTolerance().protocolOptions(),
                 loggers));
-        try {
-            this.ownCheckpointDir = config.faultTolerance().checkpointDir() == null;
-            this.checkpointDir = ownCheckpointDir
-                    ? Files.createTempDirectory("rewind-checkpoints-")
-                    : Files.createDirectories(config.faultTolerance().checkpointDir());
-        } catch (IOException e) {
-            throw new IllegalArgumentException("cannot create the checkpoint folder: " + e.getMessage(), e);
-        }
-        this.store = new CheckpointStore(checkpointDir, config.faultTolerance().keepLines());
+        this.checkpoints = new LocalCheckpoints(config, loggers);
         this.report = new RunReport.Builder(config);
         ClassLoader parent = Thread.currentThread().getContextClassLoader();
         this.ranks = new RankRuntime(
@@ -131,8 +101,8 @@ public final class Job {
                 transport,
                 new CommunicatorRegistry(),
                 protocol,
-                store,
-                store,
+                checkpoints.store(),
+                checkpoints.store(),
                 parent != null ? parent : Job.class.getClassLoader(),
                 event -> coordinatorQueue.add(() -> take(event)),
                 new ThreadHost());
@@ -227,24 +197,17 @@ public final class Job {
                 protocol,
                 lines,
                 report,
-                new ThreadCommands(),
+                checkpoints,
                 System::nanoTime,
                 n,
                 config.faultTolerance().failures().kills(),
                 config.limits().stallTimeout(),
+                config.limits().stopGrace(),
                 config.recordFile() == null ? null : record);
-        timers = Executors.newSingleThreadScheduledExecutor(r -> Thread.ofPlatform()
-                .daemon(true)
-                .name("rewind-coordinator-timer")
-                .unstarted(r));
-        long resumeLine = ownCheckpointDir ? 0 : ResumePoint.prepare(config, store);
-        if (resumeLine > 0) {
-            resume(resumeLine);
-        }
+        long resumeLine = checkpoints.resume(coordinator);
         // Every endpoint exists before any rank runs, so no early message is dropped: the threads start
-        // once every rank is ready (see onReady).
-        coordinator.startAll(resumeLine);
-        scheduleTimeKills();
+        // once every rank is ready (Command.StartTogether).
+        runTask(() -> coordinator.startAll(resumeLine));
         sampleLogs(System.nanoTime());
         long deadline = start + config.limits().timeout().toNanos();
         boolean timedOut = coordinate(deadline);
@@ -258,7 +221,7 @@ public final class Job {
         JobAbortedException aborting = ranks.aborted();
         if (aborting != null) {
             // Before the ends still queued are taken in: a rank going down now is over, not recovered.
-            coordinator.abort(aborting.abortingRank(), aborting.errorCode(), aborting.getMessage());
+            runTask(() -> coordinator.abort(aborting.abortingRank(), aborting.errorCode(), aborting.getMessage()));
         }
         // Ranks post their end just before their thread exits: give them that moment (and, after an
         // abort, the time to notice it). An incarnation made for a restart whose thread never started
@@ -275,17 +238,8 @@ public final class Job {
             runTask(task);
         }
         JobAbortedException a = ranks.aborted();
-        timers.shutdownNow();
         coordinator.reportKillsNotStruck();
-        if (loggers != null) {
-            Map<String, Object> record = new LinkedHashMap<>(protocol.runRecord());
-            record.put("loggerNodes", loggers.runRecord());
-            List<String> summary = new ArrayList<>(protocol.summary());
-            summary.addAll(loggers.summary());
-            report.protocolFigures(record, summary);
-        } else {
-            report.protocolFigures(protocol.runRecord(), protocol.summary());
-        }
+        JobEnd.protocolFigures(report, protocol, loggers == null ? null : loggers.runRecord());
         List<RankOutcome> outcomes = new ArrayList<>(n);
         List<List<String>> output = new ArrayList<>(n);
         for (int r = 0; r < n; r++) {
@@ -322,26 +276,17 @@ public final class Job {
         if (loggers != null) {
             loggers.close();
         }
-        cleanUpCheckpoints();
-        int exit = 0;
-        for (RankOutcome o : outcomes) {
-            if (!o.ok()) {
-                exit = 1;
-            }
-        }
-        if (a != null) {
-            exit = a.errorCode() != 0 ? a.errorCode() : 1;
-        }
-        if (timedOut) {
-            exit = 124;
-        }
-        Duration wall = Duration.ofNanos(System.nanoTime() - start);
-        RunReport built = report.build(wall);
-        if (config.recordFile() != null) {
-            record.write(config.recordFile(), built);
-        }
-        return new JobResult(
-                exit, List.copyOf(outcomes), List.copyOf(output), wall, a == null ? null : a.getMessage(), built);
+        checkpoints.close();
+        return JobEnd.result(
+                config,
+                report,
+                record,
+                start,
+                outcomes,
+                output,
+                a == null ? null : a.getMessage(),
+                a == null ? 0 : a.errorCode(),
+                timedOut);
     }
 
     /** Runs coordinator tasks until every rank has ended; true if the time limit passed first. */
@@ -359,8 +304,11 @@ public final class Job {
                 return true;
             }
             if (now >= coordinator.nextTickNanos()) {
-                reportRanks();
-                coordinator.tick(now, coordinatorQueue.isEmpty());
+                boolean idle = coordinatorQueue.isEmpty();
+                runTask(() -> {
+                    reportRanks();
+                    coordinator.tick(now, idle);
+                });
             }
             Runnable task;
             try {
@@ -404,13 +352,16 @@ public final class Job {
     }
 
     /**
-     * Runs one coordinator task behind an exception barrier: a failure while recovering (a checkpoint
-     * that cannot be read, a bug) aborts the job with the reason, so every rank stops and the job still
-     * ends with a result.
+     * Runs one coordinator task, then carries out the commands it led the coordinator to, behind an
+     * exception barrier: a failure while recovering (a checkpoint that cannot be read, a bug) aborts the
+     * job with the reason, so every rank stops and the job still ends with a result.
      */
     private void runTask(Runnable task) {
         try {
             task.run();
+            for (Command c : coordinator.commands()) {
+                carryOut(c);
+            }
         } catch (RuntimeException | LinkageError e) {
             System.err.println("rewind: the coordinator failed: " + e);
             for (StackTraceElement el : e.getStackTrace()) {
@@ -420,36 +371,9 @@ public final class Job {
         }
     }
 
-    private void cleanUpCheckpoints() {
-        if (!ownCheckpointDir) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(checkpointDir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        } catch (IOException e) {
-            System.err.println("rewind: could not remove " + checkpointDir + ": " + e.getMessage());
-        }
-    }
-
     /** When ranks told to stop now must have stopped. */
     private long graceDeadline() {
         return System.nanoTime() + config.limits().stopGrace().toNanos();
-    }
-
-    /**
-     * A resumed job: every rank starts from {@code line}, which every rank holds, as if it had just
-     * written it (its output up to there was printed by the run that died).
-     */
-    private void resume(long line) {
-        resumeImages = new CheckpointImage[config.ranks()];
-        for (int r = 0; r < config.ranks(); r++) {
-            CheckpointImage image = store.loadWithChannelState(r, line, why -> System.err.println("rewind: " + why));
-            resumeImages[r] = image;
-            coordinator.resumedFrom(
-                    r, line, RankImage.frontiers(image), RankImage.events(image), RankImage.sent(image));
-        }
     }
 
     /**
@@ -472,151 +396,65 @@ public final class Job {
     }
 
     /**
-     * Coordinator: an incarnation made for a start is reachable; once no rank is still being made, the
-     * threads of every ready one start together (so none sends to a peer that does not exist yet).
+     * Coordinator: the ranks started together once none is still being made (so none sends to a peer
+     * that does not exist yet); none after every rank has finished.
      */
-    private void onReady(Incarnation inc) {
-        if (!coordinator.ready(inc.rank(), inc.number()) || coordinator.anyStarting() || finished) {
+    private void startTogether(Command.StartTogether c) {
+        if (finished) {
             return;
         }
-        for (int r = 0; r < config.ranks(); r++) {
-            Incarnation next = ranks.slot(r).current();
-            if (coordinator.life(r) != RankLife.READY) {
-                continue;
-            }
-            coordinator.respawned(r, next.number());
-            coordinator.running(r, next.number());
-            ranks.start(next);
+        for (Command.StartTogether.Ready r : c.ranks()) {
+            coordinator.respawned(r.rank(), r.incarnation());
+            coordinator.running(r.rank(), r.incarnation());
+            ranks.start(ranks.slot(r.rank()).current());
         }
     }
 
-    /** Arms the kills due at a time: each strikes the rank's incarnation running then. */
-    private void scheduleTimeKills() {
-        for (FailureSchedule.Kill k : coordinator.pendingKills()) {
-            if (k.trigger() == FailureSchedule.Trigger.TIME) {
-                timers.schedule(() -> coordinatorQueue.add(() -> timeKill(k)), k.value(), TimeUnit.MILLISECONDS);
+    /** Carries out one of the coordinator's commands on the ranks' incarnations. Coordinator thread only. */
+    private void carryOut(Command command) {
+        switch (command) {
+            case Command.Start c -> start(c);
+            case Command.StartTogether c -> startTogether(c);
+            case Command.Stop c -> stopIfCurrent(c.rank(), c.incarnation(), "rolled back");
+            case Command.Crash c -> stopIfCurrent(
+                    c.rank(),
+                    c.incarnation(),
+                    c.kill() == null ? "crashed" : "killed at " + c.kill().value() + " ms (" + c.kill() + ")");
+            case Command.StopOverdue c -> {
+                Incarnation inc = ranks.slot(c.rank()).current();
+                if (inc.number() == c.incarnation() && !inc.isGone() && ranks.aborted() == null) {
+                    abort(c.rank(), 1, "rank " + c.rank() + " " + c.failure() + RankRuntime.whereStuck(inc.thread()));
+                }
             }
+            case Command.PeersChanged c -> {
+                // A rank's endpoint goes with its incarnation (retire): what is sent to it meanwhile is
+                // dropped, as a dead process's inbound traffic is.
+            }
+            case Command.DiscardAfter c -> checkpoints.discardAfter(c.rank(), c.line());
+            case Command.KeepFrom c -> checkpoints.keepFrom(c.line());
+            case Command.Abort c -> ranks.markAborted(c.rank(), c.errorCode(), c.reason());
+            case Command.Note c -> System.err.println(c.line());
+            case Command.DescribeWait c -> System.err.println(
+                    c.prefix() + RankRuntime.describe(ranks.slot(c.rank()).current()));
         }
     }
 
-    /** A kill at a time that finds the rank between incarnations is tried again a moment later. */
-    private void timeKill(FailureSchedule.Kill k) {
-        if (!coordinator.timeKill(k)) {
-            timers.schedule(() -> coordinatorQueue.add(() -> timeKill(k)), 1, TimeUnit.MILLISECONDS);
-        }
+    /** Prepares the incarnation the coordinator starts; its thread starts once every starting rank is ready. */
+    private void start(Command.Start c) {
+        CheckpointImage image = checkpoints.imageFor(c.rank(), c.incarnation(), c.line());
+        Incarnation inc = ranks.prepare(
+                ranks.slot(c.rank()), c.incarnation(), image, c.kills(), c.catchUpPoints(), c.catchUpOperations());
+        coordinatorQueue.add(() -> coordinator.ready(inc.rank(), inc.number()));
     }
 
     /**
-     * Strikes the incarnation for the coordinator, and aborts the job with {@code failure} (such as "did
-     * not stop for the rollback") if it is not gone within the stop grace: a thread cannot be ended from
-     * outside, and one that never calls the runtime again would be waited for for ever.
+     * Strikes the incarnation for the coordinator, if it is still the rank's current one: it stops at
+     * its next runtime call (the coordinator watches that it is down within the stop grace).
      */
-    private void stopWithinGrace(Incarnation inc, String how, String failure) {
-        if (!ranks.stop(inc, how)) {
-            return; // made for a start, never run: nothing to wait for
-        }
-        timers.schedule(
-                () -> coordinatorQueue.add(() -> {
-                    if (!inc.isGone() && ranks.aborted() == null) {
-                        abort(
-                                inc.rank(),
-                                1,
-                                "rank " + inc.rank() + " " + failure + RankRuntime.whereStuck(inc.thread()));
-                    }
-                }),
-                config.limits().stopGrace().toNanos(),
-                TimeUnit.NANOSECONDS);
-    }
-
-    /** The in-JVM job's side of the coordinator's commands. Coordinator thread only. */
-    private final class ThreadCommands implements CoordinatorHost {
-        @Override
-        public void start(int rank, int incarnation, long line) {
-            CheckpointImage image = incarnation == 0 && resumeImages != null
-                    ? resumeImages[rank]
-                    : line > 0
-                            ? store.loadWithChannelState(rank, line, why -> System.err.println("rewind: " + why))
-                            : null;
-            // From the beginning, where it crashed is counted in operations (a program without the
-            // checkpoint API passes no point).
-            Incarnation inc = ranks.prepare(
-                    ranks.slot(rank),
-                    incarnation,
-                    image,
-                    coordinator.killsFiredBy(rank),
-                    coordinator.catchUpPoints(rank),
-                    coordinator.catchUpOperations(rank));
-            coordinatorQueue.add(() -> onReady(inc));
-        }
-
-        @Override
-        public void stop(int rank, int incarnation) {
-            Incarnation inc = ranks.slot(rank).current();
-            if (inc.number() == incarnation) {
-                stopWithinGrace(inc, "rolled back", "did not stop for the rollback");
-            }
-        }
-
-        @Override
-        public void strike(int rank, int incarnation, FailureSchedule.Kill kill) {
-            Incarnation inc = ranks.slot(rank).current();
-            if (inc.number() == incarnation) {
-                String how = kill == null ? "crashed" : "killed at " + kill.value() + " ms (" + kill + ")";
-                stopWithinGrace(inc, how, "did not stop after its crash");
-            }
-        }
-
-        @Override
-        public void peersChanged() {
-            // A rank's endpoint goes with its incarnation (retire): what is sent to it meanwhile is
-            // dropped, as a dead process's inbound traffic is.
-        }
-
-        @Override
-        public void discardAfter(int rank, long line) {
-            store.discardAfter(rank, line);
-        }
-
-        @Override
-        public void keepFrom(long line) {
-            if (line > 0) {
-                store.keepFrom(line);
-            }
-        }
-
-        @Override
-        public void aborted(int rank, int errorCode, String reason) {
-            abort(rank, errorCode, reason);
-        }
-
-        @Override
-        public LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
-            return loggers == null ? LoggerNodes.Rollback.NONE : loggers.sendersToRollBack(planned);
-        }
-
-        @Override
-        public long newestCommonLine(Collection<Integer> ranks, long atMost) {
-            return store.newestCommonLine(ranks, atMost, why -> System.err.println("rewind: " + why));
-        }
-
-        @Override
-        public void pruning(boolean held) {
-            if (held && !pruningHeld) {
-                store.holdPruning();
-            } else if (!held && pruningHeld) {
-                store.allowPruning();
-            }
-            pruningHeld = held;
-        }
-
-        @Override
-        public String describeWait(int rank) {
-            return RankRuntime.describe(ranks.slot(rank).current());
-        }
-
-        @Override
-        public void note(String line) {
-            System.err.println(line);
+    private void stopIfCurrent(int rank, int incarnation, String how) {
+        Incarnation inc = ranks.slot(rank).current();
+        if (inc.number() == incarnation) {
+            ranks.stop(inc, how);
         }
     }
 
@@ -712,11 +550,10 @@ public final class Job {
     private void abort(int rank, int errorCode, String reason) {
         if (rank >= 0) {
             ranks.abort(rank, errorCode, reason);
-        } else if (ranks.abort(rank, errorCode, reason)) {
+        } else if (ranks.markAborted(rank, errorCode, reason)) {
             // Wakes the coordinator, which then stops coordinating; what it decides from now on (a rank
             // going down is over, not recovered) knows of the abort.
             coordinatorQueue.add(() -> coordinator.abort(rank, errorCode, reason));
-            ranks.wakeAll();
         }
     }
 }

@@ -38,6 +38,10 @@ final class RankRecord {
     FailureSchedule.Kill firedKill;
     /** Down by a failure of its own (not stopped for a rollback). */
     boolean failed;
+    /** When the incarnation told to stop (a rollback) or crash must be down by (0: it was told nothing). */
+    long stopDeadline;
+    /** What it failed to do if it is not down by then ("did not stop for the rollback"). */
+    String stopFailure;
 
     long detectedNanos;
     /** The failure record its current incarnation recovers (null: not a recovery, or stopped for one). */

@@ -17,23 +17,27 @@ import io.rewind.runtime.rank.RankEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
  * The job's recovery coordinator: what it knows of every rank, and every decision taken on it. It is
  * fed events (a rank started, ended, went down, was struck, wrote a line; a node was lost; a kill is
- * due; time passed) and answers with commands to its {@link CoordinatorHost}: start an incarnation
- * from a line, stop one, strike one, abort. Which ranks roll back and to which line is the protocol's
+ * due; time passed) and answers with {@link Command}s, values its host takes after each call ({@link
+ * #commands}) and carries out: start an incarnation from a line, stop one, strike one, abort. What it
+ * needs of storage to plan it reads through a view handed in ({@link StoredLines}), never by asking
+ * the host. Which ranks roll back and to which line is the protocol's
  * plan ({@link Protocol#plan}); the coordinator makes sure the plan is carried out whole: every rank
  * it names is down before any is started again, and a failure meanwhile is planned anew with the
  * others.
  *
- * <p>Kill accounting, the stall watch, log sampling for the run record and the recovery timeline of
- * every failure live here too, so they are the same whatever runs the ranks.
+ * <p>Kill accounting and the kills due at a time, the stall watch, log sampling for the run record and
+ * the recovery timeline of every failure live here too, so they are the same whatever runs the ranks.
  *
  * <p>Single-threaded: every method is called on the host's coordinator thread. Nothing here waits or
  * does I/O; the clock is given, so a test drives it as a script of events.
@@ -41,15 +45,24 @@ import java.util.function.LongSupplier;
 public final class RecoveryCoordinator {
     /** Incarnations of one rank that may go down in a row before they are reachable, before the job is given up. */
     static final int MAX_FAILED_STARTS = 3;
+    /** How soon a kill due at a time that found its rank between incarnations tries again. */
+    static final long TIME_KILL_RETRY_NANOS = 5_000_000L;
 
     private final Protocol protocol;
     private final RecoveryLines lines;
     private final RunReport.Builder report;
-    private final CoordinatorHost host;
+    private final StoredLines storage;
+    /** The commands decided since the host last took them ({@link #commands}). */
+    private final List<Command> commands = new ArrayList<>();
+    /** The kills due at a time, by when each is next tried; armed when the ranks first start. */
+    private final Map<FailureSchedule.Kill, Long> timeKillsDue = new LinkedHashMap<>();
+
     private final LongSupplier clock;
     private final RankRecord[] ranks;
     private final List<FailureSchedule.Kill> pendingKills;
     private final StallWatch stallWatch;
+    /** How long an incarnation told to stop or crash may take to go down before the job is aborted. */
+    private final long stopGraceNanos;
     /** Where log samples go (null: no run record). */
     private final RunRecordWriter record;
 
@@ -58,7 +71,7 @@ public final class RecoveryCoordinator {
 
     private RecoveryPlan pendingPlan;
     private long nextSampleNanos;
-    /** The line storage was last told to hold back from ({@link CoordinatorHost#keepFrom}). */
+    /** The line storage was last told to hold back from ({@link Command.KeepFrom}). */
     private long keepFromSent;
 
     private boolean allEnded;
@@ -69,22 +82,24 @@ public final class RecoveryCoordinator {
     /**
      * @param kills   the kills of the schedule this coordinator strikes or accounts for: those due at a
      *                time, and those the ranks fire themselves (reported by {@link #killFired})
+     * @param storage what the job's storage holds, read while a recovery is planned
      * @param record  where log samples go (null: no run record)
      */
     public RecoveryCoordinator(
             Protocol protocol,
             RecoveryLines lines,
             RunReport.Builder report,
-            CoordinatorHost host,
+            StoredLines storage,
             LongSupplier clock,
             int rankCount,
             List<FailureSchedule.Kill> kills,
             Duration stallTimeout,
+            Duration stopGrace,
             RunRecordWriter record) {
         this.protocol = protocol;
         this.lines = lines;
         this.report = report;
-        this.host = host;
+        this.storage = storage;
         this.clock = clock;
         this.ranks = new RankRecord[rankCount];
         for (int r = 0; r < rankCount; r++) {
@@ -92,6 +107,7 @@ public final class RecoveryCoordinator {
         }
         this.pendingKills = new ArrayList<>(kills);
         this.stallWatch = new StallWatch(stallTimeout);
+        this.stopGraceNanos = stopGrace.toNanos();
         this.record = record;
         this.startNanos = clock.getAsLong();
     }
@@ -173,7 +189,54 @@ public final class RecoveryCoordinator {
 
     /** When the coordinator next wants {@link #tick}: its host waits for events no longer than that. */
     public long nextTickNanos() {
-        return nextSampleNanos;
+        long next = nextSampleNanos;
+        for (long due : timeKillsDue.values()) {
+            next = Math.min(next, due);
+        }
+        for (RankRecord s : ranks) {
+            if (s.stopDeadline != 0) {
+                next = Math.min(next, s.stopDeadline);
+            }
+        }
+        return next;
+    }
+
+    /**
+     * The commands decided since the last call, in the order decided, for the host to carry out now; the
+     * host takes them after every call that may decide something (an event, a tick, a start).
+     */
+    public List<Command> commands() {
+        if (commands.isEmpty()) {
+            return List.of();
+        }
+        List<Command> out = List.copyOf(commands);
+        commands.clear();
+        return out;
+    }
+
+    private void command(Command c) {
+        commands.add(c);
+    }
+
+    private void note(String line) {
+        command(new Command.Note(line));
+    }
+
+    /** Tells the host to stop the rank's incarnation (a rollback), which must be down within the grace. */
+    private void stop(RankRecord s) {
+        command(new Command.Stop(s.rank, s.incarnation));
+        watchStop(s, "did not stop for the rollback");
+    }
+
+    /** Tells the host to crash the rank's incarnation ({@code kill}: why, or null), as for {@link #stop}. */
+    private void crash(RankRecord s, FailureSchedule.Kill kill) {
+        command(new Command.Crash(s.rank, s.incarnation, kill));
+        watchStop(s, "did not stop after its crash");
+    }
+
+    private void watchStop(RankRecord s, String failure) {
+        s.stopDeadline = Math.max(1, clock.getAsLong() + stopGraceNanos);
+        s.stopFailure = failure;
     }
 
     /** What the protocol may look at to plan a recovery. */
@@ -236,13 +299,21 @@ public final class RecoveryCoordinator {
         };
     }
 
-    /** Starts every rank's first incarnation, from {@code line} (0: the beginning; more: a resumed job). */
+    /**
+     * Starts every rank's first incarnation, from {@code line} (0: the beginning; more: a resumed job),
+     * and arms the kills due at a time (counted from the coordinator's start).
+     */
     public void startAll(long line) {
         for (RankRecord s : ranks) {
             s.restartLine = line;
             s.lineReached = line;
             s.transition(RankLife.STARTING);
-            host.start(s.rank, s.incarnation, line);
+            command(new Command.Start(s.rank, s.incarnation, line, killsFiredBy(s.rank), 0, 0));
+        }
+        for (FailureSchedule.Kill k : pendingKills) {
+            if (k.trigger() == FailureSchedule.Trigger.TIME) {
+                timeKillsDue.put(k, startNanos + TimeUnit.MILLISECONDS.toNanos(k.value()));
+            }
         }
     }
 
@@ -255,8 +326,8 @@ public final class RecoveryCoordinator {
     }
 
     /**
-     * The incarnation can be reached by its peers; true if it was waiting to be (a host then tells the
-     * peers where it is, once every starting rank is ready).
+     * The incarnation can be reached by its peers; true if it was waiting to be. Once no rank is still
+     * starting, every ready one starts ({@link Command.StartTogether}).
      */
     public boolean ready(int rank, int incarnation) {
         RankRecord s = current(rank, incarnation);
@@ -265,6 +336,15 @@ public final class RecoveryCoordinator {
         }
         s.failedStarts = 0;
         s.transition(RankLife.READY);
+        if (!anyStarting()) {
+            List<Command.StartTogether.Ready> ready = new ArrayList<>();
+            for (RankRecord o : ranks) {
+                if (o.life == RankLife.READY) {
+                    ready.add(new Command.StartTogether.Ready(o.rank, o.incarnation));
+                }
+            }
+            command(new Command.StartTogether(List.copyOf(ready)));
+        }
         return true;
     }
 
@@ -482,17 +562,17 @@ public final class RecoveryCoordinator {
         if (s.life == RankLife.STOPPING) {
             // Stopped for the rollback before its strike was seen: its kill waits for the next incarnation.
             killWaits(s);
-            host.stop(rank, incarnation);
+            stop(s);
         } else if (s.strike == null) {
             s.strike = new Strike(atNanos, reason, points, operations);
-            host.strike(rank, incarnation, s.firedKill);
+            crash(s, s.firedKill);
         }
     }
 
     /**
      * A kill due at a time: it strikes the rank's running incarnation. True if it is done with (struck,
-     * or nothing left to strike); false if the rank is between incarnations, so the host tries again a
-     * moment later and the kill strikes the next one.
+     * or nothing left to strike); false if the rank is between incarnations, so it is tried again a
+     * moment later ({@link #tick}) and strikes the next one.
      */
     public boolean timeKill(FailureSchedule.Kill k) {
         RankRecord s = ranks[k.rank()];
@@ -509,7 +589,7 @@ public final class RecoveryCoordinator {
         s.firedKill = k;
         s.strike = new Strike(
                 clock.getAsLong(), "killed at " + k.value() + " ms (" + k + ")", s.pointsHeard(), s.operationsHeard());
-        host.strike(k.rank(), s.incarnation, k);
+        crash(s, k);
         return true;
     }
 
@@ -524,14 +604,33 @@ public final class RecoveryCoordinator {
         abortReason = reason;
         abortCode = errorCode;
         abortingRank = rank;
-        host.aborted(rank, errorCode, reason);
+        command(new Command.Abort(rank, errorCode, reason));
     }
 
     /**
-     * Time passed: a log sample for the run record when one is due, and the stall watch. {@code idle}:
-     * the host has no event waiting (a stall is only one if nothing is about to happen).
+     * Time passed: the kills due by now, the incarnations told to stop that are overdue, a log sample
+     * for the run record when one is due, and the stall watch. {@code idle}: the host has no event
+     * waiting (a stall is only one if nothing is about to happen).
      */
     public void tick(long now, boolean idle) {
+        for (RankRecord s : ranks) {
+            if (s.stopDeadline != 0 && now >= s.stopDeadline) {
+                s.stopDeadline = 0;
+                if (s.life.exists() && abortReason == null) {
+                    command(new Command.StopOverdue(s.rank, s.incarnation, s.stopFailure));
+                }
+            }
+        }
+        for (Map.Entry<FailureSchedule.Kill, Long> due : new ArrayList<>(timeKillsDue.entrySet())) {
+            if (due.getValue() > now) {
+                continue;
+            }
+            if (timeKill(due.getKey())) {
+                timeKillsDue.remove(due.getKey());
+            } else {
+                timeKillsDue.put(due.getKey(), now + TIME_KILL_RETRY_NANOS);
+            }
+        }
         if (now < nextSampleNanos) {
             return;
         }
@@ -572,6 +671,7 @@ public final class RecoveryCoordinator {
      * over, and the protocol recovers), which {@link #afterDeaths} then starts.
      */
     private boolean markDown(RankRecord s, DownCause cause) {
+        s.stopDeadline = 0; // down: whatever it was told, it did
         if (s.life == RankLife.EXITED || s.life == RankLife.DOWN) {
             return false;
         }
@@ -649,7 +749,7 @@ public final class RecoveryCoordinator {
     }
 
     private void afterDeaths() {
-        host.peersChanged();
+        command(new Command.PeersChanged());
         recover();
     }
 
@@ -693,17 +793,17 @@ public final class RecoveryCoordinator {
             }
             Set<Integer> planned = new TreeSet<>(failed.isEmpty() ? down : failed);
             // Messages only a dead logger held can be sent again only by their senders' re-execution.
-            LoggerNodes.Rollback senders = host.sendersToRollBack(planned);
+            LoggerNodes.Rollback senders = storage.sendersToRollBack(planned);
             if (!senders.senders().isEmpty()) {
-                senders.notes().forEach(n -> host.note("rewind: " + n));
+                senders.notes().forEach(n -> note("rewind: " + n));
                 planned.addAll(senders.senders());
             }
-            host.pruning(true);
+            storage.holdPruning(true);
             plan = protocol.plan(planned, view);
             // A rank that restarted earlier may still wait for what the ranks of this plan sent before
             // its line, which only their logs held: it rolls back with them (planned anew, as failed).
             for (Set<Integer> stranded = strandedBy(plan); !stranded.isEmpty(); stranded = strandedBy(plan)) {
-                host.note("rewind: rank" + (stranded.size() > 1 ? "s " : " ") + stranded
+                note("rewind: rank" + (stranded.size() > 1 ? "s " : " ") + stranded
                         + " restarted from a line that lacks what " + plan.rollback() + " sent before line "
                         + plan.line() + ", which only their lost logs held: "
                         + (stranded.size() > 1 ? "they roll" : "it rolls") + " back with them");
@@ -711,7 +811,7 @@ public final class RecoveryCoordinator {
                 plan = protocol.plan(planned, view);
             }
             for (String note : plan.notes()) {
-                host.note("rewind: " + note);
+                note("rewind: " + note);
             }
             pendingPlan = plan;
         }
@@ -723,7 +823,7 @@ public final class RecoveryCoordinator {
             boolean startingElsewhere = s.life == RankLife.STARTING && s.restartLine != plan.line();
             if ((s.life != RankLife.DOWN && s.life != RankLife.STARTING) || startingElsewhere) {
                 s.transition(RankLife.STOPPING);
-                host.stop(r, s.incarnation);
+                stop(s);
                 stopping = true;
             }
         }
@@ -763,7 +863,7 @@ public final class RecoveryCoordinator {
     private void restart(RecoveryPlan plan) {
         for (int r : plan.rollback()) {
             if (plan.discardNewerLines()) {
-                host.discardAfter(r, plan.line());
+                command(new Command.DiscardAfter(r, plan.line()));
                 lines.discardAfter(r, plan.line());
             }
             lines.restartedFrom(r, plan.line());
@@ -802,9 +902,10 @@ public final class RecoveryCoordinator {
             s.restartLine = plan.line();
             s.lineReached = plan.line();
             s.transition(RankLife.STARTING);
-            host.start(r, s.incarnation, plan.line());
+            command(new Command.Start(
+                    r, s.incarnation, plan.line(), killsFiredBy(r), s.catchUpPoints, s.catchUpOperations));
         }
-        host.pruning(false);
+        storage.holdPruning(false);
         allEnded = false;
     }
 
@@ -815,7 +916,7 @@ public final class RecoveryCoordinator {
             return;
         }
         keepFromSent = line;
-        host.keepFrom(line);
+        command(new Command.KeepFrom(line));
     }
 
     /**
@@ -848,8 +949,8 @@ public final class RecoveryCoordinator {
         } else if (stallWatch.stalled(now, progress)) {
             for (RankRecord s : ranks) {
                 if (s.outcome == null && s.life == RankLife.RUNNING) {
-                    host.note("rewind: after " + stallWatch.limitText() + " with no progress, "
-                            + host.describeWait(s.rank));
+                    command(new Command.DescribeWait(
+                            s.rank, "rewind: after " + stallWatch.limitText() + " with no progress, "));
                 }
             }
             abort(-1, 1, stallWatch.reason());
@@ -870,7 +971,7 @@ public final class RecoveryCoordinator {
 
         @Override
         public long newestCommonLine(Collection<Integer> of, long atMost) {
-            return host.newestCommonLine(of, atMost);
+            return storage.newestCommonLine(of, atMost);
         }
 
         @Override

@@ -714,23 +714,30 @@ public final class RankRuntime {
     }
 
     /**
-     * Aborts the job; the first abort wins, and every rank's waits notice it within one park slice,
-     * sooner if woken. An abort by a rank ({@code rank >= 0}) is emitted for the coordinator and the
-     * ranks are woken; one by the host ({@code rank < 0}: the time limit, a coordinator's failure) is
-     * the host's to hand on before it wakes them ({@link #wakeAll}).
-     *
-     * @return whether this call was the first abort
+     * A rank aborts the job (its program's {@code MPI.Abort}, a failure of its program): the first abort
+     * wins, is emitted for the coordinator, and every rank's waits notice it within one park slice,
+     * sooner if woken.
      */
-    public boolean abort(int rank, int errorCode, String reason) {
+    public void abort(int rank, int errorCode, String reason) {
+        if (!abort.compareAndSet(null, new JobAbortedException(rank, errorCode, reason))) {
+            return;
+        }
+        Incarnation inc = slots[rank] == null ? null : slots[rank].current();
+        events.emit(
+                new RankEvent.AbortRequested(rank, inc == null ? 0 : inc.number, System.nanoTime(), errorCode, reason));
+        wakeAll();
+    }
+
+    /**
+     * The job's abort as its coordinator decided it (or its host: the time limit, a failure of the
+     * coordinator): every rank's waits notice it, and nothing is emitted (the coordinator knows). The
+     * first abort wins; true if this was it.
+     */
+    public boolean markAborted(int rank, int errorCode, String reason) {
         if (!abort.compareAndSet(null, new JobAbortedException(rank, errorCode, reason))) {
             return false;
         }
-        if (rank >= 0) {
-            Incarnation inc = slots[rank] == null ? null : slots[rank].current();
-            events.emit(new RankEvent.AbortRequested(
-                    rank, inc == null ? 0 : inc.number, System.nanoTime(), errorCode, reason));
-            wakeAll();
-        }
+        wakeAll();
         return true;
     }
 

@@ -36,6 +36,7 @@ import org.junit.jupiter.api.Test;
 class RecoveryCoordinatorTest {
     private static final Map<Long, Long> NONE = Map.of();
     private static final long[] NO_EVENTS = new long[2];
+    private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
     /** Plans as a protocol of each kind would: only the failed ranks, or every rank. */
     private static final class ScriptedProtocol implements Protocol {
@@ -80,48 +81,16 @@ class RecoveryCoordinatorTest {
         public void close() {}
     }
 
-    /** Writes down every command; lines held are those the script's ranks wrote. */
-    private static final class RecordingHost implements CoordinatorHost {
-        final List<String> commands = new ArrayList<>();
+    /**
+     * The host's side of a script: the storage the coordinator reads (the lines the script's ranks
+     * wrote), and the commands it decides, taken as text.
+     */
+    private static final class ScriptHost implements StoredLines {
+        RecoveryCoordinator coordinator;
         final Map<Integer, TreeSet<Long>> held = new HashMap<>();
         LoggerNodes.Rollback senders = new LoggerNodes.Rollback(Set.of(), List.of());
         /** Whether storage is told to prune nothing (from a plan until its ranks are started). */
         boolean linesHeld;
-
-        @Override
-        public void start(int rank, int incarnation, long line) {
-            commands.add("start " + rank + "." + incarnation + " from " + line);
-        }
-
-        @Override
-        public void stop(int rank, int incarnation) {
-            commands.add("stop " + rank + "." + incarnation);
-        }
-
-        @Override
-        public void strike(int rank, int incarnation, FailureSchedule.Kill kill) {
-            commands.add("strike " + rank + "." + incarnation + (kill == null ? "" : " by " + kill));
-        }
-
-        @Override
-        public void peersChanged() {
-            commands.add("peers");
-        }
-
-        @Override
-        public void discardAfter(int rank, long line) {
-            commands.add("discard " + rank + " after " + line);
-        }
-
-        @Override
-        public void keepFrom(long line) {
-            commands.add("keep from " + line);
-        }
-
-        @Override
-        public void aborted(int rank, int errorCode, String reason) {
-            commands.add("abort " + errorCode + ": " + reason);
-        }
 
         @Override
         public LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
@@ -129,7 +98,7 @@ class RecoveryCoordinatorTest {
         }
 
         @Override
-        public void pruning(boolean held) {
+        public void holdPruning(boolean held) {
             linesHeld = held;
         }
 
@@ -148,25 +117,13 @@ class RecoveryCoordinatorTest {
             return best;
         }
 
-        @Override
-        public String describeWait(int rank) {
-            return "rank " + rank + " waits";
-        }
-
-        @Override
-        public void note(String line) {
-            commands.add("note " + line);
-        }
-
-        /** The commands since the last call. */
+        /** The commands decided since the last call, one line of text each. */
         List<String> take() {
-            List<String> out = List.copyOf(commands);
-            commands.clear();
-            return out;
+            return coordinator.commands().stream().map(Command::toString).toList();
         }
     }
 
-    private final RecordingHost host = new RecordingHost();
+    private final ScriptHost host = new ScriptHost();
     private long now = 1_000_000_000L;
     private RunReport.Builder report;
 
@@ -178,7 +135,7 @@ class RecoveryCoordinatorTest {
             int ranks, Protocol protocol, Duration stallTimeout, FailureSchedule.Kill... kills) {
         report = new RunReport.Builder(
                 JobConfig.builder("com.example.Main").ranks(ranks).build());
-        return new RecoveryCoordinator(
+        host.coordinator = new RecoveryCoordinator(
                 protocol,
                 new RecoveryLines(ranks, 2),
                 report,
@@ -187,7 +144,9 @@ class RecoveryCoordinatorTest {
                 ranks,
                 List.of(kills),
                 stallTimeout,
+                STOP_GRACE,
                 null);
+        return host.coordinator;
     }
 
     /** Starts every rank and has each run; the host's commands so far are dropped. */
@@ -464,6 +423,70 @@ class RecoveryCoordinatorTest {
         assertEquals(List.of(), host.take());
     }
 
+    /**
+     * A kill due at a time strikes on the first tick past its time, measured from the coordinator's
+     * start; a rank between incarnations then has it tried again a moment later, and the tick the host
+     * is asked for comes no later than that.
+     */
+    @Test
+    void aKillDueAtATimeStrikesOnTheTickPastItAndIsTriedAgainWhileItsRankIsStarting() {
+        long start = now;
+        FailureSchedule.Kill kill = new FailureSchedule.Kill(1, FailureSchedule.Trigger.TIME, 50);
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, true), kill);
+        c.startAll(0);
+        assertEquals(List.of("start 0.0 from 0", "start 1.0 from 0"), host.take());
+        c.tick(now, true); // the first log sample: the next is due long after the kill
+        assertEquals(start + 50_000_000L, c.nextTickNanos());
+
+        now = start + 49_000_000L;
+        c.tick(now, true);
+        assertEquals(List.of(), host.take());
+        now = start + 50_000_000L;
+        c.tick(now, true); // rank 1 is still starting
+        assertEquals(List.of(), host.take());
+        assertEquals(now + RecoveryCoordinator.TIME_KILL_RETRY_NANOS, c.nextTickNanos());
+
+        assertTrue(c.ready(0, 0));
+        assertEquals(List.of(), host.take()); // rank 1 is still starting
+        assertTrue(c.ready(1, 0));
+        assertEquals(List.of("start together [0.0, 1.0]"), host.take());
+        c.running(0, 0);
+        c.running(1, 0);
+        now += RecoveryCoordinator.TIME_KILL_RETRY_NANOS;
+        c.tick(now, true);
+        assertEquals(List.of("strike 1.0 by " + kill), host.take());
+        assertTrue(c.pendingKills().isEmpty());
+        now += RecoveryCoordinator.TIME_KILL_RETRY_NANOS;
+        c.tick(now, true);
+        assertEquals(List.of(), host.take());
+    }
+
+    /**
+     * An incarnation told to stop for a rollback must be down within the stop grace: one that is not is
+     * reported overdue once, for its host to abort the job; one that goes down in time is not.
+     */
+    @Test
+    void anIncarnationToldToStopThatIsNotDownWithinTheStopGraceIsOverdue() {
+        RecoveryCoordinator c = coordinator(3, new ScriptedProtocol(true, true));
+        runAll(c, 3);
+        c.down(2, 0, sigkill());
+        assertEquals(List.of("peers", "stop 0.0", "stop 1.0"), host.take());
+        now += STOP_GRACE.toNanos() / 2;
+        c.down(1, 0, new DownCause("rolled back", false, -1));
+        assertEquals(List.of("peers"), host.take());
+
+        now += STOP_GRACE.toNanos() / 2 - 1;
+        c.tick(now, true);
+        assertEquals(List.of(), host.take());
+        now += 1;
+        assertEquals(now, c.nextTickNanos());
+        c.tick(now, true);
+        assertEquals(List.of("overdue 0.0: did not stop for the rollback"), host.take());
+        now += STOP_GRACE.toNanos();
+        c.tick(now, true);
+        assertEquals(List.of(), host.take());
+    }
+
     @Test
     void aRankStartingFromAnotherLineIsStoppedWhenANewPlanComes() {
         RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(true, true));
@@ -594,6 +617,6 @@ class RecoveryCoordinatorTest {
         c.tick(now, true);
         assertTrue(c.aborted());
         List<String> commands = host.take();
-        assertTrue(commands.contains("note rewind: after 2 s with no progress, rank 0 waits"), commands.toString());
+        assertTrue(commands.contains("describe 0: rewind: after 2 s with no progress, "), commands.toString());
     }
 }

@@ -1,0 +1,140 @@
+package io.rewind.runtime.coordinator;
+
+import io.rewind.runtime.FailureSchedule;
+import java.util.List;
+
+/**
+ * What the coordinator decides its host must do: values it returns from a step ({@link
+ * RecoveryCoordinator#commands}), carried out by the host after the step, never by calling back into
+ * the coordinator. Each reads as one line of a scenario script ({@link #toString}).
+ *
+ * <p>Adding a command: a record here, the place in {@link RecoveryCoordinator} that decides it, and
+ * a case in each host's switch (the compiler lists the hosts that lack one).
+ */
+public sealed interface Command {
+    /**
+     * Starts incarnation {@code incarnation} of {@code rank} from recovery line {@code line} (0: from the
+     * beginning), firing {@code kills} itself; it is back where its predecessor crashed at {@code
+     * catchUpPoints} checkpoint points, or for a restart from the beginning at {@code catchUpOperations}
+     * communication operations (0: count points). Its lines past {@code line} were discarded first
+     * ({@link DiscardAfter}), when it is a restart.
+     */
+    record Start(
+            int rank,
+            int incarnation,
+            long line,
+            List<FailureSchedule.Kill> kills,
+            long catchUpPoints,
+            long catchUpOperations)
+            implements Command {
+        @Override
+        public String toString() {
+            return "start " + rank + "." + incarnation + " from " + line;
+        }
+    }
+
+    /**
+     * Every incarnation being started is reachable: the ones in {@code ranks} (rank and incarnation
+     * each), ready, start together, so that none sends to a peer that does not exist yet. The host tells
+     * them where their peers are and lets them run, and reports each one running.
+     */
+    record StartTogether(List<Ready> ranks) implements Command {
+        /** An incarnation that is ready. */
+        public record Ready(int rank, int incarnation) {
+            @Override
+            public String toString() {
+                return rank + "." + incarnation;
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "start together " + ranks;
+        }
+    }
+
+    /** Stops the incarnation (a rollback): it goes, and says so with a down event. */
+    record Stop(int rank, int incarnation) implements Command {
+        @Override
+        public String toString() {
+            return "stop " + rank + "." + incarnation;
+        }
+    }
+
+    /**
+     * Carries out a strike the rank reported, or a kill due at a time: the incarnation crashes, as the
+     * kill asks (the whole node of the rank, for a node loss). {@code kill} is null for a strike no kill
+     * of the schedule caused.
+     */
+    record Crash(int rank, int incarnation, FailureSchedule.Kill kill) implements Command {
+        @Override
+        public String toString() {
+            return "strike " + rank + "." + incarnation + (kill == null ? "" : " by " + kill);
+        }
+    }
+
+    /** A rank went down: its peers must learn that it cannot be reached until it is started again. */
+    record PeersChanged() implements Command {
+        @Override
+        public String toString() {
+            return "peers";
+        }
+    }
+
+    /** The lines of {@code rank} past {@code line} belong to an execution being redone: discard them. */
+    record DiscardAfter(int rank, long line) implements Command {
+        @Override
+        public String toString() {
+            return "discard " + rank + " after " + line;
+        }
+    }
+
+    /** Storage may prune no line from {@code line} on (the newest line complete for all ranks moved). */
+    record KeepFrom(long line) implements Command {
+        @Override
+        public String toString() {
+            return "keep from " + line;
+        }
+    }
+
+    /** The job is aborted: every rank is told ({@code rank} -1: by the job, not a rank). */
+    record Abort(int rank, int errorCode, String reason) implements Command {
+        @Override
+        public String toString() {
+            return "abort " + errorCode + ": " + reason;
+        }
+    }
+
+    /** A line for the job's error output (the host prefixes nothing). */
+    record Note(String line) implements Command {
+        @Override
+        public String toString() {
+            return "note " + line;
+        }
+    }
+
+    /**
+     * The incarnation told to stop or crash is not down within the stop grace: unless the host sees it
+     * gone (its news on the way), the job is aborted with {@code failure} ("did not stop for the
+     * rollback") and where it is stuck, which only the host can see. A thread cannot be ended from
+     * outside, and one that never calls the runtime again would be waited for for ever.
+     */
+    record StopOverdue(int rank, int incarnation, String failure) implements Command {
+        @Override
+        public String toString() {
+            return "overdue " + rank + "." + incarnation + ": " + failure;
+        }
+    }
+
+    /**
+     * The stall watch gave up on {@code rank}: the host writes {@code prefix} and where the rank waits
+     * (which only the host can see: a thread's stack, a process's id), as one line of the job's error
+     * output.
+     */
+    record DescribeWait(int rank, String prefix) implements Command {
+        @Override
+        public String toString() {
+            return "describe " + rank + ": " + prefix;
+        }
+    }
+}
