@@ -1,6 +1,7 @@
 package io.rewind.cli;
 
 import io.rewind.launch.Launch;
+import io.rewind.launch.LaunchModes;
 import io.rewind.launch.ProcessJob;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
@@ -113,7 +114,8 @@ final class RunCommand implements Callable<Integer> {
             description = "How ranks run: threads (threads of this JVM, the default), local (one process "
                     + "per rank on this machine, over TCP; a crash is a real process death), ssh (processes on the "
                     + "hosts of --hostfile, started over ssh) or slurm (processes on the nodes of the Slurm "
-                    + "allocation this runs in, started with srun).")
+                    + "allocation this runs in, started with srun), or another way of launching on the class "
+                    + "path (see 'Launch modes' in docs/architecture.md).")
     String launch;
 
     @Option(
@@ -218,19 +220,12 @@ final class RunCommand implements Callable<Integer> {
         JobConfig config;
         Launch processes;
         try {
-            processes = switch (launch) {
-                case "threads" -> null;
-                case "local" -> Launch.local(nodes);
-                case "ssh" -> {
-                    if (hostfile == null) {
-                        throw new IllegalArgumentException("--launch ssh needs --hostfile FILE");
-                    }
-                    yield Launch.ssh(hostfile, List.of(rsh.trim().split("\\s+")));
-                }
-                case "slurm" -> Launch.slurm();
-                default -> throw new IllegalArgumentException(
-                        "unknown --launch " + launch + " (expected threads, local, ssh or slurm)");
-            };
+            processes = launch.equals("threads")
+                    ? null
+                    : LaunchModes.launch(
+                            launch,
+                            new LaunchModes.Options(
+                                    nodes, hostfile, List.of(rsh.trim().split("\\s+"))));
             ft.applyTo(b, ranks);
             if (!noRecord) {
                 b.recordFile(

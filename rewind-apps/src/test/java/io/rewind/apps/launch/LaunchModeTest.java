@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rewind.launch.Launch;
 import io.rewind.launch.LaunchMode;
+import io.rewind.launch.LaunchModes;
 import io.rewind.launch.ProcessJob;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
@@ -66,6 +67,50 @@ class LaunchModeTest {
             started.add(cmd);
             return cmd;
         }
+    }
+
+    /**
+     * Registers {@link ThroughEnv} by name, as {@code --launch through-env} finds it: a line naming this
+     * class in {@code META-INF/services/io.rewind.launch.LaunchModes$Provider} of the test resources.
+     * {@link #last} is the mode of the launch it made last.
+     */
+    public static final class ThroughEnvProvider implements LaunchModes.Provider {
+        static volatile ThroughEnv last;
+
+        @Override
+        public String name() {
+            return "through-env";
+        }
+
+        @Override
+        public Launch launch(LaunchModes.Options options) {
+            List<Launch.Node> nodes = new ArrayList<>();
+            for (int i = 0; i < options.nodes(); i++) {
+                nodes.add(new Launch.Node("n" + i, 0));
+            }
+            last = new ThroughEnv();
+            return Launch.of(last, nodes);
+        }
+    }
+
+    @Test
+    void aModeRegisteredByItsProviderIsFoundByNameAndRunsAJob() {
+        assertEquals(List.of("local", "ssh", "slurm", "through-env"), LaunchModes.names());
+        Launch launch = LaunchModes.launch("through-env", new LaunchModes.Options(2, null, List.of()));
+        assertEquals("through-env", launch.mode().name());
+        JobConfig c = JobConfig.builder(Reduces.class.getName())
+                .ranks(2)
+                .timeout(Duration.ofSeconds(120))
+                .quiet()
+                .build();
+        JobResult r = ProcessJob.run(c, launch);
+        assertTrue(r.ok(), r.describeFailures());
+        assertEquals(2, ThroughEnvProvider.last.started.size(), ThroughEnvProvider.last.started.toString());
+        IllegalArgumentException unknown = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class,
+                () -> LaunchModes.launch("kubernetes", new LaunchModes.Options(1, null, List.of())));
+        assertEquals(
+                "unknown --launch kubernetes (expected threads, local, ssh, slurm, through-env)", unknown.getMessage());
     }
 
     @Test
