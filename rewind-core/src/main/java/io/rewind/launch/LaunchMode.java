@@ -1,6 +1,7 @@
 package io.rewind.launch;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -25,6 +26,44 @@ public interface LaunchMode {
      * advertises this host's name, and leaves a lost node's host to its agent.
      */
     boolean onThisHost();
+
+    /**
+     * The interface the launcher listens on for the job's processes: the loopback interface when every
+     * process runs on this machine, every interface (null) otherwise.
+     */
+    default InetAddress listenAddress() {
+        return onThisHost() ? InetAddress.getLoopbackAddress() : null;
+    }
+
+    /** The name the job's processes reach the launcher by: its loopback address on this machine, else its host name. */
+    default String launcherHost() {
+        if (onThisHost()) {
+            return InetAddress.getLoopbackAddress().getHostAddress();
+        }
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot tell this host's name to the node agents: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * How the job's processes reach a process the launcher started itself (the event logger, a logger
+     * process), which said it listens at {@code reportedHost}: by that address on this machine, by the
+     * launcher's host name otherwise.
+     */
+    default String reachedAs(String reportedHost) {
+        return onThisHost() ? reportedHost : launcherHost();
+    }
+
+    /**
+     * Whether the job's processes are processes of this machine to the launcher: it ends a lost node's
+     * itself, removes their folders and memory files, and knows them by their ids. Otherwise the agent
+     * on a node's host does that.
+     */
+    default boolean ownsNodeProcesses() {
+        return onThisHost();
+    }
 
     /**
      * Starts the agents of {@code nodes}, in order: {@code agentCommand} gives the command of the agent

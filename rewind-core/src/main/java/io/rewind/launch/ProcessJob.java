@@ -28,7 +28,6 @@ import io.rewind.runtime.rank.RankImage;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -206,7 +205,7 @@ public final class ProcessJob {
                 JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), EventLoggerProcess.class, mappedArchive()));
         cmd.addAll(List.of(
                 "--head",
-                advertisedHost() + ":" + server.port(),
+                launch.mode().launcherHost() + ":" + server.port(),
                 "--secret-file",
                 "-",
                 "--ranks",
@@ -214,7 +213,7 @@ public final class ProcessJob {
                 "--journal",
                 jobDir.resolve("events.journal").toString(),
                 "--bind",
-                launch.mode().onThisHost() ? "local" : "all"));
+                launch.mode().listenAddress() != null ? "local" : "all"));
         try {
             Process p = start(cmd);
             eventLogger = p;
@@ -233,7 +232,7 @@ public final class ProcessJob {
         boolean restarted = eventLoggerAt == null && eventLoggerRestarts > 0;
         eventLoggerRequests = new Requests(link);
         // Ranks reach it as they reach this launcher: on this host, by the name they were given.
-        eventLoggerAt = new Messages.EventLoggerAt(launch.mode().onThisHost() ? h.host() : advertisedHost(), h.port());
+        eventLoggerAt = new Messages.EventLoggerAt(launch.mode().reachedAs(h.host()), h.port());
         if (restarted) {
             System.err.println("rewind: event logger restarted as process " + h.pid() + " (read back " + h.recovered()
                     + " entries from its journal)");
@@ -294,7 +293,7 @@ public final class ProcessJob {
                     JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), LoggerProcess.class, mappedArchive()));
             logger.addAll(List.of(
                     "--head",
-                    advertisedHost() + ":" + server.port(),
+                    launch.mode().launcherHost() + ":" + server.port(),
                     "--secret-file",
                     "-",
                     "--index",
@@ -338,14 +337,14 @@ public final class ProcessJob {
         boolean ours = i >= 0
                 && i < loggerAt.length
                 && loggerLinks[i] == null
-                && (!launch.mode().onThisHost() || loggerProcesses.get(i).pid() == h.pid());
+                && (!launch.mode().ownsNodeProcesses() || loggerProcesses.get(i).pid() == h.pid());
         if (!ours) {
             link.close();
             return;
         }
         loggerLinks[i] = link;
         loggerRequests[i] = new Requests(link);
-        loggerAt[i] = new Messages.LoggerAt(i, launch.mode().onThisHost() ? h.host() : advertisedHost(), h.port());
+        loggerAt[i] = new Messages.LoggerAt(i, launch.mode().reachedAs(h.host()), h.port());
     }
 
     private void onLoggerExit(int i, Process p) {
@@ -430,7 +429,7 @@ public final class ProcessJob {
             // Agents on other hosts must reach the launcher: all interfaces unless everything is local.
             server = LinkServer.start(
                     "launcher",
-                    launch.mode().onThisHost() ? InetAddress.getLoopbackAddress() : null,
+                    launch.mode().listenAddress(),
                     secret,
                     Link.CONTROL_MESSAGE_BYTES,
                     LinkServer.readingWith(
@@ -620,7 +619,7 @@ public final class ProcessJob {
         if (jobDir != null) {
             removeFolder(jobDir);
         }
-        if (launch.sharedMemory() && launch.mode().onThisHost()) {
+        if (launch.sharedMemory() && launch.mode().ownsNodeProcesses()) {
             // The ranks' memory files on this host (other hosts' agents remove their own).
             io.rewind.transport.shm.ShmFolder.removeFolder(io.rewind.transport.shm.ShmFolder.root(), secret);
         }
@@ -647,7 +646,7 @@ public final class ProcessJob {
      * there removes it ({@link NodeAgent}: a folder no live agent holds).
      */
     private void removeLostFolder(Agent a) {
-        if (launch.mode().onThisHost() && sharedCheckpointDir == null && a.folder != null) {
+        if (launch.mode().ownsNodeProcesses() && sharedCheckpointDir == null && a.folder != null) {
             Path folder = Path.of(a.folder);
             if (Files.exists(folder)) {
                 removeFolder(folder);
@@ -676,7 +675,7 @@ public final class ProcessJob {
      * process writes and closes: it never appears on a command line.
      */
     private void startAgents() {
-        String head = advertisedHost() + ":" + server.port();
+        String head = launch.mode().launcherHost() + ":" + server.port();
         List<String> agentCommand =
                 JvmCommand.of(JvmCommand.java(), JvmCommand.classPath(), NodeAgent.class, mappedArchive());
         List<String> common = new ArrayList<>(List.of(
@@ -728,18 +727,6 @@ public final class ProcessJob {
                 .start();
         secret.handTo(p);
         return p;
-    }
-
-    /** The name agents and ranks reach this launcher by. */
-    private String advertisedHost() {
-        if (launch.mode().onThisHost()) {
-            return InetAddress.getLoopbackAddress().getHostAddress();
-        }
-        try {
-            return InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            throw new IllegalStateException("cannot tell this host's name to the node agents: " + e.getMessage(), e);
-        }
     }
 
     /** In a link's reader: service requests are answered here, everything else goes to the coordinator. */
@@ -914,7 +901,7 @@ public final class ProcessJob {
 
     private void loseSilentNode(Agent a, Link link, String why) {
         System.err.println("rewind: node " + a.name + " taken for lost: " + why);
-        if (launch.mode().onThisHost()) {
+        if (launch.mode().ownsNodeProcesses()) {
             // On this machine its processes can still be ended; on another host the agent ends
             // its ranks itself once it finds the launcher silent or gone.
             ProcessHandle.of(a.pid).ifPresent(agent -> {
