@@ -4,7 +4,6 @@ import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
-import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.launch.liveness.PeerWatch;
 import io.rewind.runtime.CommunicatorRegistry;
@@ -130,16 +129,9 @@ public final class ProcessJob {
                         .placed(given.faultTolerance().protocolOptions(), () -> launch.place(given.ranks())))
                 .build();
         this.lines = new RecoveryLines(config.ranks(), config.faultTolerance().keepLines());
-        protocol.start(new ProtocolServices(
-                config.ranks(),
-                config.faultTolerance().keepLines(),
-                config.logging().payloadLog(),
-                config.logging().applicationLevelCollectives(),
-                // The protocol's ranks reach the event logger process; the launcher records nothing.
-                new EventLogger(config.ranks())::clientFor,
-                lines,
-                protocol::onReport,
-                config.faultTolerance().protocolOptions()));
+        // The protocol's ranks reach the event logger process; the launcher records nothing.
+        protocol.start(
+                config.protocolServices(new EventLogger(config.ranks())::clientFor, lines, protocol::onReport, null));
         this.report = new RunReport.Builder(config);
         this.jobDir = protocol.logsDeterminants() ? Files.createTempDirectory("rewind-job-") : null;
         this.secret = JobSecret.generate();

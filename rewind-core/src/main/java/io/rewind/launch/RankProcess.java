@@ -186,16 +186,7 @@ public final class RankProcess implements RankHost {
                     (i, job) -> new RemoteLoggerNode(i, s.loggers().get(i), secret, owner, job));
             loggers.onLostChange((r, to) -> link.send(new Messages.LostAtLoggers(rank, incarnation, to)));
         }
-        ProtocolServices services = new ProtocolServices(
-                config.ranks(),
-                config.faultTolerance().keepLines(),
-                config.logging().payloadLog(),
-                config.logging().applicationLevelCollectives(),
-                r -> new RemoteEventLog(r),
-                lines,
-                this::report,
-                config.faultTolerance().protocolOptions(),
-                loggers);
+        ProtocolServices services = config.protocolServices(r -> new RemoteEventLog(r), lines, this::report, loggers);
         RankOutcome outcome = runRank(config, image, s, services);
         if (loggers != null) {
             link.send(new Messages.DumpFigures(rank, incarnation, loggers.figureWords(rank)));

@@ -6,7 +6,6 @@ import io.rewind.engine.RankEngine;
 import io.rewind.engine.Transport;
 import io.rewind.ft.EventLogger;
 import io.rewind.ft.Protocol;
-import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.logger.LoggerNodes;
@@ -83,16 +82,7 @@ public final class Job {
         this.loggers = config.logging().loggers().enabled() && protocol.logsPayloads()
                 ? new LoggerNodes(config.logging().loggers(), config.ranks())
                 : null;
-        protocol.start(new ProtocolServices(
-                config.ranks(),
-                config.faultTolerance().keepLines(),
-                config.logging().payloadLog(),
-                config.logging().applicationLevelCollectives(),
-                events::clientFor,
-                lines,
-                protocol::onReport,
-                config.faultTolerance().protocolOptions(),
-                loggers));
+        protocol.start(config.protocolServices(events::clientFor, lines, protocol::onReport, loggers));
         this.checkpoints = new LocalCheckpoints(config, loggers);
         this.report = new RunReport.Builder(config);
         ClassLoader parent = Thread.currentThread().getContextClassLoader();

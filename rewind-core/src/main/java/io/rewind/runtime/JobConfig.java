@@ -123,6 +123,29 @@ public record JobConfig(
     /** Upper bound on ranks of one in-JVM job (threads and heap, not the algorithm, set it). */
     public static final int MAX_RANKS = 4096;
 
+    /**
+     * The services this job's protocol is started with: its settings from this job's, and what the host
+     * that starts it provides: where a rank's determinants go ({@code eventLog}), the job's recovery
+     * lines as that host sees them, where the ranks' reports go, and the job's logger nodes (null: none,
+     * or not reached from there).
+     */
+    public io.rewind.ft.ProtocolServices protocolServices(
+            java.util.function.IntFunction<io.rewind.ft.EventLogClient> eventLog,
+            io.rewind.ft.RecoveryLines lines,
+            io.rewind.ft.ProtocolReports reports,
+            io.rewind.ft.logger.LoggerNodes loggers) {
+        return new io.rewind.ft.ProtocolServices(
+                ranks(),
+                faultTolerance().keepLines(),
+                logging().payloadLog(),
+                logging().applicationLevelCollectives(),
+                eventLog,
+                lines,
+                reports,
+                faultTolerance().protocolOptions(),
+                loggers);
+    }
+
     public URL[] classPathUrls() {
         List<Path> classPath = program.classPath();
         URL[] urls = new URL[classPath.size()];
