@@ -82,7 +82,7 @@ class RankEventSequenceTest {
     }
 
     /** The kinds of {@code events} with their incarnations, runs of lines folded into one ("Checkpointed.0"). */
-    private static List<String> shape(List<RankEvent> events) {
+    static List<String> shape(List<RankEvent> events) {
         List<String> out = new ArrayList<>();
         for (RankEvent e : events) {
             String s = e.getClass().getSimpleName() + "." + e.incarnation();

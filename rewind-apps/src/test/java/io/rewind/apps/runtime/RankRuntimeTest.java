@@ -197,18 +197,6 @@ class RankRuntimeTest {
         return inc;
     }
 
-    /** The kinds of {@code events} with their incarnations, runs of lines folded into one ("Checkpointed.0"). */
-    private static List<String> shape(List<RankEvent> events) {
-        List<String> out = new ArrayList<>();
-        for (RankEvent e : events) {
-            String s = e.getClass().getSimpleName() + "." + e.incarnation();
-            if (out.isEmpty() || !out.getLast().equals(s) || !(e instanceof RankEvent.Checkpointed)) {
-                out.add(s);
-            }
-        }
-        return out;
-    }
-
     @Test
     void aStruckRanksLinesStrikeRestoreAndCatchUpComeInOrderAndEachCrossesALinkUnchanged() throws Exception {
         JobConfig config = config();
@@ -218,7 +206,10 @@ class RankRuntimeTest {
 
         FailureSchedule.Kill kill = new FailureSchedule.Kill(0, FailureSchedule.Trigger.ITERATION, 8);
         Incarnation first = run(ranks, 0, 0, store, List.of(kill), 0);
-        assertEquals(List.of("Checkpointed.0", "KillFired.0", "Struck.0"), shape(host.events), host.events.toString());
+        assertEquals(
+                List.of("Checkpointed.0", "KillFired.0", "Struck.0"),
+                RankEventSequenceTest.shape(host.events),
+                host.events.toString());
         // Its program's thread at its end (a process would go no further), then gone and struck.
         assertEquals(List.of("crashed 0.0", "down 0.0"), host.calls);
         RankEvent.Struck struck = (RankEvent.Struck) host.events.getLast();
@@ -232,7 +223,7 @@ class RankRuntimeTest {
         assertEquals(2, newest, "lines at points 3 and 6");
 
         run(ranks, 1, newest, store, List.of(), struck.points());
-        List<String> shape = shape(host.events);
+        List<String> shape = RankEventSequenceTest.shape(host.events);
         assertEquals(
                 List.of(
                         "Checkpointed.0",
@@ -269,7 +260,7 @@ class RankRuntimeTest {
         List<RankEvent> ends = after.events.stream()
                 .filter(e -> !(e instanceof RankEvent.Checkpointed))
                 .toList();
-        assertEquals(List.of("Ended.0"), shape(ends), after.events.toString());
+        assertEquals(List.of("Ended.0"), RankEventSequenceTest.shape(ends), after.events.toString());
         assertEquals(RankOutcome.Status.COMPLETED, ((RankEvent.Ended) ends.getFirst()).status());
         assertEquals(List.of(), after.calls);
 
@@ -279,7 +270,8 @@ class RankRuntimeTest {
         ends = before.events.stream()
                 .filter(e -> !(e instanceof RankEvent.Checkpointed))
                 .toList();
-        assertEquals(List.of("AbortRequested.0", "Ended.0"), shape(ends), before.events.toString());
+        assertEquals(
+                List.of("AbortRequested.0", "Ended.0"), RankEventSequenceTest.shape(ends), before.events.toString());
         RankEvent.AbortRequested abort = (RankEvent.AbortRequested) ends.getFirst();
         assertEquals(3, abort.errorCode());
         assertTrue(abort.reason().contains("System.exit(3) before MPI.Finalize"), abort.reason());

@@ -2,13 +2,7 @@ package io.rewind.runtime.coordinator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.rewind.ft.Protocol;
-import io.rewind.ft.ProtocolServices;
-import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
-import io.rewind.ft.RecoveryPlan;
-import io.rewind.ft.RecoveryView;
-import io.rewind.ft.logger.LoggerNodes;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.RankOutcome;
@@ -16,11 +10,8 @@ import io.rewind.runtime.RunReport;
 import io.rewind.runtime.rank.RankEvent;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
@@ -174,7 +165,7 @@ class CoordinatorScriptsTest {
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
     private RecoveryCoordinator coordinator;
-    private final Storage storage = new Storage();
+    private final ScriptStorage storage = new ScriptStorage();
     private long now = 1_000_000_000L;
 
     /** Runs a script: every step, then the commands it decided against those the script expects. */
@@ -212,7 +203,7 @@ class CoordinatorScriptsTest {
                 List<FailureSchedule.Kill> kills =
                         w.length > 3 ? FailureSchedule.parse(w[4], n).kills() : List.of();
                 coordinator = new RecoveryCoordinator(
-                        new TwoWayProtocol(w[2].equals("global")),
+                        new ScriptedProtocol(w[2].equals("global"), true),
                         new RecoveryLines(n, 2),
                         new RunReport.Builder(
                                 JobConfig.builder("com.example.Main").ranks(n).build()),
@@ -270,66 +261,5 @@ class CoordinatorScriptsTest {
 
     private static int incarnation(String ri) {
         return Integer.parseInt(ri.substring(ri.indexOf('.') + 1));
-    }
-
-    /** Plans the failed ranks alone, from their newest complete line, or every rank from the newest all hold. */
-    private record TwoWayProtocol(boolean global) implements Protocol {
-        @Override
-        public String name() {
-            return global ? "scripted-global" : "scripted-local";
-        }
-
-        @Override
-        public boolean recovers() {
-            return true;
-        }
-
-        @Override
-        public void start(ProtocolServices services) {}
-
-        @Override
-        public RankProtocol openRank(int rank, int incarnation) {
-            throw new UnsupportedOperationException("no rank runs in a script");
-        }
-
-        @Override
-        public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
-            if (global) {
-                return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), List.of());
-            }
-            long line = view.newestCompleteLine(failed, view.newestLineOutside(failed));
-            return new RecoveryPlan(failed, Math.max(0, line), false, List.of());
-        }
-
-        @Override
-        public void close() {}
-    }
-
-    /** The lines the script's ranks wrote, as storage holds them. */
-    private static final class Storage implements StoredLines {
-        final Map<Integer, TreeSet<Long>> held = new HashMap<>();
-
-        @Override
-        public LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
-            return LoggerNodes.Rollback.NONE;
-        }
-
-        @Override
-        public void holdPruning(boolean hold) {}
-
-        @Override
-        public long newestCommonLine(Collection<Integer> ranks, long atMost) {
-            long best = 0;
-            for (long line : held.getOrDefault(ranks.iterator().next(), new TreeSet<>())) {
-                boolean all = line <= atMost;
-                for (int r : ranks) {
-                    all &= held.getOrDefault(r, new TreeSet<>()).contains(line);
-                }
-                if (all) {
-                    best = Math.max(best, line);
-                }
-            }
-            return best;
-        }
     }
 }

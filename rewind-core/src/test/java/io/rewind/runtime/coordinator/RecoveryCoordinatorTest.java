@@ -6,11 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.rewind.ft.Protocol;
-import io.rewind.ft.ProtocolServices;
-import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
-import io.rewind.ft.RecoveryPlan;
-import io.rewind.ft.RecoveryView;
 import io.rewind.ft.logger.LoggerNodes;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
@@ -19,9 +15,6 @@ import io.rewind.runtime.RecoveryPhase;
 import io.rewind.runtime.RunReport;
 import io.rewind.runtime.rank.RankEvent;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -38,84 +31,9 @@ class RecoveryCoordinatorTest {
     private static final long[] NO_EVENTS = new long[2];
     private static final Duration STOP_GRACE = Duration.ofSeconds(10);
 
-    /** Plans as a protocol of each kind would: only the failed ranks, or every rank. */
-    private static final class ScriptedProtocol implements Protocol {
-        final boolean global;
-        final boolean recovers;
-        final List<Set<Integer>> planned = new ArrayList<>();
-
-        ScriptedProtocol(boolean global, boolean recovers) {
-            this.global = global;
-            this.recovers = recovers;
-        }
-
-        @Override
-        public String name() {
-            return global ? "scripted-global" : "scripted-local";
-        }
-
-        @Override
-        public boolean recovers() {
-            return recovers;
-        }
-
-        @Override
-        public void start(ProtocolServices services) {}
-
-        @Override
-        public RankProtocol openRank(int rank, int incarnation) {
-            throw new UnsupportedOperationException("no rank runs in this test");
-        }
-
-        @Override
-        public RecoveryPlan plan(Set<Integer> failed, RecoveryView view) {
-            planned.add(Set.copyOf(failed));
-            if (global) {
-                return RecoveryPlan.everyRank(view.ranks(), view.newestLineAllHold(), List.of());
-            }
-            long line = view.newestCompleteLine(failed, view.newestLineOutside(failed));
-            return new RecoveryPlan(failed, Math.max(0, line), false, List.of());
-        }
-
-        @Override
-        public void close() {}
-    }
-
-    /**
-     * The host's side of a script: the storage the coordinator reads (the lines the script's ranks
-     * wrote), and the commands it decides, taken as text.
-     */
-    private static final class ScriptHost implements StoredLines {
+    /** The storage of a script, and the commands the coordinator decided, taken as text. */
+    private static final class ScriptHost extends ScriptStorage {
         RecoveryCoordinator coordinator;
-        final Map<Integer, TreeSet<Long>> held = new HashMap<>();
-        LoggerNodes.Rollback senders = new LoggerNodes.Rollback(Set.of(), List.of());
-        /** Whether storage is told to prune nothing (from a plan until its ranks are started). */
-        boolean linesHeld;
-
-        @Override
-        public LoggerNodes.Rollback sendersToRollBack(Set<Integer> planned) {
-            return senders;
-        }
-
-        @Override
-        public void holdPruning(boolean held) {
-            linesHeld = held;
-        }
-
-        @Override
-        public long newestCommonLine(Collection<Integer> ranks, long atMost) {
-            long best = 0;
-            for (long line : held.getOrDefault(ranks.iterator().next(), new TreeSet<>())) {
-                boolean all = line <= atMost;
-                for (int r : ranks) {
-                    all &= held.getOrDefault(r, new TreeSet<>()).contains(line);
-                }
-                if (all) {
-                    best = Math.max(best, line);
-                }
-            }
-            return best;
-        }
 
         /** The commands decided since the last call, one line of text each. */
         List<String> take() {
