@@ -67,7 +67,7 @@ public final class Job {
 
     private final RunReport.Builder report;
     private RunRecordWriter record;
-    /** Every decision on the ranks; this job carries out its commands ({@link ThreadCommands}). */
+    /** Every decision on the ranks; this job carries out its commands ({@link #carryOut}). */
     private RecoveryCoordinator coordinator;
     /** Set once every rank has finished: finished ranks stop serving their peers. */
     private volatile boolean finished;
