@@ -41,10 +41,53 @@ public final class RewindCommand implements Runnable {
 
     /** Runs a command line and returns its exit status (for tests and the launcher). */
     public static int execute(String... args) {
-        return new CommandLine(new RewindCommand())
+        CommandLine cl = new CommandLine(new RewindCommand())
                 .setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(RewindCommand::badInputOrBug)
-                .execute(args);
+                .setParameterExceptionHandler(RewindCommand::badOptions);
+        int columns = columns(System.getenv("COLUMNS"));
+        if (columns > 0) {
+            cl.setUsageHelpWidth(columns);
+        } else {
+            cl.setUsageHelpAutoWidth(true); // the terminal's width, where one can be found
+        }
+        return cl.execute(args);
+    }
+
+    /**
+     * The width help is wrapped to, from {@code COLUMNS} as a shell exports it (0: not set, or not a
+     * width: the terminal's own, or 80). Below 55 columns, picocli's own least.
+     */
+    static int columns(String value) {
+        if (value == null || value.isBlank()) {
+            return 0;
+        }
+        try {
+            return Math.max(55, Integer.parseInt(value.trim()));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    /**
+     * Options the command does not take, or a value it cannot read: the reason in one line, what the
+     * user may have meant, and where the options are, instead of the whole usage. Exit status 2.
+     */
+    private static int badOptions(CommandLine.ParameterException e, String[] args) {
+        CommandLine cmd = e.getCommandLine();
+        String name = cmd.getCommandSpec().qualifiedName();
+        java.io.PrintWriter err = cmd.getErr();
+        String reason = e.getMessage() == null
+                ? e.toString()
+                : e.getMessage().lines().findFirst().orElse("");
+        err.println(name + ": " + reason);
+        if (e instanceof CommandLine.UnmatchedArgumentException u
+                && !u.getSuggestions().isEmpty()) {
+            java.util.List<String> s = u.getSuggestions();
+            err.println("Did you mean " + String.join(" or ", s.subList(0, Math.min(3, s.size()))) + "?");
+        }
+        err.println("See '" + name + " --help' for its options.");
+        return cmd.getCommandSpec().exitCodeOnInvalidInput();
     }
 
     /**
