@@ -34,11 +34,18 @@ import java.util.Objects;
  *
  * Arrays and buffers are restored in place, so register the very objects the program keeps using.
  * Before {@code restore()} a program may create communicators but must not send or receive.
+ *
+ * <p>Outside a rank launched by Rewind (the program run with plain {@code java}) the checkpointer keeps
+ * nothing: {@code restore()} is false, {@code point()} counts and writes nothing. One source runs under
+ * Rewind, with its checkpoints, and without.
  */
 public final class Checkpointer {
     private static Checkpointer instance;
 
+    /** The rank's checkpoint agent; null outside a rank launched by Rewind, where nothing is kept. */
     private final CheckpointAgent agent;
+    /** The points passed outside a rank launched by Rewind. */
+    private long pointsOutside;
 
     private Checkpointer(CheckpointAgent agent) {
         this.agent = agent;
@@ -47,33 +54,33 @@ public final class Checkpointer {
     /** This rank's checkpointer (call after {@code MPI.Init}). */
     public static synchronized Checkpointer get() {
         if (instance == null) {
-            CheckpointAgent agent = RankContext.of(Checkpointer.class).checkpoints();
-            if (agent == null) {
-                throw new IllegalStateException("checkpoints are only available in a rank launched by rewind");
-            }
-            instance = new Checkpointer(agent);
+            instance = new Checkpointer(RankContext.of(Checkpointer.class).checkpoints());
         }
         return instance;
     }
 
     /** Whether this rank is a restarted incarnation that will restore from a checkpoint. */
     public boolean isRestart() {
-        return agent.isRestart();
+        return agent != null && agent.isRestart();
     }
 
     /** Restores registered state after a restart; false on a fresh start. Call once, before the main loop. */
     public boolean restore() {
-        return agent.restore();
+        return agent != null && agent.restore();
     }
 
     /** The checkpoint point: every N-th call writes a checkpoint; returns whether this one did. */
     public boolean point() {
+        if (agent == null) {
+            pointsOutside++;
+            return false;
+        }
         return agent.point();
     }
 
     /** How many times {@link #point()} has been called in this run (restored across restarts). */
     public long points() {
-        return agent.points();
+        return agent == null ? pointsOutside : agent.points();
     }
 
     public void register(String name, byte[] a) {
@@ -106,7 +113,7 @@ public final class Checkpointer {
 
     public void register(String name, boolean[] a) {
         Objects.requireNonNull(a, name);
-        agent.register(name, new StateSection() {
+        keep(name, new StateSection() {
             @Override
             public byte[] save() {
                 byte[] b = new byte[a.length];
@@ -147,7 +154,7 @@ public final class Checkpointer {
     /** Registers any other state through its serializer. */
     public void register(String name, StateSerializer serializer) {
         Objects.requireNonNull(serializer, name);
-        agent.register(name, new StateSection() {
+        keep(name, new StateSection() {
             @Override
             public byte[] save() {
                 return serializer.save();
@@ -162,7 +169,7 @@ public final class Checkpointer {
 
     private void segment(String name, MemorySegment s) {
         Objects.requireNonNull(s, name);
-        agent.register(name, new StateSection() {
+        keep(name, new StateSection() {
             @Override
             public byte[] save() {
                 return s.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
@@ -174,6 +181,14 @@ public final class Checkpointer {
                 MemorySegment.copy(MemorySegment.ofArray(bytes), 0, s, 0, bytes.length);
             }
         });
+    }
+
+    /** Keeps the section in the rank's checkpoints (outside a rank launched by Rewind, nowhere). */
+    private void keep(String name, StateSection section) {
+        Objects.requireNonNull(name, "a state needs a name");
+        if (agent != null) {
+            agent.register(name, section);
+        }
     }
 
     private static void checkLength(String name, long saved, long registered) {
