@@ -32,14 +32,14 @@ public final class LaunchModes {
 
     private static Map<String, Provider> modes() {
         Map<String, Provider> modes = new LinkedHashMap<>();
-        add(modes, provider("local", o -> Launch.local(o.nodes())));
-        add(modes, provider("ssh", o -> {
+        add(modes, new Shipped("local", o -> Launch.local(o.nodes())));
+        add(modes, new Shipped("ssh", o -> {
             if (o.hostfile() == null) {
                 throw new IllegalArgumentException("--launch ssh needs --hostfile FILE");
             }
             return Launch.ssh(o.hostfile(), o.remoteShell());
         }));
-        add(modes, provider("slurm", o -> Launch.slurm()));
+        add(modes, new Shipped("slurm", o -> Launch.slurm()));
         for (Provider p : ServiceLoader.load(Provider.class, LaunchModes.class.getClassLoader())) {
             add(modes, p);
         }
@@ -52,18 +52,12 @@ public final class LaunchModes {
         }
     }
 
-    private static Provider provider(String name, java.util.function.Function<Options, Launch> launch) {
-        return new Provider() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Launch launch(Options options) {
-                return launch.apply(options);
-            }
-        };
+    /** A way of launching Rewind ships: its name and how the command line's options make its launch. */
+    private record Shipped(String name, java.util.function.Function<Options, Launch> launcher) implements Provider {
+        @Override
+        public Launch launch(Options options) {
+            return launcher.apply(options);
+        }
     }
 
     /** The launch of mode {@code name}; an {@link IllegalArgumentException} for a name no mode has. */

@@ -129,16 +129,6 @@ public final class RecoveryCoordinator {
         return ranks[rank].incarnation == incarnation;
     }
 
-    /** The line the rank's current incarnation starts from. */
-    public long restartLine(int rank) {
-        return ranks[rank].restartLine;
-    }
-
-    /** Checkpoint points at which the rank's current incarnation is back where its predecessor crashed. */
-    public long catchUpPoints(int rank) {
-        return ranks[rank].catchUpPoints;
-    }
-
     /** For a restart from the beginning, the operations at which it is back there (0: count points). */
     public long catchUpOperations(int rank) {
         return ranks[rank].catchUpOperations;
@@ -349,7 +339,7 @@ public final class RecoveryCoordinator {
     }
 
     /** Whether some rank is still starting (not yet reachable). */
-    public boolean anyStarting() {
+    private boolean anyStarting() {
         for (RankRecord s : ranks) {
             if (s.life == RankLife.STARTING) {
                 return true;

@@ -426,17 +426,13 @@ public final class RankRuntime {
 
     /**
      * Strikes the incarnation because its host's coordinator says so (a rollback, a kill at a time,
-     * {@code how}), and wakes its thread, which stops at its next runtime call. Returns whether there
-     * is a thread to wait for: one made for a start that never ran is gone at once.
+     * {@code how}), and wakes its thread, which stops at its next runtime call. One made for a start
+     * that never ran is gone at once.
      */
-    public boolean stop(Incarnation inc, String how) {
+    public void stop(Incarnation inc, String how) {
         markKilled(inc, how, null, false);
         LockSupport.unpark(inc.thread);
-        if (!inc.started()) {
-            inc.goneNow();
-            return false;
-        }
-        return true;
+        inc.goneIfNeverStarted();
     }
 
     /** A kill of the schedule fired in the incarnation. */
