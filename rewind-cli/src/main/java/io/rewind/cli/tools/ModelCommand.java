@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code rewind model}: the analytical model of the MCML paper's section VI. */
@@ -23,86 +24,15 @@ import picocli.CommandLine.Option;
         })
 public final class ModelCommand extends ToolCommand {
 
-    @Option(
-            names = "--work-hours",
-            defaultValue = "24",
-            description = "W, failure-free time to solution (h) (default: ${DEFAULT-VALUE}).")
-    double workHours;
-
-    @Option(
-            names = "--socket-mtbf-years",
-            defaultValue = "40",
-            description = "M_S, MTBF of one socket (years) (default: ${DEFAULT-VALUE}).")
-    double socketMtbfYears;
-
-    @Option(names = "--sockets", defaultValue = "512000", description = "S, sockets (default: ${DEFAULT-VALUE}).")
-    long sockets;
-
-    @Option(
-            names = "--checkpoint-minutes",
-            defaultValue = "5",
-            description = "delta, checkpoint time (min) (default: ${DEFAULT-VALUE}).")
-    double checkpointMinutes;
-
-    @Option(
-            names = "--restart-minutes",
-            defaultValue = "0.5",
-            description = "R, restart time (min) (default: ${DEFAULT-VALUE}).")
-    double restartMinutes;
-
-    @Option(
-            names = "--slowdown",
-            defaultValue = "1.05",
-            description = "mu, message-logging slowdown (default: ${DEFAULT-VALUE}).")
-    double slowdown;
-
-    @Option(
-            names = "--recovery-speedup",
-            defaultValue = "1.2",
-            description = "phi, recovery speedup (default: ${DEFAULT-VALUE}).")
-    double recoverySpeedup;
-
-    @Option(
-            names = "--omega",
-            defaultValue = "0.5",
-            description = "omega, fraction of the optimal period SCML reaches (default: ${DEFAULT-VALUE}).")
-    double omega;
-
-    @Option(
-            names = "--recovering-fraction",
-            defaultValue = "0.1",
-            description = "o, fraction of processes MCML rolls back (default: ${DEFAULT-VALUE}).")
-    double recoveringFraction;
-
-    @Option(
-            names = "--high-watts",
-            defaultValue = "100",
-            description = "H, high power level (W) (default: ${DEFAULT-VALUE}).")
-    double highWatts;
-
-    @Option(
-            names = "--low-watts",
-            defaultValue = "50",
-            description = "L, low power level (W) (default: ${DEFAULT-VALUE}).")
-    double lowWatts;
+    @Mixin
+    ModelOptions model;
 
     @Option(names = "--sweep", description = "Also print the curves: 8,000 to 512,000 sockets, omega 0.3 to 0.7.")
     boolean sweep;
 
     @Override
     int execute() {
-        ModelParameters p = new ModelParameters(
-                workHours,
-                socketMtbfYears,
-                sockets,
-                checkpointMinutes,
-                restartMinutes,
-                slowdown,
-                recoverySpeedup,
-                omega,
-                recoveringFraction,
-                highWatts,
-                lowWatts);
+        ModelParameters p = model.parameters();
         ExecutionModel.Comparison c = ExecutionModel.compare(p);
         List<ExecutionModel.Comparison> byOmega = new ArrayList<>();
         for (double w : ModelProjection.PAPER_OMEGAS) {
@@ -140,8 +70,8 @@ public final class ModelCommand extends ToolCommand {
                 "recover (h)",
                 "restart (h)",
                 "energy (MWh)");
-        row(t, "SCML (omega " + TextTable.f(omega, 2) + ")", c.scml());
-        row(t, "MCML (o " + TextTable.f(recoveringFraction, 2) + ")", c.mcml());
+        row(t, "SCML (omega " + TextTable.f(p.omega(), 2) + ")", c.scml());
+        row(t, "MCML (o " + TextTable.f(p.recoveringFraction(), 2) + ")", c.mcml());
         t.print(out());
         out().printf(
                         "MCML vs SCML: time %+.2f %%, energy %+.2f %%%n",

@@ -4,7 +4,6 @@ import io.rewind.tools.cluster.ClusterFile;
 import io.rewind.tools.cluster.ClusterRequest;
 import io.rewind.tools.cluster.Clusterer;
 import io.rewind.tools.cluster.Clustering;
-import io.rewind.tools.model.ModelParameters;
 import io.rewind.tools.profile.CommProfile;
 import io.rewind.tools.profile.Traffic;
 import io.rewind.tools.report.HtmlReport;
@@ -24,9 +23,12 @@ import picocli.CommandLine.Option;
         name = "report",
         mixinStandardHelpOptions = true,
         description = {
-            "Write a self-contained HTML report with plots from a profile and/or a run record.",
-            "Plots: communication heatmap, load curve with the Gini gap, cluster map, log growth per rank,",
-            "recovery timeline, protocol comparison and the model's curves."
+            "Writes a self-contained HTML report with plots from a profile, a run record or both: the "
+                    + "communication heatmap, the load curve with its Gini gap, the cluster map, the log "
+                    + "growth per rank, the recovery timeline (every rank a recovery rolled back), the "
+                    + "protocol comparison, and with --model or any model option the analytical model's "
+                    + "curves. With a run record of a protocol that checkpoints by clusters, the cluster map "
+                    + "is the run's own unless --clusters or --clustering asks for another."
         })
 public final class ReportCommand extends ToolCommand {
 
@@ -45,11 +47,22 @@ public final class ReportCommand extends ToolCommand {
     @Option(
             names = {"-k", "--clusters"},
             paramLabel = "K",
-            description = "Clusters for the cluster map (default: one per node with --ranks-per-node, else 8).")
+            description = "Clusters for the cluster map (default: the run record's clusters, else one per node "
+                    + "with --ranks-per-node, else 8).")
     Integer clusters;
 
     @Option(names = "--clustering", paramLabel = "FILE", description = "Use this cluster file for the cluster map.")
     Path clusteringFile;
+
+    @Option(
+            names = "--model",
+            description = "Include the analytical model's projection (MCML against simple causal logging at "
+                    + "scale), with the model options given or table VI's values; it describes a machine of "
+                    + "the options, not the run.")
+    boolean withModel;
+
+    @Mixin
+    ModelOptions model;
 
     @Option(names = "--title", defaultValue = "Rewind report", description = "Page title.")
     String title;
@@ -72,6 +85,12 @@ public final class ReportCommand extends ToolCommand {
         if (profile != null) {
             if (clusteringFile != null) {
                 clustering = ClusterFile.read(clusteringFile);
+            } else if (clusters == null && run != null && run.clusterOf() != null) {
+                if (run.clusterOf().length != profile.ranks()) {
+                    throw new ToolFailure("the run record's clusters cover " + run.clusterOf().length
+                            + " ranks, the profile has " + profile.ranks());
+                }
+                clustering = Clustering.ofLabels(run.clusterOf());
             } else {
                 Clustering nodeGroups = groups.groups(profile.ranks());
                 int k = clusters != null
@@ -88,7 +107,7 @@ public final class ReportCommand extends ToolCommand {
                 input.traffic == null ? Traffic.P2P : input.traffic,
                 clustering,
                 run,
-                ModelParameters.tableVi()));
+                withModel || model.given() ? model.parameters() : null));
         try {
             Files.writeString(output, html);
         } catch (IOException e) {

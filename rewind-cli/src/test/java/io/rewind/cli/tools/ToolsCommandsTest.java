@@ -1,6 +1,7 @@
 package io.rewind.cli.tools;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -159,11 +160,60 @@ class ToolsCommandsTest {
         Result r = run(new ReportCommand(), "-i", cliqueProfile(dir).toString(), "-k", "2", "-o", html.toString());
         assertEquals(0, r.status(), r.err());
         String page = Files.readString(html);
-        assertTrue(page.contains("id=\"heatmap\"")
-                && page.contains("id=\"lorenz\"")
-                && page.contains("id=\"model-time\""));
+        assertTrue(page.contains("id=\"heatmap\"") && page.contains("id=\"lorenz\""));
+        assertFalse(page.contains("id=\"model-time\""), "the model describes no run: only on request");
+        assertEquals(
+                0,
+                run(new ReportCommand(), "-i", cliqueProfile(dir).toString(), "--model", "-o", html.toString())
+                        .status());
+        assertTrue(Files.readString(html).contains("id=\"model-time\""));
+        assertEquals(
+                0,
+                run(
+                                new ReportCommand(),
+                                "-i",
+                                cliqueProfile(dir).toString(),
+                                "--sockets",
+                                "8000",
+                                "-o",
+                                html.toString())
+                        .status());
+        assertTrue(Files.readString(html).contains("At 8000 sockets"), "a model option asks for the model");
         Result none = run(new ReportCommand(), "-o", html.toString());
+        assertTrue(none.err().lines().count() <= 3, none.err());
         assertEquals(2, none.status());
         assertTrue(none.err().contains("give --input"), none.err());
+    }
+
+    @Test
+    void theClusterMapIsTheRunsOwnUnlessAnotherIsAskedFor(@TempDir Path dir) throws Exception {
+        // Six ranks in two cliques; the run put ranks 0-1 and 2-5 together, which the profile alone
+        // would never choose: the map must show the run's clusters, and -k must still override them.
+        Path record = dir.resolve("run.json");
+        Files.writeString(
+                record,
+                "{\"format\":\"rewind-run-record\",\"version\":1,\"application\":\"x\",\"protocol\":\"spbc\","
+                        + "\"ranks\":6,\"logSamples\":[],\"recovery\":[],\"clusterOf\":[0,0,1,1,1,1],"
+                        + "\"sentBytes\":1000,\"loggedBytes\":430}");
+        Path html = dir.resolve("r.html");
+        Path profile = cliqueProfile(dir);
+        Result r =
+                run(new ReportCommand(), "-i", profile.toString(), "--run", record.toString(), "-o", html.toString());
+        assertEquals(0, r.status(), r.err());
+        String page = Files.readString(html);
+        assertTrue(page.contains("rank 2: cluster 1") && page.contains("rank 1: cluster 0"), "the run's clusters");
+        assertTrue(page.contains("43.0 % of"), "the share the run logged");
+        r = run(
+                new ReportCommand(),
+                "-i",
+                profile.toString(),
+                "--run",
+                record.toString(),
+                "-k",
+                "3",
+                "-o",
+                html.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(Files.readString(html).contains("Cluster map (3 clusters)"));
     }
 }

@@ -101,6 +101,12 @@ public final class SpbcProtocol extends SenderLoggingProtocol {
      */
     private long[] unguardedAfter;
 
+    /** The clusters the run used, so that {@code rewind report} draws them rather than ones of its own. */
+    @Override
+    public java.util.Map<String, Object> runRecord() {
+        return clusterOf == null ? java.util.Map.of() : java.util.Map.of("clusterOf", clusterOf.clone());
+    }
+
     @Override
     public String name() {
         return "spbc";

@@ -50,6 +50,20 @@ public final class HtmlReport {
         if (in.run() != null) {
             summary.put(
                     "run record", in.run().application() + " under " + in.run().protocol());
+            if (in.run().sentBytes() != null
+                    && in.run().sentBytes() > 0
+                    && in.run().loggedBytes() != null) {
+                summary.put(
+                        "logged in the run",
+                        Units.fixed(100.0 * in.run().loggedBytes() / in.run().sentBytes(), 1) + " % of "
+                                + Units.bytes(in.run().sentBytes()) + " sent");
+            }
+            if (in.run().clusterOf() != null) {
+                summary.put(
+                        "clusters of the run",
+                        Integer.toString(
+                                Arrays.stream(in.run().clusterOf()).max().orElse(-1) + 1));
+            }
         }
         if (m != null) {
             communication(body, m, summary);
@@ -60,7 +74,9 @@ public final class HtmlReport {
         logGrowth(body, in, m);
         recovery(body, in.run());
         comparison(body, in, m);
-        model(body, in);
+        if (in.model() != null) {
+            model(body, in);
+        }
         return page(in.title(), summary, body.toString());
     }
 
@@ -382,11 +398,51 @@ public final class HtmlReport {
             }
             spans.add(new Charts.Span("rank " + p.rank(), p.phase(), p.startMs(), p.endMs()));
         }
+        spans.addAll(rolledBackSpans(run));
+        if (spans.size() > run.recovery().size()) {
+            phases.add(ROLLED_BACK);
+        }
         figure(
                 body,
                 "recovery",
                 Charts.timeline("Recovery timeline (" + run.protocol() + ")", spans, phases),
-                "Each row is a rank that restarted or rolled back; bars are its recovery phases.");
+                "Each row is a rank that restarted or rolled back; bars are its recovery phases. A rank "
+                        + "that rolled back with a failed one, without failing itself, has one bar: from "
+                        + "the failure's detection to the failed rank's catch-up.");
+    }
+
+    private static final String ROLLED_BACK = "rolled back with it";
+
+    /**
+     * One bar for each rank a recovery rolled back besides the failed rank (a cluster's members, or
+     * every rank under a global rollback): the record has phases for the failed rank only, and a chart
+     * that drew that rank alone would hide the rest of the rollback.
+     */
+    private static List<Charts.Span> rolledBackSpans(RunRecord run) {
+        List<Charts.Span> spans = new ArrayList<>();
+        for (RunRecord.Failure f : run.failures()) {
+            List<RunRecord.RecoveryPhase> own =
+                    run.recovery().stream().filter(p -> p.rank() == f.rank()).toList();
+            if (own.isEmpty()) {
+                continue;
+            }
+            double start = own.stream()
+                    .mapToDouble(RunRecord.RecoveryPhase::startMs)
+                    .min()
+                    .orElseThrow();
+            double end = own.stream()
+                    .mapToDouble(RunRecord.RecoveryPhase::endMs)
+                    .max()
+                    .orElseThrow();
+            for (int r : f.rolledBack()) {
+                boolean hasOwnPhases = run.recovery().stream()
+                        .anyMatch(p -> p.rank() == r && p.endMs() >= start && p.startMs() <= end);
+                if (!hasOwnPhases) {
+                    spans.add(new Charts.Span("rank " + r, ROLLED_BACK, start, end));
+                }
+            }
+        }
+        return spans;
     }
 
     private static void comparison(StringBuilder body, ReportInput in, CommMatrix m) {

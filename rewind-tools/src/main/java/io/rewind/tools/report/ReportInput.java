@@ -13,7 +13,8 @@ import io.rewind.tools.profile.Traffic;
  * @param traffic    which traffic of the profile to analyse
  * @param clustering clustering for the cluster map and the projected logs, or null without a profile
  * @param run        run record, or null
- * @param model      model parameters for the projection curves
+ * @param model      model parameters for the projection curves, or null to leave the model out (it
+ *                   projects a machine the run did not use, so it is drawn only when asked for)
  */
 public record ReportInput(
         String title,

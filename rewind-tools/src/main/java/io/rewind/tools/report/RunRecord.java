@@ -24,6 +24,12 @@ import java.util.List;
  *                           or null
  * @param logReserveBytes    the memory each rank's log faulted in when it opened ({@code --log-reserve}),
  *                           or null without one
+ * @param failures           each failure the run recovered from: the failed rank and every rank the
+ *                           recovery rolled back (empty in records without them)
+ * @param clusterOf          the cluster of each rank, indexed by rank, for a protocol that checkpoints by
+ *                           clusters; null otherwise
+ * @param sentBytes          payload bytes the ranks sent, or null in older records
+ * @param loggedBytes        payload bytes the ranks logged, or null in older records
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -38,7 +44,11 @@ public record RunRecord(
         List<ProtocolRow> protocolComparison,
         LoggerNodes loggerNodes,
         Long logQuotaBytes,
-        Long logReserveBytes) {
+        Long logReserveBytes,
+        List<Failure> failures,
+        int[] clusterOf,
+        Long sentBytes,
+        Long loggedBytes) {
 
     public static final String FORMAT = "rewind-run-record";
 
@@ -46,6 +56,19 @@ public record RunRecord(
         logSamples = logSamples == null ? List.of() : List.copyOf(logSamples);
         recovery = recovery == null ? List.of() : List.copyOf(recovery);
         protocolComparison = protocolComparison == null ? List.of() : List.copyOf(protocolComparison);
+        failures = failures == null ? List.of() : List.copyOf(failures);
+    }
+
+    /**
+     * @param rank       the rank that failed
+     * @param line       the recovery line restored (0: from the beginning)
+     * @param rolledBack every rank the recovery rolled back, the failed rank included
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    public record Failure(int rank, long line, List<Integer> rolledBack) {
+        public Failure {
+            rolledBack = rolledBack == null ? List.of() : List.copyOf(rolledBack);
+        }
     }
 
     /**

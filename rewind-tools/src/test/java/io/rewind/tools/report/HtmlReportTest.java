@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.rewind.tools.model.ModelParameters;
 import io.rewind.tools.profile.Traffic;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -46,8 +45,7 @@ class HtmlReportTest {
 
     static String render(String json) {
         RunRecord run = RunRecordJson.parse(json, "run.json");
-        return HtmlReport.render(
-                new ReportInput("Rewind report: run", null, Traffic.P2P, null, run, ModelParameters.tableVi()));
+        return HtmlReport.render(new ReportInput("Rewind report: run", null, Traffic.P2P, null, run, null));
     }
 
     @Test
@@ -132,5 +130,19 @@ class HtmlReportTest {
                 dir, java.util.List.of("--dump-dom", page.toUri().toString()));
         assertTrue(dom.contains("data-render=\"ok\""), "page script did not confirm all plots");
         assertTrue(dom.contains("data-js-errors=\"0\""), "script errors recorded");
+    }
+
+    @Test
+    void everyRankARecoveryRolledBackHasARow() {
+        // A cluster of ranks 0-1 rolled back for rank 1's failure: the record has phases for rank 1 only.
+        String json = "{\"format\":\"rewind-run-record\",\"version\":1,\"application\":\"x\","
+                + "\"protocol\":\"spbc\",\"ranks\":4,\"logSamples\":[],\"recovery\":["
+                + "{\"rank\":1,\"phase\":\"detect\",\"startMs\":100,\"endMs\":110},"
+                + "{\"rank\":1,\"phase\":\"restore\",\"startMs\":110,\"endMs\":150}],"
+                + "\"failures\":[{\"rank\":1,\"line\":2,\"rolledBack\":[0,1]}]}";
+        String page = render(json);
+        assertTrue(page.contains(">rank 0<"), "the rank rolled back with the failed one has its row");
+        assertTrue(page.contains("rolled back with it"), page);
+        assertFalse(page.contains("id=\"model-time\""), "no model without model inputs");
     }
 }
