@@ -9,10 +9,12 @@ import picocli.CommandLine.Option;
 @Command(
         name = "calibrate",
         mixinStandardHelpOptions = true,
+        header = "Measures each way of copying a logged send and suggests the copy thresholds.",
         description = {
-            "Measures a logged send (in-JVM transfer plus the copy into an off-heap payload log) with each copy",
-            "method (pack, pipelined, helper thread) from 1 KiB to 4 MiB, and prints the hybrid policy's suggested",
-            "pipelineThresholdBytes and helperThreadThresholdBytes for this machine (about 8 s; --quick: about 2 s)."
+            "Measures a logged send (the in-JVM transfer plus the copy into an off-heap payload log) "
+                    + "with each copy method (pack, pipelined, helper thread) from 1 KiB to 4 MiB, and prints "
+                    + "the hybrid policy's suggested pipelineThresholdBytes and helperThreadThresholdBytes for "
+                    + "this machine. It takes about 8 s, or about 2 s with --quick."
         })
 public final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "Measure briefly (fewer rounds, shorter points); noisier.")

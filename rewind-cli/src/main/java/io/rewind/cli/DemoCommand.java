@@ -18,12 +18,14 @@ import picocli.CommandLine.Option;
 @Command(
         name = "demo",
         mixinStandardHelpOptions = true,
+        header = "Shows a job that loses a rank and recovers it locally.",
         description = {
-            "Runs the fault-tolerant 2-D stencil twice on the same input: once without failures, once under",
-            "the pessimistic protocol with one rank killed at 75%% of the run. Only the killed rank restarts",
-            "from its checkpoint; the others replay its messages from their logs. Prints both checksums",
-            "(they must be bit-identical) and the recovery timeline. With --launch local every rank is a",
-            "process of its own and the victim's process is killed with SIGKILL."
+            "Runs the fault-tolerant 2-D stencil twice on the same input: once without failures, once"
+                    + " under the pessimistic protocol with one rank killed at 75%% of the run. Only the killed"
+                    + " rank restarts from its checkpoint; the others replay its messages from their logs. "
+                    + "Prints both checksums (they must be bit-identical) and the recovery timeline. With "
+                    + "--launch local every rank is a process of its own and the victim's process is killed "
+                    + "with SIGKILL."
         })
 final class DemoCommand implements Callable<Integer> {
     @Option(

@@ -17,9 +17,11 @@ import picocli.CommandLine.Command;
 @Command(
         name = "protocols",
         mixinStandardHelpOptions = true,
+        header = "Lists the fault-tolerance protocols, what a crash costs under each, and their options.",
         description = {
-            "Lists the fault-tolerance protocols a job can run with (--protocol NAME): what a crash costs",
-            "under each, what it does (its capabilities) and the options of its own that 'rewind run' takes."
+            "Lists the fault-tolerance protocols a job can run with (--protocol NAME): what a crash "
+                    + "costs under each, what it does (its capabilities) and the options of its own that "
+                    + "'rewind run' takes."
         })
 final class ProtocolsCommand implements Callable<Integer> {
     /** Width of the text column, for the wrapped summaries and option help. */

@@ -9,9 +9,9 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = VersionProvider.class,
         description = {
-            "Rewind: a pure-Java MPI runtime (Open MPI Java API) with message-logging fault tolerance.",
-            "Ranks run as isolated threads of one JVM; a crashed rank restarts alone from its checkpoint",
-            "while the others keep their progress.",
+            "Rewind: a pure-Java MPI runtime (Open MPI Java API) with message-logging fault "
+                    + "tolerance. Ranks run as isolated threads of one JVM or as processes; a crashed rank "
+                    + "restarts alone from its checkpoint while the others keep their progress.",
             ""
         },
         subcommands = {

@@ -20,6 +20,7 @@ import picocli.CommandLine.Parameters;
 /** {@code rewind run}: launches an SPMD job. */
 @Command(
         name = "run",
+        header = "Runs an MPI program on N ranks, recovering the ranks that fail.",
         mixinStandardHelpOptions = true,
         modelTransformer = ProtocolOptionsCli.class,
         description = {

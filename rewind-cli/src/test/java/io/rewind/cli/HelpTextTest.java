@@ -43,6 +43,56 @@ class HelpTextTest {
         assertEquals(List.of(), problems);
     }
 
+    /**
+     * Every command's summary in its parent's list is one whole sentence, and every paragraph of its
+     * description ends a sentence: a line break written by hand inside a sentence shows as a sentence
+     * cut short in the list, or broken mid-line at any width but the one it was written for.
+     */
+    @Test
+    void summariesAndParagraphsAreWholeSentences() {
+        List<String> problems = new ArrayList<>();
+        List<CommandLine> commands = new ArrayList<>();
+        collect(new CommandLine(new RewindCommand()), commands);
+        for (CommandLine c : commands) {
+            CommandLine.Model.UsageMessageSpec u = c.getCommandSpec().usageMessage();
+            String name = c.getCommandSpec().qualifiedName();
+            if (c.getCommand() instanceof CommandLine.HelpCommand) {
+                continue;
+            }
+            String summary =
+                    u.header().length > 0 ? u.header()[0] : u.description().length > 0 ? u.description()[0] : "";
+            boolean listed = c.getParent() != null;
+            if (listed && (!summary.endsWith(".") || summary.length() > 100)) {
+                problems.add(name + ": summary not one short sentence: " + summary);
+            }
+            for (String paragraph : u.description()) {
+                boolean example = paragraph.startsWith(" ");
+                if (!paragraph.isBlank() && !example && !(paragraph.endsWith(".") || paragraph.endsWith(":"))) {
+                    problems.add(name + ": paragraph cut mid-sentence: " + paragraph);
+                }
+            }
+        }
+        assertEquals(List.of(), problems);
+    }
+
+    /** Help fits the width it is asked for: no line of any command's help is wider. */
+    @Test
+    void helpFitsEightyAndAHundredAndTwentyColumns() {
+        List<String> problems = new ArrayList<>();
+        for (int width : new int[] {80, 120}) {
+            List<CommandLine> commands = new ArrayList<>();
+            collect(new CommandLine(new RewindCommand()).setUsageHelpWidth(width), commands);
+            for (CommandLine c : commands) {
+                c.getCommandSpec().usageMessage().width(width);
+                c.getUsageMessage()
+                        .lines()
+                        .filter(l -> l.length() > width)
+                        .forEach(l -> problems.add(c.getCommandSpec().qualifiedName() + " at " + width + ": " + l));
+            }
+        }
+        assertEquals(List.of(), problems);
+    }
+
     private static void collect(CommandLine c, List<CommandLine> out) {
         out.add(c);
         for (CommandLine sub : c.getSubcommands().values()) {

@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "bench",
         mixinStandardHelpOptions = true,
+        header = "Measures the runtime on real jobs; see the subcommands.",
         description = "Measures the runtime on real jobs; see the subcommands.",
         subcommands = {
             PingPongBench.class,

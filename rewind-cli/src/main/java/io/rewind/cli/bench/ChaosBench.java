@@ -28,11 +28,13 @@ import picocli.CommandLine.Option;
 @Command(
         name = "chaos",
         mixinStandardHelpOptions = true,
+        header = "Random crash schedules over workloads and protocols, each checked bit for bit.",
         description = {
-            "Random crash schedules (one to three kills, some concurrent) drawn from seeds, over workloads x",
-            "protocols. Every run has a time limit; the result must equal the failure-free run bit for bit.",
-            "Exit status 1 on any difference, error or hang, with the failing seed and a command replaying it.",
-            "Writes chaos.json, chaos.csv and chaos.md into --out."
+            "Draws random crash schedules (one to three kills, some concurrent) from seeds, over "
+                    + "workloads x protocols. Every run has a time limit, and its result must equal the "
+                    + "failure-free run's bit for bit. The exit status is 1 on any difference, error or hang, "
+                    + "with the failing seed and a command that replays it. Writes chaos.json, chaos.csv and "
+                    + "chaos.md into --out."
         })
 public final class ChaosBench implements Callable<Integer> {
     @Option(

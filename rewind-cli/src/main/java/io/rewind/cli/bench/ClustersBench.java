@@ -38,11 +38,13 @@ import picocli.CommandLine.Option;
 @Command(
         name = "clusters",
         mixinStandardHelpOptions = true,
+        header = "Log growth by number of clusters under spbc.",
         description = {
-            "Log growth by number of clusters under spbc: the traffic of a failure-free run is clustered",
-            "by the clustering tool (min-cut and balanced) into each K, each clustering runs under spbc,",
-            "and the per-rank log growth (average and maximum MB/s), the logged share of the bytes sent and",
-            "the tool's prediction are reported. Writes clusters.json/.csv/.md and the cluster files into --out."
+            "Clusters the traffic of a failure-free run with the clustering tool (min-cut and "
+                    + "balanced) into each K, runs each clustering under spbc, and reports the per-rank log "
+                    + "growth (average and maximum MB/s), the logged share of the bytes sent and the tool's "
+                    + "prediction. Writes clusters.json, clusters.csv, clusters.md and the cluster files into "
+                    + "--out."
         })
 public final class ClustersBench implements Callable<Integer> {
     @Option(

@@ -44,12 +44,13 @@ import picocli.CommandLine.Option;
 @Command(
         name = "loggers",
         mixinStandardHelpOptions = true,
+        header = "Cost of logger nodes against the same runs without them.",
         description = {
-            "Cost of logger nodes: workloads x clustering (none: pessimistic; clustered: spbc) x logger",
-            "counts, each dumping run against the same configuration without loggers, in interleaved",
-            "pairs. Reports the median and quartiles of the per-pair wall-time ratios, dumps, bytes",
-            "dumped, blocking waits, ranks that dumped and the peak log against the quota.",
-            "Writes loggers.json, loggers.csv and loggers.md (and cluster files) into --out."
+            "Runs workloads x clustering (none: pessimistic; clustered: spbc) x logger counts, each "
+                    + "dumping run against the same configuration without loggers, in interleaved pairs. "
+                    + "Reports the median and quartiles of the per-pair wall-time ratios, the dumps, the bytes "
+                    + "dumped, the blocking waits, the ranks that dumped and the peak log against the quota. "
+                    + "Writes loggers.json, loggers.csv and loggers.md (and cluster files) into --out."
         })
 public final class LoggersBench implements Callable<Integer> {
     @Option(

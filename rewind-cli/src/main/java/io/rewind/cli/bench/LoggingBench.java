@@ -41,11 +41,13 @@ import picocli.CommandLine.Option;
 @Command(
         name = "logging",
         mixinStandardHelpOptions = true,
+        header = "Bandwidth with payload logging against the bandwidth without, per backend and copy.",
         description = {
-            "Ping-pong bandwidth with payload logging (pessimistic protocol) divided by the bandwidth without",
-            "logging, per storage backend x copy method, 1 byte to --max-bytes. Variants are interleaved,",
-            "repetitions paired, medians reported. Writes logging.csv, logging.md and SVG charts to --out.",
-            "The dummy backend keeps nothing (one reused area): it measures the copy alone, not a usable log."
+            "Ping-pong bandwidth with payload logging (pessimistic protocol) divided by the bandwidth"
+                    + " without logging, per storage backend x copy method, from 1 byte to --max-bytes. "
+                    + "Variants are interleaved, repetitions paired, and medians reported. Writes logging.csv, "
+                    + "logging.md and SVG charts to --out.",
+            "The dummy backend keeps nothing (one reused area): it measures the copy alone, not a " + "usable log."
         })
 public final class LoggingBench implements Callable<Integer> {
     @Option(names = "--min-bytes", defaultValue = "1", description = "Smallest message (default ${DEFAULT-VALUE}).")

@@ -38,12 +38,14 @@ import picocli.CommandLine.Option;
 @Command(
         name = "mcml",
         mixinStandardHelpOptions = true,
+        header = "Memory-constrained logging: log peaks, channels switched off and rollback sets.",
         description = {
-            "Memory-constrained logging: for each workload, the per-rank log peak of causal without",
-            "checkpoints, then mcml with a quota of theta %% of it under each switch-off order. Reports the",
-            "measured log peak (at most the quota), channels switched off, and the average rollback set",
-            "and chain depth over every single failed rank, in %% of ranks; kills a few ranks per",
-            "configuration to check the runtime rolls back that set. Writes mcml.json, mcml.csv, mcml.md."
+            "For each workload, measures the per-rank log peak of causal logging without checkpoints,"
+                    + " then runs mcml with a quota of theta %% of it under each switch-off order. Reports the "
+                    + "measured log peak (at most the quota), the channels switched off, and the average "
+                    + "rollback set and chain depth over every single failed rank, in %% of ranks; it kills a "
+                    + "few ranks per configuration to check that the runtime rolls back that set. Writes "
+                    + "mcml.json, mcml.csv and mcml.md."
         })
 public final class McmlBench implements Callable<Integer> {
     @Option(names = "--workloads", defaultValue = "amr,cg", description = "Workloads. Default: ${DEFAULT-VALUE}.")

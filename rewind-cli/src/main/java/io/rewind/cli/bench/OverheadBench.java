@@ -40,12 +40,13 @@ import picocli.CommandLine.Option;
 @Command(
         name = "overhead",
         mixinStandardHelpOptions = true,
+        header = "Failure-free overhead of each protocol: workloads x protocols x rank counts.",
         description = {
-            "Failure-free overhead: workloads x protocols x rank counts, interleaved and repeated.",
-            "Reports the median run time and its spread, the ratio to protocol none, per-rank log growth",
-            "(average and maximum MB/s), logged bytes and entries, determinants (event logger or",
-            "piggybacked, with piggybacked bytes per message sent), checkpoint size and time.",
-            "Writes overhead.json, overhead.csv and overhead.md into --out."
+            "Runs workloads x protocols x rank counts without failures, interleaved and repeated. "
+                    + "Reports the median run time and its spread, the ratio to protocol none, the per-rank log"
+                    + " growth (average and maximum MB/s), logged bytes and entries, determinants (event logger"
+                    + " or piggybacked, with piggybacked bytes per message sent), and checkpoint size and time."
+                    + " Writes overhead.json, overhead.csv and overhead.md into --out."
         })
 public final class OverheadBench implements Callable<Integer> {
     @Option(

@@ -23,10 +23,12 @@ import picocli.CommandLine.Option;
 @Command(
         name = "pingpong",
         mixinStandardHelpOptions = true,
+        header = "Ping-pong between two ranks, from 1 byte to --max-bytes.",
         description = {
-            "Ping-pong between two ranks from 1 byte to --max-bytes, with byte arrays and direct buffers.",
-            "Reports the median half round trip and the bandwidth, beside a single-thread memory copy of",
-            "the same size (the limit of any in-memory transport). Writes pingpong.csv and pingpong.md."
+            "Ping-pong between two ranks from 1 byte to --max-bytes, with byte arrays and direct "
+                    + "buffers. Reports the median half round trip and the bandwidth, beside a single-thread "
+                    + "memory copy of the same size (the limit of any in-memory transport). Writes pingpong.csv"
+                    + " and pingpong.md."
         })
 public final class PingPongBench implements Callable<Integer> {
     @Option(names = "--max-bytes", defaultValue = "4194304", description = "Largest message (default 4 MiB).")

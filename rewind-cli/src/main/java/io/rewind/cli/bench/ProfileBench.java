@@ -29,11 +29,12 @@ import picocli.CommandLine.Parameters;
 @Command(
         name = "profile",
         mixinStandardHelpOptions = true,
+        header = "Records the communication matrix of one run as a profile.",
         description = {
-            "Records the communication matrix of one run: bytes and messages per ordered pair of ranks,",
-            "point-to-point and collective apart, and each rank's run time, as a rewind-profile file",
-            "(docs/formats.md) for rewind analyze, plan and report. Prints totals and the Gini index of",
-            "the bytes each rank sent."
+            "Records the communication matrix of one run: bytes and messages per ordered pair of "
+                    + "ranks, point-to-point and collective apart, and each rank's run time, as a "
+                    + "rewind-profile file (docs/formats.md) for rewind analyze, plan and report. Prints the "
+                    + "totals and the Gini index of the bytes each rank sent."
         })
 public final class ProfileBench implements Callable<Integer> {
     @Option(

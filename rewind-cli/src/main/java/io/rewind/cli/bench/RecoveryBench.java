@@ -34,12 +34,14 @@ import picocli.CommandLine.Option;
 @Command(
         name = "recovery",
         mixinStandardHelpOptions = true,
+        header = "Time lost to one crash under local, cluster and global rollback.",
         description = {
-            "Local, cluster (spbc) and global rollback after one crash: checkpoints at ~40%% and ~80%% of the",
-            "run (one line kept), the last rank killed at 75%%. Reports time lost against a failure-free run of",
-            "the same protocol, recovery phases (detect, respawn, restore, rework), the rework of the ranks",
-            "rolled back against the same iterations failure-free (from per-iteration timestamps), and the",
-            "reduction of time lost against global rollback. Writes recovery.json/.csv/.md into --out."
+            "Local, cluster (spbc) and global rollback after one crash: checkpoints at about 40%% and"
+                    + " 80%% of the run (one line kept), the last rank killed at 75%%. Reports the time lost "
+                    + "against a failure-free run of the same protocol, the recovery phases (detect, respawn, "
+                    + "restore, rework), the rework of the ranks rolled back against the same iterations "
+                    + "failure-free (from per-iteration timestamps), and the reduction of time lost against "
+                    + "global rollback. Writes recovery.json, recovery.csv and recovery.md into --out."
         })
 public final class RecoveryBench implements Callable<Integer> {
     @Option(

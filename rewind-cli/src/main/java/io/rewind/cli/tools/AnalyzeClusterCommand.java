@@ -19,11 +19,13 @@ import picocli.CommandLine.Option;
 @Command(
         name = "cluster",
         mixinStandardHelpOptions = true,
+        header = "Clusters ranks so that few bytes cross clusters, against contiguous blocks.",
         description = {
-            "Cluster ranks to minimise logged (inter-cluster) bytes; compare with contiguous blocks.",
-            "Cluster ranks so that as few bytes as possible cross clusters (those are logged),",
-            "optionally keeping the ranks of a node together; --balanced then lowers the largest per-rank log.",
-            "Compares with contiguous blocks of ranks and can write a cluster file for hierarchical logging."
+            "Clusters ranks so that as few bytes as possible cross clusters (those are the bytes a "
+                    + "hierarchical protocol logs), optionally keeping the ranks of a node together; --balanced"
+                    + " then lowers the largest per-rank log. Compares the result with contiguous blocks of "
+                    + "ranks and can write a cluster file for hierarchical logging (rewind run --protocol spbc "
+                    + "--clusters FILE)."
         })
 final class AnalyzeClusterCommand extends ToolCommand {
 

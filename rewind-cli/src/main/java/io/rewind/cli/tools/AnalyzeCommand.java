@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
 @Command(
         name = "analyze",
         mixinStandardHelpOptions = true,
+        header = "Analyses a communication profile: load, clustering, MCML channel switch-off.",
         description = "Analyse a communication profile: load and Gini index, clustering, MCML channel switch-off.",
         subcommands = {
             AnalyzeLoadCommand.class,

@@ -11,6 +11,7 @@ import picocli.CommandLine.Option;
 @Command(
         name = "generate",
         mixinStandardHelpOptions = true,
+        header = "Writes a synthetic profile: a 3-D stencil with hot spots, a 2-D grid, or cliques.",
         description = "Write a synthetic profile: a 3-D stencil with hot spots (skewed load), a 2-D grid, or cliques.")
 final class AnalyzeGenerateCommand extends ToolCommand {
 

@@ -18,10 +18,10 @@ import picocli.CommandLine.Option;
 @Command(
         name = "load",
         mixinStandardHelpOptions = true,
+        header = "Per-rank communication load, its Gini index, and the coverage of a clustering.",
         description = {
-            "Per-rank communication load, its Gini index, and the coverage of a clustering.",
-            "Gini index as in the MCML paper, section III-A;",
-            "with --clustering, the coverage of that clustering (share of bytes inside clusters)."
+            "The Gini index is computed as in the MCML paper, section III-A. With --clustering, also "
+                    + "the coverage of that clustering: the share of the bytes that stay inside clusters."
         })
 final class AnalyzeLoadCommand extends ToolCommand {
 

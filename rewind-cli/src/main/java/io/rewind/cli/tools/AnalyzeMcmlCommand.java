@@ -17,11 +17,12 @@ import picocli.CommandLine.Option;
 @Command(
         name = "mcml",
         mixinStandardHelpOptions = true,
+        header = "Channels MCML switches off under a log budget, with the rollback sets they cost.",
         description = {
-            "MCML analysis: channels switched off under a log budget, rollback set and chain.",
-            "Memory-constrained message logging: with a per-rank log budget of theta %% of the largest",
-            "log under full logging, switch channels off (heaviest link first, or nearest in a dendrogram first)",
-            "and report the average rollback set and rollback chain after one failure, in %% of ranks."
+            "Memory-constrained message logging: with a per-rank log budget of theta %% of the "
+                    + "largest log under full logging, switches channels off (the heaviest link first, or the "
+                    + "nearest in a dendrogram first) and reports the average rollback set and rollback chain "
+                    + "after one failure, in %% of ranks."
         })
 final class AnalyzeMcmlCommand extends ToolCommand {
 

@@ -16,11 +16,13 @@ import picocli.CommandLine.Option;
 @Command(
         name = "model",
         mixinStandardHelpOptions = true,
+        header = "Projects time and energy of MCML against simple causal logging at scale.",
         description = {
-            "Project time and energy of MCML versus simple causal message logging at scale.",
-            "T = solve + checkpoint + recover + restart, optimal checkpoint period, energy from two power levels;",
-            "SCML checkpoints at omega times the optimal period, MCML at the optimum.",
-            "Defaults are table VI of the MCML paper; see docs/tools.md for the formulas."
+            "The analytical model of the MCML paper's section VI: the time to solution is solve plus "
+                    + "checkpoint plus recover plus restart at the optimal checkpoint period, and the energy "
+                    + "comes from two power levels. Simple causal message logging (SCML) checkpoints at omega "
+                    + "times the optimal period, MCML at the optimum. The defaults are the paper's table VI; "
+                    + "docs/tools.md gives the formulas."
         })
 public final class ModelCommand extends ToolCommand {
 

@@ -19,12 +19,13 @@ import picocli.CommandLine.Option;
 @Command(
         name = "plan",
         mixinStandardHelpOptions = true,
+        header = "Chooses the clustering, log quota and number of logger nodes for a run.",
         description = {
-            "Choose clustering, log memory quota and number of logger nodes for a run.",
-            "Picks a clustering, a memory quota for the message log and a number of logger nodes",
-            "(the procedure of 'Addressing the last roadblock for message logging in HPC', section 4.6)",
-            "so that loggers stay under a share of the nodes; prints the whole trade-off table.",
-            "--options-out FILE writes the choice as 'rewind run' options: rewind run -n N @FILE PROGRAM."
+            "Picks a clustering, a memory quota for the message log and a number of logger nodes, by "
+                    + "the procedure of 'Addressing the last roadblock for message logging in HPC' (section "
+                    + "4.6), so that the loggers stay under a share of the nodes, and prints the whole "
+                    + "trade-off table. --options-out FILE writes the choice as 'rewind run' options, for "
+                    + "rewind run -n N @FILE PROGRAM."
         })
 public final class PlanCommand extends ToolCommand {
 

@@ -22,13 +22,14 @@ import picocli.CommandLine.Option;
 @Command(
         name = "report",
         mixinStandardHelpOptions = true,
+        header = "Writes a self-contained HTML report with plots of a profile and a run record.",
         description = {
-            "Writes a self-contained HTML report with plots from a profile, a run record or both: the "
-                    + "communication heatmap, the load curve with its Gini gap, the cluster map, the log "
-                    + "growth per rank, the recovery timeline (every rank a recovery rolled back), the "
-                    + "protocol comparison, and with --model or any model option the analytical model's "
-                    + "curves. With a run record of a protocol that checkpoints by clusters, the cluster map "
-                    + "is the run's own unless --clusters or --clustering asks for another."
+            "Writes one HTML page, from a profile, a run record or both, with the communication "
+                    + "heatmap, the load curve with its Gini gap, the cluster map, the log growth per rank, the"
+                    + " recovery timeline (every rank a recovery rolled back), the protocol comparison, and "
+                    + "with --model or any model option the analytical model's curves. With a run record of a "
+                    + "protocol that checkpoints by clusters, the cluster map is the run's own unless "
+                    + "--clusters or --clustering asks for another."
         })
 public final class ReportCommand extends ToolCommand {
 
