@@ -130,10 +130,10 @@ final class FaultToleranceOptions {
     @Option(
             names = "--kill",
             paramLabel = "RANK@WHEN[,...]",
-            description = "Crash ranks: RANK@ITERATION (at that Checkpointer.point() call), RANK@tMILLIS (that long "
-                    + "after the start), RANK@cN (while writing checkpoint N), RANK@oN (at the rank's N-th MPI "
+            description = "Crash ranks: RANK@ITERATION (at that Checkpointer.point() call), RANK@tTIME (that long "
+                    + "after the start: t1500 is milliseconds, or with a unit as t300ms, t2s, t1m), RANK@cN (while writing checkpoint N), RANK@oN (at the rank's N-th MPI "
                     + "operation: a send, a receive, a wait, a probe, also inside a collective; any program, "
-                    + "no Rewind API needed). Example: 2@50,0@t1500,1@o300.")
+                    + "no Rewind API needed). Example: 2@50,0@t2s,1@o300.")
     String kill;
 
     @Option(
@@ -233,6 +233,13 @@ final class FaultToleranceOptions {
             // Read and checked against the job by the protocol's descriptor when the job is built.
             b.option(given.getKey(), given.getValue());
         }
+        if (checkpointEvery < 0) {
+            throw new IllegalArgumentException(
+                    "--checkpoint-every " + checkpointEvery + ": must be 0 (no checkpoints) or more");
+        }
+        if (keepLines < 1) {
+            throw new IllegalArgumentException("--keep-lines " + keepLines + ": must be 1 or more");
+        }
         b.protocol(chosen)
                 .checkpointEvery(checkpointEvery)
                 .keepLines(keepLines)
@@ -266,15 +273,8 @@ final class FaultToleranceOptions {
                     "--protocol " + chosen.name() + " needs --log-quota SIZE (the most a rank's log may hold)");
         }
         if (logQuota != null) {
-            double quota;
-            try {
-                quota = new io.rewind.cli.tools.ByteSizeConverter().convert(logQuota);
-            } catch (RuntimeException e) {
-                throw new IllegalArgumentException("--log-quota " + logQuota + ": " + e.getMessage(), e);
-            }
-            if (!(quota >= 1) || quota >= Long.MAX_VALUE) {
-                throw new IllegalArgumentException("--log-quota " + logQuota + ": must be at least 1 byte");
-            }
+            // Below a kilobyte a quota holds no message worth the name: every channel would go off at once.
+            double quota = size("--log-quota", logQuota, 1024);
             if (boundsLog) {
                 log = log.toBuilder().quotaBytes((long) quota).build();
             }
@@ -319,7 +319,7 @@ final class FaultToleranceOptions {
         io.rewind.ft.logger.LoggerConfig c =
                 io.rewind.ft.logger.LoggerConfig.of(loggers, (long) size("--log-quota", logQuota));
         if (loggerMemory != null) {
-            c = c.withCapacity((long) size("--logger-memory", loggerMemory));
+            c = c.withCapacity((long) size("--logger-memory", loggerMemory, 64 * 1024));
         }
         if (loggerReplicas != null) {
             c = c.withReplicas(loggerReplicas);
@@ -340,7 +340,25 @@ final class FaultToleranceOptions {
         b.loggers(c);
     }
 
-    private static double size(String option, String text) {
+    /**
+     * A size option's bytes (64KiB, 1MiB, 65536), refused in one line when it is none or below
+     * {@code least} bytes.
+     */
+    static double size(String option, String text, long least) {
+        double bytes = size(option, text);
+        if (bytes < least) {
+            throw new IllegalArgumentException(option + " " + text + ": must be at least " + readable(least));
+        }
+        return bytes;
+    }
+
+    private static String readable(long bytes) {
+        return bytes >= 1 << 20 && bytes % (1 << 20) == 0
+                ? (bytes >> 20) + "MiB"
+                : bytes >= 1024 && bytes % 1024 == 0 ? (bytes >> 10) + "KiB" : bytes + " bytes";
+    }
+
+    static double size(String option, String text) {
         double bytes;
         try {
             bytes = new io.rewind.cli.tools.ByteSizeConverter().convert(text);

@@ -24,11 +24,15 @@ import picocli.CommandLine.Command;
                     + "'rewind run' takes."
         })
 final class ProtocolsCommand implements Callable<Integer> {
-    /** Width of the text column, for the wrapped summaries and option help. */
-    private static final int WIDTH = 100;
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    /** Width of the text, the help's (COLUMNS or the terminal's, else 80). */
+    private int width;
 
     @Override
     public Integer call() {
+        width = spec.usageMessage().width();
         for (ProtocolDescriptor d : ProtocolRegistry.all()) {
             System.out.println(d.name() + (d.recovers() ? "" : " (no recovery)"));
             wrap("  ", d.summary());
@@ -45,18 +49,18 @@ final class ProtocolsCommand implements Callable<Integer> {
         System.out.println();
         System.out.println("capabilities:");
         for (Capability c : Capability.values()) {
-            System.out.println("  " + c.label() + ": " + c.description());
+            wrap("  " + c.label() + ": ", c.description());
         }
         return 0;
     }
 
     /** {@code text} wrapped at word boundaries, the first line after {@code first}, the others indented alike. */
-    private static void wrap(String first, String text) {
+    private void wrap(String first, String text) {
         String indent = " ".repeat(first.length());
         StringBuilder line = new StringBuilder(first);
         boolean empty = true;
         for (String word : text.split("\\s+")) {
-            if (!empty && line.length() + 1 + word.length() > WIDTH) {
+            if (!empty && line.length() + 1 + word.length() > width) {
                 System.out.println(line);
                 line = new StringBuilder(indent);
                 empty = true;

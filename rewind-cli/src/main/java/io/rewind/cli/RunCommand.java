@@ -77,10 +77,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(
             names = "--eager-limit",
-            paramLabel = "BYTES",
-            description = "Largest message sent eagerly "
-                    + "(larger ones wait for their receive and are copied once). Default: 65536.")
-    Long eagerLimit;
+            paramLabel = "SIZE",
+            description = "Largest message sent eagerly, e.g. 64KiB (larger ones wait for their receive and are "
+                    + "copied once). Default: 64KiB.")
+    String eagerLimit;
 
     @picocli.CommandLine.Mixin
     FaultToleranceOptions ft = new FaultToleranceOptions();
@@ -215,12 +215,14 @@ final class RunCommand implements Callable<Integer> {
             }
             b.classPath(entries);
         }
-        if (eagerLimit != null) {
-            b.engine(io.rewind.engine.EngineConfig.forRanks(ranks).withEagerLimit(eagerLimit));
-        }
         JobConfig config;
         Launch processes;
         try {
+            if (eagerLimit != null) {
+                b.engine(io.rewind.engine.EngineConfig.forRanks(ranks)
+                        .withEagerLimit((long) FaultToleranceOptions.size("--eager-limit", eagerLimit)));
+            }
+            launch = launch.toLowerCase(java.util.Locale.ROOT);
             processes = launch.equals("threads")
                     ? null
                     : LaunchModes.launch(

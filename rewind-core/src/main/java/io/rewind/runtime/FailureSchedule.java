@@ -56,7 +56,33 @@ public record FailureSchedule(List<Kill> kills) implements java.io.Serializable 
         return kills.isEmpty();
     }
 
-    /** Parses e.g. {@code 2@5,0@t1500,3@c2}; ranks are checked against {@code ranks}. */
+    /**
+     * The time of a time kill in milliseconds: a bare number is milliseconds (the first syntax, kept),
+     * or a number with a unit as every duration option takes it: {@code 300ms}, {@code 2s},
+     * {@code 1.5s}, {@code 2m}.
+     */
+    private static long millis(String when) {
+        String v = when.trim().toLowerCase(java.util.Locale.ROOT);
+        double unit = 1;
+        if (v.endsWith("ms")) {
+            v = v.substring(0, v.length() - 2);
+        } else if (v.endsWith("s")) {
+            unit = 1000;
+            v = v.substring(0, v.length() - 1);
+        } else if (v.endsWith("m")) {
+            unit = 60_000;
+            v = v.substring(0, v.length() - 1);
+        } else {
+            return Long.parseLong(v);
+        }
+        double ms = Double.parseDouble(v) * unit;
+        if (!Double.isFinite(ms) || ms > Long.MAX_VALUE) {
+            throw new NumberFormatException(when);
+        }
+        return Math.round(ms);
+    }
+
+    /** Parses e.g. {@code 2@5,0@t1500,0@t2s,3@c2}; ranks are checked against {@code ranks}. */
     public static FailureSchedule parse(String spec, int ranks) {
         List<Kill> kills = new ArrayList<>();
         if (spec == null || spec.isBlank()) {
@@ -67,7 +93,8 @@ public record FailureSchedule(List<Kill> kills) implements java.io.Serializable 
             int at = s.indexOf('@');
             if (at <= 0 || at == s.length() - 1) {
                 throw new IllegalArgumentException(
-                        "'" + s + "' is not RANK@ITERATION, RANK@tMILLIS, RANK@cCHECKPOINT or RANK@oOPERATION");
+                        "'" + s
+                                + "' is not RANK@ITERATION, RANK@tTIME (e.g. t1500 in ms, t2s), RANK@cCHECKPOINT or RANK@oOPERATION");
             }
             int rank;
             long value;
@@ -85,10 +112,11 @@ public record FailureSchedule(List<Kill> kills) implements java.io.Serializable 
                     trigger = Trigger.OPERATION;
                     when = when.substring(1);
                 }
-                value = Long.parseLong(when);
+                value = trigger == Trigger.TIME ? millis(when) : Long.parseLong(when);
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException(
-                        "'" + s + "' is not RANK@ITERATION, RANK@tMILLIS, RANK@cCHECKPOINT or RANK@oOPERATION");
+                        "'" + s
+                                + "' is not RANK@ITERATION, RANK@tTIME (e.g. t1500 in ms, t2s), RANK@cCHECKPOINT or RANK@oOPERATION");
             }
             if (rank < 0 || rank >= ranks) {
                 throw new IllegalArgumentException(

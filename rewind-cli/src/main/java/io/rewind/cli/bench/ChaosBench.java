@@ -79,9 +79,12 @@ public final class ChaosBench implements Callable<Integer> {
 
     @Option(
             names = "--timeout",
-            defaultValue = "60",
-            description = "Seconds a run may take before it counts as a " + "hang. Default: ${DEFAULT-VALUE}.")
-    int timeoutSeconds;
+            paramLabel = "DURATION",
+            defaultValue = "60s",
+            converter = io.rewind.cli.DurationConverter.class,
+            description = "How long a run may take before it counts as a hang, e.g. 90s or 10m (a bare number is "
+                    + "seconds). Default: ${DEFAULT-VALUE}.")
+    java.time.Duration timeout;
 
     @Option(names = "--out", defaultValue = "runs/chaos", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
@@ -112,7 +115,7 @@ public final class ChaosBench implements Callable<Integer> {
             System.err.println("rewind bench chaos: --seeds and --checkpoints must be positive, --ranks at least 2");
             return 2;
         }
-        Duration limit = Duration.ofSeconds(timeoutSeconds);
+        Duration limit = timeout;
         Harness.Table t = new Harness.Table(
                 "seed",
                 "seed",
@@ -159,7 +162,7 @@ public final class ChaosBench implements Callable<Integer> {
                     try {
                         // The runtime enforces the limit itself; this guard catches a runtime that does not.
                         r = CompletableFuture.supplyAsync(run::execute)
-                                .get(timeoutSeconds + GRACE_SECONDS, TimeUnit.SECONDS);
+                                .get(timeout.toSeconds() + GRACE_SECONDS, TimeUnit.SECONDS);
                     } catch (TimeoutException | ExecutionException | InterruptedException e) {
                         System.err.printf(
                                 "FAILED seed %d: %s under %s, kills %s: the runtime did not return within "
@@ -168,7 +171,7 @@ public final class ChaosBench implements Callable<Integer> {
                                 w.cliName(),
                                 p.name(),
                                 schedule,
-                                timeoutSeconds + GRACE_SECONDS,
+                                timeout.toSeconds() + GRACE_SECONDS,
                                 e,
                                 run.commandLine());
                         return 1;
@@ -234,7 +237,7 @@ public final class ChaosBench implements Callable<Integer> {
         settings.put("size", sz.name().toLowerCase());
         settings.put("checkpoints_per_run", checkpoints);
         settings.put("keep_lines", keepLines);
-        settings.put("timeout_s", timeoutSeconds);
+        settings.put("timeout_s", timeout.toSeconds());
         settings.put("failed", failures.size());
         String cmd = "rewind bench chaos --workloads " + workloads + " --protocols " + protocols + " -n " + ranks
                 + " --size " + size + " --first-seed " + firstSeed + " --seeds " + seeds;

@@ -16,7 +16,6 @@ import io.rewind.tools.profile.Traffic;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -86,9 +85,12 @@ public final class ClustersBench implements Callable<Integer> {
 
     @Option(
             names = "--timeout",
-            defaultValue = "600",
-            description = "Seconds a run may take. Default: ${DEFAULT-VALUE}.")
-    int timeoutSeconds;
+            paramLabel = "DURATION",
+            defaultValue = "600s",
+            converter = io.rewind.cli.DurationConverter.class,
+            description =
+                    "How long a run may take, e.g. 90s or 10m (a bare number is seconds). Default: ${DEFAULT-VALUE}.")
+    java.time.Duration timeout;
 
     @Option(names = "--out", defaultValue = "runs/clusters", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
@@ -136,7 +138,6 @@ public final class ClustersBench implements Callable<Integer> {
             System.err.println("rewind bench clusters: needs at least 2 ranks and 1 repetition");
             return 2;
         }
-        Duration timeout = Duration.ofSeconds(timeoutSeconds);
         Path files = out.resolve("cluster-files");
         Files.createDirectories(files);
         Map<BenchWorkload, CommProfile> profiles = new LinkedHashMap<>();

@@ -15,7 +15,6 @@ import io.rewind.tools.profile.Traffic;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -114,9 +113,12 @@ public final class LoggersBench implements Callable<Integer> {
 
     @Option(
             names = "--timeout",
-            defaultValue = "600",
-            description = "Seconds a run may take. Default: ${DEFAULT-VALUE}.")
-    int timeoutSeconds;
+            paramLabel = "DURATION",
+            defaultValue = "600s",
+            converter = io.rewind.cli.DurationConverter.class,
+            description =
+                    "How long a run may take, e.g. 90s or 10m (a bare number is seconds). Default: ${DEFAULT-VALUE}.")
+    java.time.Duration timeout;
 
     @Option(names = "--out", defaultValue = "runs/loggers", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
@@ -225,7 +227,6 @@ public final class LoggersBench implements Callable<Integer> {
                     + " and a --quota-fraction in (0, 1]");
             return 2;
         }
-        Duration timeout = Duration.ofSeconds(timeoutSeconds);
         Path files = out.resolve("cluster-files");
         List<Config> configs = new ArrayList<>();
         Map<BenchWorkload, String> reference = new LinkedHashMap<>();

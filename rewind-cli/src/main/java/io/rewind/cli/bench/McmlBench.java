@@ -14,7 +14,6 @@ import io.rewind.tools.mcml.Dendrogram;
 import io.rewind.tools.profile.Traffic;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,9 +89,12 @@ public final class McmlBench implements Callable<Integer> {
 
     @Option(
             names = "--timeout",
-            defaultValue = "300",
-            description = "Seconds a run may take. Default: ${DEFAULT-VALUE}.")
-    int timeoutSeconds;
+            paramLabel = "DURATION",
+            defaultValue = "300s",
+            converter = io.rewind.cli.DurationConverter.class,
+            description =
+                    "How long a run may take, e.g. 90s or 10m (a bare number is seconds). Default: ${DEFAULT-VALUE}.")
+    java.time.Duration timeout;
 
     @Option(names = "--out", defaultValue = "runs/mcml", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
@@ -165,7 +167,6 @@ public final class McmlBench implements Callable<Integer> {
             System.err.println("rewind bench mcml: at least 2 ranks, --kills at least 0, thetas at most 100");
             return 2;
         }
-        Duration timeout = Duration.ofSeconds(timeoutSeconds);
         Harness.Table t = table();
         int checked = 0;
         int mismatched = 0;

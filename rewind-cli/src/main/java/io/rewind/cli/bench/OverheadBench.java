@@ -13,7 +13,6 @@ import io.rewind.runtime.RunReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -86,9 +85,12 @@ public final class OverheadBench implements Callable<Integer> {
 
     @Option(
             names = "--timeout",
-            defaultValue = "300",
-            description = "Seconds a run may take. Default: ${DEFAULT-VALUE}.")
-    int timeoutSeconds;
+            paramLabel = "DURATION",
+            defaultValue = "300s",
+            converter = io.rewind.cli.DurationConverter.class,
+            description =
+                    "How long a run may take, e.g. 90s or 10m (a bare number is seconds). Default: ${DEFAULT-VALUE}.")
+    java.time.Duration timeout;
 
     @Option(
             names = "--clusters",
@@ -397,8 +399,7 @@ public final class OverheadBench implements Callable<Integer> {
     private Harness.Run run(BenchWorkload w, BenchWorkload.Size sz, int n, ProtocolDescriptor p) {
         int every = p == ProtocolRegistry.NONE || checkpoints == 0 ? 0 : Math.max(1, w.iterations(sz) / checkpoints);
         ClusterLayout layout = p.create().usesClusters() ? ClusterLayout.blocks(Math.min(clusters, n)) : null;
-        return new Harness.Run(
-                w, sz, n, p, every, 2, FailureSchedule.NONE, Duration.ofSeconds(timeoutSeconds), layout, null);
+        return new Harness.Run(w, sz, n, p, every, 2, FailureSchedule.NONE, timeout, layout, null);
     }
 
     /**
@@ -540,11 +541,7 @@ public final class OverheadBench implements Callable<Integer> {
                     }
                     // The first turn rotates from one run to the next, so every job runs in every place of
                     // the round (right after each other job) equally often.
-                    Turnstile turns = new Turnstile(
-                            runs.size(),
-                            n,
-                            Duration.ofSeconds(timeoutSeconds).toNanos(),
-                            Math.floorMod(rep, runs.size()));
+                    Turnstile turns = new Turnstile(runs.size(), n, timeout.toNanos(), Math.floorMod(rep, runs.size()));
                     JobResult[] results = new JobResult[runs.size()];
                     List<Thread> threads = new ArrayList<>();
                     for (int j = 0; j < runs.size(); j++) {

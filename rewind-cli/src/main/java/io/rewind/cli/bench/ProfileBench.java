@@ -11,7 +11,6 @@ import io.rewind.tools.profile.ProfileWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,9 +56,12 @@ public final class ProfileBench implements Callable<Integer> {
 
     @Option(
             names = "--timeout",
-            defaultValue = "600",
-            description = "Seconds the run may take. Default: ${DEFAULT-VALUE}.")
-    int timeoutSeconds;
+            paramLabel = "DURATION",
+            defaultValue = "600s",
+            converter = io.rewind.cli.DurationConverter.class,
+            description =
+                    "How long the run may take, e.g. 90s or 10m (a bare number is seconds). Default: ${DEFAULT-VALUE}.")
+    java.time.Duration timeout;
 
     @Parameters(
             index = "0",
@@ -95,7 +97,7 @@ public final class ProfileBench implements Callable<Integer> {
         JobResult r = Job.run(JobConfig.builder(main)
                 .ranks(ranks)
                 .args(programArgs)
-                .timeout(Duration.ofSeconds(timeoutSeconds))
+                .timeout(timeout)
                 .quiet()
                 .build());
         if (!r.ok()) {

@@ -9,7 +9,6 @@ import io.rewind.runtime.PointListener;
 import io.rewind.runtime.RunReport;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,9 +66,12 @@ public final class RecoveryBench implements Callable<Integer> {
 
     @Option(
             names = "--timeout",
-            defaultValue = "300",
-            description = "Seconds a run may take. Default: ${DEFAULT-VALUE}.")
-    int timeoutSeconds;
+            paramLabel = "DURATION",
+            defaultValue = "300s",
+            converter = io.rewind.cli.DurationConverter.class,
+            description =
+                    "How long a run may take, e.g. 90s or 10m (a bare number is seconds). Default: ${DEFAULT-VALUE}.")
+    java.time.Duration timeout;
 
     @Option(
             names = "--spbc-clusters",
@@ -176,15 +178,7 @@ public final class RecoveryBench implements Callable<Integer> {
             }
         }
         for (BenchWorkload w : ws) {
-            new Harness.Run(
-                            w,
-                            sz,
-                            ranks,
-                            ProtocolRegistry.NONE,
-                            0,
-                            1,
-                            FailureSchedule.NONE,
-                            Duration.ofSeconds(timeoutSeconds))
+            new Harness.Run(w, sz, ranks, ProtocolRegistry.NONE, 0, 1, FailureSchedule.NONE, timeout)
                     .execute(); // untimed warm-up
         }
         Map<String, Sample> samples = new LinkedHashMap<>();
@@ -198,7 +192,6 @@ public final class RecoveryBench implements Callable<Integer> {
                 FailureSchedule kill = FailureSchedule.parse((ranks - 1) + "@" + killAt, ranks);
                 for (Variant v : variants) {
                     Sample s = samples.computeIfAbsent(w.cliName() + "/" + v.label(), k -> new Sample());
-                    Duration timeout = Duration.ofSeconds(timeoutSeconds);
                     Harness.Run ff = new Harness.Run(
                             w, sz, ranks, v.protocol(), every, 1, FailureSchedule.NONE, timeout, v.clusters(), null);
                     Harness.Run failing =

@@ -1,38 +1,25 @@
 package io.rewind.cli.tools;
 
-import java.util.Locale;
+import io.rewind.cli.DurationConverter;
 import picocli.CommandLine;
 
-/** Parses durations into seconds: 500ms, 90s, 20m, 2h, 1.5d, or a plain number of seconds. */
+/**
+ * A duration in seconds, for the tools' figures that are rates per second: written as every duration
+ * option takes it (500ms, 90s, 20m, 2h, 1.5d, or a bare number of seconds), and more than zero.
+ */
 final class SecondsConverter implements CommandLine.ITypeConverter<Double> {
 
     @Override
     public Double convert(String value) {
-        String v = value.trim().toLowerCase(Locale.ROOT);
-        double unit = 1;
-        if (v.endsWith("ms")) {
-            unit = 1e-3;
-            v = v.substring(0, v.length() - 2);
-        } else if (v.endsWith("s")) {
-            v = v.substring(0, v.length() - 1);
-        } else if (v.endsWith("m")) {
-            unit = 60;
-            v = v.substring(0, v.length() - 1);
-        } else if (v.endsWith("h")) {
-            unit = 3600;
-            v = v.substring(0, v.length() - 1);
-        } else if (v.endsWith("d")) {
-            unit = 86400;
-            v = v.substring(0, v.length() - 1);
-        }
+        double seconds;
         try {
-            double n = Double.parseDouble(v);
-            if (!(n > 0) || Double.isInfinite(n)) {
-                throw new NumberFormatException();
-            }
-            return n * unit;
-        } catch (NumberFormatException e) {
+            seconds = DurationConverter.parse(value).toNanos() / 1e9;
+        } catch (RuntimeException e) {
+            seconds = 0;
+        }
+        if (!(seconds > 0)) {
             throw new CommandLine.TypeConversionException("'" + value + "' is not a duration (use e.g. 90s, 20m, 2h)");
         }
+        return seconds;
     }
 }
