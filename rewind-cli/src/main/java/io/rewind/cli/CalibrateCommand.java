@@ -21,10 +21,18 @@ public final class CalibrateCommand implements Callable<Integer> {
     boolean quick;
 
     @Option(
-            names = "--millis-per-point",
-            paramLabel = "MS",
-            description = "Time spent on each (size, method) point (default 200, or 40 with --quick).")
-    Integer millisPerPoint;
+            names = "--time-per-point",
+            paramLabel = "DURATION",
+            converter = DurationConverter.class,
+            description =
+                    "Time spent on each (size, method) point, e.g. 200ms (default 200ms, or 40ms with " + "--quick).")
+    java.time.Duration timePerPoint;
+
+    /** The name {@code --time-per-point} had, in milliseconds, before every duration took units (one release). */
+    @Option(names = "--millis-per-point", hidden = true)
+    void oldTimePerPoint(long millis) {
+        timePerPoint = java.time.Duration.ofMillis(millis);
+    }
 
     @Option(
             names = "--rounds",
@@ -35,7 +43,7 @@ public final class CalibrateCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         CopyMethodCalibration.Options d = CopyMethodCalibration.Options.defaults();
-        long nanos = millisPerPoint != null ? millisPerPoint * 1_000_000L : quick ? 40_000_000L : d.nanosPerPoint();
+        long nanos = timePerPoint != null ? timePerPoint.toNanos() : quick ? 40_000_000L : d.nanosPerPoint();
         int r = rounds != null ? rounds : quick ? 3 : d.rounds();
         CopyMethodCalibration.Options options;
         try {

@@ -18,7 +18,7 @@ class CalibrateCommandTest {
         int status;
         try {
             System.setOut(new PrintStream(buf, true, StandardCharsets.UTF_8));
-            status = RewindCommand.execute("calibrate", "--quick", "--millis-per-point", "10", "--rounds", "1");
+            status = RewindCommand.execute("calibrate", "--quick", "--time-per-point", "10ms", "--rounds", "1");
         } finally {
             System.setOut(saved);
         }

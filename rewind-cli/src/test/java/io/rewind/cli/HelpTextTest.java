@@ -65,6 +65,15 @@ class HelpTextTest {
             if (listed && (!summary.endsWith(".") || summary.length() > 100)) {
                 problems.add(name + ": summary not one short sentence: " + summary);
             }
+            for (CommandLine.Model.OptionSpec o : c.getCommandSpec().options()) {
+                for (String line : o.description()) {
+                    String l = line.strip();
+                    // A line of an option's help ends a sentence, or an item of a list (';').
+                    if (!l.isEmpty() && !l.matches(".*[.:;)]$")) {
+                        problems.add(name + " " + o.longestName() + ": help line cut mid-sentence: " + l);
+                    }
+                }
+            }
             for (String paragraph : u.description()) {
                 boolean example = paragraph.startsWith(" ");
                 if (!paragraph.isBlank() && !example && !(paragraph.endsWith(".") || paragraph.endsWith(":"))) {

@@ -63,17 +63,29 @@ public final class LoggingBench implements Callable<Integer> {
     int sizeFactor;
 
     @Option(
-            names = "--reps",
+            names = "--repeat",
             defaultValue = "5",
             description = "Repetitions: every variant's job runs once in each (default ${DEFAULT-VALUE}).")
     int reps;
 
+    /** The name {@code --repeat} had before it matched the other benchmarks' (kept for one release). */
+    @Option(names = "--reps", hidden = true)
+    void oldRepeat(int value) {
+        reps = value;
+    }
+
     @Option(
-            names = "--warm-up-reps",
+            names = "--warm-up",
             defaultValue = "1",
             description = "Repetitions run first and not counted, so the compiled code has settled (default "
                     + "${DEFAULT-VALUE}).")
     int warmUpReps;
+
+    /** The name {@code --warm-up} had before it matched the other benchmarks' (kept for one release). */
+    @Option(names = "--warm-up-reps", hidden = true)
+    void oldWarmUp(int value) {
+        warmUpReps = value;
+    }
 
     @Option(
             names = "--batches",
@@ -223,7 +235,7 @@ public final class LoggingBench implements Callable<Integer> {
                 || checkpointEvery < 0
                 || warmUpReps < 0) {
             System.err.println("rewind bench logging: need 1 <= --min-bytes <= --max-bytes, --size-factor >= 2, "
-                    + "positive --reps, --batches, --work-scale, and --checkpoint-every, --warm-up-reps >= 0");
+                    + "positive --repeat, --batches, --work-scale, and --checkpoint-every, --warm-up >= 0");
             return 2;
         }
         if (!buffer.equals("array") && !buffer.equals("direct")) {
@@ -291,7 +303,7 @@ public final class LoggingBench implements Callable<Integer> {
         }
         if (variants.stream().anyMatch(Variant::reserve) && warmUpReps < 1) {
             System.err.println("rewind bench logging: --prepare reserved sizes each reserve from the warm-up "
-                    + "repetition: it needs --warm-up-reps 1 or more");
+                    + "repetition: it needs --warm-up 1 or more");
             return 2;
         }
         Files.createDirectories(out);

@@ -65,10 +65,8 @@ public final class McmlBench implements Callable<Integer> {
     @Option(
             names = "--strategies",
             defaultValue = "heaviest,dendrogram,communication",
-            description = {
-                "Switch-off orders: heaviest, dendrogram (contiguous halves) and communication (the",
-                "dendrogram of the profiled run, passed as dendrogram=PATHS). Default: ${DEFAULT-VALUE}."
-            })
+            description = "Switch-off orders: heaviest, dendrogram (contiguous halves) and communication (the "
+                    + "dendrogram of the profiled run, passed as dendrogram=PATHS). Default: ${DEFAULT-VALUE}.")
     String strategies;
 
     @Option(

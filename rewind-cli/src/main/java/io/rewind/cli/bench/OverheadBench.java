@@ -101,56 +101,45 @@ public final class OverheadBench implements Callable<Integer> {
 
     @Option(
             names = "--paired",
-            description = {
-                "Run the protocols' jobs of a workload at once in this JVM, taking turns one iteration",
-                "(Checkpointer.point() to the next) at a time, and divide each protocol's iteration k by",
-                "none's iteration k: reports the median of those paired ratios with quartiles, and the",
-                "ratio of the summed iterations of each repetition. Writes overhead-paired.*."
-            })
+            description = "Run the protocols' jobs of a workload at once in this JVM, taking turns one iteration "
+                    + "(Checkpointer.point() to the next) at a time, and divide each protocol's iteration k by "
+                    + "none's iteration k: reports the median of those paired ratios with quartiles, and the "
+                    + "ratio of the summed iterations of each repetition. Writes overhead-paired.*.")
     boolean paired;
 
     @Option(
             names = "--log-reserve",
             defaultValue = "none",
-            description = {
-                "none, measured or both. measured: each logging protocol's ranks reserve (rewind run",
-                "--log-reserve) what the largest rank log of that protocol's untimed warm-up run needed, so",
-                "its log memory is faulted in when the log opens instead of while the timed iterations",
-                "write it (on a machine where a fault into new memory is dear, that is most of what",
-                "logging costs); reported as 'PROTOCOL (reserved)'. both: each logging protocol runs",
-                "without and with its reserve, side by side.",
-                "Default: ${DEFAULT-VALUE}."
-            })
+            description = "none, measured or both. measured: each logging protocol's ranks reserve (rewind run "
+                    + "--log-reserve) what the largest rank log of that protocol's untimed warm-up run needed, "
+                    + "so its log memory is faulted in when the log opens instead of while the timed iterations"
+                    + " write it (on a machine where a fault into new memory is dear, that is most of what "
+                    + "logging costs); reported as 'PROTOCOL (reserved)'. both: each logging protocol runs "
+                    + "without and with its reserve, side by side. Default: ${DEFAULT-VALUE}.")
     String logReserve;
 
     @Option(
             names = "--warm-up",
             defaultValue = "0",
-            description = {
-                "With --paired: paired runs of every workload made first and not counted, after the one",
-                "untimed run of each variant. Ranks of one JVM each define the program and package mpi",
-                "anew, so the compiler is busy with them for the first tens of seconds and the runtime's",
-                "own code (the protocols' included) reaches its optimised form late on 2 cores.",
-                "Default: ${DEFAULT-VALUE}."
-            })
+            description = "With --paired: paired runs of every workload made first and not counted, after the one "
+                    + "untimed run of each variant. Ranks of one JVM each define the program and package mpi "
+                    + "anew, so the compiler is busy with them for the first tens of seconds and the runtime's "
+                    + "own code (the protocols' included) reaches its optimised form late on 2 cores. Default: "
+                    + "${DEFAULT-VALUE}.")
     int warmUp;
 
     @Option(
             names = "--control",
-            description = {
-                "With --paired: one more job of protocol none takes turns beside the others and is",
-                "reported as 'none (control)'. Its ratios to the reference none show what the method",
-                "resolves: a difference the control's confidence interval spans cannot be seen."
-            })
+            description = "With --paired: one more job of protocol none takes turns beside the others and is "
+                    + "reported as 'none (control)'. Its ratios to the reference none show what the method "
+                    + "resolves: a difference the control's confidence interval spans cannot be seen.")
     boolean control;
 
     @Option(
             names = "--dummy-log",
-            description = {
-                "One more job of each protocol that logs payloads, whose log keeps nothing (the dummy",
-                "backend: no copy, no storage), reported as 'PROTOCOL (dummy log)'. What it costs is what",
-                "the protocol adds apart from the log's copies and memory."
-            })
+            description = "One more job of each protocol that logs payloads, whose log keeps nothing (the dummy "
+                    + "backend: no copy, no storage), reported as 'PROTOCOL (dummy log)'. What it costs is what"
+                    + " the protocol adds apart from the log's copies and memory.")
     boolean dummyLog;
 
     @Option(names = "--out", defaultValue = "runs/overhead", description = "Output folder. Default: ${DEFAULT-VALUE}.")

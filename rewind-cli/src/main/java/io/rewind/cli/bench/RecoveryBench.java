@@ -74,11 +74,17 @@ public final class RecoveryBench implements Callable<Integer> {
     java.time.Duration timeout;
 
     @Option(
-            names = "--spbc-clusters",
+            names = "--clusters",
             defaultValue = "2,4,N",
             description = "Cluster counts spbc runs with, K blocks of contiguous ranks (N: one rank per cluster; "
                     + "counts above the rank count are left out). Empty: no spbc. Default: ${DEFAULT-VALUE}.")
     String spbcClusters;
+
+    /** The name {@code --clusters} had before it matched the other commands' (kept for one release). */
+    @Option(names = "--spbc-clusters", hidden = true)
+    void oldClusters(String value) {
+        spbcClusters = value;
+    }
 
     @Option(names = "--out", defaultValue = "runs/recovery", description = "Output folder. Default: ${DEFAULT-VALUE}.")
     Path out;
@@ -378,7 +384,7 @@ public final class RecoveryBench implements Callable<Integer> {
         settings.put("killed_rank", ranks - 1);
         settings.put("cores", Runtime.getRuntime().availableProcessors());
         String cmd = "rewind bench recovery --workloads " + workloads + " -n " + ranks + " --repeat " + repeat
-                + " --size " + size + " --spbc-clusters " + (spbcClusters.isBlank() ? "''" : spbcClusters);
+                + " --size " + size + " --clusters " + (spbcClusters.isBlank() ? "''" : spbcClusters);
         t.write(out, "recovery", cmd, settings);
         System.out.print(t.markdown());
         System.out.println("wrote recovery.json, recovery.csv and recovery.md in " + out);

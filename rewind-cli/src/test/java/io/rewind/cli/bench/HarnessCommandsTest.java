@@ -261,7 +261,7 @@ class HarnessCommandsTest {
                 "stencil3d",
                 "-n",
                 "4",
-                "--spbc-clusters",
+                "--clusters",
                 "2,8,N",
                 "--repeat",
                 "1",

@@ -26,9 +26,9 @@ class LoggingBenchTest {
                 "4096",
                 "--size-factor",
                 "16",
-                "--reps",
+                "--reps", // the old name of --repeat, kept as a hidden alias
                 "2",
-                "--warm-up-reps",
+                "--warm-up",
                 "0",
                 "--batches",
                 "1",
@@ -84,9 +84,9 @@ class LoggingBenchTest {
                 "65536",
                 "--size-factor",
                 "32",
-                "--reps",
+                "--repeat",
                 "1",
-                "--warm-up-reps",
+                "--warm-up",
                 "0",
                 "--batches",
                 "1",
@@ -130,9 +130,9 @@ class LoggingBenchTest {
                 "65536",
                 "--max-bytes",
                 "65536",
-                "--reps",
+                "--repeat",
                 "1",
-                "--warm-up-reps",
+                "--warm-up",
                 "1",
                 "--batches",
                 "1",
@@ -160,7 +160,7 @@ class LoggingBenchTest {
         assertEquals(
                 2,
                 RewindCommand.execute(
-                        "bench", "logging", "--prepare", "reserved", "--warm-up-reps", "0", "--out", dir.toString()));
+                        "bench", "logging", "--prepare", "reserved", "--warm-up", "0", "--out", dir.toString()));
     }
 
     @Test
@@ -178,9 +178,9 @@ class LoggingBenchTest {
                 "1024",
                 "--max-bytes",
                 "1024",
-                "--reps",
+                "--repeat",
                 "1",
-                "--warm-up-reps",
+                "--warm-up",
                 "0",
                 "--batches",
                 "1",
