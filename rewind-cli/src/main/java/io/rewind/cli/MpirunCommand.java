@@ -19,9 +19,12 @@ import picocli.CommandLine.Model.OptionSpec;
         name = "mpirun",
         modelTransformer = MpirunCommand.HelpOptions.class,
         customSynopsis = {
-            "rewind mpirun [OPEN_MPI_OPTIONS] [REWIND_RUN_OPTIONS] java [JVM_OPTIONS] -cp CLASSPATH MAIN_CLASS [ARGS]",
-            "rewind mpirun [OPEN_MPI_OPTIONS] [REWIND_RUN_OPTIONS] java [JVM_OPTIONS] -jar JAR [ARGS]"
+            "rewind mpirun [OPTIONS] java [JVM_OPTIONS] -cp CLASSPATH MAIN_CLASS [ARGS]",
+            "       rewind mpirun [OPTIONS] java [JVM_OPTIONS] -jar JAR [ARGS]"
         },
+        separator = " ",
+        sortOptions = false,
+        optionListHeading = "%nOpen MPI's options it takes (any of rewind run's may come too):%n",
         description = {
             "Runs a Java program on N ranks as Open MPI's mpirun runs it, each rank a process of its own: on "
                     + "the hosts of --hostfile or -H over ssh, on the nodes of the Slurm allocation it runs in "
@@ -35,11 +38,11 @@ import picocli.CommandLine.Model.OptionSpec;
             "Examples:",
             "  rewind mpirun -np 4 java -Xmx1g -cp app.jar com.example.Main arg1",
             "  rewind mpirun -np 8 --hostfile hosts -x OMP_NUM_THREADS=1 java -jar app.jar",
-            "  rewind mpirun -np 4 --protocol pessimistic --checkpoint-every 20 --kill 2@130 \\",
+            "  rewind mpirun -np 4 --protocol pessimistic --kill 2@130 \\",
             "      java -cp app.jar com.example.Main",
+            "",
             "bin/mpirun in the repository runs this command: with that folder first on PATH, mpirun is "
-                    + "rewind mpirun.",
-            ""
+                    + "rewind mpirun."
         })
 final class MpirunCommand implements Runnable {
     @CommandLine.Spec
