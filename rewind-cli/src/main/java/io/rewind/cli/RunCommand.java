@@ -110,12 +110,11 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--launch",
             paramLabel = "MODE",
-            description =
-                    "How ranks run: threads (threads of this JVM, the default; with --hostfile: ssh), local (one process "
-                            + "per rank on this machine, over TCP; a crash is a real process death), ssh (processes on the "
-                            + "hosts of --hostfile, started over ssh) or slurm (processes on the nodes of the Slurm "
-                            + "allocation this runs in, started with srun), or another way of launching on the class "
-                            + "path (see 'Launch modes' in docs/architecture.md).")
+            description = "How ranks run: threads (threads of this JVM, the default), local (one process "
+                    + "per rank on this machine, over TCP; a crash is a real process death), ssh (processes on the "
+                    + "hosts of --hostfile, started over ssh; the default with --hostfile) or slurm (processes on "
+                    + "the nodes of the Slurm allocation this runs in, started with srun), or another way of launching "
+                    + "on the class path (see 'Launch modes' in docs/architecture.md).")
     String launch;
 
     @Option(
@@ -277,8 +276,8 @@ final class RunCommand implements Callable<Integer> {
             if (!rankJvm.isEmpty()) {
                 if (processes == null) {
                     throw new IllegalArgumentException(
-                            (jvmOptions.isEmpty() ? "--env" : "JVM options")
-                                    + " for the ranks need ranks as processes, which threads of this JVM are not: add --launch local");
+                            (jvmOptions.isEmpty() ? "--env for the ranks needs" : "JVM options for the ranks need")
+                                    + " ranks as processes, which threads of this JVM are not: add --launch local");
                 }
                 processes = processes.withRankJvm(rankJvm);
             }

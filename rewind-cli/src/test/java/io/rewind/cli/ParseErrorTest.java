@@ -89,7 +89,7 @@ class ParseErrorTest {
                 jvm.err().lines().toList());
         CommandRun env = CommandRun.of("run", "-n", "2", "-x", "A=1", "io.rewind.apps.examples.Hello");
         assertEquals(2, env.status(), env.out() + env.err());
-        assertTrue(env.err().startsWith("rewind run: --env for the ranks need ranks as processes"), env.err());
+        assertTrue(env.err().startsWith("rewind run: --env for the ranks needs ranks as processes"), env.err());
         // A java word with nothing to run, or two class paths, is refused in one line.
         CommandRun noMain = CommandRun.of("run", "-n", "2", "java", "-cp", classes);
         assertEquals(2, noMain.status());
