@@ -26,11 +26,12 @@ import picocli.CommandLine.Model.OptionSpec;
         sortOptions = false,
         optionListHeading = "%nOpen MPI's options it takes (any of rewind run's may come too):%n",
         description = {
-            "Runs a Java program on N ranks as Open MPI's mpirun runs it, each rank a process of its own: on "
-                    + "the hosts of --hostfile or -H over ssh, on the nodes of the Slurm allocation it runs in "
-                    + "(SLURM_JOB_ID set, no hosts given) with srun, else on this machine (--launch threads "
-                    + "runs the ranks as threads of this JVM instead). JVM options after 'java' (-Xmx2g, -Dk=v, "
-                    + "-XX:..., --add-opens ..., -ea) go to every rank's JVM. Any 'rewind run' option (--protocol, "
+            "Runs a Java program on N ranks from Open MPI's mpirun command line, each rank a process of its " + "own.",
+            "",
+            "The ranks run on the hosts of --hostfile or -H, started over ssh; else, inside a Slurm allocation "
+                    + "(SLURM_JOB_ID set), on its nodes, started with srun; else on this machine (--launch threads "
+                    + "runs them as threads of this JVM instead). JVM options after 'java' (-Xmx2g, -Dk=v, -XX:..., "
+                    + "--add-opens ..., -ea) go to every rank's JVM. Any 'rewind run' option (--protocol, "
                     + "--checkpoint-every, --kill, --launch, --rsh ...) may come before 'java'; see 'rewind run "
                     + "--help'. What it cannot honour (a binding, more ranks than slots without --oversubscribe, "
                     + "an Open MPI option not listed here) is refused with one line.",
