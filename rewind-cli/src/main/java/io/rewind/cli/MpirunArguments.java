@@ -271,7 +271,7 @@ final class MpirunArguments {
             case "slurm" -> {
                 String tasks = here.environment()
                         .getOrDefault("SLURM_NTASKS", here.environment().get("SLURM_NPROCS"));
-                slots = tasks == null ? null : Integer.valueOf(tasks.trim());
+                slots = tasks == null || !tasks.trim().matches("[0-9]+") ? null : Integer.valueOf(tasks.trim());
                 where = "the Slurm allocation (SLURM_NTASKS)";
             }
             case "threads" -> where = "";
