@@ -5,9 +5,14 @@
 # 4-rank stencil runs with a rank killed (SIGKILL) at an operation count and must print the checksum
 # of the failure-free run; over ssh, a whole "host" (its agent and ranks) is also lost and its ranks
 # must come back on the other. Then two examples of the wider API (matched probes, Cartesian
-# topologies) run with a rank killed in both modes.
+# topologies) run with a rank killed in both modes. Last, `mpirun` as Open MPI users write it: `rewind
+# mpirun -np 4 --hostfile FILE java ... -cp JAR Main` over ssh, and a batch script (`#SBATCH -n 4`,
+# then `mpirun java -cp JAR Main` with the repository's bin/ first on PATH) submitted with sbatch, each
+# with a rank killed, a JVM option (the ranks' GC and its log) and an -x variable (JAVA_TOOL_OPTIONS,
+# which each rank's JVM reports it picked up) that must reach the ranks.
 #
 # Usage: scripts/cluster/launch-test.sh [--keep]   (--keep leaves sshd and Slurm running)
+#        REWIND_LAUNCH_ONLY=mpirun scripts/cluster/launch-test.sh   (only the cases whose name holds it)
 #        REWIND_LAUNCH_EXTRA=--shm scripts/cluster/launch-test.sh   (the same runs, the ranks of one host
 #        talking through shared memory: node-a and node-b are one machine, so all four share it)
 # Needs: root, apt access (scripts/cluster/install.sh), a built ./rewind (it builds on first use).
@@ -52,18 +57,29 @@ reference() { # the program's result without failures
 }
 reference
 
+# REWIND_LAUNCH_ONLY: only the cases whose name holds it (e.g. mpirun, ssh, slurm)
+selected() { [ -z "${REWIND_LAUNCH_ONLY:-}" ] || [[ "$1" == *"$REWIND_LAUNCH_ONLY"* ]]; }
+
+# More the output must hold, beyond the result and the replaced rank: a fixed string each (set per case).
+also=()
+
 check() { # name, then the command line
   local name="$1"; shift
-  local out got
+  local out got missing=""
+  selected "$name" || return 0
   out="$(timeout 300 "$@" 2>&1)" || true
   # here-strings, not pipes: `grep -q` exits at its first match, and under pipefail the writer's SIGPIPE
   # would fail a run that passed
   got="$(checksum <<<"$out")"
-  if [ "$got" = "$expected" ] && grep -q "replaced by process" <<<"$out"; then
+  local a
+  for a in ${also[@]+"${also[@]}"}; do
+    grep -qF -- "$a" <<<"$out" || missing="$missing, no '$a'"
+  done
+  if [ "$got" = "$expected" ] && grep -q "replaced by process" <<<"$out" && [ -z "$missing" ]; then
     echo "ok   $name"
     passed=$((passed + 1))
   else
-    echo "FAIL $name (expected $expected, got '${got}')"
+    echo "FAIL $name (expected $expected, got '${got}'$missing)"
     grep -v WARNING <<<"$out" | tail -n 30 | sed 's/^/     /'
     failed=$((failed + 1))
   fi
@@ -127,6 +143,34 @@ check "ssh, global, Cartesian stencil rank 3 killed" \
   --kill 3@o30 "${program[@]}"
 check "slurm, global, Cartesian stencil rank 2 killed" \
   salloc --quiet -N1 -n1 --time=10 "$rewind" run "${common[@]}" --launch slurm --kill 2@o30 "${program[@]}"
+
+# mpirun as Open MPI users write it, the program from the examples' jar: JVM options after `java` and
+# -x variables must reach every rank's JVM (-Xlog:gc names the collector -XX chose; the JVM reports the
+# JAVA_TOOL_OPTIONS it picked up), and a killed rank must recover to the failure-free run's checksum.
+program=(io.rewind.apps.workloads.Stencil2D 32 16)
+result='checksum=[^ ]*'
+reference
+jar="$(ls "$repo"/rewind-apps/target/rewind-apps-*.jar | head -n 1)"
+also=("[info][gc] Using Serial" "[3] Picked up JAVA_TOOL_OPTIONS: -Drewind.mpirun=yes")
+# shellcheck disable=SC2206 # word splitting of the extra options is intended
+mpirun_job=(--no-record --timeout 240s --protocol pessimistic --checkpoint-every 4 ${REWIND_LAUNCH_EXTRA:-})
+java_program=(java -XX:+UseSerialGC -Xlog:gc:stderr -cp "$jar" "${program[@]}")
+check "mpirun over ssh, -np 4 --hostfile, rank 2 killed" \
+  "$rewind" mpirun -np 4 --hostfile "$hostfile" -x JAVA_TOOL_OPTIONS=-Drewind.mpirun=yes \
+  --rsh "ssh -F $REWIND_SSH_CONFIG" "${mpirun_job[@]}" --kill 2@o60 "${java_program[@]}"
+batch="$state/mpirun.sbatch"
+cat >"$batch" <<JOB
+#!/bin/bash
+#SBATCH -n 4
+#SBATCH --time=10
+#SBATCH --job-name=rewind-mpirun
+export PATH="$repo/bin:\$PATH"
+mpirun -x JAVA_TOOL_OPTIONS=-Drewind.mpirun=yes ${mpirun_job[*]} --kill 1@o60 ${java_program[*]}
+JOB
+# sbatch --wait returns when the job has ended; its output is the file -o names
+check "mpirun in an sbatch script, #SBATCH -n 4, rank 1 killed" \
+  bash -c 'rm -f "$2"; sbatch --quiet --wait -o "$2" "$1" || true; cat "$2"' _ "$batch" "$state/mpirun.sbatch.out"
+also=()
 
 echo "launch-test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -16,6 +16,7 @@ import picocli.CommandLine.Command;
         },
         subcommands = {
             RunCommand.class,
+            MpirunCommand.class,
             DemoCommand.class,
             ProtocolsCommand.class,
             io.rewind.cli.bench.BenchCommand.class,
@@ -41,8 +42,21 @@ public final class RewindCommand implements Runnable {
 
     /** Runs a command line and returns its exit status (for tests and the launcher). */
     public static int execute(String... args) {
-        CommandLine cl = new CommandLine(new RewindCommand())
-                .setCaseInsensitiveEnumValuesAllowed(true)
+        CommandLine cl = configure(new CommandLine(new RewindCommand()));
+        // After the main class, every word is the program's (rewind run -n 4 Main --size 10), and a
+        // 'java' word's JVM options are not rewind run's.
+        cl.getSubcommands().get("run").setStopAtPositional(true);
+        if (args.length > 0 && args[0].equals("mpirun")) {
+            // Open MPI's one-dash long options (-np 4) are read by hand, not by picocli.
+            return MpirunCommand.execute(
+                    cl.getSubcommands().get("mpirun"), java.util.List.of(args).subList(1, args.length));
+        }
+        return cl.execute(args);
+    }
+
+    /** {@code cl} with the handlers and help width of every rewind command line. */
+    static CommandLine configure(CommandLine cl) {
+        cl.setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler(RewindCommand::badInputOrBug)
                 .setParameterExceptionHandler(RewindCommand::badOptions);
         int columns = columns(System.getenv("COLUMNS"));
@@ -51,7 +65,7 @@ public final class RewindCommand implements Runnable {
         } else {
             cl.setUsageHelpAutoWidth(true); // the terminal's width, where one can be found
         }
-        return cl.execute(args);
+        return cl;
     }
 
     /**

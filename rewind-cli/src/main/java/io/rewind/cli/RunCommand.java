@@ -41,7 +41,7 @@ import picocli.CommandLine.Parameters;
         })
 final class RunCommand implements Callable<Integer> {
     @Option(
-            names = {"-n", "--np"},
+            names = {"-n", "-np", "--np"},
             paramLabel = "N",
             defaultValue = "1",
             description = "Number of ranks (default: ${DEFAULT-VALUE}).")
@@ -111,19 +111,37 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--launch",
             paramLabel = "MODE",
-            defaultValue = "threads",
             description = "How ranks run: threads (threads of this JVM, the default), local (one process "
                     + "per rank on this machine, over TCP; a crash is a real process death), ssh (processes on the "
-                    + "hosts of --hostfile, started over ssh) or slurm (processes on the nodes of the Slurm "
-                    + "allocation this runs in, started with srun), or another way of launching on the class "
-                    + "path (see 'Launch modes' in docs/architecture.md).")
+                    + "hosts of --hostfile, started over ssh; the default with --hostfile) or slurm (processes on "
+                    + "the nodes of the Slurm allocation this runs in, started with srun), or another way of launching "
+                    + "on the class path (see 'Launch modes' in docs/architecture.md).")
     String launch;
 
     @Option(
             names = "--hostfile",
             paramLabel = "FILE",
-            description = "With --launch ssh: the hosts, in Open MPI's hostfile syntax (host [slots=N] per line).")
+            description = "The hosts, in Open MPI's hostfile syntax (host [slots=N] per line): ranks as processes "
+                    + "on them, started over ssh (--hostfile alone means --launch ssh).")
     Path hostfile;
+
+    @Option(
+            names = "--jvm-option",
+            paramLabel = "OPTION",
+            description = "With ranks as processes: an option for every rank's JVM, e.g. --jvm-option=-Xmx2g, "
+                    + "--jvm-option=-Dkey=value (repeatable). JVM options after a 'java' word before MAIN_CLASS go "
+                    + "there too.")
+    List<String> jvmOptions = new ArrayList<>();
+
+    @Option(
+            names = {"-x", "--env"},
+            paramLabel = "NAME[=VALUE]",
+            description = "With ranks as processes: set NAME in every rank's environment, to VALUE or, with "
+                    + "NAME alone, to its value here (repeatable; as Open MPI's -x).")
+    List<String> environment = new ArrayList<>();
+
+    /** The command's name in its messages: {@code rewind mpirun} runs its job through this one. */
+    String commandName = "rewind run";
 
     @Option(
             names = "--rsh",
@@ -192,7 +210,11 @@ final class RunCommand implements Callable<Integer> {
                     + "ranks of other hosts over TCP. --no-shm (the default for now): TCP between all ranks.")
     Boolean shm;
 
-    @Parameters(index = "0", paramLabel = "MAIN_CLASS", description = "Class whose main method every rank runs.")
+    @Parameters(
+            index = "0",
+            paramLabel = "MAIN_CLASS",
+            description = "Class whose main method every rank runs (a 'java' word before it, as in 'java -Xmx2g -cp "
+                    + "app.jar Main' or 'java -jar app.jar', is read as the java launcher reads it).")
     String mainClass;
 
     @Parameters(index = "1..*", paramLabel = "ARGS", description = "Arguments passed to every rank.")
@@ -200,6 +222,12 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        try {
+            readJavaWord();
+        } catch (IllegalArgumentException e) {
+            System.err.println(commandName + ": " + e.getMessage());
+            return 2;
+        }
         JobConfig.Builder b = JobConfig.builder(mainClass)
                 .ranks(ranks)
                 .args(args)
@@ -222,11 +250,11 @@ final class RunCommand implements Callable<Integer> {
                 b.engine(io.rewind.engine.EngineConfig.forRanks(ranks)
                         .withEagerLimit((long) FaultToleranceOptions.size("--eager-limit", eagerLimit)));
             }
-            launch = launch.toLowerCase(java.util.Locale.ROOT);
-            processes = launch.equals("threads")
+            String mode = launchMode();
+            processes = mode.equals("threads")
                     ? null
                     : LaunchModes.launch(
-                            launch,
+                            mode,
                             new LaunchModes.Options(
                                     nodes, hostfile, List.of(rsh.trim().split("\\s+"))));
             ft.applyTo(b, ranks);
@@ -240,6 +268,21 @@ final class RunCommand implements Callable<Integer> {
             }
             config = b.build();
             refuseReserveOverMemory(config, processes);
+            java.util.Optional<String> noMain = io.rewind.launch.MainClassCheck.problem(
+                    config.program().mainClass(), config.program().classPath(), RunCommand.class.getClassLoader());
+            if (noMain.isPresent()) {
+                throw new IllegalArgumentException(noMain.get());
+            }
+            io.rewind.launch.RankJvm rankJvm =
+                    new io.rewind.launch.RankJvm(jvmOptions, RankEnvironment.of(environment));
+            if (!rankJvm.isEmpty()) {
+                if (processes == null) {
+                    throw new IllegalArgumentException(
+                            (jvmOptions.isEmpty() ? "--env for the ranks needs" : "JVM options for the ranks need")
+                                    + " ranks as processes, which threads of this JVM are not: add --launch local");
+                }
+                processes = processes.withRankJvm(rankJvm);
+            }
             if (!config.logging().loggers().hosts().isEmpty()
                     && (processes == null || processes.mode().onThisHost())) {
                 throw new IllegalArgumentException(
@@ -293,7 +336,7 @@ final class RunCommand implements Callable<Integer> {
                 processes = processes.withSuspicionThreshold(suspicionThreshold);
             }
         } catch (IllegalArgumentException e) {
-            System.err.println("rewind run: " + e.getMessage());
+            System.err.println(commandName + ": " + e.getMessage());
             return 2;
         }
         JobResult result = processes == null ? Job.run(config) : ProcessJob.run(config, processes);
@@ -302,7 +345,7 @@ final class RunCommand implements Callable<Integer> {
                 io.rewind.tools.profile.ProfileWriter.write(
                         io.rewind.cli.bench.ProfileBench.profileOf(result.report()), profile);
             } catch (RuntimeException e) {
-                System.err.println("rewind run: cannot write the profile " + profile + ": " + e.getMessage());
+                System.err.println(commandName + ": cannot write the profile " + profile + ": " + e.getMessage());
             }
         }
         if (summary || !config.faultTolerance().failures().isEmpty() || loseNode != null || freezeNode != null) {
@@ -313,9 +356,44 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         if (!result.ok()) {
-            System.err.print("rewind run: job failed (exit " + result.exitCode() + ")\n" + result.describeFailures());
+            System.err.print(
+                    commandName + ": job failed (exit " + result.exitCode() + ")\n" + result.describeFailures());
         }
         return result.exitCode();
+    }
+
+    /**
+     * A stray {@code java} word before the main class ({@code rewind run -n 4 java -cp X Main}): what
+     * follows it is read as the java launcher reads it, its JVM options going to the ranks' JVMs.
+     */
+    private void readJavaWord() {
+        if (mainClass == null || !JavaCommand.isJava(mainClass)) {
+            return;
+        }
+        JavaCommand java = JavaCommand.parse(args);
+        if (java.classPath() != null) {
+            if (classPath != null) {
+                throw new IllegalArgumentException(
+                        "two class paths: -cp before the 'java' word and -cp or -jar after it; give one");
+            }
+            classPath = java.classPath();
+        }
+        jvmOptions.addAll(java.jvmOptions());
+        mainClass = java.mainClass();
+        args = new ArrayList<>(java.args());
+    }
+
+    /** {@code --launch}, or ssh for a hostfile alone, else threads; a hostfile with another mode is refused. */
+    private String launchMode() {
+        if (launch == null) {
+            return hostfile != null ? "ssh" : "threads";
+        }
+        String mode = launch.toLowerCase(java.util.Locale.ROOT);
+        if (hostfile != null && !mode.equals("ssh")) {
+            throw new IllegalArgumentException(
+                    "--hostfile places ranks over ssh, but --launch is " + launch + ": drop one of them");
+        }
+        return mode;
     }
 
     /**

@@ -25,6 +25,15 @@ final class JvmCommand {
      * {@link ClassDataArchive}) among the options.
      */
     static List<String> of(String java, String classPath, Class<?> main, List<String> archiveOptions) {
+        return of(java, classPath, main, archiveOptions, List.of());
+    }
+
+    /**
+     * The same, with the user's {@code jvmOptions} after Rewind's own (a later {@code -XX} or {@code
+     * -Xlog} wins) and before the class path.
+     */
+    static List<String> of(
+            String java, String classPath, Class<?> main, List<String> archiveOptions, List<String> jvmOptions) {
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.add("--enable-native-access=ALL-UNNAMED");
@@ -40,6 +49,7 @@ final class JvmCommand {
         // (the JVM names the file on standard error, which reaches the launcher's output).
         cmd.add("-XX:ErrorFile=" + Path.of(System.getProperty("java.io.tmpdir"), "rewind-hs_err_pid%p.log"));
         cmd.addAll(archiveOptions);
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
         cmd.add(classPath);
         cmd.add(main.getName());

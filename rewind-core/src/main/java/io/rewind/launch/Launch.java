@@ -27,6 +27,7 @@ import java.util.List;
  *                  shared checkpoint folder
  * @param sharedMemory whether rank processes on one host talk through shared memory (rings in memory
  *                  files) rather than TCP; ranks on other hosts talk over TCP either way
+ * @param rankJvm   JVM options and environment variables added to every rank process
  */
 public record Launch(
         LaunchMode mode,
@@ -36,7 +37,8 @@ public record Launch(
         Duration heartbeatTimeout,
         double suspicionThreshold,
         String nodeCheckpointRoot,
-        boolean sharedMemory) {
+        boolean sharedMemory,
+        RankJvm rankJvm) {
     /** The default {@link #heartbeatTimeout}. */
     public static final Duration DEFAULT_HEARTBEAT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -50,6 +52,7 @@ public record Launch(
 
     public Launch {
         java.util.Objects.requireNonNull(mode, "a launch needs a mode");
+        java.util.Objects.requireNonNull(rankJvm, "a launch needs its rank JVM settings (RankJvm.NONE for none)");
         nodes = List.copyOf(nodes);
         if ((!nodeLoss.isEmpty() || !nodeFreeze.isEmpty()) && nodes.size() < 2) {
             throw new IllegalArgumentException(
@@ -178,7 +181,8 @@ public record Launch(
                 DEFAULT_HEARTBEAT_TIMEOUT,
                 DEFAULT_SUSPICION_THRESHOLD,
                 null,
-                false);
+                false,
+                RankJvm.NONE);
     }
 
     /** This launch, losing a rank's whole node when one of {@code losses} strikes that rank. */
@@ -191,24 +195,42 @@ public record Launch(
                 heartbeatTimeout,
                 suspicionThreshold,
                 nodeCheckpointRoot,
-                sharedMemory);
+                sharedMemory,
+                rankJvm);
     }
 
     /** This launch, silencing a rank's whole node when one of {@code freezes} strikes that rank. */
     public Launch freezingNodes(FailureSchedule freezes) {
         return new Launch(
-                mode, nodes, nodeLoss, freezes, heartbeatTimeout, suspicionThreshold, nodeCheckpointRoot, sharedMemory);
+                mode,
+                nodes,
+                nodeLoss,
+                freezes,
+                heartbeatTimeout,
+                suspicionThreshold,
+                nodeCheckpointRoot,
+                sharedMemory,
+                rankJvm);
     }
 
     /** This launch with another heartbeat timeout. */
     public Launch withHeartbeatTimeout(Duration timeout) {
         return new Launch(
-                mode, nodes, nodeLoss, nodeFreeze, timeout, suspicionThreshold, nodeCheckpointRoot, sharedMemory);
+                mode,
+                nodes,
+                nodeLoss,
+                nodeFreeze,
+                timeout,
+                suspicionThreshold,
+                nodeCheckpointRoot,
+                sharedMemory,
+                rankJvm);
     }
 
     /** This launch suspecting a silent peer at {@code phi} (0: never, the timeout alone decides). */
     public Launch withSuspicionThreshold(double phi) {
-        return new Launch(mode, nodes, nodeLoss, nodeFreeze, heartbeatTimeout, phi, nodeCheckpointRoot, sharedMemory);
+        return new Launch(
+                mode, nodes, nodeLoss, nodeFreeze, heartbeatTimeout, phi, nodeCheckpointRoot, sharedMemory, rankJvm);
     }
 
     /** How a peer over a control link is judged: both ends derive the same settings from these two. */
@@ -218,13 +240,36 @@ public record Launch(
 
     /** This launch with each node's checkpoint folder made under {@code root} on its host. */
     public Launch withNodeCheckpointRoot(String root) {
-        return new Launch(mode, nodes, nodeLoss, nodeFreeze, heartbeatTimeout, suspicionThreshold, root, sharedMemory);
+        return new Launch(
+                mode, nodes, nodeLoss, nodeFreeze, heartbeatTimeout, suspicionThreshold, root, sharedMemory, rankJvm);
     }
 
     /** This launch with rank processes of one host talking through shared memory ({@code on}) or TCP. */
     public Launch withSharedMemory(boolean on) {
         return new Launch(
-                mode, nodes, nodeLoss, nodeFreeze, heartbeatTimeout, suspicionThreshold, nodeCheckpointRoot, on);
+                mode,
+                nodes,
+                nodeLoss,
+                nodeFreeze,
+                heartbeatTimeout,
+                suspicionThreshold,
+                nodeCheckpointRoot,
+                on,
+                rankJvm);
+    }
+
+    /** This launch with JVM options and environment variables added to every rank process. */
+    public Launch withRankJvm(RankJvm settings) {
+        return new Launch(
+                mode,
+                nodes,
+                nodeLoss,
+                nodeFreeze,
+                heartbeatTimeout,
+                suspicionThreshold,
+                nodeCheckpointRoot,
+                sharedMemory,
+                settings);
     }
 
     /** The node of each rank: filled in order, each node its slots (or an even share when 0). */

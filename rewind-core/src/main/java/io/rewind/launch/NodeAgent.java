@@ -39,6 +39,8 @@ public final class NodeAgent {
     private final String classPath;
     /** What follows the main class on a rank process's command line, but its rank and incarnation. */
     private final List<String> rankArguments;
+    /** The user's JVM options and environment variables for every rank process. */
+    private final RankJvm rankJvm;
 
     private final ClassDataArchive archive;
     /** The rank process writing the class-data archive, if one is; at most one at a time per agent. */
@@ -60,6 +62,7 @@ public final class NodeAgent {
             String java,
             String classPath,
             List<String> rankArguments,
+            RankJvm rankJvm,
             NodeStore store,
             JobSecret secret,
             PeerWatch.Settings watch) {
@@ -68,6 +71,7 @@ public final class NodeAgent {
         this.javaCommand = java;
         this.classPath = classPath;
         this.rankArguments = rankArguments;
+        this.rankJvm = rankJvm;
         this.archive = ClassDataArchive.of(java, classPath);
         this.store = store;
         this.secret = secret;
@@ -76,7 +80,9 @@ public final class NodeAgent {
 
     /**
      * {@code --head HOST:PORT --node NAME --secret-file FILE --java JAVA --class-path CP --keep-lines N
-     * --heartbeat-millis T [--suspicion-threshold PHI] [--checkpoint-dir DIR | --node-checkpoint-root ROOT]}:
+     * --heartbeat-millis T [--suspicion-threshold PHI] [--rank-jvm SETTINGS] [--checkpoint-dir DIR |
+     * --node-checkpoint-root ROOT]}: SETTINGS ({@link RankJvm}) are the user's JVM options and
+     * environment for every rank process;
      * a launcher silent for longer than T is taken for gone, or earlier, at a suspicion level of PHI
      * and an unanswered probe ({@link PeerWatch}); with a checkpoint folder every node shares, the node keeps its ranks'
      * lines there; without, in a folder of its own on this host, with a copy on a partner node. The secret
@@ -127,6 +133,7 @@ public final class NodeAgent {
                 a.get("--java"),
                 a.get("--class-path"),
                 rankArguments,
+                a.containsKey("--rank-jvm") ? RankJvm.decode(a.get("--rank-jvm")) : RankJvm.NONE,
                 store,
                 secret,
                 PeerWatch.Settings.of(
@@ -278,12 +285,15 @@ public final class NodeAgent {
         }
         List<String> archiveOptions = writer != null ? writer.options() : archive.mapOptions();
         boolean mapsArchive = writer == null && !archiveOptions.isEmpty();
-        List<String> cmd = new ArrayList<>(JvmCommand.of(javaCommand, classPath, RankProcess.class, archiveOptions));
+        List<String> cmd = new ArrayList<>(
+                JvmCommand.of(javaCommand, classPath, RankProcess.class, archiveOptions, rankJvm.options()));
         cmd.addAll(rankArguments);
         cmd.addAll(List.of("--rank", Integer.toString(rank), "--incarnation", Integer.toString(incarnation)));
         Process p;
         try {
-            p = new ProcessBuilder(cmd).start();
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().putAll(rankJvm.environment());
+            p = pb.start();
             secret.handTo(p);
         } catch (IOException e) {
             if (writer != null) {

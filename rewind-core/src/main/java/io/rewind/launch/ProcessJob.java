@@ -683,6 +683,10 @@ public final class ProcessJob {
                 Long.toString(launch.heartbeatTimeout().toMillis()),
                 "--suspicion-threshold",
                 Double.toString(launch.suspicionThreshold())));
+        if (!launch.rankJvm().isEmpty()) {
+            // One word on the agent's command line: it reaches an agent over ssh or srun unchanged.
+            common.addAll(List.of("--rank-jvm", launch.rankJvm().encoded()));
+        }
         if (sharedCheckpointDir != null) {
             common.addAll(List.of("--checkpoint-dir", sharedCheckpointDir.toString()));
         } else if (launch.nodeCheckpointRoot() != null) {
