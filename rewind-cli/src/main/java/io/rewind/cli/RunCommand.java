@@ -84,8 +84,14 @@ final class RunCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     FaultToleranceOptions ft = new FaultToleranceOptions();
 
-    @Option(names = "--summary", description = "Print the run summary (checkpoints, logs, recoveries) at the end.")
+    @Option(
+            names = "--summary",
+            description = "Print the run summary (checkpoints, logs, recoveries) on standard error at the end "
+                    + "(it is whenever the job had failures).")
     boolean summary;
+
+    @picocli.CommandLine.Mixin
+    WatchOptions watching = new WatchOptions();
 
     @Option(
             names = "--record",
@@ -219,6 +225,7 @@ final class RunCommand implements Callable<Integer> {
         }
         JobConfig config;
         Launch processes;
+        io.rewind.runtime.watch.JobWatch watch = null;
         try {
             processes = launch.equals("threads")
                     ? null
@@ -235,6 +242,7 @@ final class RunCommand implements Callable<Integer> {
                                         ? ft.checkpointDir.resolve("run-record.json")
                                         : RecentRunRecords.next(RecentRunRecords.defaultFolder()));
             }
+            watch = watching.watch(mainClass, ranks, b);
             config = b.build();
             refuseReserveOverMemory(config, processes);
             if (!config.logging().loggers().hosts().isEmpty()
@@ -293,7 +301,7 @@ final class RunCommand implements Callable<Integer> {
             System.err.println("rewind run: " + e.getMessage());
             return 2;
         }
-        JobResult result = processes == null ? Job.run(config) : ProcessJob.run(config, processes);
+        JobResult result = processes == null ? Job.run(config, watch) : ProcessJob.run(config, processes, watch);
         if (profile != null) {
             try {
                 io.rewind.tools.profile.ProfileWriter.write(
@@ -302,13 +310,14 @@ final class RunCommand implements Callable<Integer> {
                 System.err.println("rewind run: cannot write the profile " + profile + ": " + e.getMessage());
             }
         }
-        if (summary || !config.faultTolerance().failures().isEmpty() || loseNode != null || freezeNode != null) {
-            System.out.println("rewind: " + result.report().summary());
-            if (config.recordFile() != null) {
-                System.out.println(
-                        "rewind: run record " + config.recordFile() + " (rewind report --run FILE plots it)");
-            }
-        }
+        // On standard error, so that standard output stays the program's own.
+        watching.summary(
+                "rewind: " + result.report().summary()
+                        + (config.recordFile() == null
+                                ? ""
+                                : "\nrewind: run record " + config.recordFile()
+                                        + " (rewind report --run FILE plots it)"),
+                summary || !config.faultTolerance().failures().isEmpty() || loseNode != null || freezeNode != null);
         if (!result.ok()) {
             System.err.print("rewind run: job failed (exit " + result.exitCode() + ")\n" + result.describeFailures());
         }

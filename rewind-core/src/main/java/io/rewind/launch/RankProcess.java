@@ -23,6 +23,7 @@ import io.rewind.runtime.rank.RankEvent;
 import io.rewind.runtime.rank.RankHost;
 import io.rewind.runtime.rank.RankRuntime;
 import io.rewind.runtime.rank.RankSlot;
+import io.rewind.runtime.watch.JobRecording;
 import io.rewind.transport.JobSecret;
 import io.rewind.transport.RoutedTransport;
 import io.rewind.transport.shm.ShmFolder;
@@ -37,6 +38,7 @@ import java.io.PrintStream;
 import java.io.Serializable;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -102,6 +104,11 @@ public final class RankProcess implements RankHost {
         int rank = Integer.parseInt(a.get("--rank"));
         int incarnation = Integer.parseInt(a.get("--incarnation"));
         int status;
+        // Recorded with JFR when the job is (rewind run --jfr): written as the process ends well; a
+        // process killed by a crash loses it.
+        jdk.jfr.Recording recording = a.containsKey("--jfr-folder")
+                ? JobRecording.startInRank(Path.of(a.get("--jfr-folder"), "rank-" + rank + "." + incarnation + ".jfr"))
+                : null;
         try {
             JobSecret secret = JobSecret.fromArgument(a.get("--secret-file"));
             Link link = Link.connect(Args.address(a.get("--head")), secret, "rank-" + rank + "." + incarnation);
@@ -110,6 +117,7 @@ public final class RankProcess implements RankHost {
             System.err.println("rewind: rank " + rank + "." + incarnation + " could not run: " + e);
             status = COULD_NOT_RUN;
         }
+        JobRecording.stopInRank(recording);
         System.out.flush();
         System.err.flush();
         Runtime.getRuntime().halt(status);

@@ -14,6 +14,7 @@ import io.rewind.runtime.RunRecordWriter;
 import io.rewind.runtime.RunReport;
 import io.rewind.runtime.StallWatch;
 import io.rewind.runtime.rank.RankEvent;
+import io.rewind.runtime.watch.JobObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -70,6 +71,9 @@ public final class RecoveryCoordinator {
     private final RecoveryView view = new View();
 
     private RecoveryPlan pendingPlan;
+    /** Told of every failure and recovery as it happens (set by the host before the job starts). */
+    private JobObserver observer = JobObserver.NONE;
+
     private long nextSampleNanos;
     /** The line storage was last told to hold back from ({@link Command.KeepFrom}). */
     private long keepFromSent;
@@ -110,6 +114,11 @@ public final class RecoveryCoordinator {
         this.stopGraceNanos = stopGrace.toNanos();
         this.record = record;
         this.startNanos = clock.getAsLong();
+    }
+
+    /** Who is told of every failure once its recovery is planned, and of every recovery once it is over. */
+    public void observe(JobObserver observer) {
+        this.observer = observer;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -381,9 +390,12 @@ public final class RecoveryCoordinator {
             int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes, long atNanos) {
         RankRecord s = current(rank, incarnation);
         if (s != null && s.recovery != null) {
-            s.recovery.enter(RecoveryPhase.CAUGHT_UP, atNanos);
+            boolean first = s.recovery.enter(RecoveryPhase.CAUGHT_UP, atNanos);
             s.recovery.replayed(replayed);
             s.recovery.unmatchedAtMost(peakUnmatched, peakUnmatchedBytes);
+            if (first) {
+                observer.recovered(s.recovery);
+            }
         }
     }
 
@@ -875,6 +887,7 @@ public final class RecoveryCoordinator {
                         plan.line(),
                         plan.rollback(),
                         plan.notes());
+                observer.failed(s.recovery, cause(s.firedKill, strike));
                 s.catchUpPoints = strike.points();
                 // From the beginning, where it crashed is counted in operations (a program without the
                 // checkpoint API passes no point).
@@ -897,6 +910,11 @@ public final class RecoveryCoordinator {
         }
         storage.holdPruning(false);
         allEnded = false;
+    }
+
+    /** Why a rank failed, as its announcement says it: the kill of the schedule, or what struck it. */
+    private static String cause(FailureSchedule.Kill kill, Strike strike) {
+        return kill != null ? "killed: --kill " + kill : strike.reason();
     }
 
     /** Tells storage when the newest line complete for all ranks moved. */
