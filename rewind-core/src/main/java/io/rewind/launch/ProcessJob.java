@@ -27,6 +27,7 @@ import io.rewind.runtime.rank.RankEventSink;
 import io.rewind.runtime.rank.RankImage;
 import io.rewind.runtime.watch.Announcer;
 import io.rewind.runtime.watch.JobObserver;
+import io.rewind.runtime.watch.WaitReport;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
@@ -1235,8 +1236,16 @@ public final class ProcessJob {
             }
             case Command.Abort c -> broadcast(new Messages.Aborted(c.rank(), c.errorCode(), c.reason()));
             case Command.Note c -> System.err.println(c.line());
-            case Command.DescribeWait c -> System.err.println(c.prefix() + "rank " + c.rank() + " (incarnation "
-                    + coordinator.incarnation(c.rank()) + ", process " + slots[c.rank()].pid + ") waits inside MPI");
+            case Command.DescribeWaits c -> {
+                // A process's stack is not seen from here: where it waits is "inside MPI", with its process
+                // id for jcmd PID Thread.print.
+                List<WaitReport.Wait> waits = new ArrayList<>();
+                for (int r : c.ranks()) {
+                    waits.add(new WaitReport.Wait(
+                            r, coordinator.incarnation(r), coordinator.operations(r), slots[r].pid, "inside MPI"));
+                }
+                WaitReport.lines(c.prefix(), waits).forEach(System.err::println);
+            }
         }
     }
 

@@ -21,6 +21,7 @@ import io.rewind.runtime.rank.RankRuntime;
 import io.rewind.runtime.rank.RankSlot;
 import io.rewind.runtime.watch.Announcer;
 import io.rewind.runtime.watch.JobObserver;
+import io.rewind.runtime.watch.WaitReport;
 import io.rewind.transport.local.InJvmTransport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -432,8 +433,18 @@ public final class Job {
             case Command.KeepFrom c -> checkpoints.keepFrom(c.line());
             case Command.Abort c -> ranks.markAborted(c.rank(), c.errorCode(), c.reason());
             case Command.Note c -> System.err.println(c.line());
-            case Command.DescribeWait c -> System.err.println(
-                    c.prefix() + RankRuntime.describe(ranks.slot(c.rank()).current()));
+            case Command.DescribeWaits c -> {
+                List<WaitReport.Wait> waits = new ArrayList<>();
+                for (int r : c.ranks()) {
+                    Incarnation inc = ranks.slot(r).current();
+                    StackTraceElement[] stack = inc.thread() == null
+                            ? new StackTraceElement[0]
+                            : inc.thread().getStackTrace();
+                    waits.add(new WaitReport.Wait(
+                            r, inc.number(), inc.engine().operations(), 0, WaitReport.where(stack)));
+                }
+                WaitReport.lines(c.prefix(), waits).forEach(System.err::println);
+            }
         }
     }
 

@@ -138,6 +138,11 @@ public final class RecoveryCoordinator {
         return ranks[rank].incarnation == incarnation;
     }
 
+    /** The communication operations the rank's current incarnation last reported. */
+    public long operations(int rank) {
+        return ranks[rank].operationsHeard();
+    }
+
     /** For a restart from the beginning, the operations at which it is back there (0: count points). */
     public long catchUpOperations(int rank) {
         return ranks[rank].catchUpOperations;
@@ -940,6 +945,7 @@ public final class RecoveryCoordinator {
         }
         long[] progress = new long[2 * ranks.length];
         boolean anyWaits = false;
+        boolean recovering = false;
         for (RankRecord s : ranks) {
             if (s.outcome != null || s.life == RankLife.ENDED) {
                 continue; // ended: it serves its peers, and waits for nothing
@@ -949,18 +955,21 @@ public final class RecoveryCoordinator {
                 return; // computing, polling, starting, or in a recovery
             }
             anyWaits = true;
+            recovering |= s.recovery != null && s.recovery.phase() != RecoveryPhase.CAUGHT_UP;
             progress[2 * s.rank] = s.incarnation;
             progress[2 * s.rank + 1] = s.operations;
         }
         if (!anyWaits || !idle) {
             stallWatch.reset();
-        } else if (stallWatch.stalled(now, progress)) {
+        } else if (stallWatch.stalled(now, progress, recovering)) {
+            List<Integer> waiting = new ArrayList<>();
             for (RankRecord s : ranks) {
                 if (s.outcome == null && s.life == RankLife.RUNNING) {
-                    command(new Command.DescribeWait(
-                            s.rank, "rewind: after " + stallWatch.limitText() + " with no progress, "));
+                    waiting.add(s.rank);
                 }
             }
+            command(new Command.DescribeWaits(
+                    List.copyOf(waiting), "rewind: after " + stallWatch.limitText() + " with no progress, "));
             abort(-1, 1, stallWatch.reason());
         }
     }

@@ -1,7 +1,6 @@
 package io.rewind.runtime.watch;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,7 +16,7 @@ import jdk.jfr.Recording;
  * too) with JFR's default settings, Rewind's events among them, and, with ranks as processes, each
  * rank process's own ({@link #startInRank}), written into {@link #rankFolder} as it ends. A JFR file
  * is a sequence of self-contained chunks, so the job's file is this JVM's recording followed by every
- * rank's, one after the other. A rank process killed (a crash of the failure schedule) loses its
+ * rank's, one after the other ({@link JfrChunks}). A rank process killed (a crash of the failure schedule) loses its
  * recording; the launcher's has the failure and recovery events.
  */
 public final class JobRecording {
@@ -70,13 +69,10 @@ public final class JobRecording {
             if (parent != null) {
                 Files.createDirectories(parent);
             }
-            try (OutputStream out = Files.newOutputStream(file)) {
+            JfrChunks chunks = new JfrChunks();
+            try (OutputStream out = new java.io.BufferedOutputStream(Files.newOutputStream(file))) {
                 for (Path p : parts) {
-                    if (Files.size(p) > 0) {
-                        try (InputStream in = Files.newInputStream(p)) {
-                            in.transferTo(out);
-                        }
-                    }
+                    chunks.append(Files.readAllBytes(p), out);
                 }
             }
             for (Path p : parts) {
