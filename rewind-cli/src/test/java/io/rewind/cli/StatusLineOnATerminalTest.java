@@ -46,10 +46,12 @@ class StatusLineOnATerminalTest {
         assumeTrue(tmuxInstalled(), "tmux is installed");
         String session = "rewind-status-" + ProcessHandle.current().pid();
         Path script = dir.resolve("job.sh");
+        // As the rewind script starts it (native access allowed: no JVM warning of its own on the screen).
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Files.writeString(
                 script,
-                "cd '" + dir + "'\n'" + java + "' -cp '" + System.getProperty("java.class.path") + "' "
+                "cd '" + dir + "'\n'" + java + "' --enable-native-access=ALL-UNNAMED -cp '"
+                        + System.getProperty("java.class.path") + "' "
                         + RewindCommand.class.getName() + " run -n 4 --protocol pessimistic --checkpoint-every 20"
                         + " --kill 2@130 --no-record --timeout 120s io.rewind.apps.workloads.Stencil2D 256 400\n"
                         + "echo \"EXIT=$?\"\n");

@@ -8,7 +8,9 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
+import io.rewind.runtime.rank.RankEvent;
 import io.rewind.runtime.watch.JobMBeans;
+import io.rewind.runtime.watch.JobObserver;
 import io.rewind.runtime.watch.JobWatch;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -131,21 +133,38 @@ class JobWatchTest {
                 new JMXServiceURL("service:jmx:rmi://127.0.0.1"), null, ManagementFactory.getPlatformMBeanServer());
         server.start();
         JobWatch watch = new JobWatch("gated", 2, null, null);
-        CompletableFuture<JobResult> job = CompletableFuture.supplyAsync(() -> Job.run(steps(2).build(), watch));
+        // Every rank writes 4 lines (points 0, 3, 6, 9) before the gate: counted down as the watch
+        // has taken each, so the test reads the MBeans once their figures are in.
+        CountDownLatch lines = new CountDownLatch(8);
+        JobObserver counting = new JobObserver() {
+            @Override
+            public void emit(RankEvent event) {
+                watch.emit(event);
+                if (event instanceof RankEvent.Checkpointed) {
+                    lines.countDown();
+                }
+            }
+
+            @Override
+            public void started(int ranks, long startNanos) {
+                watch.started(ranks, startNanos);
+            }
+
+            @Override
+            public void ended(boolean ok) {
+                watch.ended(ok);
+            }
+        };
+        CompletableFuture<JobResult> job = CompletableFuture.supplyAsync(() -> Job.run(steps(2).build(), counting));
         try (JMXConnector client = JMXConnectorFactory.connect(server.getAddress())) {
             assertTrue(reached.await(60, TimeUnit.SECONDS), "both ranks reach the gate");
+            assertTrue(lines.await(60, TimeUnit.SECONDS), "the watch took every line");
             MBeanServerConnection jmx = client.getMBeanServerConnection();
             ObjectName jobName = JobMBeans.jobName(watch.registeredAs());
             assertEquals(2, jmx.getAttribute(jobName, "Ranks"));
             assertEquals("RUNNING", jmx.getAttribute(jobName, "State"));
             assertEquals(0L, jmx.getAttribute(jobName, "Failures"));
             assertTrue((double) jmx.getAttribute(jobName, "ElapsedSeconds") > 0);
-            // Every rank has written its 4 lines (points 0, 3, 6, 9) before the gate; the coordinator
-            // takes their events as they come, so they are counted within moments.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while ((long) jmx.getAttribute(jobName, "Checkpoints") < 8 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
             assertEquals(8L, jmx.getAttribute(jobName, "Checkpoints"));
             for (int r = 0; r < 2; r++) {
                 ObjectName rank = JobMBeans.rankName(watch.registeredAs(), r);

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 public final class JobWatch implements JobObserver {
     private final JobFigures figures;
     private final StatusLine status;
-    private final Path jfrFile;
     private final JobMBeans mbeans = new JobMBeans();
     private JobRecording recording;
     private String registeredAs;
@@ -28,7 +27,6 @@ public final class JobWatch implements JobObserver {
     public JobWatch(String name, int ranks, StatusLine status, Path jfrFile) {
         this.figures = new JobFigures(name, ranks);
         this.status = status;
-        this.jfrFile = jfrFile;
         if (jfrFile != null) {
             // From now on, so that the rank processes know where to write theirs before they start.
             recording = JobRecording.start(jfrFile);
@@ -123,10 +121,5 @@ public final class JobWatch implements JobObserver {
             recording.finish();
             recording = null;
         }
-    }
-
-    /** Where the recording goes (null: none). */
-    public Path jfrFile() {
-        return jfrFile;
     }
 }

@@ -57,25 +57,39 @@ public final class WaitReport {
     }
 
     /**
-     * Where a rank thread waits, from its stack: the MPI call it is in and the program's line that made
-     * it ({@code in Comm.recv at Deadlocked.main(Deadlocked.java:20)}); the top of the stack if no frame
-     * is the program's.
+     * Where a rank thread waits, from its stack: the MPI call it is in and the line that made it, the
+     * frame below the facade's ({@code in Comm.recv at Deadlocked.main(Deadlocked.java:20)}); else the
+     * first frame outside the JDK and Rewind, else the top of the stack.
      */
     public static String where(StackTraceElement[] stack) {
         StackTraceElement call = null;
         for (StackTraceElement f : stack) {
-            String c = f.getClassName();
-            if (c.startsWith("mpi.")) {
+            if (f.getClassName().startsWith("mpi.")) {
                 call = f;
-            } else if (!c.startsWith("io.rewind.")
+            } else if (call != null) {
+                return "in " + simple(call.getClassName()) + "." + call.getMethodName() + " at " + frame(f);
+            }
+        }
+        for (StackTraceElement f : stack) {
+            String c = f.getClassName();
+            if (!c.startsWith("io.rewind.")
                     && !c.startsWith("java.")
                     && !c.startsWith("jdk.")
                     && !c.startsWith("sun.")) {
-                return (call == null ? "" : "in " + simple(call.getClassName()) + "." + call.getMethodName() + " ")
-                        + "at " + f;
+                return "at " + frame(f);
             }
         }
-        return stack.length == 0 ? "(no stack)" : "at " + stack[0];
+        return stack.length == 0 ? "(no stack)" : "at " + frame(stack[0]);
+    }
+
+    /**
+     * A frame without its class loader's name, which differs between ranks as threads (each has its
+     * own), so the same place reads the same for every rank.
+     */
+    private static String frame(StackTraceElement f) {
+        return f.getClassName() + "." + f.getMethodName() + "("
+                + (f.getFileName() == null ? "Unknown Source" : f.getFileName())
+                + (f.getLineNumber() >= 0 ? ":" + f.getLineNumber() : "") + ")";
     }
 
     private static String simple(String className) {
