@@ -21,7 +21,8 @@ final class WatchOptions {
             description = "Record the job with JFR into FILE (JFR's default settings and Rewind's own events, "
                     + "category Rewind: checkpoints, failures, recovery phases, MPI activity): the launcher's "
                     + "recording followed by every rank process's (those on this machine; a rank process killed "
-                    + "by a crash loses its own). 'jfr summary FILE' and Mission Control read it.")
+                    + "by a crash loses its own), each rank's also kept as written in FILE.ranks. 'jfr summary FILE' and "
+                    + "Mission Control read it.")
     Path jfr;
 
     @Option(

@@ -8,6 +8,7 @@ import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
 import io.rewind.runtime.watch.JobWatch;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import jdk.jfr.consumer.RecordedEvent;
@@ -38,5 +39,8 @@ class JobWatchProcessTest {
                 JobWatchTest.named(events, "io.rewind.Checkpoint").stream()
                         .anyMatch(e -> e.getInt("rank") == 1 && e.getInt("incarnation") == 1),
                 "a checkpoint event of rank 1's second process");
+        for (String kept : List.of("rank-0.0.jfr", "rank-1.1.jfr", "rank-2.0.jfr")) {
+            assertTrue(Files.size(dir.resolve("job.jfr.ranks").resolve(kept)) > 0, "kept as written: " + kept);
+        }
     }
 }

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.text.ParseException;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +13,8 @@ import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
 
 /**
- * A JFR recording of one job into one file: this JVM's (the launcher's, where ranks as threads run
+ * A JFR recording of one job into one file (and, with ranks as processes, each rank's own recording
+ * beside it, in {@code FILE.ranks}): this JVM's (the launcher's, where ranks as threads run
  * too) with JFR's default settings, Rewind's events among them, and, with ranks as processes, each
  * rank process's own ({@link #startInRank}), written into {@link #rankFolder} as it ends. A JFR file
  * is a sequence of self-contained chunks, so the job's file is this JVM's recording followed by every
@@ -75,9 +77,16 @@ public final class JobRecording {
                     chunks.append(Files.readAllBytes(p), out);
                 }
             }
-            for (Path p : parts) {
-                Files.deleteIfExists(p);
+            // Each rank's recording also stays as it was written, beside the job's file: a reader of the
+            // JDK (RecordingFile, jfr print) takes a chunk's timestamps and constants (threads, stacks)
+            // against the chunks before it, which holds within one JVM only, so in the joined file the
+            // ranks' events have their own fields right but not their times and threads.
+            Path ranksKept = file.resolveSibling(file.getFileName() + ".ranks");
+            for (Path p : parts.subList(1, parts.size())) {
+                Files.createDirectories(ranksKept);
+                Files.move(p, ranksKept.resolve(p.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
+            Files.deleteIfExists(parts.getFirst());
             Files.deleteIfExists(rankFolder);
         } catch (IOException | RuntimeException e) {
             System.err.println("rewind: cannot write the JFR recording " + file + ": " + e.getMessage());
