@@ -65,7 +65,7 @@ for t in $(seq 1 "$trials"); do
     >"$out/trial-$t.out" 2>"$out/trial-$t.err"
   status=$?
   set -e
-  struck=$(grep -c ' failure: ' "$out/trial-$t.out" || true)
+  struck=$(grep -c ' failure: ' "$out/trial-$t.err" || true)  # the summary is on standard error
   if [ "$status" = 0 ] && grep '^\[[0-9]*\] rank' "$out/trial-$t.out" | sort | cmp -s - "$out/$program.expected"; then
     verdict=same
     rm -f "$out/trial-$t.out" "$out/trial-$t.err"

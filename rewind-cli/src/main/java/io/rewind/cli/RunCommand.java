@@ -85,8 +85,14 @@ final class RunCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     FaultToleranceOptions ft = new FaultToleranceOptions();
 
-    @Option(names = "--summary", description = "Print the run summary (checkpoints, logs, recoveries) at the end.")
+    @Option(
+            names = "--summary",
+            description = "Print the run summary (checkpoints, logs, recoveries) on standard error at the end "
+                    + "(it is whenever the job had failures).")
     boolean summary;
+
+    @picocli.CommandLine.Mixin
+    WatchOptions watching = new WatchOptions();
 
     @Option(
             names = "--record",
@@ -245,6 +251,7 @@ final class RunCommand implements Callable<Integer> {
         }
         JobConfig config;
         Launch processes;
+        io.rewind.runtime.watch.JobWatch watch = null;
         try {
             if (eagerLimit != null) {
                 b.engine(io.rewind.engine.EngineConfig.forRanks(ranks)
@@ -266,6 +273,7 @@ final class RunCommand implements Callable<Integer> {
                                         ? ft.checkpointDir.resolve("run-record.json")
                                         : RecentRunRecords.next(RecentRunRecords.defaultFolder()));
             }
+            watch = watching.watch(mainClass, ranks, b);
             config = b.build();
             refuseReserveOverMemory(config, processes);
             java.util.Optional<String> noMain = io.rewind.launch.MainClassCheck.problem(
@@ -339,7 +347,7 @@ final class RunCommand implements Callable<Integer> {
             System.err.println(commandName + ": " + e.getMessage());
             return 2;
         }
-        JobResult result = processes == null ? Job.run(config) : ProcessJob.run(config, processes);
+        JobResult result = processes == null ? Job.run(config, watch) : ProcessJob.run(config, processes, watch);
         if (profile != null) {
             try {
                 io.rewind.tools.profile.ProfileWriter.write(
@@ -348,13 +356,14 @@ final class RunCommand implements Callable<Integer> {
                 System.err.println(commandName + ": cannot write the profile " + profile + ": " + e.getMessage());
             }
         }
-        if (summary || !config.faultTolerance().failures().isEmpty() || loseNode != null || freezeNode != null) {
-            System.out.println("rewind: " + result.report().summary());
-            if (config.recordFile() != null) {
-                System.out.println(
-                        "rewind: run record " + config.recordFile() + " (rewind report --run FILE plots it)");
-            }
-        }
+        // On standard error, so that standard output stays the program's own.
+        watching.summary(
+                "rewind: " + result.report().summary()
+                        + (config.recordFile() == null
+                                ? ""
+                                : "\nrewind: run record " + config.recordFile()
+                                        + " (rewind report --run FILE plots it)"),
+                summary || !config.faultTolerance().failures().isEmpty() || loseNode != null || freezeNode != null);
         if (!result.ok()) {
             System.err.print(
                     commandName + ": job failed (exit " + result.exitCode() + ")\n" + result.describeFailures());

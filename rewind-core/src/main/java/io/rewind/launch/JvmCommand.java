@@ -42,9 +42,8 @@ final class JvmCommand {
         // line by line with a failure-free run's.
         cmd.add("-Xlog:disable");
         cmd.add("-Xlog:all=warning:stderr");
-        // No performance-data file in the temporary folder: one left by a SIGKILLed JVM whose pid a new
-        // rank process gets again makes that JVM print a warning.
-        cmd.add("-XX:-UsePerfData");
+        // The performance-data file stays (no -XX:-UsePerfData): jps, jcmd and Mission Control find a
+        // JVM by it, so a rank process can be looked at while the job runs.
         // A JVM's crash report goes to the temporary folder, not the folder the job was started from
         // (the JVM names the file on standard error, which reaches the launcher's output).
         cmd.add("-XX:ErrorFile=" + Path.of(System.getProperty("java.io.tmpdir"), "rewind-hs_err_pid%p.log"));

@@ -119,14 +119,18 @@ public final class NodeAgent {
                 sharedDir != null,
                 Integer.parseInt(a.get("--keep-lines")),
                 link.localAddress());
-        List<String> rankArguments = List.of(
+        List<String> rankArguments = new ArrayList<>(List.of(
                 "--head",
                 head,
                 "--secret-file",
                 "-",
                 "--store",
                 store.address().getAddress().getHostAddress() + ":"
-                        + store.address().getPort());
+                        + store.address().getPort()));
+        if (a.containsKey("--jfr-folder")) {
+            // The job is recorded with JFR: every rank process records itself into this folder.
+            rankArguments.addAll(List.of("--jfr-folder", a.get("--jfr-folder")));
+        }
         NodeAgent agent = new NodeAgent(
                 node,
                 link,

@@ -23,7 +23,11 @@ import io.rewind.runtime.coordinator.RecoveryCoordinator;
 import io.rewind.runtime.coordinator.StoredLines;
 import io.rewind.runtime.rank.CheckpointAgent;
 import io.rewind.runtime.rank.RankEvent;
+import io.rewind.runtime.rank.RankEventSink;
 import io.rewind.runtime.rank.RankImage;
+import io.rewind.runtime.watch.Announcer;
+import io.rewind.runtime.watch.JobObserver;
+import io.rewind.runtime.watch.WaitReport;
 import io.rewind.transport.JobSecret;
 import java.io.IOException;
 import java.io.Serializable;
@@ -61,6 +65,9 @@ public final class ProcessJob {
 
     private final JobConfig config;
     private final Launch launch;
+    /** Told every rank event the coordinator takes, before it does, and of every failure and recovery. */
+    private JobObserver observer = JobObserver.NONE;
+
     private final Protocol protocol;
     /** The event logger process (null: the protocol records no determinants), and its address. */
     private Process eventLogger;
@@ -382,12 +389,23 @@ public final class ProcessJob {
 
     /** Runs the job to its end and reports how every rank ended, as {@code Job.run} does for threads. */
     public static JobResult run(JobConfig config, Launch launch) {
+        return run(config, launch, event -> {});
+    }
+
+    /**
+     * Runs the job to its end, as {@link #run(JobConfig, Launch)} does; {@code observer} is told every
+     * rank event in the order the coordinator takes them, on the coordinator's thread (it must not
+     * block), as {@code Job.run} tells it for threads; a {@link JobObserver} also hears of every failure
+     * and recovery, and of the job's start and end.
+     */
+    public static JobResult run(JobConfig config, Launch launch, RankEventSink observer) {
         ProcessJob job;
         try {
             job = new ProcessJob(config, launch);
         } catch (IOException e) {
             throw new IllegalStateException("cannot prepare the job's folder: " + e.getMessage(), e);
         }
+        job.observer = JobObserver.of(observer);
         try {
             return job.execute();
         } finally {
@@ -412,6 +430,9 @@ public final class ProcessJob {
                 config.limits().stallTimeout(),
                 config.limits().stopGrace(),
                 config.recordFile() == null ? null : record);
+        observer = new Announcer(observer, slots.length, startNanos);
+        coordinator.observe(observer);
+        observer.started(slots.length, startNanos);
         long resumeLine = sharedCheckpointDir == null
                 ? 0
                 : resumeFrom(new CheckpointStore(
@@ -507,6 +528,7 @@ public final class ProcessJob {
      */
     private void onRankEvent(RankEvent event) {
         long now = System.nanoTime();
+        observer.emit(event);
         switch (event) {
             case RankEvent.Checkpointed c -> onCheckpointed(c, now);
             case RankEvent.Unrestorable u -> {
@@ -572,7 +594,7 @@ public final class ProcessJob {
             outcomes.add(o);
             output.add(s.output.lines());
         }
-        return JobEnd.result(
+        JobResult result = JobEnd.result(
                 config,
                 report,
                 record,
@@ -582,6 +604,8 @@ public final class ProcessJob {
                 coordinator.abortReason(),
                 coordinator.abortCode(),
                 timedOut);
+        observer.ended(result.ok());
+        return result;
     }
 
     private boolean anyProcessLeft() {
@@ -686,6 +710,9 @@ public final class ProcessJob {
         if (!launch.rankJvm().isEmpty()) {
             // One word on the agent's command line: it reaches an agent over ssh or srun unchanged.
             common.addAll(List.of("--rank-jvm", launch.rankJvm().encoded()));
+        }
+        if (observer.rankRecordings() != null) {
+            common.addAll(List.of("--jfr-folder", observer.rankRecordings().toString()));
         }
         if (sharedCheckpointDir != null) {
             common.addAll(List.of("--checkpoint-dir", sharedCheckpointDir.toString()));
@@ -1164,7 +1191,11 @@ public final class ProcessJob {
         // Not killed (a signal's death is 128 + its number) but ended by its program, with System.exit
         // say (unless the process could not run it at all).
         boolean byProgram = status >= 0 && status < 128 && status != RankProcess.COULD_NOT_RUN;
-        String how = status == 137 ? "its process was killed (SIGKILL)" : "its process exited with status " + status;
+        String how = status == 137
+                ? "its process was killed (SIGKILL)"
+                : status > 128 && status < 160
+                        ? "its process died of signal " + (status - 128)
+                        : "its process exited with status " + status;
         coordinator.down(e.rank(), e.incarnation(), new DownCause(how, byProgram, status));
     }
 
@@ -1209,8 +1240,16 @@ public final class ProcessJob {
             }
             case Command.Abort c -> broadcast(new Messages.Aborted(c.rank(), c.errorCode(), c.reason()));
             case Command.Note c -> System.err.println(c.line());
-            case Command.DescribeWait c -> System.err.println(c.prefix() + "rank " + c.rank() + " (incarnation "
-                    + coordinator.incarnation(c.rank()) + ", process " + slots[c.rank()].pid + ") waits inside MPI");
+            case Command.DescribeWaits c -> {
+                // A process's stack is not seen from here: where it waits is "inside MPI", with its process
+                // id for jcmd PID Thread.print.
+                List<WaitReport.Wait> waits = new ArrayList<>();
+                for (int r : c.ranks()) {
+                    waits.add(new WaitReport.Wait(
+                            r, coordinator.incarnation(r), coordinator.operations(r), slots[r].pid, "inside MPI"));
+                }
+                WaitReport.lines(c.prefix(), waits).forEach(System.err::println);
+            }
         }
     }
 

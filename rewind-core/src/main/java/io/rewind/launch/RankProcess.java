@@ -23,6 +23,7 @@ import io.rewind.runtime.rank.RankEvent;
 import io.rewind.runtime.rank.RankHost;
 import io.rewind.runtime.rank.RankRuntime;
 import io.rewind.runtime.rank.RankSlot;
+import io.rewind.runtime.watch.JobRecording;
 import io.rewind.transport.JobSecret;
 import io.rewind.transport.RoutedTransport;
 import io.rewind.transport.shm.ShmFolder;
@@ -37,6 +38,7 @@ import java.io.PrintStream;
 import java.io.Serializable;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -97,11 +99,26 @@ public final class RankProcess implements RankHost {
      * {@code --head HOST:PORT --rank R --incarnation K --secret-file FILE --store HOST:PORT}: the launcher,
      * and the checkpoint service of this node's agent.
      */
+    /** This process's JFR recording (null: none, or written already). */
+    private static jdk.jfr.Recording recording;
+
+    /** Writes this process's JFR recording, once. */
+    private static synchronized void stopRecording() {
+        JobRecording.stopInRank(recording);
+        recording = null;
+    }
+
     public static void main(String[] args) {
         Map<String, String> a = Args.parse(args, "--head", "--rank", "--incarnation", "--secret-file", "--store");
         int rank = Integer.parseInt(a.get("--rank"));
         int incarnation = Integer.parseInt(a.get("--incarnation"));
         int status;
+        // Recorded with JFR when the job is (rewind run --jfr): written as the process ends well; a
+        // process killed by a crash loses it.
+        if (a.containsKey("--jfr-folder")) {
+            recording = JobRecording.startInRank(
+                    Path.of(a.get("--jfr-folder"), "rank-" + rank + "." + incarnation + ".jfr"));
+        }
         try {
             JobSecret secret = JobSecret.fromArgument(a.get("--secret-file"));
             Link link = Link.connect(Args.address(a.get("--head")), secret, "rank-" + rank + "." + incarnation);
@@ -110,6 +127,7 @@ public final class RankProcess implements RankHost {
             System.err.println("rewind: rank " + rank + "." + incarnation + " could not run: " + e);
             status = COULD_NOT_RUN;
         }
+        stopRecording();
         System.out.flush();
         System.err.flush();
         Runtime.getRuntime().halt(status);
@@ -393,6 +411,9 @@ public final class RankProcess implements RankHost {
             case RankEvent.Ended e -> {
                 // The log as the program ended, ahead of the end: the launcher samples it before the job is over.
                 reportLog();
+                // The JFR recording too: written before the launcher hears of the end, so that it is whole
+                // when the launcher puts the job's recording together (the process may be killed after).
+                stopRecording();
                 link.send(e);
             }
             case RankEvent.Struck s -> {

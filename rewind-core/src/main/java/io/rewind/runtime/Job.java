@@ -19,6 +19,9 @@ import io.rewind.runtime.rank.RankEventSink;
 import io.rewind.runtime.rank.RankHost;
 import io.rewind.runtime.rank.RankRuntime;
 import io.rewind.runtime.rank.RankSlot;
+import io.rewind.runtime.watch.Announcer;
+import io.rewind.runtime.watch.JobObserver;
+import io.rewind.runtime.watch.WaitReport;
 import io.rewind.transport.local.InJvmTransport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +56,7 @@ public final class Job {
      * Told every rank event this job's coordinator takes, in the order it takes them, before it does
      * (set before the coordinator starts; {@link #run(JobConfig, RankEventSink)}).
      */
-    private RankEventSink observer = event -> {};
+    private JobObserver observer = JobObserver.NONE;
 
     private final Protocol protocol;
     /** The job's event logger: outlives every rank, as a process of its own would. */
@@ -106,11 +109,12 @@ public final class Job {
     /**
      * Runs the job to its end and reports how every rank ended; {@code observer} is told every rank
      * event in the order the job's coordinator takes them, on the coordinator's thread (it must not
-     * block).
+     * block). A {@link JobObserver} also hears of every failure and recovery, and of the job's start and
+     * end.
      */
     public static JobResult run(JobConfig config, RankEventSink observer) {
         Job job = new Job(config);
-        job.observer = observer;
+        job.observer = JobObserver.of(observer);
         // The coordinator is a thread of its own, named, whose failures end the job with a result
         // instead of escaping to the caller while rank threads wait.
         AtomicReference<JobResult> result = new AtomicReference<>();
@@ -194,6 +198,9 @@ public final class Job {
                 config.limits().stallTimeout(),
                 config.limits().stopGrace(),
                 config.recordFile() == null ? null : record);
+        observer = new Announcer(observer, n, start);
+        coordinator.observe(observer);
+        observer.started(n, start);
         long resumeLine = checkpoints.resume(coordinator);
         // Every endpoint exists before any rank runs, so no early message is dropped: the threads start
         // once every rank is ready (Command.StartTogether).
@@ -267,7 +274,7 @@ public final class Job {
             loggers.close();
         }
         checkpoints.close();
-        return JobEnd.result(
+        JobResult result = JobEnd.result(
                 config,
                 report,
                 record,
@@ -277,6 +284,8 @@ public final class Job {
                 a == null ? null : a.getMessage(),
                 a == null ? 0 : a.errorCode(),
                 timedOut);
+        observer.ended(result.ok());
+        return result;
     }
 
     /** Runs coordinator tasks until every rank has ended; true if the time limit passed first. */
@@ -424,8 +433,18 @@ public final class Job {
             case Command.KeepFrom c -> checkpoints.keepFrom(c.line());
             case Command.Abort c -> ranks.markAborted(c.rank(), c.errorCode(), c.reason());
             case Command.Note c -> System.err.println(c.line());
-            case Command.DescribeWait c -> System.err.println(
-                    c.prefix() + RankRuntime.describe(ranks.slot(c.rank()).current()));
+            case Command.DescribeWaits c -> {
+                List<WaitReport.Wait> waits = new ArrayList<>();
+                for (int r : c.ranks()) {
+                    Incarnation inc = ranks.slot(r).current();
+                    StackTraceElement[] stack = inc.thread() == null
+                            ? new StackTraceElement[0]
+                            : inc.thread().getStackTrace();
+                    waits.add(new WaitReport.Wait(
+                            r, inc.number(), inc.engine().operations(), 0, WaitReport.where(stack)));
+                }
+                WaitReport.lines(c.prefix(), waits).forEach(System.err::println);
+            }
         }
     }
 

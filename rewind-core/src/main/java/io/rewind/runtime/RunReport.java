@@ -204,6 +204,11 @@ public record RunReport(
             return enteredNanos[p.ordinal()];
         }
 
+        /** When the recovery entered {@code p} ({@code System.nanoTime()}; 0: not yet). */
+        public synchronized long enteredNanos(RecoveryPhase p) {
+            return at(p);
+        }
+
         public synchronized double detectMs() {
             return ms(at(RecoveryPhase.KILLED), at(RecoveryPhase.DETECTED));
         }

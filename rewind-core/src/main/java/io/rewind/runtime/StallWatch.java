@@ -12,7 +12,18 @@ import java.util.Arrays;
  * thread only.
  */
 public final class StallWatch {
+    /**
+     * The stall bound while a restarted rank has not caught up yet (when shorter than the stall
+     * timeout): every rank waiting then, none making an operation, means the replay it waits for will
+     * not come, and that is reported within seconds rather than after the stall timeout.
+     */
+    public static final Duration DURING_RECOVERY = Duration.ofSeconds(10);
+
     private final Duration limit;
+    /** The bound that fired ({@link #stalled}); the stall timeout until one did. */
+    private Duration fired;
+
+    private boolean firedDuringRecovery;
     /** Since when the progress below has stood still (-1: some rank is not waiting). */
     private long since = -1;
 
@@ -20,6 +31,7 @@ public final class StallWatch {
 
     public StallWatch(Duration limit) {
         this.limit = limit;
+        this.fired = limit;
     }
 
     /** Whether the job watches at all (a zero stall timeout: never). */
@@ -32,23 +44,38 @@ public final class StallWatch {
         since = -1;
     }
 
-    /** Every rank that has not ended waits, with this progress: true once it has stood still for the limit. */
-    public boolean stalled(long now, long[] progressNow) {
+    /**
+     * Every rank that has not ended waits, with this progress: true once it has stood still for the
+     * limit, or for {@link #DURING_RECOVERY} if shorter while {@code recovering} (a restarted rank has
+     * not caught up).
+     */
+    public boolean stalled(long now, long[] progressNow, boolean recovering) {
         if (since < 0 || !Arrays.equals(progressNow, progress)) {
             since = now;
             progress = progressNow;
             return false;
         }
-        return now - since >= limit.toNanos();
+        Duration bound = recovering && DURING_RECOVERY.compareTo(limit) < 0 ? DURING_RECOVERY : limit;
+        if (now - since < bound.toNanos()) {
+            return false;
+        }
+        fired = bound;
+        firedDuringRecovery = recovering;
+        return true;
     }
 
-    /** The stall timeout as the reports say it: {@code 2 s}, {@code 400 ms}. */
+    /** The bound that fired as the reports say it: {@code 2 s}, {@code 400 ms}. */
     public String limitText() {
-        return limit.toMillis() % 1000 == 0 ? limit.toSeconds() + " s" : limit.toMillis() + " ms";
+        return fired.toMillis() % 1000 == 0 ? fired.toSeconds() + " s" : fired.toMillis() + " ms";
     }
 
     /** Why the job is aborted once {@link #stalled} said so. */
     public String reason() {
+        if (firedDuringRecovery) {
+            return "no progress for " + limitText() + " during a recovery: every rank that has not ended waits inside"
+                    + " MPI and none made an operation, so the restarted rank cannot catch up (what it waits for is"
+                    + " never sent again)";
+        }
         return "no progress for " + limitText() + ": every rank that has not ended waits inside MPI and none made"
                 + " an operation (a deadlock: a receive, probe, wait or collective that no rank can satisfy)";
     }

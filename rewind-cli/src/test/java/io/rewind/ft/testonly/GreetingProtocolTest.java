@@ -48,7 +48,7 @@ class GreetingProtocolTest {
                 PROGRAM);
         assertEquals(0, r.status(), r.out() + r.err());
         assertEquals("bonjour", GreetingProtocol.lastGreeting, "read by the protocol's parser");
-        assertTrue(r.out().contains("greeting: bonjour"), r.out());
+        assertTrue(r.err().contains("greeting: bonjour"), r.err());
 
         CommandRun byDefault = CommandRun.of("run", "-n", "2", "--protocol", "greeting", "--no-record", PROGRAM);
         assertEquals(0, byDefault.status(), byDefault.out() + byDefault.err());

@@ -127,14 +127,14 @@ public sealed interface Command {
     }
 
     /**
-     * The stall watch gave up on {@code rank}: the host writes {@code prefix} and where the rank waits
-     * (which only the host can see: a thread's stack, a process's id), as one line of the job's error
-     * output.
+     * The stall watch gave up on {@code ranks}: the host writes where they wait (which only the host can
+     * see: a thread's stack, a process's id), ranks that wait at the same place on one line, each line
+     * starting with {@code prefix}, on the job's error output ({@code WaitReport}).
      */
-    record DescribeWait(int rank, String prefix) implements Command {
+    record DescribeWaits(List<Integer> ranks, String prefix) implements Command {
         @Override
         public String toString() {
-            return "describe " + rank + ": " + prefix;
+            return "describe " + ranks + ": " + prefix;
         }
     }
 }

@@ -14,6 +14,7 @@ import io.rewind.runtime.RunRecordWriter;
 import io.rewind.runtime.RunReport;
 import io.rewind.runtime.StallWatch;
 import io.rewind.runtime.rank.RankEvent;
+import io.rewind.runtime.watch.JobObserver;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -70,6 +71,9 @@ public final class RecoveryCoordinator {
     private final RecoveryView view = new View();
 
     private RecoveryPlan pendingPlan;
+    /** Told of every failure and recovery as it happens (set by the host before the job starts). */
+    private JobObserver observer = JobObserver.NONE;
+
     private long nextSampleNanos;
     /** The line storage was last told to hold back from ({@link Command.KeepFrom}). */
     private long keepFromSent;
@@ -112,6 +116,11 @@ public final class RecoveryCoordinator {
         this.startNanos = clock.getAsLong();
     }
 
+    /** Who is told of every failure once its recovery is planned, and of every recovery once it is over. */
+    public void observe(JobObserver observer) {
+        this.observer = observer;
+    }
+
     // ---------------------------------------------------------------------------------------------
     // What the host asks
 
@@ -127,6 +136,11 @@ public final class RecoveryCoordinator {
     /** Whether {@code incarnation} is the rank's current one (an earlier one's news are stale). */
     public boolean isCurrent(int rank, int incarnation) {
         return ranks[rank].incarnation == incarnation;
+    }
+
+    /** The communication operations the rank's current incarnation last reported. */
+    public long operations(int rank) {
+        return ranks[rank].operationsHeard();
     }
 
     /** For a restart from the beginning, the operations at which it is back there (0: count points). */
@@ -381,9 +395,12 @@ public final class RecoveryCoordinator {
             int rank, int incarnation, long replayed, int peakUnmatched, long peakUnmatchedBytes, long atNanos) {
         RankRecord s = current(rank, incarnation);
         if (s != null && s.recovery != null) {
-            s.recovery.enter(RecoveryPhase.CAUGHT_UP, atNanos);
+            boolean first = s.recovery.enter(RecoveryPhase.CAUGHT_UP, atNanos);
             s.recovery.replayed(replayed);
             s.recovery.unmatchedAtMost(peakUnmatched, peakUnmatchedBytes);
+            if (first) {
+                observer.recovered(s.recovery);
+            }
         }
     }
 
@@ -875,6 +892,7 @@ public final class RecoveryCoordinator {
                         plan.line(),
                         plan.rollback(),
                         plan.notes());
+                observer.failed(s.recovery, cause(s.firedKill, strike));
                 s.catchUpPoints = strike.points();
                 // From the beginning, where it crashed is counted in operations (a program without the
                 // checkpoint API passes no point).
@@ -897,6 +915,11 @@ public final class RecoveryCoordinator {
         }
         storage.holdPruning(false);
         allEnded = false;
+    }
+
+    /** Why a rank failed, as its announcement says it: the kill of the schedule, or what struck it. */
+    private static String cause(FailureSchedule.Kill kill, Strike strike) {
+        return kill != null ? "killed: --kill " + kill : strike.reason();
     }
 
     /** Tells storage when the newest line complete for all ranks moved. */
@@ -922,6 +945,7 @@ public final class RecoveryCoordinator {
         }
         long[] progress = new long[2 * ranks.length];
         boolean anyWaits = false;
+        boolean recovering = false;
         for (RankRecord s : ranks) {
             if (s.outcome != null || s.life == RankLife.ENDED) {
                 continue; // ended: it serves its peers, and waits for nothing
@@ -931,18 +955,21 @@ public final class RecoveryCoordinator {
                 return; // computing, polling, starting, or in a recovery
             }
             anyWaits = true;
+            recovering |= s.recovery != null && s.recovery.phase() != RecoveryPhase.CAUGHT_UP;
             progress[2 * s.rank] = s.incarnation;
             progress[2 * s.rank + 1] = s.operations;
         }
         if (!anyWaits || !idle) {
             stallWatch.reset();
-        } else if (stallWatch.stalled(now, progress)) {
+        } else if (stallWatch.stalled(now, progress, recovering)) {
+            List<Integer> waiting = new ArrayList<>();
             for (RankRecord s : ranks) {
                 if (s.outcome == null && s.life == RankLife.RUNNING) {
-                    command(new Command.DescribeWait(
-                            s.rank, "rewind: after " + stallWatch.limitText() + " with no progress, "));
+                    waiting.add(s.rank);
                 }
             }
+            command(new Command.DescribeWaits(
+                    List.copyOf(waiting), "rewind: after " + stallWatch.limitText() + " with no progress, "));
             abort(-1, 1, stallWatch.reason());
         }
     }

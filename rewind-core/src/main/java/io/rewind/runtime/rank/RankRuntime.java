@@ -19,6 +19,8 @@ import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.OutputRouter;
 import io.rewind.runtime.RankOutcome;
 import io.rewind.runtime.coordinator.Strike;
+import io.rewind.runtime.watch.CheckpointEvent;
+import io.rewind.runtime.watch.MpiActivityEvent;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -597,6 +599,7 @@ public final class RankRuntime {
                 nanos,
                 List.of(),
                 new long[0]);
+        CheckpointEvent.emit(inc.rank, inc.number, line, bytes, nanos);
         host.lineWritten(written);
         inc.protocol.wroteLine(line);
         inc.protocol.afterCheckpoint();
@@ -628,7 +631,7 @@ public final class RankRuntime {
      */
     public RankEvent.Progress progress(Incarnation inc, boolean withTraffic) {
         boolean running = inc.state() == IncarnationState.RUNNING;
-        return new RankEvent.Progress(
+        RankEvent.Progress p = new RankEvent.Progress(
                 inc.rank,
                 inc.number,
                 System.nanoTime(),
@@ -636,6 +639,10 @@ public final class RankRuntime {
                 inc.agent.points(),
                 running && inc.engine.inBlockingWait(),
                 withTraffic ? inc.engine.traffic().snapshot() : null);
+        if (running) {
+            MpiActivityEvent.emit(p.rank(), p.incarnation(), p.operations(), p.points(), p.waiting());
+        }
+        return p;
     }
 
     /** Whether its program runs (not yet started, finished, struck or released: false). */

@@ -13,6 +13,7 @@ import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.RankOutcome;
 import io.rewind.runtime.RecoveryPhase;
 import io.rewind.runtime.RunReport;
+import io.rewind.runtime.StallWatch;
 import io.rewind.runtime.rank.RankEvent;
 import java.time.Duration;
 import java.util.List;
@@ -535,6 +536,33 @@ class RecoveryCoordinatorTest {
         c.tick(now, true);
         assertTrue(c.aborted());
         List<String> commands = host.take();
-        assertTrue(commands.contains("describe 0: rewind: after 2 s with no progress, "), commands.toString());
+        assertTrue(commands.contains("describe [0, 1]: rewind: after 2 s with no progress, "), commands.toString());
+    }
+
+    @Test
+    void aJobThatMakesNoProgressWhileARankCatchesUpIsAbortedWithinSecondsNotAfterTheStallTimeout() {
+        RecoveryCoordinator c = coordinator(2, new ScriptedProtocol(false, true), Duration.ofMinutes(5));
+        runAll(c, 2);
+        for (int r = 0; r < 2; r++) {
+            checkpoint(c, r, 1);
+        }
+        c.down(1, 0, sigkill());
+        c.respawned(1, 1);
+        assertTrue(c.ready(1, 1));
+        c.running(1, 1);
+        c.step(new RankEvent.Restored(1, 1, now, 1, 7), now);
+        host.take();
+        // Both wait, none making an operation: the restarted rank never gets what it waits for.
+        c.step(new RankEvent.Progress(0, 0, now, 10, 1, true, null), now);
+        c.step(new RankEvent.Progress(1, 1, now, 3, 1, true, null), now);
+        c.tick(now, true);
+        now += StallWatch.DURING_RECOVERY.toNanos() - 1_000_000_000L;
+        c.tick(now, true);
+        assertFalse(c.aborted(), "not before 10 s");
+        now += 1_000_000_000L;
+        c.tick(now, true);
+        assertTrue(c.aborted());
+        assertTrue(c.abortReason().startsWith("no progress for 10 s during a recovery: "), c.abortReason());
+        assertTrue(host.take().contains("describe [0, 1]: rewind: after 10 s with no progress, "));
     }
 }

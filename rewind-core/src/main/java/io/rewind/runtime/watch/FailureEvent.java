@@ -1,0 +1,30 @@
+package io.rewind.runtime.watch;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/** JFR: a rank failed and its recovery is planned. Emitted in the launcher's JVM. */
+@Name("io.rewind.Failure")
+@Label("Rank Failure")
+@Category("Rewind")
+@Description("A rank failed; its recovery is planned")
+@StackTrace(false)
+public final class FailureEvent extends jdk.jfr.Event {
+    @Label("Rank")
+    public int rank;
+
+    @Label("Incarnation")
+    public int incarnation;
+
+    @Label("Cause")
+    public String cause;
+
+    @Label("Restart Line")
+    public long line;
+
+    @Label("Ranks Rolled Back")
+    public int rolledBack;
+}
