@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
         name = "run",
         header = "Runs an MPI program on N ranks, recovering the ranks that fail.",
         mixinStandardHelpOptions = true,
-        modelTransformer = ProtocolOptionsCli.class,
+        modelTransformer = RunOptionGroups.class,
         description = {
             // One paragraph, which picocli wraps to the terminal's width.
             "Runs MAIN_CLASS on N ranks, each an isolated thread of this JVM with its own copy of the "

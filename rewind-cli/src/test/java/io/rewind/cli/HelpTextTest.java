@@ -102,6 +102,18 @@ class HelpTextTest {
         assertEquals(List.of(), problems);
     }
 
+    /** {@code run --help} shows every option under one of its headings, none left over. */
+    @Test
+    void runsOptionsAreGroupedUnderHeadings() {
+        CommandLine run = new CommandLine(new RewindCommand()).getSubcommands().get("run");
+        String usage = run.getUsageMessage();
+        for (RunOptionGroups.Group g : RunOptionGroups.GROUPS) {
+            assertTrue(usage.contains("\n" + g.heading() + ":\n"), g.heading() + " missing from\n" + usage);
+        }
+        assertTrue(!usage.contains("Other options:"), "options outside every group:\n" + usage);
+        assertTrue(usage.contains("--switch-off"), "the protocols' own options are listed");
+    }
+
     private static void collect(CommandLine c, List<CommandLine> out) {
         out.add(c);
         for (CommandLine sub : c.getSubcommands().values()) {

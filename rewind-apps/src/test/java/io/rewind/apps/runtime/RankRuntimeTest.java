@@ -85,6 +85,9 @@ class RankRuntimeTest {
         final List<RankEvent> events = Collections.synchronizedList(new ArrayList<>());
         final List<String> calls = Collections.synchronizedList(new ArrayList<>());
         final RecoveryLines lines = new RecoveryLines(1, 2);
+        /** Counted down at each {@link #down}: the runtime tells it just after the thread is gone. */
+        final java.util.concurrent.Semaphore downs = new java.util.concurrent.Semaphore(0);
+
         volatile boolean finished;
 
         void emit(RankEvent e) {
@@ -110,6 +113,7 @@ class RankRuntimeTest {
         @Override
         public void down(Incarnation inc) {
             calls.add("down " + inc.rank() + "." + inc.number());
+            downs.release();
         }
 
         @Override
@@ -210,7 +214,9 @@ class RankRuntimeTest {
                 List.of("Checkpointed.0", "KillFired.0", "Struck.0"),
                 RankEventSequenceTest.shape(host.events),
                 host.events.toString());
-        // Its program's thread at its end (a process would go no further), then gone and struck.
+        // Its program's thread at its end (a process would go no further), then gone and struck: the
+        // host hears "down" right after the thread is gone, which awaitGone may return before.
+        assertTrue(host.downs.tryAcquire(60, java.util.concurrent.TimeUnit.SECONDS), "never told down");
         assertEquals(List.of("crashed 0.0", "down 0.0"), host.calls);
         RankEvent.Struck struck = (RankEvent.Struck) host.events.getLast();
         assertEquals(8, struck.points());
