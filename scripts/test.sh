@@ -5,6 +5,9 @@
 # software run against it: a private sshd and a one-node Slurm cluster on this machine, installed
 # and started by scripts/cluster (needs root and apt; REWIND_SKIP_CLUSTER_TESTS=1 skips them).
 #
+# The full run installs the artifacts in the local repository and builds the example projects against
+# them (scripts/examples-test.sh), as a user's project would depend on Rewind.
+#
 # ./scripts/test.sh --fast is the inner loop: the unit tests and a sample of the recovery oracle and of
 # the conformance suite (JUnit tags, see the parent pom), no rank processes, browser or cluster
 # software; a few minutes. Run the whole of it before a change lands.
@@ -15,7 +18,8 @@ if [ "${1:-}" = "--fast" ]; then
   exec mvn -B -ntp verify -Dsurefire.groups='(!oracle & !process & !conformance & !browser) | sample' "$@"
 fi
 bash scripts/install-chromium.sh
-mvn -B -ntp verify "$@"
+mvn -B -ntp install "$@"
+scripts/examples-test.sh
 if [ "${REWIND_SKIP_CLUSTER_TESTS:-0}" != "1" ]; then
   scripts/cluster/launch-test.sh
 fi

@@ -19,7 +19,10 @@ import java.util.Objects;
  *
  * <p>Class bytes come from the job's class path first, then from the parent's resources, so a test
  * can run programs that sit on its own class path. Rank programs must therefore not live in the
- * runtime's own packages (see {@link #SHARED_PREFIXES}).
+ * runtime's own packages (see {@link #SHARED_PREFIXES}). The per-rank part of the runtime ({@link
+ * #RUNTIME_PER_RANK_PREFIXES}: the facade, the API and its binding) comes from the parent first: a job
+ * class path that holds the {@code rewind-api} jar, whose {@code mpi} classes are signatures only,
+ * must not replace the runtime's own.
  */
 public final class RankClassLoader extends ClassLoader {
     /** Packages loaded once for the whole JVM. Everything else is per rank. */
@@ -47,6 +50,13 @@ public final class RankClassLoader extends ClassLoader {
             "org.HdrHistogram.",
             "org.openjdk.jmh.",
             "io.netty.");
+
+    /**
+     * Packages defined per rank whose classes are the runtime's: the {@code mpi} facade, {@code
+     * io.rewind.api} and the runtime's binding of it. Their bytes come from the parent (the runtime's
+     * class path) before the job's.
+     */
+    static final List<String> RUNTIME_PER_RANK_PREFIXES = List.of("mpi.", "io.rewind.api.", "io.rewind.binding.");
 
     static {
         registerAsParallelCapable();
@@ -102,11 +112,28 @@ public final class RankClassLoader extends ClassLoader {
         }
     }
 
+    static boolean isRuntimePerRank(String className) {
+        for (String p : RUNTIME_PER_RANK_PREFIXES) {
+            if (className.startsWith(p)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private byte[] classBytes(String name) {
         String resource = name.replace('.', '/') + ".class";
-        URL url = jobClassPath.findResource(resource);
-        if (url == null) {
+        URL url;
+        if (isRuntimePerRank(name)) {
             url = getParent().getResource(resource);
+            if (url == null) {
+                url = jobClassPath.findResource(resource);
+            }
+        } else {
+            url = jobClassPath.findResource(resource);
+            if (url == null) {
+                url = getParent().getResource(resource);
+            }
         }
         if (url == null || "jrt".equals(url.getProtocol())) {
             return null;

@@ -1,9 +1,7 @@
 package io.rewind.api;
 
-import io.rewind.runtime.StateSection;
-import io.rewind.runtime.rank.CheckpointAgent;
-import io.rewind.runtime.rank.RankContext;
-import java.lang.foreign.MemorySegment;
+import io.rewind.api.spi.RankBinding;
+import io.rewind.api.spi.RankCheckpoints;
 import java.nio.Buffer;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -42,19 +40,20 @@ import java.util.Objects;
 public final class Checkpointer {
     private static Checkpointer instance;
 
-    /** The rank's checkpoint agent; null outside a rank launched by Rewind, where nothing is kept. */
-    private final CheckpointAgent agent;
+    /** The rank's checkpoints; null outside a rank launched by Rewind, where nothing is kept. */
+    private final RankCheckpoints agent;
     /** The points passed outside a rank launched by Rewind. */
     private long pointsOutside;
 
-    private Checkpointer(CheckpointAgent agent) {
+    private Checkpointer(RankCheckpoints agent) {
         this.agent = agent;
     }
 
     /** This rank's checkpointer (call after {@code MPI.Init}). */
     public static synchronized Checkpointer get() {
         if (instance == null) {
-            instance = new Checkpointer(RankContext.of(Checkpointer.class).checkpoints());
+            RankBinding binding = Binding.get();
+            instance = new Checkpointer(binding == null ? null : binding.checkpoints());
         }
         return instance;
     }
@@ -83,118 +82,62 @@ public final class Checkpointer {
         return agent == null ? pointsOutside : agent.points();
     }
 
+    /** Registers a byte array, restored in place. */
     public void register(String name, byte[] a) {
-        segment(name, MemorySegment.ofArray(a));
+        register(name, a == null ? null : ByteBuffer.wrap(a));
     }
 
+    /** Registers a short array, restored in place. */
     public void register(String name, short[] a) {
-        segment(name, MemorySegment.ofArray(a));
+        register(name, a == null ? null : ShortBuffer.wrap(a));
     }
 
+    /** Registers a char array, restored in place. */
     public void register(String name, char[] a) {
-        segment(name, MemorySegment.ofArray(a));
+        register(name, a == null ? null : CharBuffer.wrap(a));
     }
 
+    /** Registers an int array, restored in place. */
     public void register(String name, int[] a) {
-        segment(name, MemorySegment.ofArray(a));
+        register(name, a == null ? null : IntBuffer.wrap(a));
     }
 
+    /** Registers a long array, restored in place. */
     public void register(String name, long[] a) {
-        segment(name, MemorySegment.ofArray(a));
+        register(name, a == null ? null : LongBuffer.wrap(a));
     }
 
+    /** Registers a float array, restored in place. */
     public void register(String name, float[] a) {
-        segment(name, MemorySegment.ofArray(a));
+        register(name, a == null ? null : FloatBuffer.wrap(a));
     }
 
+    /** Registers a double array, restored in place. */
     public void register(String name, double[] a) {
-        segment(name, MemorySegment.ofArray(a));
+        register(name, a == null ? null : DoubleBuffer.wrap(a));
     }
 
+    /** Registers a boolean array, restored in place. */
     public void register(String name, boolean[] a) {
-        Objects.requireNonNull(a, name);
-        keep(name, new StateSection() {
-            @Override
-            public byte[] save() {
-                byte[] b = new byte[a.length];
-                for (int i = 0; i < a.length; i++) {
-                    b[i] = (byte) (a[i] ? 1 : 0);
-                }
-                return b;
-            }
-
-            @Override
-            public void load(byte[] b) {
-                checkLength(name, b.length, a.length);
-                for (int i = 0; i < a.length; i++) {
-                    a[i] = b[i] != 0;
-                }
-            }
-        });
+        keep(name, Sections.of(name, a));
     }
 
     /** Registers a buffer's whole capacity (from index 0), heap or direct. */
     public void register(String name, Buffer buffer) {
-        Objects.requireNonNull(buffer, name);
-        Buffer whole = buffer.duplicate().clear();
-        MemorySegment s =
-                switch (whole) {
-                    case ByteBuffer b -> MemorySegment.ofBuffer(b);
-                    case CharBuffer b -> MemorySegment.ofBuffer(b);
-                    case ShortBuffer b -> MemorySegment.ofBuffer(b);
-                    case IntBuffer b -> MemorySegment.ofBuffer(b);
-                    case LongBuffer b -> MemorySegment.ofBuffer(b);
-                    case FloatBuffer b -> MemorySegment.ofBuffer(b);
-                    case DoubleBuffer b -> MemorySegment.ofBuffer(b);
-                    default -> throw new IllegalArgumentException("unsupported buffer type " + buffer.getClass());
-                };
-        segment(name, s);
+        keep(name, Sections.of(name, buffer));
     }
 
     /** Registers any other state through its serializer. */
     public void register(String name, StateSerializer serializer) {
         Objects.requireNonNull(serializer, name);
-        keep(name, new StateSection() {
-            @Override
-            public byte[] save() {
-                return serializer.save();
-            }
-
-            @Override
-            public void load(byte[] bytes) {
-                serializer.load(bytes);
-            }
-        });
-    }
-
-    private void segment(String name, MemorySegment s) {
-        Objects.requireNonNull(s, name);
-        keep(name, new StateSection() {
-            @Override
-            public byte[] save() {
-                return s.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-            }
-
-            @Override
-            public void load(byte[] bytes) {
-                checkLength(name, bytes.length, s.byteSize());
-                MemorySegment.copy(MemorySegment.ofArray(bytes), 0, s, 0, bytes.length);
-            }
-        });
+        keep(name, serializer);
     }
 
     /** Keeps the section in the rank's checkpoints (outside a rank launched by Rewind, nowhere). */
-    private void keep(String name, StateSection section) {
+    private void keep(String name, StateSerializer section) {
         Objects.requireNonNull(name, "a state needs a name");
         if (agent != null) {
             agent.register(name, section);
-        }
-    }
-
-    private static void checkLength(String name, long saved, long registered) {
-        if (saved != registered) {
-            throw new IllegalStateException("state '" + name + "' is " + registered + " bytes but the checkpoint holds "
-                    + saved + " bytes: register objects of the same size as in the original run");
         }
     }
 }

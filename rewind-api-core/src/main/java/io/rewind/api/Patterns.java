@@ -1,7 +1,7 @@
 package io.rewind.api;
 
-import io.rewind.engine.PatternState;
-import io.rewind.runtime.rank.RankContext;
+import io.rewind.api.spi.RankBinding;
+import io.rewind.api.spi.RankPatterns;
 
 /**
  * Communication patterns: a program declares the loops whose iterations exchange messages with
@@ -34,8 +34,14 @@ import io.rewind.runtime.rank.RankContext;
  * its patterns again and, once restored, continues with the iteration ids the checkpoint holds. A
  * checkpoint point may also lie inside an iteration: the restored rank is then in that iteration again,
  * and the {@code beginIteration} it makes again on its way back to that point keeps the iteration's id.
+ *
+ * <p>Without the Rewind runtime (the program run with plain {@code java} and the API jar only) the
+ * ids are counted and the calls checked as under Rewind, and nothing else happens.
  */
 public final class Patterns {
+    /** The patterns of a run without the runtime; unused under Rewind. */
+    private static final RankPatterns OUTSIDE_REWIND = new PatternsOutsideRewind();
+
     private Patterns() {}
 
     /** A new pattern id: 1, 2, 3 ... in the order of the calls on this rank. */
@@ -72,11 +78,12 @@ public final class Patterns {
 
     /** The active pattern id, 0 outside any pattern. */
     public static int active() {
-        return state().activePatternId();
+        return state().active();
     }
 
-    private static PatternState state() {
+    private static RankPatterns state() {
         // Looked up at every call: these calls are rare, and a restarted rank has a new engine.
-        return RankContext.of(Patterns.class).engine().patterns();
+        RankBinding binding = Binding.get();
+        return binding == null ? OUTSIDE_REWIND : binding.patterns();
     }
 }
