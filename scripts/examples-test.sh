@@ -51,10 +51,21 @@ echo "examples-test: heat on 4 ranks, rank 2 killed at checkpoint point 1100 and
 run "$work/killed.out" --protocol pessimistic --checkpoint-every 200 --kill 2@1100
 grep -q "rank 2 killed at iteration 1100" "$work/killed.out" || { cat "$work/killed.out" >&2; fail "rank 2 was not killed"; }
 
-# rewind mpirun: the same comparison through `rewind mpirun` goes here once that command exists.
+# The same program as an Open MPI user starts it: bin/mpirun (which runs `rewind mpirun`), ranks as
+# processes on this machine, rank 2's process killed with SIGKILL and recovered. Two cores are two
+# slots, so four ranks need --oversubscribe, as under Open MPI.
+echo "examples-test: heat through bin/mpirun -np 4, rank 2's process killed at point 1100 and recovered"
+if ! bin/mpirun --oversubscribe -np 4 --protocol pessimistic --checkpoint-every 200 --kill 2@1100 --timeout 5m \
+    java -cp "$jar" "$main" "${args[@]}" >"$work/mpirun.out" 2>&1; then
+  cat "$work/mpirun.out" >&2
+  fail "bin/mpirun failed"
+fi
+grep -q "rank 2 killed at iteration 1100" "$work/mpirun.out" || { cat "$work/mpirun.out" >&2; fail "mpirun: rank 2 was not killed"; }
 
 plain="$(checksum_of "$work/plain.out")"
 killed="$(checksum_of "$work/killed.out")"
 [ -n "$plain" ] || { cat "$work/plain.out" >&2; fail "the failure-free run printed no checksum"; }
+mpirun="$(checksum_of "$work/mpirun.out")"
 [ "$plain" = "$killed" ] || fail "checksums differ: failure-free $plain, with rank 2 killed ${killed:-none}"
-echo "examples-test: heat checksum $plain in both runs"
+[ "$plain" = "$mpirun" ] || fail "checksums differ: failure-free $plain, through mpirun with rank 2 killed ${mpirun:-none}"
+echo "examples-test: heat checksum $plain in all three runs"
