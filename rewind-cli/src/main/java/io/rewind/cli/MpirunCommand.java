@@ -19,7 +19,7 @@ import picocli.CommandLine.Model.OptionSpec;
         name = "mpirun",
         modelTransformer = MpirunCommand.HelpOptions.class,
         customSynopsis = {
-            "rewind mpirun [OPTIONS] java [JVM_OPTIONS] -cp CLASSPATH MAIN_CLASS [ARGS]",
+            "rewind mpirun [OPTIONS] java [JVM_OPTIONS] -cp CLASSPATH MAIN [ARGS]",
             "       rewind mpirun [OPTIONS] java [JVM_OPTIONS] -jar JAR [ARGS]"
         },
         separator = " ",

@@ -38,7 +38,7 @@ class ParseErrorTest {
     void openMpisNpIsTheNumberOfRanks() {
         CommandRun r = CommandRun.of("run", "-np", "2", "--summary", "--no-record", "io.rewind.apps.examples.Hello");
         assertEquals(0, r.status(), r.out() + r.err());
-        assertTrue(r.out().contains(", 2 ranks"), r.out());
+        assertTrue(r.err().contains(", 2 ranks"), r.err()); // the summary, on standard error
     }
 
     @Test

@@ -370,10 +370,10 @@ public final class RankRuntime {
             return new RankOutcome(
                     rank, RankOutcome.Status.ABORTED, a != null ? a.getMessage() : cause.getMessage(), cause);
         }
-        System.err.println("rank " + rank + " failed: " + cause);
-        for (StackTraceElement el : cause.getStackTrace()) {
-            System.err.println("\tat " + el);
-        }
+        // One line as it happens; the job's end prints the failure once with its stack, the ranks it
+        // struck grouped (JobResult.describeFailures), so many ranks failing alike do not print many traces.
+        StackTraceElement[] at = cause.getStackTrace();
+        System.err.println("rewind: rank " + rank + " failed: " + cause + (at.length > 0 ? " (at " + at[0] + ")" : ""));
         abort(rank, 1, "rank " + rank + " failed: " + cause);
         return new RankOutcome(rank, RankOutcome.Status.FAILED, cause.toString(), cause);
     }
