@@ -123,7 +123,7 @@ class MpirunProcessTest {
         killed.addAll(program);
         Ran recovered = rewind(killed);
         assertEquals(0, recovered.status(), recovered.out() + recovered.err());
-        assertTrue(recovered.out().contains("failure: rank 1"), recovered.out());
+        assertTrue(recovered.err().contains("failure: rank 1"), recovered.err()); // the summary
         assertEquals(programLines(reference.out()), programLines(recovered.out()));
         assertFalse(programLines(reference.out()).isEmpty(), reference.out());
     }

@@ -100,6 +100,11 @@ class JobWatchTest {
                         .map(e -> e.getString("phase"))
                         .toList());
         assertEquals(1, named(events, "io.rewind.Recovery").size());
+        // The survivors' replay to the restarted rank: at least one batch (empty when it needs nothing).
+        assertTrue(
+                named(events, "io.rewind.ReplayBatch").stream()
+                        .anyMatch(e -> e.getInt("peer") == 1 && e.getInt("rank") != 1),
+                "a replay batch to rank 1 in " + named(events, "io.rewind.ReplayBatch"));
         for (int r = 0; r < ranks; r++) {
             int rank = r;
             assertTrue(

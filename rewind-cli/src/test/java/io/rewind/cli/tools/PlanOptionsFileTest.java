@@ -123,7 +123,8 @@ class PlanOptionsFileTest {
         run.addAll(ARGS);
         CommandRun job = rewind(run.toArray(new String[0]));
         assertEquals(0, job.status(), job.out() + job.err());
-        assertTrue(job.out().contains("protocol spbc, 6 ranks"), job.out() + job.err());
+        assertTrue(
+                job.err().contains("protocol spbc, 6 ranks"), job.out() + job.err()); // the summary, on standard error
 
         JsonNode r = new ObjectMapper().readTree(record.toFile());
         assertEquals("spbc", r.get("protocol").asText());

@@ -94,7 +94,9 @@ public final class LoggerClient {
                 out[i] = p;
             }
         }
-        job.figures(rank).dumpDone(dump, System.nanoTime() - dump.startedNanos);
+        long took = System.nanoTime() - dump.startedNanos;
+        job.figures(rank).dumpDone(dump, took);
+        LogDumpEvent.emit(rank, dump.bytes(), took);
         return out;
     }
 

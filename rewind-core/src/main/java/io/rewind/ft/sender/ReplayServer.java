@@ -143,7 +143,11 @@ final class ReplayServer {
         for (int i = 0; i < due.size(); i++) {
             ReplayCursor c = due.get(i);
             List<Replayed> batch = batches.get(i);
+            io.rewind.ft.ReplayBatchEvent event = new io.rewind.ft.ReplayBatchEvent();
+            event.begin();
+            long bytes = 0;
             for (Replayed r : batch) {
+                bytes += r.lengthBytes();
                 if (r.withdrawn()) {
                     transport.sendControl(
                             c.peer, new SendCancellation.Withdrawn(worldRank, incarnation, r.context(), r.sequence()));
@@ -155,6 +159,14 @@ final class ReplayServer {
             }
             transport.sendControl(
                     c.peer, new RecoveryMessages.ReplayBatch(worldRank, incarnation, c.batch, batch.size()));
+            if (event.shouldCommit()) {
+                event.rank = worldRank;
+                event.peer = c.peer;
+                event.batch = c.batch;
+                event.messages = batch.size();
+                event.bytes = bytes;
+                event.commit();
+            }
         }
         synchronized (lock) {
             for (ReplayCursor c : due) {
