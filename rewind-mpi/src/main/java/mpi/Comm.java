@@ -54,7 +54,38 @@ public class Comm implements Freeable, Cloneable {
         this.predefined = true;
     }
 
+    /** An iShrink's result, bound when its decision comes ({@link #bindOnDecision}). */
+    private volatile io.rewind.engine.PeerFailures.DecisionRequest awaitedDecision;
+
+    private java.util.function.Function<io.rewind.engine.FailureDecision, Communicator> onDecision;
+
+    /** The communicator becomes {@code make}'s once {@code r} is decided (a non-blocking shrink). */
+    final void bindOnDecision(
+            io.rewind.engine.PeerFailures.DecisionRequest r,
+            java.util.function.Function<io.rewind.engine.FailureDecision, Communicator> make) {
+        this.onDecision = make;
+        this.awaitedDecision = r;
+        this.request = new Request(this, r);
+        this.name = "shrinking";
+    }
+
+    /** Binds a decided non-blocking shrink's communicator, if it is decided. */
+    private void bindIfDecided() {
+        io.rewind.engine.PeerFailures.DecisionRequest r = awaitedDecision;
+        if (r != null && r.isComplete()) {
+            synchronized (this) {
+                if (awaitedDecision != null) {
+                    Communicator c = onDecision.apply(r.decision());
+                    this.comm = c;
+                    this.name = c.name();
+                    awaitedDecision = null;
+                }
+            }
+        }
+    }
+
     final Communicator comm() throws MPIException {
+        bindIfDecided();
         Communicator c = comm;
         if (c == null || c.isFreed()) {
             throw Failures.error(MPI.ERR_COMM, "communicator " + name + " is null or was freed");
@@ -327,7 +358,7 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final Status recv(Object buf, int count, Datatype type, int source, int tag) throws MPIException {
-        return guarded(() -> startRecv(buf, count, type, source, tag).waitStatus());
+        return guarded(() -> startRecv(buf, count, type, source, tag).waitBlocking());
     }
 
     public final Status sendRecv(

@@ -6,8 +6,9 @@ import io.rewind.runtime.rank.RankContext;
 
 /**
  * Where engine failures become {@link MPIException}s, and where a communicator's error handler is
- * applied. Job aborts and peer failures the runtime must handle ({@code ABORTED},
- * {@code PROC_FAILED}) are not converted: they stay unchecked so the launcher sees them as such.
+ * applied. A job abort ({@code ABORTED}) is not converted: it stays unchecked so the launcher sees it
+ * as such. Peer failures reported to the program ({@code --on-failure notify}) are converted like any
+ * other error.
  */
 final class Failures {
     private Failures() {}
@@ -17,7 +18,7 @@ final class Failures {
     }
 
     static boolean passesThrough(RewindException e) {
-        return e.errorClass() == ErrorClass.ABORTED || e.errorClass() == ErrorClass.PROC_FAILED;
+        return e.errorClass() == ErrorClass.ABORTED;
     }
 
     static MPIException convert(RewindException e) {

@@ -267,8 +267,16 @@ public final class MPI {
     public static void Finalize() throws MPIException {
         check();
         try {
-            COMM_WORLD.comm().awaitCollectives();
-            Collectives.barrier(COMM_WORLD.comm(), COMM_WORLD.comm().reserveCollectiveTag());
+            RankContext context = RankContext.of(MPI.class);
+            if (context.reportsFailures()) {
+                // Ranks may have failed and the world may be revoked: the survivors meet in an agreement,
+                // which neither failures nor a revocation stop, instead of a barrier.
+                context.failureCall(io.rewind.engine.FailureDecision.Kind.AGREE, COMM_WORLD.comm(), 1)
+                        .await();
+            } else {
+                COMM_WORLD.comm().awaitCollectives();
+                Collectives.barrier(COMM_WORLD.comm(), COMM_WORLD.comm().reserveCollectiveTag());
+            }
         } catch (RewindException e) {
             throw Failures.convertOrRethrow(e);
         }

@@ -82,8 +82,12 @@ public class Request implements Freeable {
         if (f != null) {
             throw failure(f);
         }
+        onComplete();
         return s;
     }
+
+    /** Called once the operation completed without error, before its status is returned (results out). */
+    void onComplete() {}
 
     // --- single request ----------------------------------------------------------------------------
 
@@ -100,6 +104,27 @@ public class Request implements Freeable {
         return finishActive();
     }
 
+    /**
+     * The wait of a blocking call: a receive of any source that a failed peer could have satisfied
+     * fails ({@code ERR_PROC_FAILED}) and is taken back, as ULFM has it, instead of staying posted.
+     */
+    final Status waitBlocking() throws MPIException {
+        MPI.check();
+        if (active == null) {
+            return Status.empty();
+        }
+        try {
+            awaitQuietly(active);
+        } catch (RewindException e) {
+            if (e.errorClass() == io.rewind.engine.ErrorClass.PROC_FAILED_PENDING) {
+                active.cancel();
+                throw failure(new RewindException(io.rewind.engine.ErrorClass.PROC_FAILED, e.getMessage()));
+            }
+            throw failure(e);
+        }
+        return finishActive();
+    }
+
     public final void waitFor() throws MPIException {
         waitStatus();
     }
@@ -111,6 +136,11 @@ public class Request implements Freeable {
         }
         if (MPI.engine().decide(new io.rewind.engine.Request[] {active}, PollKind.TEST).length > 0) {
             return finishActive();
+        }
+        try {
+            MPI.engine().peerFailures().interrupt(active);
+        } catch (RewindException e) {
+            throw failure(e);
         }
         return null;
     }

@@ -96,6 +96,25 @@ final class FaultToleranceOptions {
     String killLogger;
 
     @Option(
+            names = "--on-failure",
+            paramLabel = "MODE",
+            defaultValue = "recover",
+            description = "What the job does when a rank fails. recover (the default): the protocol restores it and "
+                    + "the program never learns of it. notify: nothing rolls back; the survivors are told, as ULFM "
+                    + "has it (an MPIException of class Ulfm.ERR_PROC_FAILED), and the program revokes, shrinks, "
+                    + "agrees or replaces through io.rewind.api.Ulfm. Notify runs no protocol beside it "
+                    + "(docs/fault-tolerance.md says when to use which).")
+    String onFailure;
+
+    @Option(
+            names = "--spares",
+            paramLabel = "K",
+            description = "With --on-failure notify, the replacements the job may make (Ulfm.replace) over its whole "
+                    + "run; once they are used, a replacement shrinks the communicator instead, with a warning. "
+                    + "Default: as many as asked for.")
+    Integer spares;
+
+    @Option(
             names = "--checkpoint-every",
             paramLabel = "N",
             defaultValue = "10",
@@ -240,6 +259,11 @@ final class FaultToleranceOptions {
         if (keepLines < 1) {
             throw new IllegalArgumentException("--keep-lines " + keepLines + ": must be 1 or more");
         }
+        io.rewind.runtime.OnFailure mode = io.rewind.runtime.OnFailure.parse(onFailure);
+        if (spares != null && spares < 0) {
+            throw new IllegalArgumentException("--spares " + spares + ": must be 0 or more");
+        }
+        b.onFailure(mode).spares(spares == null ? -1 : spares);
         b.protocol(chosen)
                 .checkpointEvery(checkpointEvery)
                 .keepLines(keepLines)

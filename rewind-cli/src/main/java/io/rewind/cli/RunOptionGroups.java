@@ -45,6 +45,8 @@ final class RunOptionGroups implements CommandLine.IModelTransformer {
                     "Fault tolerance (the protocols' own options follow --protocol)",
                     List.of(
                             "--protocol",
+                            "--on-failure",
+                            "--spares",
                             "--checkpoint-every",
                             "--keep-lines",
                             "--checkpoint-dir",

@@ -51,6 +51,13 @@ public final class Communicator {
 
     private int collectiveSequence;
     private long creations;
+    /** The incarnation of each peer (and of each local member of an intercommunicator) it reaches. */
+    private final int[] peerIncarnations;
+
+    private final int[] localIncarnations;
+    /** How many of its failures the program acknowledged ({@link #ackFailed}). */
+    private volatile int acknowledgedFailures;
+
     private volatile boolean freed;
 
     Communicator(RankEngine engine, int context, int[] group, int rank, String name) {
@@ -68,6 +75,9 @@ public final class Communicator {
         this.name = name;
         this.sendSequence = new long[group.length];
         this.collectiveSendSequence = new long[group.length];
+        this.peerIncarnations = engine.peerFailures().incarnationsOf(group);
+        this.localIncarnations =
+                localGroup == null ? peerIncarnations : engine.peerFailures().incarnationsOf(localGroup);
         engine.register(this);
     }
 
@@ -126,6 +136,113 @@ public final class Communicator {
         return localGroup == null ? group.clone() : localGroup.clone();
     }
 
+    /** An intercommunicator's local group as world ranks (its group for an intracommunicator). */
+    public int[] localWorldRanks() {
+        return localGroup == null ? group.clone() : localGroup.clone();
+    }
+
+    /**
+     * The index of world rank {@code world} among the members: its peer index, or for an
+     * intercommunicator's local group the remote size plus its local index; -1 if not a member.
+     */
+    int memberIndex(int world) {
+        for (int i = 0; i < group.length; i++) {
+            if (group[i] == world) {
+                return i;
+            }
+        }
+        if (localGroup != null) {
+            for (int i = 0; i < localGroup.length; i++) {
+                if (localGroup[i] == world) {
+                    return group.length + i;
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** The incarnation of the member at {@link #memberIndex} {@code at}. */
+    int memberIncarnation(int at) {
+        return at < group.length ? peerIncarnations[at] : localIncarnations[at - group.length];
+    }
+
+    int peerIncarnation(int r) {
+        return peerIncarnations[r];
+    }
+
+    /**
+     * Acknowledges the first {@code n} failures of its members (ULFM's ack): receives of any source
+     * work again while no other member fails. Returns how many are acknowledged.
+     */
+    public int ackFailed(int n) {
+        int failed = engine.peerFailures().failedMembers(this).length;
+        synchronized (this) {
+            acknowledgedFailures = Math.max(acknowledgedFailures, Math.min(Math.max(n, 0), failed));
+            return acknowledgedFailures;
+        }
+    }
+
+    int acknowledgedFailures() {
+        return acknowledgedFailures;
+    }
+
+    /** Calls of fault-tolerant collectives (agree, shrink, replace) made on it so far. */
+    private int failureCalls;
+
+    /** The number of this rank's next fault-tolerant collective on it (every member counts alike). */
+    public synchronized int nextFailureCall() {
+        return failureCalls++;
+    }
+
+    /** Every member as a world rank: the group, and an intercommunicator's local group after it. */
+    public int[] memberWorldRanks() {
+        if (localGroup == null) {
+            return group.clone();
+        }
+        int[] all = Arrays.copyOf(group, group.length + localGroup.length);
+        System.arraycopy(localGroup, 0, all, group.length, localGroup.length);
+        return all;
+    }
+
+    /** The incarnation of each of {@link #memberWorldRanks()} this communicator reaches. */
+    public int[] memberIncarnations() {
+        if (localGroup == null) {
+            return peerIncarnations.clone();
+        }
+        int[] all = Arrays.copyOf(peerIncarnations, group.length + localGroup.length);
+        System.arraycopy(localIncarnations, 0, all, group.length, localGroup.length);
+        return all;
+    }
+
+    /** The communicator a shrink or a replacement decided ({@link FailureDecision}), as this rank has it. */
+    public Communicator decided(FailureDecision d, String suffix) {
+        int me = engine.worldRank();
+        int[] first = Arrays.copyOf(d.survivors(), d.firstGroup());
+        int[] second = Arrays.copyOfRange(d.survivors(), d.firstGroup(), d.survivors().length);
+        for (int c : d.contexts()) {
+            engine.contextAgreed(c);
+        }
+        if (localGroup == null) {
+            return new Communicator(
+                    engine, d.contexts()[0], d.survivors().clone(), indexOf(d.survivors(), me), name + suffix);
+        }
+        boolean inFirst = indexOf(first, me) >= 0;
+        int[] local = inFirst ? first : second;
+        int[] remote = inFirst ? second : first;
+        Communicator localPart = new Communicator(
+                engine, d.contexts()[inFirst ? 1 : 2], local, indexOf(local, me), name + suffix + ".local");
+        return new Communicator(engine, d.contexts()[0], remote, indexOf(local, me), name + suffix, localPart);
+    }
+
+    private static int indexOf(int[] a, int v) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] == v) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     public boolean isFreed() {
         return freed;
     }
@@ -161,6 +278,7 @@ public final class Communicator {
     /** What a receive or probe names: a usable communicator, a source (or a wildcard) and a tag (or ANY_TAG). */
     private void checkReceivePattern(int source, int tag) {
         checkUsable();
+        engine.peerFailures().checkStart(this, false);
         checkPeer(source, true, "source");
         checkTag(tag, true);
     }
@@ -186,6 +304,7 @@ public final class Communicator {
 
     public SendRequest isend(MemorySegment buffer, long offset, long lengthBytes, int dest, int tag, SendMode mode) {
         checkUsable();
+        engine.peerFailures().checkStart(this, false);
         checkPeer(dest, false, "destination");
         checkTag(tag, false);
         checkLength(lengthBytes);
@@ -225,6 +344,7 @@ public final class Communicator {
             return new ProbeResult(Constants.PROC_NULL, Constants.ANY_TAG, 0);
         }
         engine.checkAlive();
+        engine.peerFailures().checkProbe(context, source);
         FaultTolerance ft = engine.faultTolerance();
         long stamp = engine.patternStamp(context);
         if (engine.interposed()) {
@@ -315,6 +435,7 @@ public final class Communicator {
             return MatchedMessage.NO_PROC;
         }
         engine.operation();
+        engine.peerFailures().checkProbe(context, source);
         Mailbox mailbox = engine.mailbox();
         long stamp = engine.patternStamp(context);
         if (!engine.interposed()) {
@@ -417,6 +538,12 @@ public final class Communicator {
         }
         int destWorld = group[dest];
         SendRequest req = new SendRequest(engine, transport, destWorld);
+        req.target(this, peerIncarnations[dest]);
+        RewindException failure = engine.peerFailures().sendError(this, dest, Contexts.isCollective(ctx));
+        if (failure != null) {
+            req.completeFailed(failure);
+            return req;
+        }
         FaultTolerance ft = engine.faultTolerance();
         boolean logging = engine.interposed();
         boolean logsPayloads = logging && ft.logsPayloads();
@@ -508,6 +635,7 @@ public final class Communicator {
     /** The tag of the next collective call. All members call collectives in the same order, so they agree. */
     int nextCollectiveTag() {
         checkUsable();
+        engine.peerFailures().checkStart(this, true);
         int t = collectiveSequence++;
         return t & Integer.MAX_VALUE;
     }

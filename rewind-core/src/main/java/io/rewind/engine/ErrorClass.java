@@ -28,7 +28,11 @@ public enum ErrorClass {
     /** The job was aborted (by {@code Comm.abort}, a fatal error handler, or an unrecoverable failure). */
     ABORTED(53),
     /** A peer process failed and the protocol in force cannot mask it. */
-    PROC_FAILED(75);
+    PROC_FAILED(75),
+    /** A receive of any source could have been satisfied by a failed peer (ULFM); the request stays posted. */
+    PROC_FAILED_PENDING(76),
+    /** The communicator was revoked (ULFM). */
+    REVOKED(77);
 
     private final int code;
 

@@ -76,6 +76,11 @@ public final class Mailbox implements FrameSink {
         this.admittedIncarnation = new int[worldSize];
     }
 
+    /** The rank's own thread (null outside a job). */
+    Thread owner() {
+        return owner;
+    }
+
     /** The thread to wake when a control message arrives (the rank's own). */
     void setOwner(Thread thread) {
         this.owner = thread;
@@ -742,6 +747,7 @@ public final class Mailbox implements FrameSink {
                 }
                 try {
                     engine.checkAlive();
+                    engine.peerFailures().checkProbe(context, source);
                 } catch (RuntimeException | Error e) {
                     synchronized (lock) {
                         probers.remove(me);
@@ -751,11 +757,13 @@ public final class Mailbox implements FrameSink {
                 if (!parked) {
                     parked = true;
                     engine.enterBlockingWait();
+                    engine.peerFailures().waiting(me);
                 }
                 LockSupport.parkNanos(this, 20_000_000L);
             }
         } finally {
             if (parked) {
+                engine.peerFailures().doneWaiting(me);
                 engine.leaveBlockingWait();
             }
         }

@@ -18,13 +18,15 @@ public final class RankEngine {
     private final EngineConfig config;
     private final WaitStrategy waitStrategy;
     private final Liveness liveness;
-    private final Communicator world;
+    private Communicator world;
     private final Communicator self;
     private final FaultTolerance faultTolerance;
     /** Whether the protocol's hooks are called (false without a protocol). */
     private final boolean interposed;
 
     private final TrafficCounters traffic;
+    /** Failed peers and revoked communicators, when failures are reported to the program. */
+    private final PeerFailures peerFailures;
     /** The communication patterns the program declared, and the active one. */
     private final PatternState patterns = new PatternState();
 
@@ -88,6 +90,7 @@ public final class RankEngine {
             mailbox.readPiggybacksWith(faultTolerance::onPiggyback);
         }
         this.traffic = new TrafficCounters(worldSize);
+        this.peerFailures = new PeerFailures(this, worldSize);
         this.waitStrategy = new WaitStrategy(this, config.spinIterations(), config.yieldNanos());
         int[] all = new int[worldSize];
         for (int i = 0; i < worldSize; i++) {
@@ -167,6 +170,22 @@ public final class RankEngine {
     /** Every communicator this rank created (world and self included). */
     public java.util.Collection<Communicator> communicators() {
         return communicators.values();
+    }
+
+    /** What this rank knows of failed peers and revoked communicators (see {@link PeerFailures}). */
+    public PeerFailures peerFailures() {
+        return peerFailures;
+    }
+
+    /**
+     * Replaces the world communicator by one with context {@code context} (a replacement rank joins
+     * the communicator its survivors asked for: {@code io.rewind.api.Ulfm.replace}). Before the
+     * program runs.
+     */
+    public void worldContext(int context) {
+        communicators.remove(world.context());
+        this.world = new Communicator(this, context, world.groupWorldRanks(), worldRank, "MPI_COMM_WORLD");
+        contextAgreed(context);
     }
 
     /** Bytes and messages this incarnation sent, per destination. */

@@ -117,6 +117,15 @@ public final class RecvRequest extends Request {
                 && (requiredSequence < 0 || f.sequence == requiredSequence);
     }
 
+    /** Takes the receive out of matching for a failure; false if a message matched it already. */
+    boolean withdrawForFailure() {
+        return mailbox.removePosted(this);
+    }
+
+    void completeWithFailure(RewindException error) {
+        complete(source, tag, 0, error);
+    }
+
     @Override
     public void cancel() {
         if (mailbox.removePosted(this)) {

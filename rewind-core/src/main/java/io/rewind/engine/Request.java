@@ -46,8 +46,18 @@ public abstract class Request {
             return true;
         }
         helpProgress();
+        if (!complete) {
+            int epoch = engine.peerFailures().epoch();
+            if (epoch != settledEpoch) {
+                settledEpoch = epoch;
+                engine.peerFailures().settle(this);
+            }
+        }
         return complete;
     }
+
+    /** The failure epoch this request was last checked at ({@link PeerFailures#settle}). */
+    private int settledEpoch;
 
     /**
      * Does work this request is waiting for, if the calling thread can (a pulled transfer the
@@ -58,6 +68,11 @@ public abstract class Request {
 
     /** Called by the waiting owner before it parks: last work worth doing before sleeping. */
     protected void beforePark() {}
+
+    /** Whether the request completed, without doing any work for it. */
+    final boolean isCompleteNow() {
+        return complete;
+    }
 
     /** Wakes the threads parked on this request without completing it (work is waiting for them). */
     final void wakeWaiter() {

@@ -32,6 +32,35 @@ public final class SendRequest extends Request {
         this.destinationWorld = destinationWorld;
     }
 
+    /** The communicator the send is on and the incarnation of its destination then (failure checks). */
+    private Communicator communicator;
+
+    private int destinationIncarnation;
+
+    void target(Communicator c, int incarnation) {
+        this.communicator = c;
+        this.destinationIncarnation = incarnation;
+    }
+
+    int destinationWorld() {
+        return destinationWorld;
+    }
+
+    int destinationIncarnation() {
+        return destinationIncarnation;
+    }
+
+    Communicator communicator() {
+        return communicator;
+    }
+
+    /** Fails the send if it has not completed: its destination failed, so nobody will match it. */
+    synchronized void failIfPending(RewindException error) {
+        if (!isCompleteNow()) {
+            completeFailed(error);
+        }
+    }
+
     void completeSent() {
         pending = null;
         pullFrom = null;

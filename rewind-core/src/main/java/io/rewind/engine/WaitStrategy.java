@@ -27,6 +27,8 @@ public final class WaitStrategy {
         if (request.isComplete()) {
             return;
         }
+        PeerFailures failures = engine.peerFailures();
+        failures.interrupt(request);
         engine.faultTolerance().whileWaiting();
         if (busyWait(request, null)) {
             return;
@@ -35,15 +37,18 @@ public final class WaitStrategy {
         Thread me = Thread.currentThread();
         request.addWaiter(me);
         engine.enterBlockingWait();
+        failures.waiting(me);
         try {
             while (!request.isComplete()) {
                 engine.checkAlive();
+                failures.interrupt(request);
                 if (request.isComplete()) {
                     break;
                 }
                 LockSupport.parkNanos(request, PARK_SLICE_NS);
             }
         } finally {
+            failures.doneWaiting(me);
             engine.leaveBlockingWait();
             request.removeWaiter(me);
         }
@@ -53,6 +58,12 @@ public final class WaitStrategy {
     void awaitAny(Request[] requests) {
         if (anyComplete(requests)) {
             return;
+        }
+        PeerFailures failures = engine.peerFailures();
+        for (Request r : requests) {
+            if (r != null) {
+                failures.interrupt(r);
+            }
         }
         engine.faultTolerance().whileWaiting();
         if (busyWait(null, requests)) {
@@ -66,15 +77,22 @@ public final class WaitStrategy {
             }
         }
         engine.enterBlockingWait();
+        failures.waiting(me);
         try {
             while (!anyComplete(requests)) {
                 engine.checkAlive();
+                for (Request r : requests) {
+                    if (r != null) {
+                        failures.interrupt(r);
+                    }
+                }
                 if (anyComplete(requests)) {
                     break;
                 }
                 LockSupport.parkNanos(this, PARK_SLICE_NS);
             }
         } finally {
+            failures.doneWaiting(me);
             engine.leaveBlockingWait();
             for (Request r : requests) {
                 if (r != null) {

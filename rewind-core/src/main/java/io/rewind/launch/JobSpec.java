@@ -30,7 +30,8 @@ record JobSpec(
         boolean applicationLevelCollectives,
         java.util.Map<String, String> protocolOptions,
         PayloadLog payloadLog,
-        Loggers loggers)
+        Loggers loggers,
+        boolean notifies)
         implements Serializable {
 
     /** The logger nodes' settings as a rank needs them (the kill schedule stays with the launcher). */
@@ -102,7 +103,8 @@ record JobSpec(
                         c.logging().loggers().quotaBytes(),
                         c.logging().loggers().capacityBytes(),
                         c.logging().loggers().replicas(),
-                        c.logging().loggers().alphaSeconds()));
+                        c.logging().loggers().alphaSeconds()),
+                c.faultTolerance().notifies());
     }
 
     /**
@@ -143,6 +145,7 @@ record JobSpec(
                 .tagOutput(false)
                 .protocol(protocol)
                 .checkpointEvery(checkpointEvery)
+                .onFailure(notifies ? io.rewind.runtime.OnFailure.NOTIFY : io.rewind.runtime.OnFailure.RECOVER)
                 .keepLines(keepLines)
                 .failures(FailureSchedule.NONE)
                 .payloadLog(log)

@@ -36,6 +36,7 @@ final class Link implements AutoCloseable {
     private static final String ADMITTED = "io.rewind.launch.*;io.rewind.runtime.CommunicatorRegistry$Request"
             + ";io.rewind.engine.CommunicatorFactory$Created;io.rewind.runtime.FailureSchedule"
             + ";io.rewind.runtime.FailureSchedule$*;io.rewind.ft.EventLogger$Records;io.rewind.ft.log.StorageBackend"
+            + ";io.rewind.engine.FailureDecision;io.rewind.engine.FailureDecision$Kind;io.rewind.runtime.coordinator.Command$*"
             + ";io.rewind.runtime.rank.*;io.rewind.runtime.RankOutcome$Status;io.rewind.engine.TrafficCounters$Sent;java.lang.*;java.util.*;[I;[J;[B;[Ljava.lang.*;!*";
 
     /** How {@link #startReader} reports a message the filter refused. */

@@ -93,8 +93,16 @@ final class Messages {
             EventLoggerAt eventLogger,
             long logReportEveryNanos,
             boolean sharedMemory,
-            List<LoggerAt> loggers)
+            List<LoggerAt> loggers,
+            io.rewind.runtime.coordinator.Command.Replacement replacement)
             implements Serializable {}
+
+    /**
+     * News for a job that reports failures to its program: a failure, a revocation or a decision of a
+     * fault-tolerant collective ({@link io.rewind.runtime.coordinator.Command.Failed}, {@code Revoke},
+     * {@code Decided}), as the coordinator decided it.
+     */
+    record Failure(io.rewind.runtime.coordinator.Command news) implements Serializable {}
 
     /**
      * The rank's transport listens at {@code host:port}, and shares memory with the ranks of {@code

@@ -432,6 +432,9 @@ public final class ProcessJob {
                 config.recordFile() == null ? null : record);
         observer = new Announcer(observer, slots.length, startNanos);
         coordinator.observe(observer);
+        if (config.faultTolerance().notifies()) {
+            coordinator.reportFailures(config.faultTolerance().spares());
+        }
         observer.started(slots.length, startNanos);
         long resumeLine = sharedCheckpointDir == null
                 ? 0
@@ -1091,7 +1094,8 @@ public final class ProcessJob {
                 eventLoggerAt,
                 config.recordFile() == null ? 0 : RunRecordWriter.SAMPLE_EVERY_NANOS,
                 launch.sharedMemory(),
-                List.of(loggerAt)));
+                List.of(loggerAt),
+                s.starting.replacement()));
         for (int r = 0; r < slots.length; r++) {
             for (RecoveryLines.Line l : lines.lines(r)) {
                 link.send(new Messages.Lines(r, l.number(), l.frontiers(), l.events()));
@@ -1223,6 +1227,21 @@ public final class ProcessJob {
             case Command.StopOverdue c -> {
                 // A process told to stop is killed with SIGKILL by its node's agent: its exit, or the
                 // loss of its node, comes as an event whatever its program was doing.
+            }
+            case Command.Failed c -> broadcast(new Messages.Failure(c));
+            case Command.Revoke c -> {
+                for (int r : c.members()) {
+                    if (slots[r].link != null) {
+                        slots[r].link.send(new Messages.Failure(c));
+                    }
+                }
+            }
+            case Command.Decided c -> {
+                for (int r : c.to()) {
+                    if (slots[r].link != null) {
+                        slots[r].link.send(new Messages.Failure(c));
+                    }
+                }
             }
             case Command.PeersChanged c -> broadcastPeers();
             case Command.StartTogether c -> broadcastPeers(); // one table for all of them; they go once all applied it

@@ -254,6 +254,13 @@ public final class RankProcess implements RankHost {
         Incarnation inc =
                 ranks.prepare(slot, incarnation, image, s.kills().kills(), s.catchUpPoints(), s.catchUpOperations());
         protocolOpened(inc.protocol());
+        if (s.replacement() != null) {
+            ranks.replacing(inc, s.replacement());
+        }
+        current = inc;
+        for (io.rewind.runtime.coordinator.Command news; (news = earlyNews.poll()) != null; ) {
+            applyNews(inc, news);
+        }
         // Rewind ends a rank process with Runtime.halt, which runs no shutdown hook: this one runs only
         // when the program calls System.exit (or the process is asked to terminate).
         Runtime.getRuntime()
@@ -368,6 +375,17 @@ public final class RankProcess implements RankHost {
                 link.send(new Messages.PeersApplied(rank, incarnation, p.epoch()));
             }
             case Messages.Go g -> go.complete(null);
+            case Messages.Failure f -> {
+                Incarnation inc = current;
+                if (inc == null) {
+                    earlyNews.add(f.news());
+                    inc = current;
+                    if (inc == null || !earlyNews.remove(f.news())) {
+                        return;
+                    }
+                }
+                applyNews(inc, f.news());
+            }
             case Messages.EventLoggerAt at -> eventLogger.moveTo(at);
             case Messages.Lines l -> {
                 if (l.frontiers() != null) {
@@ -380,6 +398,28 @@ public final class RankProcess implements RankHost {
             case Messages.Finished f -> finished = true;
             case Messages.Answer a -> requests.answered(a);
             default -> System.err.println("rewind: rank " + rank + ": unexpected message " + m);
+        }
+    }
+
+    /** The incarnation this process runs, once prepared. */
+    private volatile Incarnation current;
+    /** News of failures that came before the incarnation was prepared. */
+    private final java.util.concurrent.ConcurrentLinkedQueue<io.rewind.runtime.coordinator.Command> earlyNews =
+            new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** A failure, a revocation or a decision (notify mode), for this rank's engine. */
+    private static void applyNews(Incarnation inc, io.rewind.runtime.coordinator.Command news) {
+        switch (news) {
+            case io.rewind.runtime.coordinator.Command.Failed c -> inc.engine()
+                    .peerFailures()
+                    .failed(c.rank(), c.incarnation());
+            case io.rewind.runtime.coordinator.Command.Revoke c -> inc.engine()
+                    .peerFailures()
+                    .revoked(c.context());
+            case io.rewind.runtime.coordinator.Command.Decided c -> inc.engine()
+                    .peerFailures()
+                    .decided(c.decision());
+            default -> {}
         }
     }
 

@@ -200,6 +200,9 @@ public final class Job {
                 config.recordFile() == null ? null : record);
         observer = new Announcer(observer, n, start);
         coordinator.observe(observer);
+        if (config.faultTolerance().notifies()) {
+            coordinator.reportFailures(config.faultTolerance().spares());
+        }
         observer.started(n, start);
         long resumeLine = checkpoints.resume(coordinator);
         // Every endpoint exists before any rank runs, so no early message is dropped: the threads start
@@ -425,6 +428,30 @@ public final class Job {
                     abort(c.rank(), 1, "rank " + c.rank() + " " + c.failure() + RankRuntime.whereStuck(inc.thread()));
                 }
             }
+            case Command.Failed c -> {
+                for (int r = 0; r < config.ranks(); r++) {
+                    Incarnation inc = ranks.slot(r).current();
+                    if (r != c.rank() && inc != null && !inc.isGone()) {
+                        inc.engine().peerFailures().failed(c.rank(), c.incarnation());
+                    }
+                }
+            }
+            case Command.Revoke c -> {
+                for (int r : c.members()) {
+                    Incarnation inc = ranks.slot(r).current();
+                    if (inc != null && !inc.isGone()) {
+                        inc.engine().peerFailures().revoked(c.context());
+                    }
+                }
+            }
+            case Command.Decided c -> {
+                for (int r : c.to()) {
+                    Incarnation inc = ranks.slot(r).current();
+                    if (inc != null && !inc.isGone()) {
+                        inc.engine().peerFailures().decided(c.decision());
+                    }
+                }
+            }
             case Command.PeersChanged c -> {
                 // A rank's endpoint goes with its incarnation (retire): what is sent to it meanwhile is
                 // dropped, as a dead process's inbound traffic is.
@@ -453,6 +480,9 @@ public final class Job {
         CheckpointImage image = checkpoints.imageFor(c.rank(), c.incarnation(), c.line());
         Incarnation inc = ranks.prepare(
                 ranks.slot(c.rank()), c.incarnation(), image, c.kills(), c.catchUpPoints(), c.catchUpOperations());
+        if (c.replacement() != null) {
+            ranks.replacing(inc, c.replacement());
+        }
         coordinatorQueue.add(() -> coordinator.ready(inc.rank(), inc.number()));
     }
 

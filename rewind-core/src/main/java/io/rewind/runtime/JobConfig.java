@@ -95,6 +95,8 @@ public record JobConfig(
      * @param failures        crashes to inject
      * @param resume          start every rank from the newest recovery line all of them hold in {@code
      *                        checkpointDir}, left by an earlier run of the same job that died whole
+     * @param onFailure       recover failed ranks transparently, or report failures to the program
+     * @param spares          in notify mode, how many replacements the job may make (-1: any number)
      */
     public record FaultTolerance(
             ProtocolDescriptor protocol,
@@ -103,7 +105,14 @@ public record JobConfig(
             int keepLines,
             Path checkpointDir,
             FailureSchedule failures,
-            boolean resume) {}
+            boolean resume,
+            OnFailure onFailure,
+            int spares) {
+        /** Whether failures are reported to the program ({@link OnFailure#NOTIFY}). */
+        public boolean notifies() {
+            return onFailure == OnFailure.NOTIFY;
+        }
+    }
 
     /**
      * Payload logging.
@@ -181,6 +190,8 @@ public record JobConfig(
                 .checkpointDir(faultTolerance.checkpointDir())
                 .failures(faultTolerance.failures())
                 .resume(faultTolerance.resume())
+                .onFailure(faultTolerance.onFailure())
+                .spares(faultTolerance.spares())
                 .payloadLog(logging.payloadLog())
                 .applicationLevelCollectives(logging.applicationLevelCollectives())
                 .loggers(logging.loggers())
@@ -261,6 +272,23 @@ public record JobConfig(
         }
     }
 
+    /** What notify mode refuses: a protocol beside it, logger nodes, a resume. */
+    private static void checkNotifiable(ProtocolDescriptor p, LoggerConfig loggers, boolean resume) {
+        if (!p.name().equals("none")) {
+            throw new IllegalArgumentException("--protocol " + p.name() + " with --on-failure notify: the program"
+                    + " recovers from failures itself, so no protocol logs or rolls back beside it (leave out"
+                    + " --protocol)");
+        }
+        if (loggers != null && loggers.loggers() > 0) {
+            throw new IllegalArgumentException(
+                    "--loggers with --on-failure notify: nothing is logged, so logger nodes hold nothing");
+        }
+        if (resume) {
+            throw new IllegalArgumentException("--resume with --on-failure notify: a job that handles failures"
+                    + " itself restarts from its own checkpoints");
+        }
+    }
+
     public static Builder builder(String mainClass) {
         return new Builder(mainClass);
     }
@@ -289,6 +317,8 @@ public record JobConfig(
         private PointListener pointListener = PointListener.NONE;
         private Path recordFile;
         private boolean resume;
+        private OnFailure onFailure = OnFailure.RECOVER;
+        private int spares = -1;
         private Duration stallTimeout = DEFAULT_STALL_TIMEOUT;
         private Supplier<InputStream> input;
 
@@ -444,6 +474,18 @@ public record JobConfig(
             return this;
         }
 
+        /** Recover failed ranks (the default) or report failures to the program. */
+        public Builder onFailure(OnFailure f) {
+            this.onFailure = java.util.Objects.requireNonNull(f);
+            return this;
+        }
+
+        /** In notify mode, how many replacements the job may make (-1, the default: any number). */
+        public Builder spares(int n) {
+            this.spares = n;
+            return this;
+        }
+
         /** Write the JSON run record to {@code file} when the job ends (null: none). */
         public Builder recordFile(Path file) {
             this.recordFile = file;
@@ -499,7 +541,18 @@ public record JobConfig(
                     ? payloadLog
                     : PayloadLogConfig.builder(StorageBackend.OFF_HEAP).build();
             log = logFor(protocol, log, loggers);
-            checkRecoverable(protocol, failures, log);
+            if (onFailure == OnFailure.NOTIFY) {
+                checkNotifiable(protocol, loggers, resume);
+            } else {
+                checkRecoverable(protocol, failures, log);
+                if (spares >= 0) {
+                    throw new IllegalArgumentException("--spares " + spares + ": spares replace failed ranks when"
+                            + " the program handles failures itself; add --on-failure notify");
+                }
+            }
+            if (spares < -1) {
+                throw new IllegalArgumentException("--spares " + spares + ": must be 0 or more");
+            }
             EngineConfig e = engine != null ? engine : EngineConfig.forRanks(ranks);
             PrintStream o = echo ? (out != null ? out : OutputRouter.rawStdout()) : null;
             PrintStream r = echo
@@ -515,7 +568,16 @@ public record JobConfig(
                     new Program(mainClass, args, classPath, input),
                     new Output(o, r, tagOutput),
                     new Limits(timeout, stopGrace, stallTimeout),
-                    new FaultTolerance(protocol, options, checkpointEvery, keepLines, checkpointDir, failures, resume),
+                    new FaultTolerance(
+                            protocol,
+                            options,
+                            checkpointEvery,
+                            keepLines,
+                            checkpointDir,
+                            failures,
+                            resume,
+                            onFailure,
+                            spares),
                     new Logging(log, applicationLevelCollectives, loggers),
                     e,
                     pointListener,

@@ -18,10 +18,12 @@ public record RankOutcome(int rank, Status status, String message, Throwable err
         /** Stopped because the job was aborted (by this rank or another). */
         ABORTED,
         /** Still running when the job's time limit passed. */
-        TIMED_OUT
+        TIMED_OUT,
+        /** Failed while the job reported failures to its program ({@code --on-failure notify}): its peers went on. */
+        LOST
     }
 
     public boolean ok() {
-        return status == Status.COMPLETED;
+        return status == Status.COMPLETED || status == Status.LOST;
     }
 }

@@ -11,7 +11,7 @@ import java.util.List;
  * <p>Adding a command: a record here, the place in {@link RecoveryCoordinator} that decides it, and
  * a case in each host's switch (the compiler lists the hosts that lack one).
  */
-public sealed interface Command {
+public sealed interface Command extends java.io.Serializable {
     /**
      * Starts incarnation {@code incarnation} of {@code rank} from recovery line {@code line} (0: from the
      * beginning), firing {@code kills} itself; it is back where its predecessor crashed at {@code
@@ -25,13 +25,31 @@ public sealed interface Command {
             long line,
             List<FailureSchedule.Kill> kills,
             long catchUpPoints,
-            long catchUpOperations)
+            long catchUpOperations,
+            Replacement replacement)
             implements Command {
+        public Start(
+                int rank,
+                int incarnation,
+                long line,
+                List<FailureSchedule.Kill> kills,
+                long catchUpPoints,
+                long catchUpOperations) {
+            this(rank, incarnation, line, kills, catchUpPoints, catchUpOperations, null);
+        }
+
         @Override
         public String toString() {
             return "start " + rank + "." + incarnation + " from " + line;
         }
     }
+
+    /**
+     * How a replacement (notify mode, {@code Ulfm.replace}) starts: its world communicator has context
+     * {@code worldContext}, it reaches its peers at {@code incarnations} (per world rank), and it knows
+     * the failures {@code failed} ({world rank, incarnation} pairs, in the order the job heard of them).
+     */
+    record Replacement(int worldContext, int[] incarnations, int[] failed) implements java.io.Serializable {}
 
     /**
      * Every incarnation being started is reachable: the ones in {@code ranks} (rank and incarnation
@@ -70,6 +88,33 @@ public sealed interface Command {
         @Override
         public String toString() {
             return "strike " + rank + "." + incarnation + (kill == null ? "" : " by " + kill);
+        }
+    }
+
+    /**
+     * Incarnation {@code incarnation} of {@code rank} failed and the job reports failures to its program
+     * (notify mode): every other rank must learn it, in the order of these commands.
+     */
+    record Failed(int rank, int incarnation) implements Command {
+        @Override
+        public String toString() {
+            return "failed " + rank + "." + incarnation;
+        }
+    }
+
+    /** The communicator with context {@code context} was revoked: every rank of {@code members} must learn it. */
+    record Revoke(int context, List<Integer> members) implements Command {
+        @Override
+        public String toString() {
+            return "revoke " + context + " at " + members;
+        }
+    }
+
+    /** A fault-tolerant collective was decided: the ranks of {@code to} return from it with {@code decision}. */
+    record Decided(io.rewind.engine.FailureDecision decision, List<Integer> to) implements Command {
+        @Override
+        public String toString() {
+            return "decided " + decision.kind() + " " + decision.context() + "#" + decision.call() + " for " + to;
         }
     }
 

@@ -17,6 +17,7 @@ import io.rewind.runtime.rank.RankEvent;
 import io.rewind.runtime.watch.JobObserver;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -78,6 +79,13 @@ public final class RecoveryCoordinator {
     /** The line storage was last told to hold back from ({@link Command.KeepFrom}). */
     private long keepFromSent;
 
+    /** The fault-tolerant collectives, when failures are reported to the program; null: they are recovered. */
+    private FailureCalls failureCalls;
+    /** Replacements the job may still make (-1: any number). */
+    private int sparesLeft = -1;
+    /** Replacement decisions waiting for their new incarnations to run, with the ranks they go to. */
+    private final List<Command.Decided> awaitingReplacements = new ArrayList<>();
+
     private boolean allEnded;
     private String abortReason;
     private int abortCode;
@@ -114,6 +122,30 @@ public final class RecoveryCoordinator {
         this.stopGraceNanos = stopGrace.toNanos();
         this.record = record;
         this.startNanos = clock.getAsLong();
+    }
+
+    /**
+     * The job reports failures to its program instead of recovering them ({@code --on-failure notify}):
+     * no rank rolls back, every rank is told of each failure, and the fault-tolerant collectives are
+     * decided here. {@code spares}: how many replacements the job may make (-1: any number). Before
+     * the job starts.
+     */
+    public void reportFailures(int spares) {
+        this.failureCalls = new FailureCalls(this::goneFrom);
+        this.sparesLeft = spares;
+    }
+
+    /** Whether failures are reported to the program ({@link #reportFailures}). */
+    public boolean reportsFailures() {
+        return failureCalls != null;
+    }
+
+    /** Whether incarnation {@code incarnation} of {@code rank} can no longer take part in a call. */
+    private boolean goneFrom(int rank, int incarnation) {
+        RankRecord s = ranks[rank];
+        return s.incarnation > incarnation
+                || (s.incarnation == incarnation
+                        && (s.life == RankLife.DOWN || s.life == RankLife.EXITED || s.life == RankLife.ENDED));
     }
 
     /** Who is told of every failure once its recovery is planned, and of every recovery once it is over. */
@@ -296,6 +328,22 @@ public final class RecoveryCoordinator {
                 logHeld(e.rank(), e.incarnation(), e.payloadBytes(), e.memoryBytes());
                 yield true;
             }
+            case RankEvent.Revoked e -> {
+                if (current(e.rank(), e.incarnation()) == null || failureCalls == null) {
+                    yield false;
+                }
+                command(new Command.Revoke(
+                        e.context(), Arrays.stream(e.members()).boxed().toList()));
+                yield true;
+            }
+            case RankEvent.FailureCall e -> {
+                if (current(e.rank(), e.incarnation()) == null || failureCalls == null) {
+                    yield false;
+                }
+                failureCalls.join(e);
+                decideFailureCalls();
+                yield true;
+            }
             case RankEvent.AbortRequested e -> {
                 abort(e.rank(), e.errorCode(), e.reason());
                 yield true;
@@ -369,6 +417,9 @@ public final class RecoveryCoordinator {
             return;
         }
         s.transition(RankLife.RUNNING);
+        if (failureCalls != null) {
+            releaseReplacements();
+        }
         if (s.recovery != null && s.restartLine == 0) {
             s.recovery.enter(RecoveryPhase.RESTORED, clock.getAsLong()); // nothing to load
         }
@@ -497,6 +548,9 @@ public final class RecoveryCoordinator {
         }
         s.outcome = outcome;
         s.transition(RankLife.ENDED);
+        if (failureCalls != null) {
+            decideFailureCalls();
+        }
         report.rankTime(rank, (clock.getAsLong() - startNanos) / 1e9);
         for (RankRecord o : ranks) {
             if (o.outcome == null) {
@@ -729,6 +783,10 @@ public final class RecoveryCoordinator {
             s.strike = new Strike(s.detectedNanos, cause.how(), s.pointsHeard(), s.operationsHeard());
         }
         s.failed = !rolledBack;
+        if (failureCalls != null) {
+            reportFailure(s);
+            return false;
+        }
         if (!protocol.recovers()) {
             return failJob(
                     s,
@@ -738,6 +796,121 @@ public final class RecoveryCoordinator {
                             + " cannot recover: run with --protocol " + recoveringNames());
         }
         return true;
+    }
+
+    /**
+     * Notify mode: the rank's failure is told to every other rank, and it is not restarted (unless its
+     * peers ask for a replacement). The job goes on without it.
+     */
+    private void reportFailure(RankRecord s) {
+        s.outcome = new RankOutcome(
+                s.rank, RankOutcome.Status.LOST, "failed (" + s.strike.reason() + "); its peers were told", null);
+        double at = (s.detectedNanos - startNanos) / 1e9;
+        note(String.format(
+                java.util.Locale.ROOT,
+                "rewind: rank %d failed at %.1f s (%s); its peers are told (--on-failure notify)",
+                s.rank,
+                at,
+                cause(s.firedKill, s.strike)));
+        pendingKills.remove(s.firedKill);
+        failureCalls.failed(s.rank, s.incarnation);
+        command(new Command.Failed(s.rank, s.incarnation));
+        command(new Command.PeersChanged());
+        decideFailureCalls();
+        allEnded = true;
+        for (RankRecord o : ranks) {
+            if (o.outcome == null) {
+                allEnded = false;
+            }
+        }
+    }
+
+    /** Decides every fault-tolerant collective that no member it waits for can still join. */
+    private void decideFailureCalls() {
+        for (FailureCalls.Pending p : failureCalls.complete()) {
+            List<Integer> to = new ArrayList<>();
+            for (int w : p.callers()) {
+                if (!goneFrom(w, ranks[w].incarnation)) {
+                    to.add(w);
+                }
+            }
+            switch (p.kind) {
+                case AGREE -> command(new Command.Decided(failureCalls.agreement(p), to));
+                case SHRINK -> command(new Command.Decided(failureCalls.shrink(p), to));
+                case REPLACE -> replace(p, to);
+            }
+        }
+    }
+
+    /**
+     * Starts a replacement of every member that is gone, each from its newest line, and tells the callers
+     * once all run; with too few spares left, the callers get the survivors instead (a shrink).
+     */
+    private void replace(FailureCalls.Pending p, List<Integer> to) {
+        List<Integer> lost = failureCalls.goneMembers(p);
+        if (sparesLeft >= 0 && lost.size() > sparesLeft) {
+            note("rewind: warning: " + lost.size() + " replacement" + (lost.size() == 1 ? "" : "s")
+                    + " asked for and " + sparesLeft + " spare" + (sparesLeft == 1 ? "" : "s")
+                    + " left (--spares): the communicator shrinks instead");
+            command(new Command.Decided(failureCalls.shrink(p), to));
+            return;
+        }
+        if (sparesLeft > 0) {
+            sparesLeft -= lost.size();
+        }
+        int context = failureCalls.context();
+        int[] replaced = new int[2 * lost.size()];
+        for (int i = 0; i < lost.size(); i++) {
+            RankRecord s = ranks[lost.get(i)];
+            s.incarnation++;
+            replaced[2 * i] = s.rank;
+            replaced[2 * i + 1] = s.incarnation;
+        }
+        int[] incarnations = new int[ranks.length];
+        for (RankRecord s : ranks) {
+            incarnations[s.rank] = s.incarnation;
+        }
+        int[] failedPairs = failureCalls.failurePairs();
+        for (int w : lost) {
+            RankRecord s = ranks[w];
+            long line = view.newestLine(w);
+            s.outcome = null;
+            s.strike = null;
+            s.firedKill = null;
+            s.failed = false;
+            s.recovery = null;
+            s.restartLine = line;
+            s.lineReached = line;
+            s.transition(RankLife.STARTING);
+            note("rewind: rank " + w + " is replaced (incarnation " + s.incarnation + ", "
+                    + (line == 0 ? "from the beginning" : "from its line " + line) + ")");
+            command(new Command.Start(
+                    w,
+                    s.incarnation,
+                    line,
+                    killsFiredBy(w),
+                    0,
+                    0,
+                    new Command.Replacement(context, incarnations, failedPairs)));
+        }
+        allEnded = false;
+        awaitingReplacements.add(new Command.Decided(failureCalls.replacement(p, replaced, context), to));
+        releaseReplacements();
+    }
+
+    /** Tells the callers of each replacement whose new incarnations all run. */
+    private void releaseReplacements() {
+        awaitingReplacements.removeIf(d -> {
+            int[] r = d.decision().replaced();
+            for (int i = 0; i < r.length; i += 2) {
+                RankRecord s = ranks[r[i]];
+                if (s.incarnation == r[i + 1] && s.life != RankLife.RUNNING && s.life != RankLife.ENDED) {
+                    return false;
+                }
+            }
+            command(d);
+            return true;
+        });
     }
 
     /** The kill that fired in the rank, if any, goes back to the schedule: it struck nothing that counts. */

@@ -99,6 +99,15 @@ public final class CheckpointAgent {
                         + "register before restore()");
             }
         }
+        long line = restoreImage.line();
+        points = line * job.config().faultTolerance().checkpointEvery() - 1;
+        if (job.config().faultTolerance().notifies()) {
+            // A replacement: its program's state only. Its communicators are the ones it joins now, not
+            // its predecessor's.
+            resuming = true;
+            job.onRestored(incarnation, line, System.nanoTime() - t0);
+            return true;
+        }
         EngineStateCodec.State state = EngineStateCodec.decode(restoreImage.section(RUNTIME_SECTION));
         RankEngine engine = incarnation.engine;
         engine.restoreCounters(state.counters());
@@ -115,8 +124,6 @@ public final class CheckpointAgent {
             }
             c.restore(cs);
         }
-        long line = restoreImage.line();
-        points = line * job.config().faultTolerance().checkpointEvery() - 1;
         resuming = true;
         job.onRestored(incarnation, line, System.nanoTime() - t0);
         return true;
@@ -141,7 +148,10 @@ public final class CheckpointAgent {
         }
         incarnation.injector.atPoint(incarnation, points);
         int every = job.config().faultTolerance().checkpointEvery();
-        boolean wrote = every > 0 && points % every == 0 && job.protocol().checkpoints();
+        boolean wrote = every > 0
+                && points % every == 0
+                && (job.protocol().checkpoints()
+                        || job.config().faultTolerance().notifies());
         if (wrote) {
             checkpoint(points / every);
         }

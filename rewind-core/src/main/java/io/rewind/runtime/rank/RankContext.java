@@ -112,6 +112,50 @@ public final class RankContext {
         }
     }
 
+    /** Whether the job reports failures to the program ({@code --on-failure notify}). */
+    public boolean reportsFailures() {
+        return job != null && job.config().faultTolerance().notifies();
+    }
+
+    /** Whether this incarnation replaces one that failed (notify mode, {@code Ulfm.replace}). */
+    public boolean isReplacement() {
+        return reportsFailures() && engine.incarnation() > 0;
+    }
+
+    /**
+     * Revokes {@code c} here at once, and through the job at every other member (notify mode): their
+     * pending and later operations on it fail with {@code REVOKED}.
+     */
+    public void revoke(io.rewind.engine.Communicator c) {
+        engine.peerFailures().revoked(c.context());
+        job.emit(new RankEvent.Revoked(
+                rank, engine.incarnation(), System.nanoTime(), c.context(), c.memberWorldRanks()));
+    }
+
+    /**
+     * Makes this rank's call of a fault-tolerant collective on {@code c} (notify mode); the job's decision
+     * completes the request returned.
+     */
+    public io.rewind.engine.PeerFailures.DecisionRequest failureCall(
+            io.rewind.engine.FailureDecision.Kind kind, io.rewind.engine.Communicator c, int flag) {
+        int call = c.nextFailureCall();
+        io.rewind.engine.PeerFailures.DecisionRequest r = engine.peerFailures().awaitDecision(c.context(), call);
+        int[] members = c.memberWorldRanks();
+        int localFrom = c.isInter() ? c.remoteSize() : members.length;
+        job.emit(new RankEvent.FailureCall(
+                rank,
+                engine.incarnation(),
+                System.nanoTime(),
+                kind,
+                c.context(),
+                call,
+                members,
+                c.memberIncarnations(),
+                localFrom,
+                flag));
+        return r;
+    }
+
     /** The host name, as {@code MPI.getProcessorName} reports it. */
     public String processorName() {
         try {

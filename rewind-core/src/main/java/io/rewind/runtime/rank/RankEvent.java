@@ -134,6 +134,32 @@ public sealed interface RankEvent extends Serializable {
      */
     record LogHeld(int rank, int incarnation, long at, long payloadBytes, long memoryBytes) implements RankEvent {}
 
+    /**
+     * The incarnation's program revoked the communicator with context {@code context}, whose members
+     * are {@code members} (world ranks): every member must hear of it (notify mode).
+     */
+    record Revoked(int rank, int incarnation, long at, int context, int[] members) implements RankEvent {}
+
+    /**
+     * The incarnation's program called fault-tolerant collective {@code kind} (its call {@code call} of
+     * them on the communicator with context {@code context}), with {@code flag} for an agreement. {@code
+     * members} and {@code incarnations}: the communicator's members as world ranks and the incarnations
+     * it reaches; those from {@code localFrom} on are the caller's own group of an intercommunicator
+     * ({@code members.length} for an intracommunicator).
+     */
+    record FailureCall(
+            int rank,
+            int incarnation,
+            long at,
+            io.rewind.engine.FailureDecision.Kind kind,
+            int context,
+            int call,
+            int[] members,
+            int[] incarnations,
+            int localFrom,
+            int flag)
+            implements RankEvent {}
+
     /** The incarnation's program called abort, or failed so that the job must end, with this code and reason. */
     record AbortRequested(int rank, int incarnation, long at, int errorCode, String reason) implements RankEvent {}
 }

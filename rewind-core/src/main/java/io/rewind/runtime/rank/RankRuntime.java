@@ -88,6 +88,11 @@ public final class RankRuntime {
         this.slots = new RankSlot[config.ranks()];
     }
 
+    /** Sends a rank's event to its job (notify mode's calls). */
+    void emit(RankEvent event) {
+        events.emit(event);
+    }
+
     JobConfig config() {
         return config;
     }
@@ -147,10 +152,14 @@ public final class RankRuntime {
         if (inc.injector.hasOperationKills() || number > 0) {
             inc.engine.setOperationHook(ops -> onOperation(inc, ops));
         }
+        boolean notifies = config.faultTolerance().notifies();
+        if (notifies) {
+            inc.engine.peerFailures().enable();
+        }
         ctx.bind(inc.engine);
         inc.agent = new CheckpointAgent(this, inc, image);
         ctx.bind(inc.agent);
-        if (number > 0 || image != null) {
+        if ((number > 0 || image != null) && !notifies) {
             // What the rank printed after its restart point it prints again: shown once only (a
             // resumed job's first incarnation counts on from what the run that died printed).
             slot.output().rewindTo(image == null ? new long[2] : CheckpointAgent.outputPosition(image));
@@ -167,7 +176,7 @@ public final class RankRuntime {
                             checkpoints,
                             (line, upTo) -> onInTransitKept(inc, line, upTo)));
         }
-        if (image != null) {
+        if (image != null && !notifies) {
             EngineStateCodec.State state = EngineStateCodec.decode(image.section(CheckpointAgent.RUNTIME_SECTION));
             // The messages in transit across the line join the queues as if they had arrived right after it.
             MailboxSnapshot queues = ChannelState.withInTransit(state.mailbox(), image);
@@ -192,10 +201,19 @@ public final class RankRuntime {
         return inc;
     }
 
+    /**
+     * A replacement (notify mode): before its program runs, its world communicator becomes the one its
+     * survivors asked for, and it knows its peers' incarnations and the failures so far.
+     */
+    public void replacing(Incarnation inc, io.rewind.runtime.coordinator.Command.Replacement r) {
+        inc.engine.peerFailures().startKnowing(r.incarnations(), r.failed());
+        inc.engine.worldContext(r.worldContext());
+    }
+
     /** Starts the incarnation's program; a restart with nothing to catch up is caught up at once. */
     public void start(Incarnation inc) {
         inc.thread.start();
-        if (inc.number > 0) {
+        if (inc.number > 0 && !config.faultTolerance().notifies()) {
             maybeCaughtUp(inc, 0);
         }
     }
