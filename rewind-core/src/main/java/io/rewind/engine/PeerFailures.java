@@ -373,6 +373,7 @@ public final class PeerFailures {
 
     /** Registers this rank's call {@code call} on {@code context}; the job's decision completes it. */
     public DecisionRequest awaitDecision(int context, int call) {
+        engine.operation(); // a kill at an operation count may strike here, before the call is made
         DecisionRequest r = new DecisionRequest(engine);
         long k = key(context, call);
         awaitingDecision.put(k, r);

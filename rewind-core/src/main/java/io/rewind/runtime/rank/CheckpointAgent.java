@@ -165,6 +165,10 @@ public final class CheckpointAgent {
 
     private void checkpoint(long line) {
         long t0 = System.nanoTime();
+        if (job.config().faultTolerance().notifies()) {
+            programStateOnly(line, t0);
+            return;
+        }
         RankEngine engine = incarnation.engine;
         MailboxSnapshot mailbox;
         try {
@@ -217,5 +221,20 @@ public final class CheckpointAgent {
                 new long[] {counters[0], counters[1]},
                 bytes,
                 System.nanoTime() - t0);
+    }
+
+    /**
+     * A checkpoint of a job that handles failures itself: the program's state alone, for a replacement
+     * to restore (nothing rolls back, so neither queues nor channels are kept).
+     */
+    private void programStateOnly(long line, long t0) {
+        Map<String, byte[]> data = new LinkedHashMap<>();
+        for (Map.Entry<String, StateSection> e : sections.entrySet()) {
+            data.put(e.getKey(), e.getValue().save());
+        }
+        CheckpointImage image = new CheckpointImage(incarnation.rank, line, data);
+        incarnation.injector.duringCheckpoint(incarnation, line, image, job.store());
+        long bytes = job.checkpoints().write(image);
+        job.onCheckpoint(incarnation, line, Map.of(), Map.of(), new long[] {0, 0}, bytes, System.nanoTime() - t0);
     }
 }
