@@ -7,7 +7,7 @@ import mpi.MPIException;
 import mpi.Request;
 
 /**
- * Error classes, wildcards and revocation, on 5 ranks with rank 4 killed at its first operation. Rank 2
+ * Error classes, wildcards and revocation, on 5 ranks with rank 4 killed at its first checkpoint point. Rank 2
  * posts a receive of any source, is told "pending", acknowledges the failure and then receives from rank
  * 3. Rank 1 waits in a receive from rank 0 until rank 0 revokes the world. Then the four survivors shrink.
  * Each prints what it saw.
@@ -20,7 +20,11 @@ public final class RevokeWhileWaiting {
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
         java.nio.IntBuffer box = MPI.newIntBuffer(1);
-        // Every survivor knows of rank 4's failure once an agreement has seen it.
+        // Rank 4 is killed at its first checkpoint point (the job's kill 4@1); every survivor knows of its
+        // failure once an agreement has seen it.
+        if (rank == 4) {
+            io.rewind.api.Checkpointer.get().point();
+        }
         while (Ulfm.getFailed(world).getSize() == 0) {
             Ulfm.agree(world, 1);
         }

@@ -28,7 +28,7 @@ class UlfmTest {
                 .args(List.of(args))
                 .onFailure(OnFailure.NOTIFY)
                 .checkpointEvery(5)
-                .stallTimeout(Duration.ofSeconds(60))
+                .stallTimeout(Duration.ofSeconds(30))
                 .timeout(Duration.ofSeconds(120))
                 .quiet();
     }
@@ -105,7 +105,7 @@ class UlfmTest {
     @Test
     void aRevokedCommunicatorStopsEveryWaitOnItAndShrinkGivesTheSurvivors() {
         JobResult r = Job.run(notify(RevokeWhileWaiting.class, 5)
-                .failures(FailureSchedule.parse("4@o1", 5))
+                .failures(FailureSchedule.parse("4@1", 5))
                 .build());
         assertTrue(r.ok(), r.describeFailures());
         for (int rank = 0; rank < 4; rank++) {
