@@ -71,6 +71,18 @@ class RankEventsOnTheLinkTest {
                         sent),
                 new RankEvent.Progress(1, 2, AT, 30, 31, true, sent),
                 new RankEvent.LogHeld(1, 2, AT, 32, 33),
+                new RankEvent.Revoked(1, 2, AT, 4, new int[] {0, 1, 2}),
+                new RankEvent.FailureCall(
+                        1,
+                        2,
+                        AT,
+                        io.rewind.engine.FailureDecision.Kind.AGREE,
+                        4,
+                        3,
+                        new int[] {0, 1, 2},
+                        new int[] {0, 2, 0},
+                        3,
+                        0x7f),
                 new RankEvent.AbortRequested(1, 2, AT, 34, "rank 1 called MPI.Abort"));
     }
 
