@@ -46,7 +46,9 @@ final class ApiListing {
                 paths = jar.stream().map(e -> e.getName()).toList().stream();
             }
         }
+        // mpi.UlfmCalls is the facade's side of io.rewind.api.Ulfm, not API (the API jar leaves it out).
         return paths.filter(p -> p.startsWith("mpi/") && p.endsWith(".class") && p.indexOf('/', 4) < 0)
+                .filter(p -> !p.equals("mpi/UlfmCalls.class"))
                 .map(p -> p.substring(0, p.length() - ".class".length()).replace('/', '.'))
                 .sorted()
                 .toList();
