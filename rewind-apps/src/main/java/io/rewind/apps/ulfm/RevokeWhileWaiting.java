@@ -25,8 +25,10 @@ public final class RevokeWhileWaiting {
         if (rank == 4) {
             io.rewind.api.Checkpointer.get().point();
         }
-        while (Ulfm.getFailed(world).getSize() == 0) {
-            Ulfm.agree(world, 1);
+        // Each rank learns of the failure at its own time, so whether to go on is agreed, not decided alone
+        // (ranks that made different numbers of agreements would wait for each other for ever).
+        while (Ulfm.agree(world, Ulfm.getFailed(world).getSize() == 0 ? 1 : 0) == 1) {
+            // the agreement that returns 0 saw the failure, and tells every rank of it
         }
         if (rank == 2) {
             Request r = world.iRecv(box, 1, MPI.INT, MPI.ANY_SOURCE, 5);
