@@ -92,16 +92,7 @@ public class Request implements Freeable {
     // --- single request ----------------------------------------------------------------------------
 
     public final Status waitStatus() throws MPIException {
-        MPI.check();
-        if (active == null) {
-            return Status.empty();
-        }
-        try {
-            awaitQuietly(active);
-        } catch (RewindException e) {
-            throw failure(e);
-        }
-        return finishActive();
+        return await(false);
     }
 
     /**
@@ -109,6 +100,10 @@ public class Request implements Freeable {
      * fails ({@code ERR_PROC_FAILED}) and is taken back, as ULFM has it, instead of staying posted.
      */
     final Status waitBlocking() throws MPIException {
+        return await(true);
+    }
+
+    private Status await(boolean blockingCall) throws MPIException {
         MPI.check();
         if (active == null) {
             return Status.empty();
@@ -116,7 +111,7 @@ public class Request implements Freeable {
         try {
             awaitQuietly(active);
         } catch (RewindException e) {
-            if (e.errorClass() == io.rewind.engine.ErrorClass.PROC_FAILED_PENDING) {
+            if (blockingCall && e.errorClass() == io.rewind.engine.ErrorClass.PROC_FAILED_PENDING) {
                 active.cancel();
                 throw failure(new RewindException(io.rewind.engine.ErrorClass.PROC_FAILED, e.getMessage()));
             }

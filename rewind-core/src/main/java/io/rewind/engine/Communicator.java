@@ -51,7 +51,10 @@ public final class Communicator {
 
     private int collectiveSequence;
     private long creations;
-    /** The incarnation of each peer (and of each local member of an intercommunicator) it reaches. */
+    /**
+     * The incarnation of each peer (and of each local member of an intercommunicator) it reaches; null:
+     * the first of every one.
+     */
     private final int[] peerIncarnations;
 
     private final int[] localIncarnations;
@@ -163,11 +166,15 @@ public final class Communicator {
 
     /** The incarnation of the member at {@link #memberIndex} {@code at}. */
     int memberIncarnation(int at) {
-        return at < group.length ? peerIncarnations[at] : localIncarnations[at - group.length];
+        return at < group.length ? peerIncarnation(at) : incarnationIn(localIncarnations, at - group.length);
     }
 
     int peerIncarnation(int r) {
-        return peerIncarnations[r];
+        return incarnationIn(peerIncarnations, r);
+    }
+
+    private static int incarnationIn(int[] incarnations, int r) {
+        return incarnations == null ? 0 : incarnations[r];
     }
 
     /**
@@ -206,11 +213,11 @@ public final class Communicator {
 
     /** The incarnation of each of {@link #memberWorldRanks()} this communicator reaches. */
     public int[] memberIncarnations() {
-        if (localGroup == null) {
-            return peerIncarnations.clone();
+        int peers = group.length;
+        int[] all = new int[peers + (localGroup == null ? 0 : localGroup.length)];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = memberIncarnation(i);
         }
-        int[] all = Arrays.copyOf(peerIncarnations, group.length + localGroup.length);
-        System.arraycopy(localIncarnations, 0, all, group.length, localGroup.length);
         return all;
     }
 
@@ -538,7 +545,7 @@ public final class Communicator {
         }
         int destWorld = group[dest];
         SendRequest req = new SendRequest(engine, transport, destWorld);
-        req.target(this, peerIncarnations[dest]);
+        req.target(this, peerIncarnation(dest));
         RewindException failure = engine.peerFailures().sendError(this, dest, Contexts.isCollective(ctx));
         if (failure != null) {
             req.completeFailed(failure);

@@ -119,8 +119,19 @@ public final class PeerFailures {
     // ---------------------------------------------------------------------------------------------
     // Questions of communicators
 
-    /** The incarnations a communicator created now reaches, per member (world ranks given). */
+    /**
+     * The incarnations a communicator created now reaches, per member (world ranks given); null while
+     * every one is the first (no rank was replaced), which is every communicator of a job that
+     * recovers transparently: no table per communicator sized by the job.
+     */
     synchronized int[] incarnationsOf(int[] worldRanks) {
+        boolean allFirst = true;
+        for (int w : worldRanks) {
+            allFirst &= currentIncarnation[w] == 0;
+        }
+        if (allFirst) {
+            return null;
+        }
         int[] out = new int[worldRanks.length];
         for (int i = 0; i < out.length; i++) {
             out[i] = currentIncarnation[worldRanks[i]];
