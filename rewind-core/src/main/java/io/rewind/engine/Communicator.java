@@ -35,6 +35,11 @@ public final class Communicator {
     private final int[] localGroup;
     /** An intercommunicator's private intracommunicator over its local group; null otherwise. */
     private final Communicator localPart;
+    /**
+     * For an intercommunicator's private local communicator, that intercommunicator: a failure in its
+     * remote group and its revocation stop the local steps of its collectives too. Null otherwise.
+     */
+    private volatile Communicator partOf;
 
     private final int rank;
     private final String name;
@@ -81,6 +86,9 @@ public final class Communicator {
         this.peerIncarnations = engine.peerFailures().incarnationsOf(group);
         this.localIncarnations =
                 localGroup == null ? peerIncarnations : engine.peerFailures().incarnationsOf(localGroup);
+        if (localPart != null) {
+            localPart.partOf = this;
+        }
         engine.register(this);
     }
 
@@ -114,6 +122,12 @@ public final class Communicator {
     /** An intercommunicator's private intracommunicator over its local group; null otherwise. */
     public Communicator localPart() {
         return localPart;
+    }
+
+    /** The communicator whose failures and revocation this one shares: its intercommunicator, or itself. */
+    Communicator failureScope() {
+        Communicator owner = partOf;
+        return owner == null ? this : owner;
     }
 
     public int context() {

@@ -194,10 +194,11 @@ public final class PeerFailures {
         if (!enabled) {
             return;
         }
-        if (revokedContexts.contains(c.context() & ~1)) {
-            throw revokedError(c);
+        Communicator scope = c.failureScope();
+        if (revokedContexts.contains(scope.context() & ~1)) {
+            throw revokedError(scope);
         }
-        if (collective && anyFailed(c)) {
+        if ((collective || scope != c) && anyFailed(scope)) {
             throw RewindException.of(
                     ErrorClass.PROC_FAILED,
                     "a member of communicator %s failed (ranks %s): no collective runs on it",
@@ -216,11 +217,12 @@ public final class PeerFailures {
                 return peerFailed(c, c.worldRankOf(destIndex));
             }
         }
-        if (collective && anyFailed(c)) {
+        Communicator scope = c.failureScope();
+        if ((collective || scope != c) && anyFailed(scope)) {
             return RewindException.of(
                     ErrorClass.PROC_FAILED,
                     "a member of communicator %s failed: the collective cannot complete",
-                    c.name());
+                    scope.name());
         }
         return null;
     }
@@ -268,11 +270,12 @@ public final class PeerFailures {
 
     /** Why a receive from {@code source} on {@code context} of {@code c} cannot complete (null: it may). */
     private RewindException receiveError(Communicator c, int context, int source) {
-        if (revokedContexts.contains(c.context() & ~1)) {
-            return revokedError(c);
+        Communicator scope = c.failureScope();
+        if (revokedContexts.contains(scope.context() & ~1)) {
+            return revokedError(scope);
         }
-        if (Contexts.isCollective(context)) {
-            return anyFailed(c)
+        if (Contexts.isCollective(context) || scope != c) {
+            return anyFailed(scope)
                     ? RewindException.of(
                             ErrorClass.PROC_FAILED,
                             "a member of communicator %s failed: the collective cannot complete",
@@ -316,8 +319,8 @@ public final class PeerFailures {
             }
         } else if (r instanceof SendRequest send) {
             Communicator c = send.communicator();
-            if (c != null && revokedContexts.contains(c.context() & ~1)) {
-                throw revokedError(c);
+            if (c != null && revokedContexts.contains(c.failureScope().context() & ~1)) {
+                throw revokedError(c.failureScope());
             }
         }
     }

@@ -34,12 +34,12 @@ public final class ReplacingSolver {
             pointed = state[0] - 1;
         } else {
             state[0] = 0;
-            state[1] = world.getRank() * 0x9E3779B97F4A7C15L + 1;
+            state[1] = initial(world.getRank());
             pointed = -1;
         }
         int replacements = 0;
         if (Ulfm.isReplacement()) {
-            rollBack(world, state, copies);
+            world = recover(world, state, copies);
         }
         while (state[0] < iterations) {
             if (state[0] > pointed) {
@@ -67,9 +67,8 @@ public final class ReplacingSolver {
                 continue;
             }
             Ulfm.revoke(world);
-            world = Ulfm.replace(world);
+            world = recover(Ulfm.replace(world), state, copies);
             replacements++;
-            rollBack(world, state, copies);
         }
         long[] sum = {state[1]};
         world.allReduce(sum, 1, MPI.LONG, MPI.SUM);
@@ -78,6 +77,29 @@ public final class ReplacingSolver {
                     + replacements + " replacements");
         }
         MPI.Finalize();
+    }
+
+    /**
+     * Rolls every rank back ({@link #rollBack}); repeated, with a replacement each time, while ranks fail
+     * during it. Returns the communicator it ended on.
+     */
+    private static Intracomm recover(Intracomm world, long[] state, TreeMap<Long, Long> copies) throws MPIException {
+        while (true) {
+            int worked = 1;
+            try {
+                rollBack(world, state, copies);
+            } catch (MPIException e) {
+                if (!ShrinkingSolver.isFailure(e)) {
+                    throw e;
+                }
+                worked = 0;
+            }
+            if (Ulfm.agree(world, worked) == 1) {
+                return world;
+            }
+            Ulfm.revoke(world);
+            world = Ulfm.replace(world);
+        }
     }
 
     /** Every rank goes back to the newest iteration all of them have a copy of. */
@@ -89,14 +111,24 @@ public final class ReplacingSolver {
             if (newest[0] != 0) {
                 throw new IllegalStateException("rank " + world.getRank() + " has no copy of iteration " + newest[0]);
             }
-            value = world.getRank() * 0x9E3779B97F4A7C15L + 1;
+            value = initial(world.getRank());
         }
         state[0] = newest[0];
         state[1] = value;
     }
 
+    /** A rank's value before the first iteration. */
+    static long initial(int rank) {
+        return rank * 0x9E3779B97F4A7C15L + 1;
+    }
+
     /** One iteration: this rank's value mixed with its left neighbour's. */
     private static long step(Intracomm world, long iteration, long value) throws MPIException {
+        return stepWithLeft(world, iteration, value)[0];
+    }
+
+    /** One iteration: {this rank's next value, the left neighbour's value it mixed in}. */
+    static long[] stepWithLeft(Intracomm world, long iteration, long value) throws MPIException {
         int rank = world.getRank();
         int size = world.getSize();
         long[] out = {value};
@@ -104,6 +136,6 @@ public final class ReplacingSolver {
         world.sendRecv(out, 1, MPI.LONG, (rank + 1) % size, 7, in, 1, MPI.LONG, (rank - 1 + size) % size, 7);
         long x = value * 31 + in[0] + iteration;
         x ^= x >>> 29;
-        return x * 0xBF58476D1CE4E5B9L;
+        return new long[] {x * 0xBF58476D1CE4E5B9L, in[0]};
     }
 }

@@ -10,11 +10,16 @@ import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
 import io.rewind.runtime.OnFailure;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -100,6 +105,124 @@ class UlfmTest {
                 assertEquals(12, agreed.size(), "every agreement was decided");
             }
         }
+    }
+
+    /**
+     * The kinds of checks of ULFM's own suite ({@link UlfmSuite}): each case's survivors all pass it, the
+     * victims at the points the kills name.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "insulation, 6, 5@1",
+        "getack, 5, '3@1,4@2'",
+        "revoke-barrier, 4, ''",
+        "revoke-transfer, 4, ''",
+        "intercomm, 6, 5@1",
+        "shrink-loop, 4, '1@3,2@6,3@9'"
+    })
+    void theSuiteCasesPassAtEverySurvivor(String test, int ranks, String kills) {
+        JobConfig.Builder b = notify(UlfmSuite.class, ranks, test);
+        if (!kills.isEmpty()) {
+            b.failures(FailureSchedule.parse(kills, ranks));
+        }
+        JobResult r = Job.run(b.build());
+        assertTrue(r.ok(), r.describeFailures());
+        Set<Integer> victims = new HashSet<>();
+        for (String k : kills.isEmpty() ? new String[0] : kills.split(",")) {
+            victims.add(Integer.parseInt(k.substring(0, k.indexOf('@'))));
+        }
+        for (int rank = 0; rank < ranks; rank++) {
+            if (!victims.contains(rank)) {
+                assertTrue(r.output(rank).contains("passed " + test), rank + ": " + r.output(rank));
+            }
+        }
+        if (test.equals("shrink-loop")) {
+            assertTrue(
+                    r.output(0).contains("size 1 after 3 shrinks"), r.output(0).toString());
+        }
+    }
+
+    /**
+     * Kill-and-respawn loops: the same rank killed again and again, and ranks one after another, under
+     * both replacing solvers; each ends with the failure-free checksum. The buddy solver keeps its copies
+     * in memory only, and computes what the file-checkpointing one does.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"1@o150,1@o450,1@o750", "0@o100,2@o300,3@o600", "2@o40"})
+    void bothReplacingSolversSurviveKillAndRespawnLoops(String kills) {
+        JobResult free = Job.run(notify(ReplacingSolver.class, 4, "200").build());
+        assertTrue(free.ok(), free.describeFailures());
+        assertNotNull(checksum(free));
+        for (Class<?> solver : List.of(ReplacingSolver.class, BuddySolver.class)) {
+            JobResult killed = Job.run(notify(solver, 4, "200")
+                    .failures(FailureSchedule.parse(kills, 4))
+                    .build());
+            assertTrue(killed.ok(), solver.getSimpleName() + " " + kills + ": " + killed.describeFailures());
+            assertEquals(checksum(free), checksum(killed), solver.getSimpleName() + " " + kills);
+        }
+    }
+
+    /**
+     * Random kill schedules (one to three kills at random operations, seeded) over the programs above:
+     * every run ends, with the failure-free answer. The buddy solver's victims are never neighbours: two
+     * neighbours lost together lose their copies, by design.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6})
+    void randomKillSchedulesNeverHangNorGiveAWrongAnswer(long seed) {
+        Map<String, String> free = new HashMap<>();
+        for (Class<?> solver : List.of(ShrinkingSolver.class, ReplacingSolver.class)) {
+            JobResult r = Job.run(notify(solver, 5, "150").build());
+            assertTrue(r.ok(), r.describeFailures());
+            free.put(solver.getSimpleName(), checksum(r));
+        }
+        free.put(BuddySolver.class.getSimpleName(), free.get(ReplacingSolver.class.getSimpleName()));
+        for (Class<?> program :
+                List.of(ShrinkingSolver.class, ReplacingSolver.class, BuddySolver.class, UlfmSuite.class)) {
+            boolean replaces = program == ReplacingSolver.class || program == BuddySolver.class;
+            String kills = randomKills(
+                    seed * 31 + program.getSimpleName().length(), 5, 600, replaces, program == BuddySolver.class);
+            JobResult r = program == UlfmSuite.class
+                    ? Job.run(notify(program, 5, "shrink-loop", "60")
+                            .failures(FailureSchedule.parse(kills, 5))
+                            .build())
+                    : Job.run(notify(program, 5, "150")
+                            .failures(FailureSchedule.parse(kills, 5))
+                            .build());
+            String what = program.getSimpleName() + " seed " + seed + " kills " + kills;
+            assertTrue(r.ok(), what + ": " + r.describeFailures());
+            if (program == UlfmSuite.class) {
+                boolean passed = false;
+                for (int rank = 0; rank < 5; rank++) {
+                    passed |= r.output(rank).contains("passed shrink-loop");
+                }
+                assertTrue(passed, what);
+            } else {
+                assertEquals(free.get(program.getSimpleName()), checksum(r), what);
+            }
+        }
+    }
+
+    /**
+     * One to three kills at operations in [1, {@code operations}]: of the same rank again only where
+     * ranks are replaced ({@code again}), never of two neighbours on the ring with {@code noNeighbours}.
+     */
+    static String randomKills(long seed, int ranks, int operations, boolean again, boolean noNeighbours) {
+        Random random = new Random(seed);
+        int n = 1 + random.nextInt(3);
+        List<String> kills = new ArrayList<>();
+        List<Integer> victims = new ArrayList<>();
+        for (int tries = 0; kills.size() < n && tries < 100; tries++) {
+            int victim = random.nextInt(ranks);
+            boolean taken = victims.contains(victim);
+            boolean neighbour = victims.stream().anyMatch(v -> (v + 1) % ranks == victim || (victim + 1) % ranks == v);
+            if ((taken && !again) || (noNeighbours && neighbour)) {
+                continue;
+            }
+            victims.add(victim);
+            kills.add(victim + "@o" + (1 + random.nextInt(operations)));
+        }
+        return String.join(",", kills);
     }
 
     @Test
