@@ -11,12 +11,12 @@ import mpi.Request;
 
 /**
  * What a failure costs a program that handles it, the figures ULFM's own benchmarks report; rank 0
- * prints one line of each. The last rank sends every other rank the time it is about to die at, then
- * dies at its first checkpoint point (run with {@code --kill N-1@1}); the others wait in a receive from
- * it. Times are differences of {@link System#nanoTime()}, one clock for every rank of one host.
+ * prints one line of each. After a warm-up every rank enters a barrier; the last rank dies at its first
+ * checkpoint point right after it (run with {@code --kill N-1@1}), and the others, their clocks started
+ * as they leave the barrier, wait in a receive from it.
  *
  * <ul>
- *   <li>{@code kill-to-error}: from the victim's last call to each survivor's error, first and last;
+ *   <li>{@code kill-to-error}: from the barrier the victim dies after to each survivor's error, first and last;
  *   <li>{@code first agree after the failure} (it reports the failure) and the one after it;
  *   <li>{@code shrink after the failure}, then a failure-free shrink (median of {@code reps});
  *   <li>{@code revoke}: from a revocation at rank 0 to the last member's error in a receive it waits
@@ -24,7 +24,8 @@ import mpi.Request;
  *       return, medians of {@code reps} alternating rounds.
  * </ul>
  *
- * <p>Arguments: repetitions (default 30).
+ * <p>Arguments: repetitions (default 30), milliseconds of agreements and all-reduces before the
+ * failure (default 3000: a failure in a job that has run a while, not in its start-up).
  */
 public final class FailureBench {
     private FailureBench() {}
@@ -32,20 +33,28 @@ public final class FailureBench {
     public static void main(String[] args) throws MPIException {
         MPI.Init(args);
         int reps = args.length > 0 ? Integer.parseInt(args[0]) : 30;
+        long warmMillis = args.length > 1 ? Long.parseLong(args[1]) : 3000;
         Intracomm world = MPI.COMM_WORLD;
         int rank = world.getRank();
         int victim = world.getSize() - 1;
+        // A job that has run a while, not one in its first second: every rank's classes loaded and its
+        // communication compiled before the failure.
+        long warmUntil = System.nanoTime() + warmMillis * 1_000_000L;
+        int[] go = {1};
+        while (go[0] == 1) {
+            Ulfm.agree(world, 1);
+            world.allReduce(new int[] {1}, new int[1], 1, MPI.INT, MPI.SUM);
+            go[0] = System.nanoTime() < warmUntil ? 1 : 0;
+            world.bcast(go, 1, MPI.INT, 0);
+        }
+        // The victim dies right after this barrier; each survivor's clock starts as it leaves the barrier,
+        // so no message of the measurement itself falls inside the time measured.
         world.barrier();
-        long[] t = new long[1];
         if (rank == victim) {
-            t[0] = System.nanoTime();
-            for (int r = 0; r < victim; r++) {
-                world.send(t, 1, MPI.LONG, r, 1);
-            }
             Checkpointer.get().point(); // dies here
             return;
         }
-        world.recv(t, 1, MPI.LONG, victim, 1);
+        long killedAt = System.nanoTime();
         try {
             world.recv(new long[1], 1, MPI.LONG, victim, 2); // never sent
             throw new IllegalStateException("a receive from the dead rank completed");
@@ -54,7 +63,7 @@ public final class FailureBench {
                 throw e;
             }
         }
-        long toError = System.nanoTime() - t[0];
+        long toError = System.nanoTime() - killedAt;
         long start = System.nanoTime();
         Ulfm.agree(world, 1);
         long firstAgree = System.nanoTime() - start;
