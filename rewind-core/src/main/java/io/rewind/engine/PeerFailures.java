@@ -140,7 +140,15 @@ public final class PeerFailures {
     }
 
     public boolean isRevoked(Communicator c) {
-        return enabled && revokedContexts.contains(c.context() & ~1);
+        return enabled && revoked(c);
+    }
+
+    /**
+     * Whether {@code c} was revoked: an intercommunicator's private local communicator is revoked with
+     * its intercommunicator ({@link Communicator#failureScope}).
+     */
+    private boolean revoked(Communicator c) {
+        return revokedContexts.contains(c.failureScope().context() & ~1);
     }
 
     /** Whether member {@code world} (at incarnation {@code incarnation} in the communicator) failed. */
@@ -195,15 +203,15 @@ public final class PeerFailures {
             return;
         }
         Communicator scope = c.failureScope();
-        if (revokedContexts.contains(scope.context() & ~1)) {
+        if (revoked(c)) {
             throw revokedError(scope);
         }
-        if ((collective || scope != c) && anyFailed(scope)) {
+        if (collective && anyFailed(scope)) {
             throw RewindException.of(
                     ErrorClass.PROC_FAILED,
                     "a member of communicator %s failed (ranks %s): no collective runs on it",
-                    c.name(),
-                    Arrays.toString(failedMembers(c)));
+                    scope.name(),
+                    Arrays.toString(failedMembers(scope)));
         }
     }
 
@@ -218,7 +226,7 @@ public final class PeerFailures {
             }
         }
         Communicator scope = c.failureScope();
-        if ((collective || scope != c) && anyFailed(scope)) {
+        if (collective && anyFailed(scope)) {
             return RewindException.of(
                     ErrorClass.PROC_FAILED,
                     "a member of communicator %s failed: the collective cannot complete",
@@ -271,10 +279,10 @@ public final class PeerFailures {
     /** Why a receive from {@code source} on {@code context} of {@code c} cannot complete (null: it may). */
     private RewindException receiveError(Communicator c, int context, int source) {
         Communicator scope = c.failureScope();
-        if (revokedContexts.contains(scope.context() & ~1)) {
+        if (revoked(c)) {
             return revokedError(scope);
         }
-        if (Contexts.isCollective(context) || scope != c) {
+        if (Contexts.isCollective(context)) {
             return anyFailed(scope)
                     ? RewindException.of(
                             ErrorClass.PROC_FAILED,
@@ -306,8 +314,8 @@ public final class PeerFailures {
             if (c == null) {
                 return;
             }
-            if (revokedContexts.contains(c.context() & ~1)) {
-                throw revokedError(c);
+            if (revoked(c)) {
+                throw revokedError(c.failureScope());
             }
             if (recv.source == Constants.ANY_SOURCE && unacknowledged(c)) {
                 throw RewindException.of(
@@ -319,7 +327,7 @@ public final class PeerFailures {
             }
         } else if (r instanceof SendRequest send) {
             Communicator c = send.communicator();
-            if (c != null && revokedContexts.contains(c.failureScope().context() & ~1)) {
+            if (c != null && revoked(c)) {
                 throw revokedError(c.failureScope());
             }
         }
@@ -334,8 +342,8 @@ public final class PeerFailures {
         if (c == null) {
             return;
         }
-        if (revokedContexts.contains(c.context() & ~1)) {
-            throw revokedError(c);
+        if (revoked(c)) {
+            throw revokedError(c.failureScope());
         }
         if (source == Constants.ANY_SOURCE) {
             if (unacknowledged(c)) {
