@@ -70,12 +70,7 @@ public final class BuddySolver {
             replacements++;
             recovering = true;
         }
-        long[] sum = {state[1]};
-        world.allReduce(sum, 1, MPI.LONG, MPI.SUM);
-        if (world.getRank() == 0) {
-            System.out.println("checksum " + Long.toHexString(sum[0]) + " after " + iterations + " iterations, "
-                    + replacements + " replacements");
-        }
+        ReplacingSolver.printChecksum(world, state[1], iterations, replacements);
         MPI.Finalize();
     }
 

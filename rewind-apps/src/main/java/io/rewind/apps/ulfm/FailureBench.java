@@ -7,6 +7,7 @@ import java.util.Locale;
 import mpi.Intracomm;
 import mpi.MPI;
 import mpi.MPIException;
+import mpi.Op;
 import mpi.Request;
 
 /**
@@ -93,13 +94,8 @@ public final class FailureBench {
                 }
             }
         }
-        long[] mine = {toError, toError};
-        long[] reduced = new long[2];
-        // The first survivor's error and the last one's.
-        alive.allReduce(new long[] {mine[0]}, reduced, 1, MPI.LONG, MPI.MIN);
-        long firstError = reduced[0];
-        alive.allReduce(new long[] {mine[1]}, reduced, 1, MPI.LONG, MPI.MAX);
-        long lastError = reduced[0];
+        long firstError = reduced(alive, toError, MPI.MIN);
+        long lastError = reduced(alive, toError, MPI.MAX);
         if (alive.getRank() == 0) {
             Locale l = Locale.ROOT;
             System.out.printf(
@@ -158,10 +154,8 @@ public final class FailureBench {
             took = System.nanoTime();
         }
         comm.bcast(t0, 1, MPI.LONG, 0);
-        long[] out = new long[1];
-        comm.allReduce(new long[] {comm.getRank() == 0 ? 0 : took - t0[0]}, out, 1, MPI.LONG, MPI.MAX);
         d.free();
-        return out[0];
+        return reduced(comm, comm.getRank() == 0 ? 0 : took - t0[0], MPI.MAX);
     }
 
     /** From a one-long broadcast's start at rank 0 to the last member's return. */
@@ -170,8 +164,13 @@ public final class FailureBench {
         long[] t0 = {System.nanoTime()};
         comm.bcast(t0, 1, MPI.LONG, 0);
         long took = comm.getRank() == 0 ? 0 : System.nanoTime() - t0[0];
+        return reduced(comm, took, MPI.MAX);
+    }
+
+    /** {@code op} of every member's {@code value}. */
+    private static long reduced(Intracomm comm, long value, Op op) throws MPIException {
         long[] out = new long[1];
-        comm.allReduce(new long[] {took}, out, 1, MPI.LONG, MPI.MAX);
+        comm.allReduce(new long[] {value}, out, 1, MPI.LONG, op);
         return out[0];
     }
 

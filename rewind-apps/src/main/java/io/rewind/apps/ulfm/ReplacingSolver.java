@@ -70,12 +70,7 @@ public final class ReplacingSolver {
             world = recover(Ulfm.replace(world), state, copies);
             replacements++;
         }
-        long[] sum = {state[1]};
-        world.allReduce(sum, 1, MPI.LONG, MPI.SUM);
-        if (world.getRank() == 0) {
-            System.out.println("checksum " + Long.toHexString(sum[0]) + " after " + iterations + " iterations, "
-                    + replacements + " replacements");
-        }
+        printChecksum(world, state[1], iterations, replacements);
         MPI.Finalize();
     }
 
@@ -115,6 +110,16 @@ public final class ReplacingSolver {
         }
         state[0] = newest[0];
         state[1] = value;
+    }
+
+    /** Rank 0 prints the sum of every rank's value: the checksum the failure-free run must match. */
+    static void printChecksum(Intracomm world, long value, int iterations, int replacements) throws MPIException {
+        long[] sum = {value};
+        world.allReduce(sum, 1, MPI.LONG, MPI.SUM);
+        if (world.getRank() == 0) {
+            System.out.println("checksum " + Long.toHexString(sum[0]) + " after " + iterations + " iterations, "
+                    + replacements + " replacements");
+        }
     }
 
     /** A rank's value before the first iteration. */
