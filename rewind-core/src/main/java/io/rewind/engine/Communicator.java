@@ -44,13 +44,13 @@ public final class Communicator {
     private final int rank;
     private final String name;
     /** Last sequence number sent to each member: point-to-point traffic. */
-    private final long[] sendSequence;
+    private final PeerLongs sendSequence;
     /**
      * The same for the messages of collectives, numbered apart: collectives may run on a thread of
      * their own, and sharing one numbering with the rank thread's sends would make the numbers depend
      * on timing, which replay cannot reproduce.
      */
-    private final long[] collectiveSendSequence;
+    private final PeerLongs collectiveSendSequence;
     /** The last collective started on this communicator; the next one runs after it. */
     private volatile Request lastCollective;
 
@@ -81,8 +81,8 @@ public final class Communicator {
         this.localGroup = localPart == null ? null : localPart.group;
         this.rank = rank;
         this.name = name;
-        this.sendSequence = new long[group.length];
-        this.collectiveSendSequence = new long[group.length];
+        this.sendSequence = new PeerLongs(group.length);
+        this.collectiveSendSequence = new PeerLongs(group.length);
         this.peerIncarnations = engine.peerFailures().incarnationsOf(group);
         this.localIncarnations =
                 localGroup == null ? peerIncarnations : engine.peerFailures().incarnationsOf(localGroup);
@@ -594,7 +594,7 @@ public final class Communicator {
         // threads send on different contexts (a collective's messages are numbered apart), and where a
         // protocol needs frames in sequence order, the receiver's arrival tracking restores it.
         synchronized (sendSequence) {
-            long seq = Contexts.isCollective(ctx) ? ++collectiveSendSequence[dest] : ++sendSequence[dest];
+            long seq = (Contexts.isCollective(ctx) ? collectiveSendSequence : sendSequence).add(dest, 1);
             frame = new Frame(
                     ctx,
                     rank,
@@ -816,22 +816,22 @@ public final class Communicator {
     public CommunicatorState state() {
         synchronized (sendSequence) {
             return new CommunicatorState(
-                    context, sendSequence.clone(), collectiveSendSequence.clone(), collectiveSequence, creations);
+                    context, sendSequence.toArray(), collectiveSendSequence.toArray(), collectiveSequence, creations);
         }
     }
 
     public void restore(CommunicatorState s) {
-        if (s.sendSequence().length != sendSequence.length) {
+        if (s.sendSequence().length != sendSequence.size()) {
             throw RewindException.of(
                     ErrorClass.INTERN,
                     "checkpointed communicator %d has %d members, not %d",
                     context,
                     s.sendSequence().length,
-                    sendSequence.length);
+                    sendSequence.size());
         }
         synchronized (sendSequence) {
-            System.arraycopy(s.sendSequence(), 0, sendSequence, 0, sendSequence.length);
-            System.arraycopy(s.collectiveSendSequence(), 0, collectiveSendSequence, 0, collectiveSendSequence.length);
+            sendSequence.setAll(s.sendSequence());
+            collectiveSendSequence.setAll(s.collectiveSendSequence());
             collectiveSequence = s.collectiveSequence();
             creations = s.creations();
         }

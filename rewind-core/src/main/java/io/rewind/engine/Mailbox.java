@@ -42,7 +42,7 @@ public final class Mailbox implements FrameSink {
      * a later incarnation is dead in the earlier ones, and what they still send is dropped. Guarded by
      * the lock.
      */
-    private final int[] admittedIncarnation;
+    private final PeerLongs admittedIncarnation;
     /**
      * The newest recovery line this rank has written or restarted from (0: none). A frame its sender
      * sent before that line that is admitted now was in transit across the line; every frame the rank
@@ -73,7 +73,7 @@ public final class Mailbox implements FrameSink {
 
     public Mailbox(boolean trackArrivals, int worldSize) {
         this.arrivals = trackArrivals ? new ArrivalTracker() : null;
-        this.admittedIncarnation = new int[worldSize];
+        this.admittedIncarnation = new PeerLongs(worldSize);
     }
 
     /** The rank's own thread (null outside a job). */
@@ -373,7 +373,7 @@ public final class Mailbox implements FrameSink {
     /** Under the lock: whether the frame comes from an incarnation of its sender known to be dead. */
     private boolean isFenced(Frame frame) {
         int from = frame.sourceWorld;
-        if (from >= 0 && from < admittedIncarnation.length && frame.incarnation < admittedIncarnation[from]) {
+        if (from >= 0 && from < admittedIncarnation.size() && frame.incarnation < admittedIncarnation.get(from)) {
             frame.releaseSender();
             return true;
         }
@@ -386,8 +386,8 @@ public final class Mailbox implements FrameSink {
      */
     public void fence(int world, int incarnation) {
         synchronized (lock) {
-            if (world >= 0 && world < admittedIncarnation.length) {
-                admittedIncarnation[world] = Math.max(admittedIncarnation[world], incarnation);
+            if (world >= 0 && world < admittedIncarnation.size()) {
+                admittedIncarnation.raise(world, incarnation);
             }
         }
     }
@@ -473,7 +473,7 @@ public final class Mailbox implements FrameSink {
         }
         synchronized (lock) {
             int from = a.sourceWorld();
-            if (from >= 0 && from < admittedIncarnation.length && a.incarnation() < admittedIncarnation[from]) {
+            if (from >= 0 && from < admittedIncarnation.size() && a.incarnation() < admittedIncarnation.get(from)) {
                 return;
             }
         }
@@ -758,11 +758,13 @@ public final class Mailbox implements FrameSink {
                     parked = true;
                     engine.enterBlockingWait();
                     engine.peerFailures().waiting(me);
+                    ParkedWaits.enter(engine);
                 }
-                LockSupport.parkNanos(this, 20_000_000L);
+                ParkedWaits.park(this);
             }
         } finally {
             if (parked) {
+                ParkedWaits.leave();
                 engine.peerFailures().doneWaiting(me);
                 engine.leaveBlockingWait();
             }
@@ -775,7 +777,7 @@ public final class Mailbox implements FrameSink {
         if (world >= 0) {
             probedFor.set(world);
         } else {
-            probedFor.set(0, admittedIncarnation.length);
+            probedFor.set(0, admittedIncarnation.size());
         }
     }
 

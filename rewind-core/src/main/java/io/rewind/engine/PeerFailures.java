@@ -31,9 +31,9 @@ public final class PeerFailures {
     private final RankEngine engine;
     private volatile boolean enabled;
     /** Per world rank, the newest incarnation known to have failed (-1: none). Guarded by this. */
-    private final int[] failedIncarnation;
+    private final PeerLongs failedIncarnation;
     /** Per world rank, the incarnation this rank talks to now (a replacement raises it). Guarded by this. */
-    private final int[] currentIncarnation;
+    private final PeerLongs currentIncarnation;
     /** The failures in the order the job reported them: {world rank, incarnation}. Guarded by this. */
     private final List<int[]> order = new ArrayList<>();
     /** Contexts of revoked communicators (even, point-to-point ones). */
@@ -45,9 +45,8 @@ public final class PeerFailures {
 
     PeerFailures(RankEngine engine, int worldSize) {
         this.engine = engine;
-        this.failedIncarnation = new int[worldSize];
-        this.currentIncarnation = new int[worldSize];
-        Arrays.fill(failedIncarnation, -1);
+        this.failedIncarnation = new PeerLongs(worldSize, -1);
+        this.currentIncarnation = new PeerLongs(worldSize);
     }
 
     /** From now on failures are reported to the program (notify mode). */
@@ -69,10 +68,10 @@ public final class PeerFailures {
     /** Incarnation {@code incarnation} of world rank {@code world} failed (repeated news is ignored). */
     public void failed(int world, int incarnation) {
         synchronized (this) {
-            if (incarnation <= failedIncarnation[world]) {
+            if (incarnation <= failedIncarnation.get(world)) {
                 return;
             }
-            failedIncarnation[world] = incarnation;
+            failedIncarnation.set(world, incarnation);
             order.add(new int[] {world, incarnation});
             epoch++;
         }
@@ -81,7 +80,7 @@ public final class PeerFailures {
 
     /** World rank {@code world} runs as incarnation {@code incarnation} now (a replacement). */
     public synchronized void replaced(int world, int incarnation) {
-        currentIncarnation[world] = Math.max(currentIncarnation[world], incarnation);
+        currentIncarnation.raise(world, incarnation);
     }
 
     /** The communicator with this context was revoked, here or by another member. */
@@ -127,14 +126,14 @@ public final class PeerFailures {
     synchronized int[] incarnationsOf(int[] worldRanks) {
         boolean allFirst = true;
         for (int w : worldRanks) {
-            allFirst &= currentIncarnation[w] == 0;
+            allFirst &= currentIncarnation.get(w) == 0;
         }
         if (allFirst) {
             return null;
         }
         int[] out = new int[worldRanks.length];
         for (int i = 0; i < out.length; i++) {
-            out[i] = currentIncarnation[worldRanks[i]];
+            out[i] = (int) currentIncarnation.get(worldRanks[i]);
         }
         return out;
     }
@@ -153,7 +152,7 @@ public final class PeerFailures {
 
     /** Whether member {@code world} (at incarnation {@code incarnation} in the communicator) failed. */
     private boolean hasFailed(int world, int incarnation) {
-        return failedIncarnation[world] >= incarnation;
+        return failedIncarnation.get(world) >= incarnation;
     }
 
     /**
@@ -267,7 +266,7 @@ public final class PeerFailures {
         if (r instanceof SendRequest send && send.destinationWorld() >= 0) {
             int world = send.destinationWorld();
             synchronized (this) {
-                if (failedIncarnation[world] >= send.destinationIncarnation()) {
+                if (failedIncarnation.get(world) >= send.destinationIncarnation()) {
                     send.failIfPending(RewindException.of(ErrorClass.PROC_FAILED, "rank %d failed", world));
                     return true;
                 }
@@ -430,16 +429,22 @@ public final class PeerFailures {
 
     /** Every incarnation this rank talks to now, per world rank. */
     public synchronized int[] currentIncarnations() {
-        return currentIncarnation.clone();
+        int[] out = new int[currentIncarnation.size()];
+        for (int w = 0; w < out.length; w++) {
+            out[w] = (int) currentIncarnation.get(w);
+        }
+        return out;
     }
 
     /** A replacement starts knowing the incarnations its peers run as, and which have failed. */
     public synchronized void startKnowing(int[] incarnations, int[] failedPairs) {
-        System.arraycopy(incarnations, 0, currentIncarnation, 0, currentIncarnation.length);
+        for (int w = 0; w < incarnations.length; w++) {
+            currentIncarnation.set(w, incarnations[w]);
+        }
         for (int i = 0; i + 1 < failedPairs.length; i += 2) {
             int w = failedPairs[i];
-            if (failedPairs[i + 1] > failedIncarnation[w]) {
-                failedIncarnation[w] = failedPairs[i + 1];
+            if (failedPairs[i + 1] > failedIncarnation.get(w)) {
+                failedIncarnation.set(w, failedPairs[i + 1]);
                 order.add(new int[] {w, failedPairs[i + 1]});
             }
         }

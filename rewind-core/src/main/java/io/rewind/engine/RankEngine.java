@@ -92,12 +92,24 @@ public final class RankEngine {
         this.traffic = new TrafficCounters(worldSize);
         this.peerFailures = new PeerFailures(this, worldSize);
         this.waitStrategy = new WaitStrategy(this, config.spinIterations(), config.yieldNanos());
-        int[] all = new int[worldSize];
-        for (int i = 0; i < worldSize; i++) {
-            all[i] = i;
-        }
-        this.world = new Communicator(this, 0, all, worldRank, "MPI_COMM_WORLD");
+        this.world = new Communicator(this, 0, worldGroup(worldSize), worldRank, "MPI_COMM_WORLD");
         this.self = new Communicator(this, 2, new int[] {worldRank}, 0, "MPI_COMM_SELF");
+    }
+
+    /** The world group of the last job size asked for: one array for every rank of a JVM, never written. */
+    private static volatile int[] sharedWorldGroup = new int[0];
+
+    /** World ranks 0 to size - 1, shared by the ranks of a job rather than one copy each. */
+    private static int[] worldGroup(int size) {
+        int[] g = sharedWorldGroup;
+        if (g.length != size) {
+            g = new int[size];
+            for (int i = 0; i < size; i++) {
+                g[i] = i;
+            }
+            sharedWorldGroup = g;
+        }
+        return g;
     }
 
     /** Makes this incarnation reachable: frames sent to its rank now reach its queues. */
@@ -411,6 +423,31 @@ public final class RankEngine {
     /** Communication operations counted so far by this incarnation. */
     public long operations() {
         return operations.get();
+    }
+
+    /**
+     * Whether a thread of this rank parked in a wait should wake and look again: its incarnation
+     * ended, a replayed frame failed its check, or the protocol has work ({@link #progress()}). Asked
+     * by {@link ParkedWaits}'s watch, from outside the rank: plain reads, no side effects.
+     */
+    boolean needsItsWaiters() {
+        return liveness.ended()
+                || mailbox.replayMismatch() != null
+                || (interposed
+                        && (mailbox.hasControl() || faultTolerance.hasProgressWork() || mailbox.inTransitPending()));
+    }
+
+    /**
+     * A finished rank that serves its peers until the job ends parks here between looks: a control
+     * message, or {@link ParkedWaits}'s watch when there is work or the job ends, wakes it.
+     */
+    public void parkWhileServing(Object blocker) {
+        ParkedWaits.enter(this);
+        try {
+            ParkedWaits.park(blocker);
+        } finally {
+            ParkedWaits.leave();
+        }
     }
 
     /** Threads of this incarnation parked in a blocking MPI wait right now. */

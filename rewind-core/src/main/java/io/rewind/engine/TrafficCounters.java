@@ -6,31 +6,31 @@ package io.rewind.engine;
  * counters' own lock by whichever thread of the rank sent; read when the rank has ended.
  */
 public final class TrafficCounters {
-    private final long[] p2pBytes;
-    private final long[] p2pMessages;
-    private final long[] collBytes;
-    private final long[] collMessages;
+    private final PeerLongs p2pBytes;
+    private final PeerLongs p2pMessages;
+    private final PeerLongs collBytes;
+    private final PeerLongs collMessages;
 
     TrafficCounters(int worldSize) {
-        p2pBytes = new long[worldSize];
-        p2pMessages = new long[worldSize];
-        collBytes = new long[worldSize];
-        collMessages = new long[worldSize];
+        p2pBytes = new PeerLongs(worldSize);
+        p2pMessages = new PeerLongs(worldSize);
+        collBytes = new PeerLongs(worldSize);
+        collMessages = new PeerLongs(worldSize);
     }
 
     synchronized void count(int destinationWorld, long bytes, boolean collective) {
         if (collective) {
-            collBytes[destinationWorld] += bytes;
-            collMessages[destinationWorld]++;
+            collBytes.add(destinationWorld, bytes);
+            collMessages.add(destinationWorld, 1);
         } else {
-            p2pBytes[destinationWorld] += bytes;
-            p2pMessages[destinationWorld]++;
+            p2pBytes.add(destinationWorld, bytes);
+            p2pMessages.add(destinationWorld, 1);
         }
     }
 
     /** The counts so far, for a rank process to report to its launcher. */
     public synchronized Sent snapshot() {
-        return new Sent(p2pBytes.clone(), p2pMessages.clone(), collBytes.clone(), collMessages.clone());
+        return new Sent(p2pBytes.toArray(), p2pMessages.toArray(), collBytes.toArray(), collMessages.toArray());
     }
 
     /**
@@ -47,12 +47,14 @@ public final class TrafficCounters {
          * Adds these counts to row {@code source} of a job's matrices (a restarted rank's totals span
          * its lives): the collective ones if {@code collective}, else the point-to-point ones.
          */
-        public void addTo(long[][] bytes, long[][] messages, boolean collective, int source) {
+        public void addTo(PeerLongs[] bytes, PeerLongs[] messages, boolean collective, int source) {
             long[] b = collective ? collBytes : p2pBytes;
             long[] m = collective ? collMessages : p2pMessages;
-            for (int d = 0; d < b.length && d < bytes[source].length; d++) {
-                bytes[source][d] += b[d];
-                messages[source][d] += m[d];
+            for (int d = 0; d < b.length && d < bytes[source].size(); d++) {
+                if (b[d] != 0 || m[d] != 0) {
+                    bytes[source].add(d, b[d]);
+                    messages[source].add(d, m[d]);
+                }
             }
         }
     }

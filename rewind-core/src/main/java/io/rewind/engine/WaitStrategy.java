@@ -1,18 +1,14 @@
 package io.rewind.engine;
 
-import java.util.concurrent.locks.LockSupport;
-
 /**
  * How a rank thread waits for a completion: poll the transport, spinning for a few polls and then
  * yielding the core between polls for a bounded time (only when every rank has a core of its own; a
  * transport over sockets is then read in this thread, and no other thread wakes for what arrives), then
- * park. Parking is bounded so that a job-wide abort or the kill of this rank is noticed even if nobody
- * unparks the thread. The figures come from {@link EngineConfig#forRanks} (ranks as threads of one JVM)
+ * park until woken: by the completion, or by {@link ParkedWaits}'s watch when a job-wide abort, the kill
+ * of this rank or its protocol's work needs the thread. The figures come from {@link EngineConfig#forRanks} (ranks as threads of one JVM)
  * and {@link EngineConfig#forRankProcesses} (rank processes).
  */
 public final class WaitStrategy {
-    private static final long PARK_SLICE_NS = 20_000_000L;
-
     private final int spinIterations;
     private final long yieldNanos;
     private final RankEngine engine;
@@ -38,6 +34,7 @@ public final class WaitStrategy {
         request.addWaiter(me);
         engine.enterBlockingWait();
         failures.waiting(me);
+        ParkedWaits.enter(engine);
         try {
             while (!request.isComplete()) {
                 engine.checkAlive();
@@ -45,9 +42,10 @@ public final class WaitStrategy {
                 if (request.isComplete()) {
                     break;
                 }
-                LockSupport.parkNanos(request, PARK_SLICE_NS);
+                ParkedWaits.park(request);
             }
         } finally {
+            ParkedWaits.leave();
             failures.doneWaiting(me);
             engine.leaveBlockingWait();
             request.removeWaiter(me);
@@ -78,6 +76,7 @@ public final class WaitStrategy {
         }
         engine.enterBlockingWait();
         failures.waiting(me);
+        ParkedWaits.enter(engine);
         try {
             while (!anyComplete(requests)) {
                 engine.checkAlive();
@@ -89,9 +88,10 @@ public final class WaitStrategy {
                 if (anyComplete(requests)) {
                     break;
                 }
-                LockSupport.parkNanos(this, PARK_SLICE_NS);
+                ParkedWaits.park(this);
             }
         } finally {
+            ParkedWaits.leave();
             failures.doneWaiting(me);
             engine.leaveBlockingWait();
             for (Request r : requests) {

@@ -1,5 +1,6 @@
 package io.rewind.runtime;
 
+import io.rewind.engine.PeerLongs;
 import io.rewind.ft.log.LogStatistics;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,7 +78,11 @@ public record RunReport(
      * @param rankSeconds     wall time of each rank, first start to final end
      */
     public record Traffic(
-            long[][] p2pBytes, long[][] p2pMessages, long[][] collBytes, long[][] collMessages, double[] rankSeconds) {}
+            PeerLongs[] p2pBytes,
+            PeerLongs[] p2pMessages,
+            PeerLongs[] collBytes,
+            PeerLongs[] collMessages,
+            double[] rankSeconds) {}
 
     /** The recovery of one failure; times are {@code System.nanoTime()} values, 0 while not reached. */
     public static final class FailureRecord {
@@ -295,10 +300,10 @@ public record RunReport(
         private long eventBytes;
         private long collEntries;
         private long collLogBytes;
-        private final long[][] p2pBytes;
-        private final long[][] p2pMessages;
-        private final long[][] collBytes;
-        private final long[][] collMessages;
+        private final PeerLongs[] p2pBytes;
+        private final PeerLongs[] p2pMessages;
+        private final PeerLongs[] collBytes;
+        private final PeerLongs[] collMessages;
         private final double[] rankSeconds;
         private final long[] operations;
 
@@ -306,12 +311,22 @@ public record RunReport(
             this.config = config;
             this.rankLogged = new long[config.ranks()];
             int n = config.ranks();
-            p2pBytes = new long[n][n];
-            p2pMessages = new long[n][n];
-            collBytes = new long[n][n];
-            collMessages = new long[n][n];
+            // Rows by source, paged: a job of thousands of ranks that each talk to a few holds a few
+            // pages per row, not a dense matrix of ranks squared.
+            p2pBytes = rows(n);
+            p2pMessages = rows(n);
+            collBytes = rows(n);
+            collMessages = rows(n);
             rankSeconds = new double[n];
             operations = new long[n];
+        }
+
+        private static PeerLongs[] rows(int n) {
+            PeerLongs[] rows = new PeerLongs[n];
+            for (int i = 0; i < n; i++) {
+                rows[i] = new PeerLongs(n);
+            }
+            return rows;
         }
 
         /** Adds an incarnation's traffic (called once per incarnation, when it is retired). */
@@ -474,11 +489,9 @@ public record RunReport(
     /** Messages sent over the run, point to point and inside collectives, every incarnation. */
     public long sentMessages() {
         long sum = 0;
-        for (long[][] m : new long[][][] {traffic.p2pMessages(), traffic.collMessages()}) {
-            for (long[] row : m) {
-                for (long n : row) {
-                    sum += n;
-                }
+        for (PeerLongs[] m : List.of(traffic.p2pMessages(), traffic.collMessages())) {
+            for (PeerLongs row : m) {
+                sum += row.sum();
             }
         }
         return sum;
@@ -487,11 +500,9 @@ public record RunReport(
     /** Payload bytes sent over the run, point to point and inside collectives, every incarnation. */
     public long sentBytes() {
         long sum = 0;
-        for (long[][] m : new long[][][] {traffic.p2pBytes(), traffic.collBytes()}) {
-            for (long[] row : m) {
-                for (long b : row) {
-                    sum += b;
-                }
+        for (PeerLongs[] m : List.of(traffic.p2pBytes(), traffic.collBytes())) {
+            for (PeerLongs row : m) {
+                sum += row.sum();
             }
         }
         return sum;

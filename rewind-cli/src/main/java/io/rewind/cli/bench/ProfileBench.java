@@ -1,5 +1,6 @@
 package io.rewind.cli.bench;
 
+import io.rewind.engine.PeerLongs;
 import io.rewind.runtime.Job;
 import io.rewind.runtime.JobConfig;
 import io.rewind.runtime.JobResult;
@@ -146,12 +147,14 @@ public final class ProfileBench implements Callable<Integer> {
                 List.of());
     }
 
-    private static CommMatrix matrix(long[][] bytes, long[][] messages) {
+    private static CommMatrix matrix(PeerLongs[] bytes, PeerLongs[] messages) {
         CommMatrix.Builder b = new CommMatrix.Builder(bytes.length);
         for (int s = 0; s < bytes.length; s++) {
             for (int d = 0; d < bytes.length; d++) {
-                if (bytes[s][d] != 0 || messages[s][d] != 0) {
-                    b.add(s, d, bytes[s][d], messages[s][d]);
+                long n = bytes[s].get(d);
+                long m = messages[s].get(d);
+                if (n != 0 || m != 0) {
+                    b.add(s, d, n, m);
                 }
             }
         }

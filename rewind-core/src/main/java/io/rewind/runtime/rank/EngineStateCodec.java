@@ -21,12 +21,14 @@ import java.util.Map;
  * The runtime's own part of a checkpoint: what a restarted rank needs besides the program's state.
  *
  * <pre>
- *  version i32 = 3 (2: the same without withdrawn frames; 1: without patterns either)
+ *  version i32 = 4 (3: sequences of every member, not only the non-zero ones; 2: the same without
+ *            withdrawn frames; 1: without patterns either)
  *  counters: count i32, then i64 each (wildcard receives, polls, next context)
  *  patterns: count i32, then i32 each (active pattern id, its iteration id, then the last iteration
  *            id of each declared pattern from id 1 on)
- *  communicators: count i32, then each: context i32, members i32, sendSequence i64 x members,
- *                 collectiveSendSequence i64 x members, collectiveSequence i32, creations i64
+ *  communicators: count i32, then each: context i32, members i32, written i32, then for each member
+ *                 whose numbers are not both zero: member i32, sendSequence i64,
+ *                 collectiveSendSequence i64; then collectiveSequence i32, creations i64
  *  frontiers: count i32, then each: channel key i64, highest arrived i64
  *  unexpected: count i32, then frames
  *  held: count i32, then frames
@@ -37,8 +39,11 @@ import java.util.Map;
  * </pre>
  */
 final class EngineStateCodec {
-    /** The version written; versions 1 and 2 (before patterns, before withdrawn frames) are still read. */
-    static final int VERSION = 3;
+    /**
+     * The version written; versions 1 to 3 (before patterns, before withdrawn frames, with the
+     * sequences of every member) are still read.
+     */
+    static final int VERSION = 4;
 
     private EngineStateCodec() {}
 
@@ -62,12 +67,23 @@ final class EngineStateCodec {
             for (Communicator c : comms) {
                 CommunicatorState s = c.state();
                 out.writeInt(s.context());
-                out.writeInt(s.sendSequence().length);
-                for (long q : s.sendSequence()) {
-                    out.writeLong(q);
+                long[] seq = s.sendSequence();
+                long[] collSeq = s.collectiveSendSequence();
+                out.writeInt(seq.length);
+                // Only the members this rank sent to: a rank of thousands talks to a few.
+                int written = 0;
+                for (int m = 0; m < seq.length; m++) {
+                    if (seq[m] != 0 || collSeq[m] != 0) {
+                        written++;
+                    }
                 }
-                for (long q : s.collectiveSendSequence()) {
-                    out.writeLong(q);
+                out.writeInt(written);
+                for (int m = 0; m < seq.length; m++) {
+                    if (seq[m] != 0 || collSeq[m] != 0) {
+                        out.writeInt(m);
+                        out.writeLong(seq[m]);
+                        out.writeLong(collSeq[m]);
+                    }
                 }
                 out.writeInt(s.collectiveSequence());
                 out.writeLong(s.creations());
@@ -170,12 +186,24 @@ final class EngineStateCodec {
             for (int i = 0; i < nc; i++) {
                 int context = in.readInt();
                 long[] seq = new long[in.readInt()];
-                for (int j = 0; j < seq.length; j++) {
-                    seq[j] = in.readLong();
-                }
                 long[] collSeq = new long[seq.length];
-                for (int j = 0; j < collSeq.length; j++) {
-                    collSeq[j] = in.readLong();
+                if (version >= 4) {
+                    int written = in.readInt();
+                    for (int j = 0; j < written; j++) {
+                        int m = in.readInt();
+                        if (m < 0 || m >= seq.length) {
+                            throw new CheckpointException("member " + m + " of a communicator of " + seq.length);
+                        }
+                        seq[m] = in.readLong();
+                        collSeq[m] = in.readLong();
+                    }
+                } else {
+                    for (int j = 0; j < seq.length; j++) {
+                        seq[j] = in.readLong();
+                    }
+                    for (int j = 0; j < collSeq.length; j++) {
+                        collSeq[j] = in.readLong();
+                    }
                 }
                 comms.add(new CommunicatorState(context, seq, collSeq, in.readInt(), in.readLong()));
             }

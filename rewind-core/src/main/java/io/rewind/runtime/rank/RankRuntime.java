@@ -4,6 +4,7 @@ import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
 import io.rewind.checkpoint.CheckpointWriter;
 import io.rewind.engine.CommunicatorFactory;
+import io.rewind.engine.Liveness;
 import io.rewind.engine.Mailbox;
 import io.rewind.engine.MailboxSnapshot;
 import io.rewind.engine.RankEngine;
@@ -38,8 +39,6 @@ import java.util.concurrent.locks.LockSupport;
  * events over its link. What the two hosts do differently is asked of the {@link RankHost}.
  */
 public final class RankRuntime {
-    /** How long a finished rank serving its peers parks between looks (a control message wakes it). */
-    private static final long SERVE_SLICE_NANOS = 20_000_000L;
     /** Frames of a stuck rank thread shown in the message that reports it. */
     private static final int STUCK_FRAMES = 12;
     /** Posted receives and queued frames of a rank described where it waits. */
@@ -54,6 +53,9 @@ public final class RankRuntime {
     private final CheckpointWriter checkpoints;
     private final CheckpointStore store;
     private final ClassLoader parentLoader;
+    /** The bytes of the classes every rank defines, read once for the job ({@link RankClassLoader}). */
+    private final Map<String, byte[]> classBytes = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final RankEventSink events;
     private final RankHost host;
     private final RankSlot[] slots;
@@ -147,7 +149,7 @@ public final class RankRuntime {
         inc.catchUpOperations = catchUpOperations;
         inc.protocol = protocol.openRank(r, number);
         RankContext ctx = new RankContext(this, r, n);
-        inc.engine = new RankEngine(r, n, transport, config.engine(), () -> checkAlive(inc), inc.protocol, number);
+        inc.engine = new RankEngine(r, n, transport, config.engine(), livenessOf(inc), inc.protocol, number);
         inc.engine.setCommunicatorFactory(communicators);
         if (inc.injector.hasOperationKills() || number > 0) {
             inc.engine.setOperationHook(ops -> onOperation(inc, ops));
@@ -190,7 +192,7 @@ public final class RankRuntime {
         }
         // A program's System.exit goes to programExit: as threads of one JVM it must end its rank, not
         // the JVM; in a rank process it must carry its status to the launcher after MPI.Finalize too.
-        inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader);
+        inc.loader = new RankClassLoader(ctx, config.classPathUrls(), parentLoader, classBytes);
         inc.thread = Thread.ofPlatform()
                 .name("rank-" + r + (number > 0 ? "." + number : ""))
                 .daemon(true)
@@ -359,7 +361,7 @@ public final class RankRuntime {
     private void serveUntilJobEnds(Incarnation inc) {
         while (!host.jobFinished() && !inc.stopped() && aborted() == null) {
             inc.engine.progress();
-            LockSupport.parkNanos(this, SERVE_SLICE_NANOS);
+            inc.engine.parkWhileServing(this);
         }
     }
 
@@ -464,6 +466,20 @@ public final class RankRuntime {
     public static RankEvent.Struck struck(Incarnation inc, String how) {
         return new RankEvent.Struck(
                 inc.rank, inc.number, System.nanoTime(), how, inc.agent.points(), inc.engine.operations());
+    }
+
+    private Liveness livenessOf(Incarnation inc) {
+        return new Liveness() {
+            @Override
+            public void check() {
+                checkAlive(inc);
+            }
+
+            @Override
+            public boolean ended() {
+                return inc.stopped() || inc.strike() != null || aborted() != null || host.jobFinished();
+            }
+        };
     }
 
     private void checkAlive(Incarnation inc) {

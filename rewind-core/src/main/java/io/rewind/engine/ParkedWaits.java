@@ -1,0 +1,86 @@
+package io.rewind.engine;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Where the rank threads of this JVM park when they wait for a peer, and the one thread that wakes
+ * them when their rank has something for them that nobody wakes them for: its incarnation ended (a
+ * kill, a stop, the job's abort or end heard from the launcher), a replayed frame failed its check, or
+ * its protocol has work to do (control messages, a replay to serve, copies of frames in transit to
+ * make durable).
+ *
+ * <p>A waiting thread used to wake every 20 ms to look for itself. With 1024 rank threads in one JVM
+ * that was 51,200 wake-ups a second on two cores, and the job's own hand-offs waited behind them: a
+ * Ring's time grew with the square of its ranks. Now each rank's waiters park until woken, this watch
+ * looks at every parked thread's rank every {@link #LOOK_EVERY_NANOS} (a few plain reads each) and
+ * unparks only those whose rank needs them, so a waiting rank costs nothing while nothing happens and
+ * what a waiter noticed within one slice before is still noticed within one look. A park is still
+ * bounded ({@link #SAFETY_SLICE_NANOS}), so that no wait outlives its cause should the watch miss one.
+ *
+ * <p>The watch thread is a daemon started at the first park; it is the only thread this class owns.
+ */
+final class ParkedWaits {
+    /** How often the watch looks at the parked threads. */
+    static final long LOOK_EVERY_NANOS = 20_000_000L;
+    /** The longest a parked thread sleeps without being woken. */
+    static final long SAFETY_SLICE_NANOS = 1_000_000_000L;
+
+    private static final Map<Thread, RankEngine> PARKED = new ConcurrentHashMap<>();
+    private static volatile Thread watch;
+
+    private ParkedWaits() {}
+
+    /**
+     * Registers the calling thread as a waiter of {@code engine} until {@link #leave}: the watch then
+     * wakes it when the rank needs it.
+     */
+    static void enter(RankEngine engine) {
+        PARKED.put(Thread.currentThread(), engine);
+        if (watch == null) {
+            startWatch();
+        }
+    }
+
+    static void leave() {
+        PARKED.remove(Thread.currentThread());
+    }
+
+    /** Parks the calling thread, registered by {@link #enter}, until woken or the safety slice ends. */
+    static void park(Object blocker) {
+        LockSupport.parkNanos(blocker, SAFETY_SLICE_NANOS);
+    }
+
+    /** How many threads are registered now (for tests and diagnostics). */
+    static int registered() {
+        return PARKED.size();
+    }
+
+    private static synchronized void startWatch() {
+        if (watch != null) {
+            return;
+        }
+        Thread t = new Thread(ParkedWaits::watchLoop, "rewind-wait-watch");
+        t.setDaemon(true);
+        t.start();
+        watch = t;
+    }
+
+    private static void watchLoop() {
+        while (true) {
+            LockSupport.parkNanos(LOOK_EVERY_NANOS);
+            for (Map.Entry<Thread, RankEngine> e : PARKED.entrySet()) {
+                boolean wake;
+                try {
+                    wake = e.getValue().needsItsWaiters();
+                } catch (RuntimeException | Error failure) {
+                    wake = true; // the waiter's own look will meet the same and report it
+                }
+                if (wake) {
+                    LockSupport.unpark(e.getKey());
+                }
+            }
+        }
+    }
+}
