@@ -28,20 +28,51 @@ public final class TrafficCounters {
         }
     }
 
-    /** The counts so far, for a rank process to report to its launcher. */
+    /**
+     * The counts so far (for a rank process to report to its launcher, for the job's report), of the
+     * destinations this rank sent to only.
+     */
     public synchronized Sent snapshot() {
-        return new Sent(p2pBytes.toArray(), p2pMessages.toArray(), collBytes.toArray(), collMessages.toArray());
+        int n = 0;
+        for (int d = 0; d < p2pBytes.size(); d++) {
+            if (sentTo(d)) {
+                n++;
+            }
+        }
+        int[] to = new int[n];
+        long[] pb = new long[n];
+        long[] pm = new long[n];
+        long[] cb = new long[n];
+        long[] cm = new long[n];
+        int i = 0;
+        for (int d = 0; d < p2pBytes.size(); d++) {
+            if (sentTo(d)) {
+                to[i] = d;
+                pb[i] = p2pBytes.get(d);
+                pm[i] = p2pMessages.get(d);
+                cb[i] = collBytes.get(d);
+                cm[i] = collMessages.get(d);
+                i++;
+            }
+        }
+        return new Sent(to, pb, pm, cb, cm);
+    }
+
+    private boolean sentTo(int d) {
+        return p2pMessages.get(d) != 0 || collMessages.get(d) != 0 || p2pBytes.get(d) != 0 || collBytes.get(d) != 0;
     }
 
     /**
-     * What one rank sent to each rank, as {@link TrafficCounters#snapshot()} took it.
+     * What one rank sent to the ranks it sent to, as {@link TrafficCounters#snapshot()} took it: entry
+     * {@code i} of every array is about destination {@code destinations[i]}.
      *
-     * @param p2pBytes      point-to-point payload bytes, by destination world rank
-     * @param p2pMessages   point-to-point messages, by destination
-     * @param collBytes     payload bytes sent inside collectives, by destination
-     * @param collMessages  messages sent inside collectives, by destination
+     * @param destinations  the world ranks sent to, ascending
+     * @param p2pBytes      point-to-point payload bytes
+     * @param p2pMessages   point-to-point messages
+     * @param collBytes     payload bytes sent inside collectives
+     * @param collMessages  messages sent inside collectives
      */
-    public record Sent(long[] p2pBytes, long[] p2pMessages, long[] collBytes, long[] collMessages)
+    public record Sent(int[] destinations, long[] p2pBytes, long[] p2pMessages, long[] collBytes, long[] collMessages)
             implements java.io.Serializable {
         /**
          * Adds these counts to row {@code source} of a job's matrices (a restarted rank's totals span
@@ -50,10 +81,11 @@ public final class TrafficCounters {
         public void addTo(PeerLongs[] bytes, PeerLongs[] messages, boolean collective, int source) {
             long[] b = collective ? collBytes : p2pBytes;
             long[] m = collective ? collMessages : p2pMessages;
-            for (int d = 0; d < b.length && d < bytes[source].size(); d++) {
-                if (b[d] != 0 || m[d] != 0) {
-                    bytes[source].add(d, b[d]);
-                    messages[source].add(d, m[d]);
+            for (int i = 0; i < destinations.length; i++) {
+                int d = destinations[i];
+                if (d < bytes[source].size() && (b[i] != 0 || m[i] != 0)) {
+                    bytes[source].add(d, b[i]);
+                    messages[source].add(d, m[i]);
                 }
             }
         }

@@ -38,8 +38,8 @@ class RankEventsOnTheLinkTest {
     /** One event of every kind, with every component set. */
     private static List<RankEvent> oneOfEach() {
         long channel = ChannelKey.of(0, 2);
-        TrafficCounters.Sent sent =
-                new TrafficCounters.Sent(new long[] {0, 64}, new long[] {0, 1}, new long[] {8, 0}, new long[] {1, 0});
+        TrafficCounters.Sent sent = new TrafficCounters.Sent(
+                new int[] {0, 1}, new long[] {0, 64}, new long[] {0, 1}, new long[] {8, 0}, new long[] {1, 0});
         return List.of(
                 new RankEvent.Restored(1, 2, AT, 3, 4_000),
                 new RankEvent.Checkpointed(

@@ -153,8 +153,12 @@ public final class SenderLoggingRank implements RankProtocol {
     private RankEngine engine;
     /** Short messages handed off and copied aside, in send order, not entered into the log yet. */
     private final ArrayDeque<StagedSend> staged = new ArrayDeque<>();
-    /** Where staged payloads wait, one after the other; emptied whenever they are entered. */
-    private final MemorySegment stageArea = MemorySegment.ofArray(new byte[STAGE_AREA_BYTES]);
+    /**
+     * Where staged payloads wait, one after the other; emptied whenever they are entered. It grows by
+     * doubling, up to {@link #STAGE_AREA_BYTES}, as the rank's messages need it: a rank of thousands in
+     * one JVM that sends a few short messages does not hold the largest area. Lock held.
+     */
+    private MemorySegment stageArea = MemorySegment.ofArray(new byte[0]);
 
     private int stageUsed;
     private final boolean rootedCollectives;
@@ -348,6 +352,8 @@ public final class SenderLoggingRank implements RankProtocol {
     private static final int STAGE_LIMIT = 64;
 
     private static final int STAGE_AREA_BYTES = 256 << 10;
+    /** The staging area's first size. */
+    private static final int STAGE_AREA_FIRST_BYTES = 4 << 10;
 
     /**
      * Keeps this rank's log under the loggers' quota by dumping its oldest entries to logger nodes
@@ -712,7 +718,11 @@ public final class SenderLoggingRank implements RankProtocol {
     private void stage(Frame frame, int destinationWorld, MemorySegment source, long sourceOffset) {
         int length = (int) frame.lengthBytes();
         if (stageUsed + length > stageArea.byteSize()) {
-            enterStaged();
+            if (stageArea.byteSize() < STAGE_AREA_BYTES) {
+                growStageArea(stageUsed + length);
+            } else {
+                enterStaged();
+            }
         }
         MemorySegment.copy(source, sourceOffset, stageArea, stageUsed, length);
         staged.addLast(new StagedSend(frame, destinationWorld, stageUsed));
@@ -720,6 +730,17 @@ public final class SenderLoggingRank implements RankProtocol {
         if (staged.size() >= STAGE_LIMIT) {
             enterStaged();
         }
+    }
+
+    /** Makes the staging area hold at least {@code needed} bytes, keeping what is staged. Lock held. */
+    private void growStageArea(long needed) {
+        long size = Math.max(STAGE_AREA_FIRST_BYTES, stageArea.byteSize());
+        while (size < needed && size < STAGE_AREA_BYTES) {
+            size *= 2;
+        }
+        MemorySegment grown = MemorySegment.ofArray(new byte[(int) Math.min(size, STAGE_AREA_BYTES)]);
+        MemorySegment.copy(stageArea, 0, grown, 0, stageUsed);
+        stageArea = grown;
     }
 
     /** Enters the staged messages into the log, in send order, and empties the staging area. Lock held. */
