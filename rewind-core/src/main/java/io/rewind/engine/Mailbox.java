@@ -758,13 +758,11 @@ public final class Mailbox implements FrameSink {
                     parked = true;
                     engine.enterBlockingWait();
                     engine.peerFailures().waiting(me);
-                    ParkedWaits.enter(engine);
                 }
                 ParkedWaits.park(this);
             }
         } finally {
             if (parked) {
-                ParkedWaits.leave();
                 engine.peerFailures().doneWaiting(me);
                 engine.leaveBlockingWait();
             }

@@ -52,11 +52,6 @@ final class ParkedWaits {
         LockSupport.parkNanos(blocker, SAFETY_SLICE_NANOS);
     }
 
-    /** How many threads are registered now (for tests and diagnostics). */
-    static int registered() {
-        return PARKED.size();
-    }
-
     private static synchronized void startWatch() {
         if (watch != null) {
             return;

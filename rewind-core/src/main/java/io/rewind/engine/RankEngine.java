@@ -457,9 +457,11 @@ public final class RankEngine {
     /** A thread of this rank parks until a request completes or a message comes (see {@link #inBlockingWait}). */
     void enterBlockingWait() {
         blockingWaits.incrementAndGet();
+        ParkedWaits.enter(this); // until it leaves, the watch wakes it when this rank needs it
     }
 
     void leaveBlockingWait() {
+        ParkedWaits.leave();
         blockingWaits.decrementAndGet();
     }
 

@@ -4,9 +4,10 @@ package io.rewind.engine;
  * How a rank thread waits for a completion: poll the transport, spinning for a few polls and then
  * yielding the core between polls for a bounded time (only when every rank has a core of its own; a
  * transport over sockets is then read in this thread, and no other thread wakes for what arrives), then
- * park until woken: by the completion, or by {@link ParkedWaits}'s watch when a job-wide abort, the kill
- * of this rank or its protocol's work needs the thread. The figures come from {@link EngineConfig#forRanks} (ranks as threads of one JVM)
- * and {@link EngineConfig#forRankProcesses} (rank processes).
+ * park until woken: by the completion, or by {@link ParkedWaits}'s watch when a job-wide abort, the
+ * kill of this rank or its protocol's work needs the thread. The figures come from {@link
+ * EngineConfig#forRanks} (ranks as threads of one JVM) and {@link EngineConfig#forRankProcesses} (rank
+ * processes).
  */
 public final class WaitStrategy {
     private final int spinIterations;
@@ -34,7 +35,6 @@ public final class WaitStrategy {
         request.addWaiter(me);
         engine.enterBlockingWait();
         failures.waiting(me);
-        ParkedWaits.enter(engine);
         try {
             while (!request.isComplete()) {
                 engine.checkAlive();
@@ -45,7 +45,6 @@ public final class WaitStrategy {
                 ParkedWaits.park(request);
             }
         } finally {
-            ParkedWaits.leave();
             failures.doneWaiting(me);
             engine.leaveBlockingWait();
             request.removeWaiter(me);
@@ -76,7 +75,6 @@ public final class WaitStrategy {
         }
         engine.enterBlockingWait();
         failures.waiting(me);
-        ParkedWaits.enter(engine);
         try {
             while (!anyComplete(requests)) {
                 engine.checkAlive();
@@ -91,7 +89,6 @@ public final class WaitStrategy {
                 ParkedWaits.park(this);
             }
         } finally {
-            ParkedWaits.leave();
             failures.doneWaiting(me);
             engine.leaveBlockingWait();
             for (Request r : requests) {
