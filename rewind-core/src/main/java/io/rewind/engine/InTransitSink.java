@@ -8,7 +8,8 @@ package io.rewind.engine;
  * Lai-Yang snapshot, kept at the receiver as the message arrives.
  *
  * <p>{@link #crossed} is called under the mailbox lock, on whatever thread delivers the frame: it only
- * takes the copy. The rank's own thread makes the copies durable in {@link #flush}, from its progress.
+ * takes the copy, and the sink makes it durable on a thread of its own, never the rank's (a line is
+ * complete for a restart only once the sink has said so, so a write not yet done loses nothing).
  */
 public interface InTransitSink {
     /**
@@ -16,10 +17,4 @@ public interface InTransitSink {
      * was admitted; {@code copy} is a private copy of it. Must not block.
      */
     void crossed(Frame copy, int receiverLine);
-
-    /** Whether copies wait for {@link #flush}: a plain read, asked at every progress. */
-    boolean pending();
-
-    /** Makes the copies taken so far durable with their lines. On the rank's thread, no lock held. */
-    void flush();
 }

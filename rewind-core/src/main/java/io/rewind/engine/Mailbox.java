@@ -240,10 +240,6 @@ public final class Mailbox implements FrameSink {
         InTransitSink sink = inTransit;
         if (sink != null) {
             sink.crossed(frame.inTransitCopy(), line);
-            Thread t = owner;
-            if (t != null) {
-                LockSupport.unpark(t); // its progress makes the copy durable
-            }
         }
     }
 
@@ -255,20 +251,6 @@ public final class Mailbox implements FrameSink {
     /** Who keeps the frames in transit across this rank's recovery lines. */
     public void keepInTransitWith(InTransitSink sink) {
         this.inTransit = sink;
-    }
-
-    /** Whether in-transit copies wait to be made durable. */
-    boolean inTransitPending() {
-        InTransitSink sink = inTransit;
-        return sink != null && sink.pending();
-    }
-
-    /** Makes the in-transit copies durable (the rank's progress). */
-    void flushInTransit() {
-        InTransitSink sink = inTransit;
-        if (sink != null && sink.pending()) {
-            sink.flush();
-        }
     }
 
     /**

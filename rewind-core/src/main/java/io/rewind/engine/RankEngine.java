@@ -141,15 +141,13 @@ public final class RankEngine {
      */
     public void progress() {
         // The common case, decided with two plain reads: nothing arrived and nothing is due.
-        if (!interposed
-                || (!mailbox.hasControl() && !faultTolerance.hasProgressWork() && !mailbox.inTransitPending())) {
+        if (!interposed || (!mailbox.hasControl() && !faultTolerance.hasProgressWork())) {
             return;
         }
         if (!progressing.compareAndSet(false, true)) {
             return;
         }
         try {
-            mailbox.flushInTransit();
             ControlMessage m;
             while ((m = mailbox.pollControl()) != null) {
                 faultTolerance.onControl(m, transport);
@@ -433,8 +431,7 @@ public final class RankEngine {
     boolean needsItsWaiters() {
         return liveness.ended()
                 || mailbox.replayMismatch() != null
-                || (interposed
-                        && (mailbox.hasControl() || faultTolerance.hasProgressWork() || mailbox.inTransitPending()));
+                || (interposed && (mailbox.hasControl() || faultTolerance.hasProgressWork()));
     }
 
     /**

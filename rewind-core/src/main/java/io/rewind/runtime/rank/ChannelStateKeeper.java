@@ -12,21 +12,28 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 
 /**
  * Keeps, with each recovery line of one rank incarnation, the messages that were in transit across it:
  * sent before their sender wrote the line, arrived after this rank wrote it. The mailbox hands over a
- * copy as such a frame is admitted; the rank's progress writes the copies taken since the last time
- * as one part of each line they crossed (usually one line; a frame that crossed several goes to each
- * one still kept), then tells the coordinator how far each channel's messages are kept, which is
- * what makes a line complete for a group restart ({@link io.rewind.ft.RecoveryLines#complete}).
+ * copy as such a frame is admitted; {@link ChannelStateWriter}'s thread, not the rank's, writes the
+ * copies taken since its last turn as one part of each line they crossed (usually one line; a frame
+ * that crossed several goes to each one still kept), then tells the coordinator how far each
+ * channel's messages are kept, which is what makes a line complete for a group restart ({@link
+ * io.rewind.ft.RecoveryLines#complete}). Until then the line counts as lacking them, so a recovery
+ * that comes first goes back further and loses nothing; the rank does not wait.
+ *
+ * <p>An incarnation that ends {@link #close closes} its keeper before it is reported gone: copies not
+ * yet written are dropped, as a crash drops them, and no part of a dead incarnation is written after
+ * the coordinator has chosen the line its successor restarts from (which may rewrite the same lines).
  *
  * <p>Parts are numbered per incarnation (the incarnation times {@link #PARTS_PER_INCARNATION} plus a
  * count), so that the parts an incarnation adds to its restart line, or to an older line, never
  * replace those of the incarnation before it.
  */
 final class ChannelStateKeeper implements InTransitSink {
-    /** Parts one incarnation may add to one line; past that its crossings are not kept (see {@link #flush}). */
+    /** Parts one incarnation may add to one line; past that its crossings are not kept (see {@link #keep}). */
     static final int PARTS_PER_INCARNATION = 100_000;
 
     /** Reports what was kept: (line, highest sequence number kept per incoming channel). */
@@ -41,53 +48,100 @@ final class ChannelStateKeeper implements InTransitSink {
     private final int keepLines;
     private final CheckpointWriter writer;
     private final Reporter reporter;
-    /** Guarded by itself: filled under mailbox locks, emptied by the rank's progress. */
+    private final Executor writingThread;
+    /** Guarded by itself: filled under mailbox locks, emptied by the writing thread. */
     private final List<Crossing> taken = new ArrayList<>();
-
-    private volatile boolean pending;
-    /** Per line, the parts this incarnation wrote. Rank thread only. */
+    /** Guarded by {@link #taken}: a turn of the writing thread is due (handed over, not yet begun). */
+    private boolean scheduled;
+    /** Guarded by {@link #taken}: the incarnation ended; nothing more is taken or written. */
+    private boolean closed;
+    /** Held for each turn of the writing thread: {@link #close} waits for the one under way. */
+    private final Object writing = new Object();
+    /** Per line, the parts this incarnation wrote. Under {@link #writing}. */
     private final Map<Long, Integer> partsWritten = new HashMap<>();
 
     ChannelStateKeeper(int rank, int incarnation, int keepLines, CheckpointWriter writer, Reporter reporter) {
+        this(rank, incarnation, keepLines, writer, reporter, ChannelStateWriter.executor());
+    }
+
+    /** As above, the parts written by {@code writingThread} (tests: {@code Runnable::run}, on the caller's). */
+    ChannelStateKeeper(
+            int rank,
+            int incarnation,
+            int keepLines,
+            CheckpointWriter writer,
+            Reporter reporter,
+            Executor writingThread) {
         this.rank = rank;
         this.incarnation = incarnation;
         this.keepLines = keepLines;
         this.writer = writer;
         this.reporter = reporter;
+        this.writingThread = writingThread;
     }
 
     @Override
     public void crossed(Frame copy, int receiverLine) {
         synchronized (taken) {
+            if (closed) {
+                return;
+            }
             taken.add(new Crossing(copy, receiverLine));
-            pending = true;
+            if (scheduled) {
+                return; // the turn already due takes this one too
+            }
+            scheduled = true;
         }
+        writingThread.execute(this::writeTaken);
     }
 
-    @Override
-    public boolean pending() {
-        return pending;
-    }
-
-    @Override
-    public void flush() {
-        List<Crossing> batch;
+    /**
+     * The incarnation ended (a crash, a rollback, or the end of the job): copies not yet written are
+     * dropped, and this returns once a write under way has ended. Not under a mailbox lock.
+     */
+    void close() {
         synchronized (taken) {
-            batch = new ArrayList<>(taken);
+            closed = true;
             taken.clear();
-            pending = false;
         }
-        // Each frame goes to every kept line it crossed: from the line after its sender's, up to the
-        // line this rank had written when it arrived.
-        TreeMap<Long, List<Frame>> byLine = new TreeMap<>();
-        for (Crossing c : batch) {
-            long oldestKept = Math.max(1, (long) c.receiverLine() - keepLines + 1);
-            for (long l = Math.max(c.frame().line() + 1L, oldestKept); l <= c.receiverLine(); l++) {
-                byLine.computeIfAbsent(l, k -> new ArrayList<>()).add(c.frame());
+        synchronized (writing) {
+            // a turn that began before closed was set has ended; later turns write nothing
+        }
+    }
+
+    /** One turn of the writing thread: every copy taken so far, to the lines it crossed. */
+    private void writeTaken() {
+        synchronized (writing) {
+            List<Crossing> batch;
+            synchronized (taken) {
+                scheduled = false;
+                if (closed) {
+                    return;
+                }
+                batch = new ArrayList<>(taken);
+                taken.clear();
+            }
+            // Each frame goes to every kept line it crossed: from the line after its sender's, up to the
+            // line this rank had written when it arrived.
+            TreeMap<Long, List<Frame>> byLine = new TreeMap<>();
+            for (Crossing c : batch) {
+                long oldestKept = Math.max(1, (long) c.receiverLine() - keepLines + 1);
+                for (long l = Math.max(c.frame().line() + 1L, oldestKept); l <= c.receiverLine(); l++) {
+                    byLine.computeIfAbsent(l, k -> new ArrayList<>()).add(c.frame());
+                }
+            }
+            for (Map.Entry<Long, List<Frame>> e : byLine.entrySet()) {
+                if (isClosed()) {
+                    return;
+                }
+                keep(e.getKey(), e.getValue());
             }
         }
-        for (Map.Entry<Long, List<Frame>> e : byLine.entrySet()) {
-            keep(e.getKey(), e.getValue());
+    }
+
+    private boolean isClosed() {
+        synchronized (taken) {
+            return closed;
         }
     }
 

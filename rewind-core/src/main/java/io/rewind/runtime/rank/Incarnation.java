@@ -25,6 +25,8 @@ public final class Incarnation {
     RankEngine engine;
     RankProtocol protocol;
     CheckpointAgent agent;
+    /** Keeps the messages in transit across its lines; null where the protocol keeps none. */
+    ChannelStateKeeper channelState;
     /** The kills of the schedule this incarnation fires itself. */
     FailureInjector injector;
     /** Told once the incarnation is gone and struck ({@link RankHost#down}). */
@@ -122,8 +124,15 @@ public final class Incarnation {
         }
     }
 
-    /** Its program's thread has ended, or is held for good. */
+    /**
+     * Its program's thread has ended, or is held for good. Its channel state is closed first: no part
+     * of it is written once it counts as gone, when a recovery may choose the line its successor
+     * restarts from.
+     */
     void goneNow() {
+        if (channelState != null) {
+            channelState.close();
+        }
         gone.countDown();
         goneIfDone();
     }

@@ -169,14 +169,13 @@ public final class RankRuntime {
             slot.input().rewindTo(image == null ? 0 : CheckpointAgent.inputPosition(image));
         }
         if (protocol.checkpoints() && inc.protocol.tracksArrivals()) {
-            inc.engine
-                    .mailbox()
-                    .keepInTransitWith(new ChannelStateKeeper(
-                            r,
-                            number,
-                            config.faultTolerance().keepLines(),
-                            checkpoints,
-                            (line, upTo) -> onInTransitKept(inc, line, upTo)));
+            inc.channelState = new ChannelStateKeeper(
+                    r,
+                    number,
+                    config.faultTolerance().keepLines(),
+                    checkpoints,
+                    (line, upTo) -> onInTransitKept(inc, line, upTo));
+            inc.engine.mailbox().keepInTransitWith(inc.channelState);
         }
         if (image != null && !notifies) {
             EngineStateCodec.State state = EngineStateCodec.decode(image.section(CheckpointAgent.RUNTIME_SECTION));
