@@ -35,4 +35,24 @@ public final class ReplayBatchEvent extends jdk.jfr.Event {
     @Label("Payload")
     @DataAmount
     public long bytes;
+
+    /** A begun event, to {@link #commit} once the batch is handed over. */
+    public static Object begun() {
+        ReplayBatchEvent e = new ReplayBatchEvent();
+        e.begin();
+        return e;
+    }
+
+    /** Ends and commits an event {@link #begun} made, if JFR records it. */
+    public static void commit(Object begun, int rank, int peer, long batch, int messages, long bytes) {
+        ReplayBatchEvent e = (ReplayBatchEvent) begun;
+        if (e.shouldCommit()) {
+            e.rank = rank;
+            e.peer = peer;
+            e.batch = batch;
+            e.messages = messages;
+            e.bytes = bytes;
+            e.commit();
+        }
+    }
 }

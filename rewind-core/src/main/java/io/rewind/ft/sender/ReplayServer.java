@@ -143,8 +143,9 @@ final class ReplayServer {
         for (int i = 0; i < due.size(); i++) {
             ReplayCursor c = due.get(i);
             List<Replayed> batch = batches.get(i);
-            io.rewind.ft.ReplayBatchEvent event = new io.rewind.ft.ReplayBatchEvent();
-            event.begin();
+            // Typed Object, and made only if JFR has started: naming the event class here would load it
+            // (and with it JFR) when this class is verified.
+            Object event = io.rewind.ft.FlightRecording.started() ? io.rewind.ft.ReplayBatchEvent.begun() : null;
             long bytes = 0;
             for (Replayed r : batch) {
                 bytes += r.lengthBytes();
@@ -159,13 +160,8 @@ final class ReplayServer {
             }
             transport.sendControl(
                     c.peer, new RecoveryMessages.ReplayBatch(worldRank, incarnation, c.batch, batch.size()));
-            if (event.shouldCommit()) {
-                event.rank = worldRank;
-                event.peer = c.peer;
-                event.batch = c.batch;
-                event.messages = batch.size();
-                event.bytes = bytes;
-                event.commit();
+            if (event != null) {
+                io.rewind.ft.ReplayBatchEvent.commit(event, worldRank, c.peer, c.batch, batch.size(), bytes);
             }
         }
         synchronized (lock) {

@@ -632,7 +632,9 @@ public final class RankRuntime {
                 nanos,
                 List.of(),
                 new long[0]);
-        CheckpointEvent.emit(inc.rank, inc.number, line, bytes, nanos);
+        if (io.rewind.ft.FlightRecording.started()) { // asked here: loading the event class would start JFR
+            CheckpointEvent.emit(inc.rank, inc.number, line, bytes, nanos);
+        }
         host.lineWritten(written);
         inc.protocol.wroteLine(line);
         inc.protocol.afterCheckpoint();
@@ -672,7 +674,7 @@ public final class RankRuntime {
                 inc.agent.points(),
                 running && inc.engine.inBlockingWait(),
                 withTraffic ? inc.engine.traffic().snapshot() : null);
-        if (running) {
+        if (running && io.rewind.ft.FlightRecording.started()) {
             MpiActivityEvent.emit(p.rank(), p.incarnation(), p.operations(), p.points(), p.waiting());
         }
         return p;

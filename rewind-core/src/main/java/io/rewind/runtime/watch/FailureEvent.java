@@ -1,5 +1,6 @@
 package io.rewind.runtime.watch;
 
+import io.rewind.runtime.RunReport;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
@@ -27,4 +28,17 @@ public final class FailureEvent extends jdk.jfr.Event {
 
     @Label("Ranks Rolled Back")
     public int rolledBack;
+
+    /** Commits one, if JFR records it. */
+    static void emit(RunReport.FailureRecord f, String cause) {
+        FailureEvent e = new FailureEvent();
+        if (e.shouldCommit()) {
+            e.rank = f.rank();
+            e.incarnation = f.incarnation();
+            e.cause = cause;
+            e.line = f.line();
+            e.rolledBack = f.rollbackSet();
+            e.commit();
+        }
+    }
 }

@@ -1,6 +1,6 @@
 package io.rewind.runtime.watch;
 
-import io.rewind.runtime.RecoveryPhase;
+import io.rewind.ft.FlightRecording;
 import io.rewind.runtime.RunReport;
 import io.rewind.runtime.rank.RankEvent;
 import java.nio.file.Path;
@@ -64,52 +64,21 @@ public final class JobWatch implements JobObserver {
     @Override
     public void failed(RunReport.FailureRecord f, String cause) {
         figures.failed(f);
-        FailureEvent e = new FailureEvent();
-        if (e.shouldCommit()) {
-            e.rank = f.rank();
-            e.incarnation = f.incarnation();
-            e.cause = cause;
-            e.line = f.line();
-            e.rolledBack = f.rollbackSet();
-            e.commit();
+        if (FlightRecording.started()) { // asked here: loading an event class would start JFR
+            FailureEvent.emit(f, cause);
         }
     }
 
     @Override
     public void recovered(RunReport.FailureRecord f) {
         figures.recovered(f);
-        RecoveryEvent e = new RecoveryEvent();
-        if (e.shouldCommit()) {
-            e.rank = f.rank();
-            e.line = f.line();
-            e.replayed = f.replayedFrames();
-            e.totalNanos = f.enteredNanos(RecoveryPhase.CAUGHT_UP) - f.enteredNanos(RecoveryPhase.KILLED);
-            e.commit();
-        }
-        RecoveryPhase[] all = RecoveryPhase.values();
-        for (int i = 1; i < all.length; i++) {
-            RecoveryPhaseEvent p = new RecoveryPhaseEvent();
-            if (!p.shouldCommit()) {
-                return;
-            }
-            p.rank = f.rank();
-            p.phase = phaseName(all[i]);
-            p.phaseNanos = Math.max(0, f.enteredNanos(all[i]) - f.enteredNanos(all[i - 1]));
-            p.commit();
+        if (FlightRecording.started()) { // asked here: loading an event class would start JFR
+            RecoveryEvent.emit(f);
+            RecoveryPhaseEvent.emitEach(f);
         }
     }
 
     /** The name of the span that ends when {@code p} is entered: detect, respawn, restore, replay. */
-    private static String phaseName(RecoveryPhase p) {
-        return switch (p) {
-            case KILLED -> "killed";
-            case DETECTED -> "detect";
-            case RESPAWNED -> "respawn";
-            case RESTORED -> "restore";
-            case CAUGHT_UP -> "replay";
-        };
-    }
-
     @Override
     public void ended(boolean ok) {
         figures.ended(ok);

@@ -1,5 +1,7 @@
 package io.rewind.runtime.watch;
 
+import io.rewind.runtime.RecoveryPhase;
+import io.rewind.runtime.RunReport;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
@@ -26,4 +28,16 @@ public final class RecoveryEvent extends jdk.jfr.Event {
     @Label("Recovery Time")
     @Timespan
     public long totalNanos;
+
+    /** Commits one, if JFR records it. */
+    static void emit(RunReport.FailureRecord f) {
+        RecoveryEvent e = new RecoveryEvent();
+        if (e.shouldCommit()) {
+            e.rank = f.rank();
+            e.line = f.line();
+            e.replayed = f.replayedFrames();
+            e.totalNanos = f.enteredNanos(RecoveryPhase.CAUGHT_UP) - f.enteredNanos(RecoveryPhase.KILLED);
+            e.commit();
+        }
+    }
 }

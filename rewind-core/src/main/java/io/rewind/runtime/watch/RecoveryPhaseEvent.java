@@ -1,5 +1,7 @@
 package io.rewind.runtime.watch;
 
+import io.rewind.runtime.RecoveryPhase;
+import io.rewind.runtime.RunReport;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Label;
@@ -26,4 +28,29 @@ public final class RecoveryPhaseEvent extends jdk.jfr.Event {
     @Label("Phase Time")
     @Timespan
     public long phaseNanos;
+
+    /** Commits one per phase of the recovery, if JFR records them. */
+    static void emitEach(RunReport.FailureRecord f) {
+        RecoveryPhase[] all = RecoveryPhase.values();
+        for (int i = 1; i < all.length; i++) {
+            RecoveryPhaseEvent p = new RecoveryPhaseEvent();
+            if (!p.shouldCommit()) {
+                return;
+            }
+            p.rank = f.rank();
+            p.phase = phaseName(all[i]);
+            p.phaseNanos = Math.max(0, f.enteredNanos(all[i]) - f.enteredNanos(all[i - 1]));
+            p.commit();
+        }
+    }
+
+    private static String phaseName(RecoveryPhase p) {
+        return switch (p) {
+            case KILLED -> "killed";
+            case DETECTED -> "detect";
+            case RESPAWNED -> "respawn";
+            case RESTORED -> "restore";
+            case CAUGHT_UP -> "replay";
+        };
+    }
 }
