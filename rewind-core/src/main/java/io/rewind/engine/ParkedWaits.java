@@ -8,8 +8,7 @@ import java.util.concurrent.locks.LockSupport;
  * Where the rank threads of this JVM park when they wait for a peer, and the one thread that wakes
  * them when their rank has something for them that nobody wakes them for: its incarnation ended (a
  * kill, a stop, the job's abort or end heard from the launcher), a replayed frame failed its check, or
- * its protocol has work to do (control messages, a replay to serve, copies of frames in transit to
- * make durable).
+ * its protocol has work to do (control messages, a replay to serve).
  *
  * <p>A waiting thread used to wake every 20 ms to look for itself. With 1024 rank threads in one JVM
  * that was 51,200 wake-ups a second on two cores, and the job's own hand-offs waited behind them: a
