@@ -49,7 +49,8 @@
 #   OUT_DIR         where run logs and the table go (default: a new temporary folder)
 #   CONFIGS         subset and order, default "ompi-tcp ompi-vader rewind-none rewind-pessimistic";
 #                   also rewind-shm and rewind-shm-pessimistic (rank processes through shared memory),
-#                   rewind-shm-spin (rewind-shm with waiting ranks spinning for good, never yielding), and
+#                   rewind-shm-spin (rewind-shm with waiting ranks spinning for good, never yielding),
+#                   rewind-threads and rewind-threads-pessimistic (the two ranks as threads of one JVM), and
 #                   rewind-global (checkpoints, nothing logged), rewind-pessimistic-dummy (pessimistic with
 #                   the dummy log backend: the log copy into one reused area, nothing kept),
 #                   rewind-pessimistic-reserved (pessimistic with --log-reserve LOG_RESERVE per rank)
@@ -239,6 +240,13 @@ command_for() {
       printf '%s\n' "$repo/rewind" run -n 2 --launch local --no-record --protocol pessimistic \
         --log-reserve "${LOG_RESERVE:-1GiB}" --log-copy "${config##*-}" --timeout "${RUN_TIMEOUT}s" \
         "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
+      ;;
+    rewind-threads | rewind-threads-pessimistic)
+      # Ranks as threads of one JVM (no --launch): the engine's own hand-off, no transport.
+      local protocol=none
+      [ "$config" = rewind-threads-pessimistic ] && protocol=pessimistic
+      printf '%s\n' "$repo/rewind" run -n 2 --no-record --protocol "$protocol" \
+        --timeout "${RUN_TIMEOUT}s" "${checkpoint_args[@]}" "$MAIN" "${size_args[@]}"
       ;;
     rewind-shm | rewind-shm-pessimistic | rewind-shm-spin)
       local protocol=none

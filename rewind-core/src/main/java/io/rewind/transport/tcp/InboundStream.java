@@ -16,6 +16,8 @@ final class InboundStream {
     private final RecordStream records;
     private final Notices notices;
     private final SocketAddress remote;
+    /** Touched only by the thread holding the poller's reading guard. */
+    private final DelayedAcks acks;
 
     private volatile boolean closed;
 
@@ -24,6 +26,7 @@ final class InboundStream {
         this.records = records;
         this.notices = notices;
         this.remote = remote;
+        this.acks = new DelayedAcks(socket);
     }
 
     PeerIdentity peer() {
@@ -73,6 +76,9 @@ final class InboundStream {
                 }
                 if (n == 0) {
                     return any;
+                }
+                if (!any) {
+                    acks.afterRead();
                 }
                 any = true;
                 if (refuseIf(drain())) {

@@ -7,8 +7,6 @@ import java.nio.channels.ClosedChannelException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +39,9 @@ final class IoPoller implements Runnable {
     private final Thread thread;
     private final AtomicBoolean reading = new AtomicBoolean();
     private final List<InboundStream> inbound = new CopyOnWriteArrayList<>();
-    private final Set<OutboundLink> outbound = ConcurrentHashMap.newKeySet();
+    /** Walked by every poll; a list, as links are added and removed rarely (a set's iterator cost each poll). */
+    private final CopyOnWriteArrayList<OutboundLink> outbound = new CopyOnWriteArrayList<>();
+
     private final ConcurrentLinkedQueue<Object> toRegister = new ConcurrentLinkedQueue<>();
     /** Changed by every caller poll (only changes matter). */
     private volatile long callerPolls;
@@ -77,7 +77,7 @@ final class IoPoller implements Runnable {
 
     /** Watches {@code link} from now on: its peer closing it, and room for what waits on it. */
     void add(OutboundLink link) {
-        outbound.add(link);
+        outbound.addIfAbsent(link);
         toRegister.add(link);
         selector.wakeup();
     }
