@@ -16,15 +16,22 @@ import java.util.concurrent.locks.LockSupport;
  * looks at every parked thread's rank every {@link #LOOK_EVERY_NANOS} (a few plain reads each) and
  * unparks only those whose rank needs them, so a waiting rank costs nothing while nothing happens and
  * what a waiter noticed within one slice before is still noticed within one look. A park is still
- * bounded ({@link #SAFETY_SLICE_NANOS}), so that no wait outlives its cause should the watch miss one.
+ * bounded, so that no wait outlives its cause should the watch miss one: by {@link #SAFETY_SLICE_NANOS},
+ * or, with more than {@value #SAFETY_WAKE_UPS_PER_SECOND} threads parked, by as many milliseconds as
+ * there are parked threads, so that these wake-ups stay about {@value #SAFETY_WAKE_UPS_PER_SECOND} a
+ * second for the whole JVM. A slice of one second for each of 8192 rank threads was 8192 wake-ups a
+ * second on two cores, each a thread that runs its wait loop and parks again, which is what a Ring of
+ * 8192 ranks spent most of its time on.
  *
  * <p>The watch thread is a daemon started at the first park; it is the only thread this class owns.
  */
 final class ParkedWaits {
     /** How often the watch looks at the parked threads. */
     static final long LOOK_EVERY_NANOS = 20_000_000L;
-    /** The longest a parked thread sleeps without being woken. */
+    /** The longest a parked thread sleeps without being woken, while at most a thousand are parked. */
     static final long SAFETY_SLICE_NANOS = 1_000_000_000L;
+    /** About how many bounded parks may end by themselves each second in this JVM. */
+    static final int SAFETY_WAKE_UPS_PER_SECOND = 1000;
 
     private static final Map<Thread, RankEngine> PARKED = new ConcurrentHashMap<>();
     private static volatile Thread watch;
@@ -48,7 +55,12 @@ final class ParkedWaits {
 
     /** Parks the calling thread, registered by {@link #enter}, until woken or the safety slice ends. */
     static void park(Object blocker) {
-        LockSupport.parkNanos(blocker, SAFETY_SLICE_NANOS);
+        LockSupport.parkNanos(blocker, safetySlice(PARKED.size()));
+    }
+
+    /** The bound of one park with {@code parked} threads parked. */
+    static long safetySlice(int parked) {
+        return Math.max(SAFETY_SLICE_NANOS, parked * (1_000_000_000L / SAFETY_WAKE_UPS_PER_SECOND));
     }
 
     private static synchronized void startWatch() {
