@@ -1,8 +1,5 @@
 package io.rewind.checkpoint;
 
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -29,36 +26,39 @@ public final class CheckpointFormat {
 
     private CheckpointFormat() {}
 
+    /**
+     * The file's bytes, written once into an array of the exact size (a large image is not copied
+     * again on its way to the disk).
+     */
     public static byte[] encode(CheckpointImage image) {
-        try {
-            ByteArrayOutputStream bytes =
-                    new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 64, image.sizeBytes() + 64));
-            DataOutputStream out = new DataOutputStream(bytes);
-            out.writeInt(MAGIC);
-            out.writeShort(VERSION);
-            out.writeInt(image.rank());
-            out.writeLong(image.line());
-            out.writeInt(image.sections().size());
-            for (Map.Entry<String, byte[]> e : image.sections().entrySet()) {
-                byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
-                if (name.length > 0xFFFF) {
-                    throw new CheckpointException("section name too long: " + e.getKey());
-                }
-                out.writeShort(name.length);
-                out.write(name);
-                out.writeLong(e.getValue().length);
-                out.write(e.getValue());
+        Map<String, byte[]> sections = image.sections();
+        byte[][] names = new byte[sections.size()][];
+        long size = 4 + 2 + 4 + 8 + 4 + 4;
+        int i = 0;
+        for (Map.Entry<String, byte[]> e : sections.entrySet()) {
+            byte[] name = e.getKey().getBytes(StandardCharsets.UTF_8);
+            if (name.length > 0xFFFF) {
+                throw new CheckpointException("section name too long: " + e.getKey());
             }
-            out.flush();
-            CRC32C crc = new CRC32C();
-            byte[] body = bytes.toByteArray();
-            crc.update(body);
-            ByteBuffer file = ByteBuffer.allocate(body.length + 4);
-            file.put(body).putInt((int) crc.getValue());
-            return file.array();
-        } catch (IOException e) {
-            throw new CheckpointException("cannot encode checkpoint", e);
+            names[i++] = name;
+            size += 2 + name.length + 8 + e.getValue().length;
         }
+        if (size > Integer.MAX_VALUE - 16) {
+            throw new CheckpointException("checkpoint of rank " + image.rank() + " line " + image.line()
+                    + " is too large for one file (" + size + " bytes)");
+        }
+        ByteBuffer file = ByteBuffer.allocate((int) size);
+        file.putInt(MAGIC).putShort(VERSION).putInt(image.rank()).putLong(image.line());
+        file.putInt(sections.size());
+        i = 0;
+        for (byte[] data : sections.values()) {
+            byte[] name = names[i++];
+            file.putShort((short) name.length).put(name).putLong(data.length).put(data);
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(file.array(), 0, file.position());
+        file.putInt((int) crc.getValue());
+        return file.array();
     }
 
     /** Decodes and verifies; {@code what} names the file in error messages. */

@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Checkpoint files of one job, one folder per rank:
@@ -51,14 +50,11 @@ public final class CheckpointStore implements CheckpointWriter {
     private volatile long keepFrom = Long.MAX_VALUE;
 
     /**
-     * Ranks that may have channel-state parts in this folder: those this store wrote parts for, and
-     * every rank if the folder held parts when the store was made (a resumed job's). The others' line
-     * writes and prunes skip listing the folder for parts, which would cost every checkpoint of a
-     * program whose messages never cross a line.
+     * Rank folders this store has made or found. A write into one of them does not ask for it again (a
+     * {@code mkdir} that fails, an exception and a {@code stat} per part and line); one removed since
+     * is made again when a write finds it missing.
      */
-    private final java.util.Set<Integer> ranksWithParts = java.util.concurrent.ConcurrentHashMap.newKeySet();
-
-    private final boolean foundParts;
+    private final java.util.Set<Path> madeDirs = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /** Lines a rank holds back beyond {@code keepLines} for {@link #keepFrom(long)} at most. */
     public static final int MAX_HELD_BACK = 8;
@@ -69,19 +65,6 @@ public final class CheckpointStore implements CheckpointWriter {
         }
         this.jobDir = jobDir;
         this.keepLines = keepLines;
-        this.foundParts = holdsParts(jobDir);
-    }
-
-    private static boolean holdsParts(Path jobDir) {
-        if (!Files.isDirectory(jobDir)) {
-            return false;
-        }
-        try (Stream<Path> files = Files.walk(jobDir, 2)) {
-            return files.anyMatch(
-                    p -> PART_FILE.matcher(p.getFileName().toString()).matches());
-        } catch (IOException e) {
-            return true; // cannot tell: look every time
-        }
     }
 
     public Path jobDir() {
@@ -115,10 +98,14 @@ public final class CheckpointStore implements CheckpointWriter {
      * node, say), as {@link #write} does. Returns bytes written.
      */
     public long writeEncoded(int rank, long line, byte[] bytes) {
-        // Parts kept with an earlier file of this number (an incarnation that died) belong to that file.
-        discardParts(rank, line, 0);
+        // One listing of the rank's folder serves the whole write: parts kept with an earlier file of
+        // this number (an incarnation that died) belong to that file and go, and the prune after the
+        // write works from it too. Parts the writing thread adds meanwhile are of lines kept (a part is
+        // written only for a line its rank has written), or go with the next prune.
+        RankFolder before = list(rank);
+        deleteParts(rank, before.parts(), p -> p[0] == line);
         writeAtomically(file(rank, line), bytes);
-        prune(rank);
+        prune(rank, before.withLine(line));
         return bytes.length;
     }
 
@@ -136,28 +123,29 @@ public final class CheckpointStore implements CheckpointWriter {
         // rank (a process's death leaves the kernel's copy), which is what a recovery needs; a machine
         // that loses power may lose it, and a resumed job, which reads the parts back and checks them,
         // then goes back to an older line. Forcing it cost a disk flush per line and rank.
-        ranksWithParts.add(rank);
         writeAtomically(partFile(rank, line, part), bytes, false);
         return bytes.length;
     }
 
-    private static void writeAtomically(Path target, byte[] bytes) {
+    private void writeAtomically(Path target, byte[] bytes) {
         writeAtomically(target, bytes, true);
     }
 
-    private static void writeAtomically(Path target, byte[] bytes, boolean force) {
+    private void writeAtomically(Path target, byte[] bytes, boolean force) {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
-            Files.createDirectories(target.getParent());
-            try (FileChannel ch = FileChannel.open(
-                    tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer buf = ByteBuffer.wrap(bytes);
-                while (buf.hasRemaining()) {
-                    ch.write(buf);
-                }
-                if (force) {
-                    ch.force(true);
-                }
+            Path dir = target.getParent();
+            if (!madeDirs.contains(dir)) {
+                Files.createDirectories(dir);
+                madeDirs.add(dir);
+            }
+            try {
+                writeFile(tmp, bytes, force);
+            } catch (NoSuchFileException e) {
+                madeDirs.remove(dir); // removed since: made again, once
+                Files.createDirectories(dir);
+                madeDirs.add(dir);
+                writeFile(tmp, bytes, force);
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -174,6 +162,65 @@ public final class CheckpointStore implements CheckpointWriter {
         }
     }
 
+    private static void writeFile(Path file, byte[] bytes, boolean force) throws IOException {
+        try (FileChannel ch = FileChannel.open(
+                file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            if (force) {
+                ch.force(true);
+            }
+        }
+    }
+
+    /**
+     * What one listing of a rank's folder found: its line numbers, oldest first, and its channel-state
+     * parts as (line, part).
+     */
+    private record RankFolder(List<Long> lines, List<long[]> parts) {
+        /** As after a write of {@code line}. */
+        RankFolder withLine(long line) {
+            List<Long> more = new ArrayList<>(lines);
+            if (!more.contains(line)) {
+                more.add(line);
+                Collections.sort(more);
+            }
+            return new RankFolder(more, parts);
+        }
+    }
+
+    /** Lists the rank's folder once (none yet: nothing in it). */
+    private RankFolder list(int rank) {
+        List<Long> lines = new ArrayList<>();
+        List<long[]> parts = new ArrayList<>();
+        Path dir = rankDir(rank);
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path p : files) {
+                String name = p.getFileName().toString();
+                if (!name.startsWith("line-") || !name.endsWith(".ckpt")) {
+                    continue; // temporary files, and whatever else is there
+                }
+                Matcher m = LINE_FILE.matcher(name);
+                if (m.matches()) {
+                    lines.add(Long.parseLong(m.group(1)));
+                    continue;
+                }
+                m = PART_FILE.matcher(name);
+                if (m.matches()) {
+                    parts.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
+                }
+            }
+        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
+            return new RankFolder(lines, parts); // not made yet; a write reports what is in its way
+        } catch (IOException e) {
+            throw new CheckpointException("cannot list checkpoints in " + dir + ": " + e.getMessage(), e);
+        }
+        Collections.sort(lines);
+        return new RankFolder(lines, parts);
+    }
+
     /**
      * From now on a write deletes an old line only if it is older than {@code line} (besides the
      * {@code keepLines} newest, at most {@link #MAX_HELD_BACK} more are held back): the coordinator's
@@ -186,23 +233,7 @@ public final class CheckpointStore implements CheckpointWriter {
 
     /** Line numbers present for the rank, oldest first (whether valid or not). */
     public List<Long> lines(int rank) {
-        List<Long> lines = new ArrayList<>();
-        Path dir = rankDir(rank);
-        if (!Files.isDirectory(dir)) {
-            return lines;
-        }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "line-*.ckpt")) {
-            for (Path p : files) {
-                Matcher m = LINE_FILE.matcher(p.getFileName().toString());
-                if (m.matches()) {
-                    lines.add(Long.parseLong(m.group(1)));
-                }
-            }
-        } catch (IOException e) {
-            throw new CheckpointException("cannot list checkpoints in " + dir + ": " + e.getMessage(), e);
-        }
-        Collections.sort(lines);
-        return lines;
+        return list(rank).lines();
     }
 
     /** The bytes of one line's file, as written (not verified: {@link #load} verifies). */
@@ -290,7 +321,7 @@ public final class CheckpointStore implements CheckpointWriter {
     /** The numbers of the channel-state parts present for one line of the rank, in order. */
     public List<Integer> parts(int rank, long line) {
         List<Integer> parts = new ArrayList<>();
-        for (long[] p : partFiles(rank)) {
+        for (long[] p : list(rank).parts()) {
             if (p[0] == line) {
                 parts.add((int) p[1]);
             }
@@ -299,30 +330,10 @@ public final class CheckpointStore implements CheckpointWriter {
         return parts;
     }
 
-    /** Every channel-state part file of the rank, as (line, part). */
-    private List<long[]> partFiles(int rank) {
-        List<long[]> out = new ArrayList<>();
-        Path dir = rankDir(rank);
-        if ((!foundParts && !ranksWithParts.contains(rank)) || !Files.isDirectory(dir)) {
-            return out;
-        }
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "line-*.transit-*.ckpt")) {
-            for (Path p : files) {
-                Matcher m = PART_FILE.matcher(p.getFileName().toString());
-                if (m.matches()) {
-                    out.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
-                }
-            }
-        } catch (IOException e) {
-            throw new CheckpointException("cannot list checkpoints in " + dir + ": " + e.getMessage(), e);
-        }
-        return out;
-    }
-
-    /** Deletes the channel-state parts of the rank's lines below {@code below}, and of line {@code exactly}. */
-    private void discardParts(int rank, long exactly, long below) {
-        for (long[] p : partFiles(rank)) {
-            if (p[0] == exactly || p[0] < below) {
+    /** Deletes those of the rank's channel-state parts, as (line, part), that {@code which} picks. */
+    private void deleteParts(int rank, List<long[]> parts, java.util.function.Predicate<long[]> which) {
+        for (long[] p : parts) {
+            if (which.test(p)) {
                 try {
                     Files.deleteIfExists(partFile(rank, p[0], (int) p[1]));
                 } catch (IOException e) {
@@ -396,7 +407,7 @@ public final class CheckpointStore implements CheckpointWriter {
 
     /** Deletes one line of the rank, if it is there. */
     public void discard(int rank, long line) {
-        discardParts(rank, line, 0);
+        deleteParts(rank, list(rank).parts(), p -> p[0] == line);
         try {
             Files.deleteIfExists(file(rank, line));
         } catch (IOException e) {
@@ -418,19 +429,19 @@ public final class CheckpointStore implements CheckpointWriter {
         pruning.writeLock().unlock();
     }
 
-    private void prune(int rank) {
+    private void prune(int rank, RankFolder folder) {
         if (!pruning.readLock().tryLock()) {
             return; // a recovery is reading lines: the rank's next write prunes
         }
         try {
-            pruneHeld(rank);
+            pruneHeld(rank, folder);
         } finally {
             pruning.readLock().unlock();
         }
     }
 
-    private void pruneHeld(int rank) {
-        List<Long> lines = lines(rank);
+    private void pruneHeld(int rank, RankFolder folder) {
+        List<Long> lines = folder.lines();
         long heldFrom = keepFrom;
         int firstKept = 0;
         for (int i = 0; i < lines.size() - keepLines; i++) {
@@ -446,7 +457,8 @@ public final class CheckpointStore implements CheckpointWriter {
         }
         if (firstKept > 0 && firstKept < lines.size()) {
             // The channel state of every line no longer kept goes with it.
-            discardParts(rank, -1, lines.get(firstKept));
+            long oldestKept = lines.get(firstKept);
+            deleteParts(rank, folder.parts(), p -> p[0] < oldestKept);
         }
     }
 }

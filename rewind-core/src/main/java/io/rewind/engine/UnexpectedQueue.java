@@ -7,14 +7,17 @@ import java.util.HashMap;
 import java.util.List;
 
 /**
- * The frames of one rank that arrived before their receive, in one queue per (context, source) and
- * stamped with their arrival order. A receive or probe naming its source looks only at that source's
- * queue; one with {@link Constants#ANY_SOURCE} takes, of the first match in each queue of its
- * context, the one that arrived first. Either way it finds the oldest frame it accepts, as a scan of
- * one queue in arrival order would, but without stepping over every other source's frames: a rank
- * that restarts gets its peers' logged messages replayed faster than it takes them in, and a single
- * queue of thousands of frames then made every receive it posted scan them (measured in
- * docs/benchmarks.md, "Figure 5").
+ * The frames of one rank that arrived before their receive, in one queue per (context, source), and
+ * per context in arrival order too: in one list, and in one list per tag. A receive or probe naming
+ * its source looks only at that source's queue; one with {@link Constants#ANY_SOURCE} walks its
+ * tag's list (or for {@link Constants#ANY_TAG} too, the context's) to the first frame it accepts.
+ * Either way it finds the oldest frame it accepts, as a scan of one queue in arrival order would,
+ * stepping over no frame that arrived after it nor over frames of other tags: a rank that restarts gets its
+ * peers' logged messages replayed faster than it takes them in, and a single queue of thousands of
+ * frames then made every receive it posted scan them (measured in docs/benchmarks.md, "Figure 5");
+ * and a wildcard receive that asked every source's queue for its first match cost as many steps as
+ * the communicator has ranks, which made a gather of thousands of ranks by wildcard receives
+ * quadratic.
  *
  * <p>Not thread-safe: the {@link Mailbox}'s lock guards it. The per-source queues are kept when they
  * empty (a rank's traffic comes back to the same sources); there is one per source of every
@@ -40,7 +43,9 @@ final class UnexpectedQueue {
     /** Queues a frame behind every frame that arrived before it. */
     void add(Frame frame) {
         frame.arrival = nextArrival++;
-        contextQueues(frame.context, true).queueOf(frame.source).addLast(frame);
+        ContextQueues queues = contextQueues(frame.context, true);
+        Queued q = queues.append(frame);
+        queues.queueOf(frame.source).addLast(q);
         size++;
         bytes += frame.lengthBytes;
         int sender = frame.sourceWorld;
@@ -69,17 +74,31 @@ final class UnexpectedQueue {
             return null;
         }
         if (source != Constants.ANY_SOURCE) {
-            ArrayDeque<Frame> queue = queues.queue(source);
-            return queue == null ? null : firstIn(queue, tag, pattern, iteration, requiredSequence);
+            ArrayDeque<Queued> queue = queues.queue(source);
+            if (queue != null) {
+                for (Queued q : queue) {
+                    if (accepts(q.frame, tag, pattern, iteration, requiredSequence)) {
+                        return q.frame;
+                    }
+                }
+            }
+            return null;
         }
-        Frame oldest = null;
-        for (ArrayDeque<Frame> queue : queues.bySource) {
-            Frame f = queue == null ? null : firstIn(queue, tag, pattern, iteration, requiredSequence);
-            if (f != null && (oldest == null || f.arrival < oldest.arrival)) {
-                oldest = f;
+        if (tag != Constants.ANY_TAG) {
+            TagList sameTag = queues.byTag.get(tag);
+            for (Queued q = sameTag == null ? null : sameTag.oldest; q != null; q = q.tagNext) {
+                if (accepts(q.frame, tag, pattern, iteration, requiredSequence)) {
+                    return q.frame;
+                }
+            }
+            return null;
+        }
+        for (Queued q = queues.oldest; q != null; q = q.next) {
+            if (accepts(q.frame, tag, pattern, iteration, requiredSequence)) {
+                return q.frame;
             }
         }
-        return oldest;
+        return null;
     }
 
     /** As {@link #first}, and the frame is taken out of the queue. */
@@ -93,16 +112,36 @@ final class UnexpectedQueue {
 
     /** Whether this very frame is queued (frames compare by identity). */
     boolean contains(Frame frame) {
-        ArrayDeque<Frame> queue = queueHolding(frame);
-        return queue != null && queue.contains(frame);
+        ArrayDeque<Queued> queue = queueHolding(frame);
+        if (queue != null) {
+            for (Queued q : queue) {
+                if (q.frame == frame) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** Takes this very frame out of the queue; false if it is not queued. */
     boolean remove(Frame frame) {
-        ArrayDeque<Frame> queue = queueHolding(frame);
-        if (queue == null || !queue.removeFirstOccurrence(frame)) {
+        ContextQueues queues = contextQueues(frame.context, false);
+        ArrayDeque<Queued> queue = queues == null ? null : queues.queue(frame.source);
+        Queued taken = null;
+        if (queue != null) {
+            for (java.util.Iterator<Queued> it = queue.iterator(); it.hasNext(); ) {
+                Queued q = it.next();
+                if (q.frame == frame) {
+                    it.remove();
+                    taken = q;
+                    break;
+                }
+            }
+        }
+        if (taken == null) {
             return false;
         }
+        queues.unlink(taken);
         size--;
         bytes -= frame.lengthBytes;
         framesBySender[frame.sourceWorld]--;
@@ -116,13 +155,9 @@ final class UnexpectedQueue {
         if (queues == null) {
             return null;
         }
-        for (ArrayDeque<Frame> queue : queues.bySource) {
-            if (queue != null) {
-                for (Frame f : queue) {
-                    if (f.is(sourceWorld, context, sequence)) {
-                        return f;
-                    }
-                }
+        for (Queued q = queues.oldest; q != null; q = q.next) {
+            if (q.frame.is(sourceWorld, context, sequence)) {
+                return q.frame;
             }
         }
         return null;
@@ -132,13 +167,13 @@ final class UnexpectedQueue {
     List<Frame> inArrivalOrder() {
         List<Frame> all = new ArrayList<>(size);
         for (ContextQueues queues : byContext.values()) {
-            for (ArrayDeque<Frame> queue : queues.bySource) {
-                if (queue != null) {
-                    all.addAll(queue);
-                }
+            for (Queued q = queues.oldest; q != null; q = q.next) {
+                all.add(q.frame);
             }
         }
-        all.sort(Comparator.comparingLong(f -> f.arrival));
+        if (byContext.size() > 1) {
+            all.sort(Comparator.comparingLong(f -> f.arrival)); // each context's list is in order already
+        }
         return all;
     }
 
@@ -184,15 +219,6 @@ final class UnexpectedQueue {
         return peakBytes;
     }
 
-    private static Frame firstIn(ArrayDeque<Frame> queue, int tag, int pattern, int iteration, long requiredSequence) {
-        for (Frame f : queue) {
-            if (accepts(f, tag, pattern, iteration, requiredSequence)) {
-                return f;
-            }
-        }
-        return null;
-    }
-
     /** Whether a frame of the right context and source also has the tag, ids and sequence asked for. */
     private static boolean accepts(Frame f, int tag, int pattern, int iteration, long requiredSequence) {
         return f.matches(f.context, f.source, tag, pattern, iteration)
@@ -200,7 +226,7 @@ final class UnexpectedQueue {
     }
 
     /** The queue of the frame's context and source, or null if there is none. */
-    private ArrayDeque<Frame> queueHolding(Frame frame) {
+    private ArrayDeque<Queued> queueHolding(Frame frame) {
         ContextQueues queues = contextQueues(frame.context, false);
         return queues == null ? null : queues.queue(frame.source);
     }
@@ -223,24 +249,105 @@ final class UnexpectedQueue {
         return queues;
     }
 
-    /** The per-source queues of one context, indexed by the source's rank in the communicator. */
+    /** A queued frame, linked into its context's arrival list and into its tag's. */
+    private static final class Queued {
+        final Frame frame;
+        Queued previous;
+        Queued next;
+        TagList tagList;
+        Queued tagPrevious;
+        Queued tagNext;
+
+        Queued(Frame frame) {
+            this.frame = frame;
+        }
+    }
+
+    /** The queued frames of one tag of a context, oldest first. */
+    private static final class TagList {
+        Queued oldest;
+        Queued newest;
+    }
+
+    /**
+     * The queues of one context: per source (indexed by the source's rank in the communicator), every
+     * frame of the context in one list, oldest first, and the same per tag. A tag's list goes when it
+     * empties: programs that tag by iteration would otherwise keep one per tag they ever used.
+     */
     private static final class ContextQueues {
         final int context;
-        final ArrayList<ArrayDeque<Frame>> bySource = new ArrayList<>();
+        final ArrayList<ArrayDeque<Queued>> bySource = new ArrayList<>();
+        final HashMap<Integer, TagList> byTag = new HashMap<>();
+        Queued oldest;
+        Queued newest;
 
         ContextQueues(int context) {
             this.context = context;
         }
 
-        ArrayDeque<Frame> queue(int source) {
+        /** Links the frame at the end of the arrival list and of its tag's. */
+        Queued append(Frame frame) {
+            Queued q = new Queued(frame);
+            q.previous = newest;
+            if (newest == null) {
+                oldest = q;
+            } else {
+                newest.next = q;
+            }
+            newest = q;
+            TagList t = byTag.computeIfAbsent(frame.tag, k -> new TagList());
+            q.tagList = t;
+            q.tagPrevious = t.newest;
+            if (t.newest == null) {
+                t.oldest = q;
+            } else {
+                t.newest.tagNext = q;
+            }
+            t.newest = q;
+            return q;
+        }
+
+        void unlink(Queued q) {
+            if (q.previous == null) {
+                oldest = q.next;
+            } else {
+                q.previous.next = q.next;
+            }
+            if (q.next == null) {
+                newest = q.previous;
+            } else {
+                q.next.previous = q.previous;
+            }
+            TagList t = q.tagList;
+            if (q.tagPrevious == null) {
+                t.oldest = q.tagNext;
+            } else {
+                q.tagPrevious.tagNext = q.tagNext;
+            }
+            if (q.tagNext == null) {
+                t.newest = q.tagPrevious;
+            } else {
+                q.tagNext.tagPrevious = q.tagPrevious;
+            }
+            if (t.oldest == null) {
+                byTag.remove(q.frame.tag);
+            }
+            q.previous = null;
+            q.next = null;
+            q.tagList = null;
+            q.tagPrevious = null;
+            q.tagNext = null;
+        }
+
+        ArrayDeque<Queued> queue(int source) {
             return source >= 0 && source < bySource.size() ? bySource.get(source) : null;
         }
 
-        ArrayDeque<Frame> queueOf(int source) {
+        ArrayDeque<Queued> queueOf(int source) {
             while (bySource.size() <= source) {
                 bySource.add(null);
             }
-            ArrayDeque<Frame> queue = bySource.get(source);
+            ArrayDeque<Queued> queue = bySource.get(source);
             if (queue == null) {
                 queue = new ArrayDeque<>();
                 bySource.set(source, queue);

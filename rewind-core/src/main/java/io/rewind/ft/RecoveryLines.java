@@ -4,7 +4,6 @@ import io.rewind.engine.ChannelKey;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -38,6 +37,18 @@ public final class RecoveryLines {
     /** Lines a rank holds back beyond {@code keepLines} for {@link #allComplete} at most. */
     public static final int MAX_HELD_BACK = 8;
 
+    /** Every rank: the group {@link #allComplete} is for. */
+    private final java.util.Set<Integer> allRanks;
+
+    /**
+     * Per rank, the newest and the oldest number of the lines it keeps (0 and {@code Long.MAX_VALUE}:
+     * none), written under {@code lines[rank]} as they change and read by {@link #advanceAllComplete}
+     * without taking every rank's lock.
+     */
+    private final java.util.concurrent.atomic.AtomicLongArray newestOf;
+
+    private final java.util.concurrent.atomic.AtomicLongArray oldestOf;
+
     /**
      * One line of one rank.
      *
@@ -59,6 +70,14 @@ public final class RecoveryLines {
     @SuppressWarnings({"unchecked", "rawtypes"})
     public RecoveryLines(int ranks, int keepLines) {
         this.keepLines = keepLines;
+        this.allRanks = java.util.stream.IntStream.range(0, ranks)
+                .boxed()
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+        this.newestOf = new java.util.concurrent.atomic.AtomicLongArray(ranks);
+        this.oldestOf = new java.util.concurrent.atomic.AtomicLongArray(ranks);
+        for (int r = 0; r < ranks; r++) {
+            oldestOf.set(r, Long.MAX_VALUE);
+        }
         this.lines = new Deque[ranks];
         this.logFloors = new Map[ranks];
         this.heldBack = new Deque[ranks];
@@ -97,8 +116,9 @@ public final class RecoveryLines {
                 }
             }
             trimHeldBack(rank);
+            noteRange(rank);
         }
-        advanceAllComplete();
+        advanceAllComplete(number);
     }
 
     /** Under {@code lines[rank]}: held-back lines older than {@link #allComplete}, or too many, go. */
@@ -107,6 +127,7 @@ public final class RecoveryLines {
         while (!h.isEmpty() && (h.peekFirst().number() < allComplete || h.size() > MAX_HELD_BACK)) {
             h.removeFirst();
         }
+        noteRange(rank);
     }
 
     /**
@@ -117,30 +138,39 @@ public final class RecoveryLines {
         return allComplete;
     }
 
-    /** Moves {@link #allComplete} up to the newest line every rank published that is complete for all. */
-    private synchronized void advanceAllComplete() {
-        long newestCommon = Long.MAX_VALUE;
+    /**
+     * Moves {@link #allComplete} up to line {@code number} if that line is now complete for every rank:
+     * called for the line an event was about. Only such an event (its last rank publishing it, a rank
+     * reporting more of its channel state kept) can make a line complete, so no other line is tried,
+     * and one every rank does not keep is passed over after one look at each rank's newest and oldest
+     * numbers: a publication costs no walk over every rank's lines, nor over older lines that stayed
+     * incomplete.
+     */
+    private synchronized void advanceAllComplete(long number) {
+        if (number <= allComplete) {
+            return;
+        }
         for (int r = 0; r < lines.length; r++) {
-            synchronized (lines[r]) {
-                Line newest = lines[r].peekLast();
-                newestCommon = Math.min(newestCommon, newest == null ? 0 : newest.number());
+            if (number > newestOf.get(r) || number < oldestOf.get(r)) {
+                return; // not kept by every rank (yet, or any more)
             }
         }
-        List<Integer> all = new java.util.ArrayList<>();
-        for (int r = 0; r < lines.length; r++) {
-            all.add(r);
-        }
-        for (long l = newestCommon; l > allComplete; l--) {
-            if (complete(all, l)) {
-                allComplete = l;
-                for (int r = 0; r < lines.length; r++) {
-                    synchronized (lines[r]) {
-                        trimHeldBack(r);
-                    }
+        if (complete(allRanks, number)) {
+            allComplete = number;
+            for (int r = 0; r < lines.length; r++) {
+                synchronized (lines[r]) {
+                    trimHeldBack(r);
                 }
-                return;
             }
         }
+    }
+
+    /** Under {@code lines[rank]}, after its lines changed: their newest and oldest numbers. */
+    private void noteRange(int rank) {
+        Line newest = lines[rank].peekLast();
+        Line oldest = heldBack[rank].isEmpty() ? lines[rank].peekFirst() : heldBack[rank].peekFirst();
+        newestOf.set(rank, newest == null ? 0 : newest.number());
+        oldestOf.set(rank, oldest == null ? Long.MAX_VALUE : oldest.number());
     }
 
     /**
@@ -154,7 +184,7 @@ public final class RecoveryLines {
                 upTo.forEach((k, v) -> l.inTransit().merge(k, v, Math::max));
             }
         }
-        advanceAllComplete();
+        advanceAllComplete(number);
     }
 
     /**
@@ -183,54 +213,65 @@ public final class RecoveryLines {
      */
     public boolean complete(java.util.Collection<Integer> group, long number) {
         int ranks = lines.length;
-        Map<Integer, Map<Long, Long>> needFrom = new HashMap<>();
-        for (int s = 0; s < ranks; s++) {
-            Map<Long, Long> need;
-            if (group.contains(s)) {
-                if (number == 0) {
-                    continue;
-                }
-                Line l;
-                synchronized (lines[s]) {
-                    l = find(s, number);
-                }
-                if (l == null || l.sent() == null) {
-                    return false;
-                }
-                need = l.sent();
-            } else {
-                synchronized (lines[s]) {
-                    need = logFloors[s];
-                }
-                if (need == null) {
-                    return false;
-                }
-            }
-            needFrom.put(s, need);
-        }
+        java.util.BitSet members = new java.util.BitSet(ranks);
         for (int r : group) {
-            Map<Long, Long> held = heldAt(r, number);
-            if (held == null) {
+            if (!keeps(r, number)) {
                 return false;
             }
-            for (Map.Entry<Integer, Map<Long, Long>> from : needFrom.entrySet()) {
-                int s = from.getKey();
-                if (s == r) {
-                    continue;
-                }
-                for (Map.Entry<Long, Long> e : from.getValue().entrySet()) {
-                    long key = e.getKey();
-                    if (ChannelKey.peer(key) != r) {
+            members.set(r);
+        }
+        // Each sender's channels are walked once, each member's holdings made once: linear in the
+        // channels, where a walk per member and sender was quadratic in the ranks.
+        Map<Integer, Map<Long, Long>> heldBy = new HashMap<>();
+        for (int s = 0; s < ranks; s++) {
+            Map<Long, Long> need;
+            synchronized (lines[s]) {
+                if (members.get(s)) {
+                    if (number == 0) {
                         continue;
                     }
-                    long heldUpTo = held.getOrDefault(ChannelKey.of(ChannelKey.context(key), s), 0L);
-                    if (heldUpTo < e.getValue()) {
+                    Line l = find(s, number);
+                    if (l == null || l.sent() == null) {
+                        return false;
+                    }
+                    need = l.sent();
+                } else {
+                    need = logFloors[s];
+                    if (need == null) {
                         return false;
                     }
                 }
             }
+            for (Map.Entry<Long, Long> e : need.entrySet()) {
+                long key = e.getKey();
+                int r = ChannelKey.peer(key);
+                if (r == s || r < 0 || r >= ranks || !members.get(r)) {
+                    continue;
+                }
+                Map<Long, Long> held = heldBy.get(r);
+                if (held == null) {
+                    held = heldAt(r, number);
+                    if (held == null) {
+                        return false; // no longer kept since
+                    }
+                    heldBy.put(r, held);
+                }
+                if (held.getOrDefault(ChannelKey.of(ChannelKey.context(key), s), 0L) < e.getValue()) {
+                    return false;
+                }
+            }
         }
         return true;
+    }
+
+    /** Whether the rank keeps line {@code number} (line 0, the start, always). */
+    private boolean keeps(int rank, long number) {
+        if (number == 0) {
+            return true;
+        }
+        synchronized (lines[rank]) {
+            return find(rank, number) != null;
+        }
     }
 
     /**
@@ -319,6 +360,7 @@ public final class RecoveryLines {
         synchronized (lines[rank]) {
             lines[rank].removeIf(l -> l.number() > number);
             heldBack[rank].removeIf(l -> l.number() > number);
+            noteRange(rank);
         }
         synchronized (this) {
             allComplete = Math.min(allComplete, number); // the lines after it are written anew

@@ -1,5 +1,6 @@
 package io.rewind.ft;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -91,5 +92,31 @@ class RecoveryLinesTest {
         assertFalse(lines.complete(Set.of(0, 1), 1), "the collective context lacks one");
         lines.keptInTransit(1, 1, Map.of(ChannelKey.of(collective, 0), 2L));
         assertTrue(lines.complete(Set.of(0, 1), 1));
+    }
+
+    @Test
+    void allCompleteMovesUpPastLinesThatStayedIncompleteAndOnlyToLinesEveryRankKeeps() {
+        RecoveryLines lines = new RecoveryLines(3, 2);
+        for (long l = 1; l <= 50; l++) {
+            // Rank 0 had sent 5 a line to rank 1, which had received all but the last: never kept.
+            lines.published(0, l, Map.of(), null, Map.of(to(1), 5 * l));
+            lines.published(1, l, Map.of(to(0), 5 * l - 1), null, Map.of());
+            lines.published(2, l, Map.of(), null, Map.of());
+        }
+        assertEquals(0, lines.allComplete());
+
+        lines.published(0, 51, Map.of(), null, Map.of(to(1), 255L));
+        lines.published(1, 51, Map.of(to(0), 255L), null, Map.of());
+        assertEquals(0, lines.allComplete(), "rank 2 has not written line 51");
+        assertFalse(lines.complete(Set.of(0, 1, 2), 51), "a member without the line, though sent nothing");
+        lines.published(2, 51, Map.of(), null, Map.of());
+        assertEquals(51, lines.allComplete());
+
+        lines.published(0, 52, Map.of(), null, Map.of(to(1), 260L));
+        lines.published(1, 52, Map.of(to(0), 259L), null, Map.of());
+        lines.published(2, 52, Map.of(), null, Map.of());
+        assertEquals(51, lines.allComplete(), "line 52 lacks message 260");
+        lines.keptInTransit(1, 52, Map.of(to(0), 260L));
+        assertEquals(52, lines.allComplete());
     }
 }

@@ -49,7 +49,12 @@ final class EngineStateCodec {
 
     static byte[] encode(RankEngine engine, MailboxSnapshot mailbox) {
         try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            // Sized for what is known to be large (the queued messages), so that it seldom grows.
+            Output bytes = new Output(1024
+                    + framesBytes(mailbox.unexpected())
+                    + framesBytes(mailbox.held())
+                    + 16L * mailbox.frontiers().size()
+                    + 8L * mailbox.withdrawn().length);
             DataOutputStream out = new DataOutputStream(bytes);
             out.writeInt(VERSION);
             long[] counters = engine.counters();
@@ -93,15 +98,15 @@ final class EngineStateCodec {
                 out.writeLong(e.getKey());
                 out.writeLong(e.getValue());
             }
-            writeFrames(out, mailbox.unexpected());
-            writeFrames(out, mailbox.held());
+            writeFrames(out, bytes, mailbox.unexpected());
+            writeFrames(out, bytes, mailbox.held());
             long[] withdrawn = mailbox.withdrawn();
             out.writeInt(withdrawn.length / 2);
             for (long w : withdrawn) {
                 out.writeLong(w);
             }
             out.flush();
-            return bytes.toByteArray();
+            return bytes.bytes();
         } catch (IOException e) {
             throw new CheckpointException("cannot encode runtime state", e);
         }
@@ -110,11 +115,11 @@ final class EngineStateCodec {
     /** Frames alone, in the frame layout above (a count, then each frame): a line's channel state. */
     static byte[] encodeFrames(List<Frame> frames) {
         try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            Output bytes = new Output(framesBytes(frames));
             DataOutputStream out = new DataOutputStream(bytes);
-            writeFrames(out, frames);
+            writeFrames(out, bytes, frames);
             out.flush();
-            return bytes.toByteArray();
+            return bytes.bytes(); // the exact size: not copied again
         } catch (IOException e) {
             throw new CheckpointException("cannot encode frames", e);
         }
@@ -129,7 +134,43 @@ final class EngineStateCodec {
         }
     }
 
-    private static void writeFrames(DataOutputStream out, List<Frame> frames) throws IOException {
+    /** Bytes {@link #writeFrames} writes for {@code frames}. */
+    private static long framesBytes(List<Frame> frames) {
+        long n = 4;
+        for (Frame f : frames) {
+            n += FRAME_HEADER_BYTES + (f.isWithdrawn() ? 0 : f.lengthBytes());
+        }
+        return n;
+    }
+
+    /** A frame's fields before its payload: eight ints, one long, and the length. */
+    private static final int FRAME_HEADER_BYTES = 8 * 4 + 8 + 4;
+
+    /**
+     * The bytes being written, payloads copied straight into them from their segments (not through an
+     * array of their own), and handed out without a copy when the size was known.
+     */
+    private static final class Output extends ByteArrayOutputStream {
+        Output(long expected) {
+            super((int) Math.min(Integer.MAX_VALUE - 16, Math.max(32, expected)));
+        }
+
+        void writeFrom(MemorySegment src, long offset, int len) {
+            if (count + len > buf.length) {
+                long grown = Math.max((long) buf.length * 2, (long) count + len);
+                buf = java.util.Arrays.copyOf(buf, (int) Math.min(Integer.MAX_VALUE - 16, grown));
+            }
+            MemorySegment.copy(src, offset, MemorySegment.ofArray(buf), count, len);
+            count += len;
+        }
+
+        byte[] bytes() {
+            return count == buf.length ? buf : toByteArray();
+        }
+    }
+
+    /** {@code out} writes into {@code bytes} unbuffered, so a payload copied into them comes in order. */
+    private static void writeFrames(DataOutputStream out, Output bytes, List<Frame> frames) throws IOException {
         out.writeInt(frames.size());
         for (Frame f : frames) {
             out.writeInt(f.context());
@@ -147,11 +188,9 @@ final class EngineStateCodec {
             }
             int len = Math.toIntExact(f.lengthBytes());
             out.writeInt(len);
-            byte[] payload = new byte[len];
             if (len > 0) {
-                MemorySegment.copy(f.data(), f.dataOffset(), MemorySegment.ofArray(payload), 0, len);
+                bytes.writeFrom(f.data(), f.dataOffset(), len);
             }
-            out.write(payload);
         }
     }
 

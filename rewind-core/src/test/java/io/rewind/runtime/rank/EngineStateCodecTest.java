@@ -52,6 +52,35 @@ class EngineStateCodecTest {
     }
 
     @Test
+    void aLinesChannelStateRoundTripsWithEveryPayload() {
+        byte[] big = new byte[70_000];
+        for (int i = 0; i < big.length; i++) {
+            big[i] = (byte) (i * 31);
+        }
+        // Payloads at an offset in their segments, an empty one, a large one and a withdrawn place.
+        Frame a = new Frame(3, 1, 1, 0, 4, 13, 2, MemorySegment.ofArray(new byte[] {9, 8, 7, 6}), 1, 2, null);
+        Frame empty = new Frame(3, 2, 2, 0, 5, 14, 0, MemorySegment.ofArray(new byte[0]), 0, 0, null);
+        Frame large = new Frame(0, 1, 1, 0, 6, 15, 1, MemorySegment.ofArray(big), 0, big.length, null);
+        Frame place = Frame.withdrawnPlace(3, 1, 0, 12, 2);
+
+        List<Frame> back =
+                EngineStateCodec.decodeFrames(EngineStateCodec.encodeFrames(List.of(a, empty, large, place)));
+
+        assertEquals(4, back.size());
+        assertArrayEquals(new byte[] {8, 7}, payload(back.get(0)));
+        assertEquals(13, back.get(0).sequence());
+        assertArrayEquals(new byte[0], payload(back.get(1)));
+        assertArrayEquals(big, payload(back.get(2)));
+        assertEquals(6, back.get(2).tag());
+        assertTrue(back.get(3).isWithdrawn());
+        assertEquals(12, back.get(3).sequence());
+    }
+
+    private static byte[] payload(Frame f) {
+        return f.data().asSlice(f.dataOffset(), f.lengthBytes()).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+    }
+
+    @Test
     void withdrawnSendsAndAHeldWithdrawnPlaceRoundTrip() {
         RankEngine e = new RankEngine(0, 2, new InJvmTransport(2), EngineConfig.forRanks(2), () -> {});
         Frame place = Frame.withdrawnPlace(3, 1, 0, 12, 2);
