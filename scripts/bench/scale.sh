@@ -10,10 +10,17 @@
 # With BEFORE_JAR (a rewind.jar of an earlier build), every run is made with both builds side by side
 # in the same round and the ratio (this build over the one before) is printed too.
 #
+# WORKLOAD=pipeline runs PipelineRing instead (ITERATIONS iterations, default 40, of a ring received one
+# iteration late and a gather by wildcard receives at rank 0), both runs under pessimistic with a line
+# every 4 iterations that every ring message crosses, the kill at rank 3N/4's 60th operation: what
+# thousands of ranks cost when they write lines, keep the messages crossing them and match wildcards.
+# It takes at most 4095 ranks.
+#
 # Usage: scripts/bench/scale.sh [RANKS] [REPEAT] [BEFORE_JAR]
 #   RANKS   rank counts (default "256 1024 2048 4096")
 #   REPEAT  rounds (default 2)
-# Environment: LAPS (default 4), TIMEOUT (seconds a job may take, default 300).
+# Environment: LAPS (default 4), TIMEOUT (seconds a job may take, default 300), WORKLOAD (ring or
+# pipeline, default ring), ITERATIONS (pipeline only, default 40).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 # shellcheck source=scripts/bench/common.sh
@@ -23,6 +30,11 @@ repeat="${2:-2}"
 before="${3:-}"
 laps="${LAPS:-4}"
 limit="${TIMEOUT:-300}"
+workload="${WORKLOAD:-ring}"
+case "$workload" in
+  ring | pipeline) ;;
+  *) echo "WORKLOAD must be ring or pipeline, not '$workload'" >&2; exit 2 ;;
+esac
 [ -x /usr/bin/time ] || { echo "scale.sh needs /usr/bin/time (the Debian package 'time')" >&2; exit 2; }
 ./rewind --version >/dev/null # builds this checkout if needed
 after="rewind-cli/target/rewind.jar"
@@ -35,12 +47,19 @@ builds=(after)
 
 # One job: prints "seconds kilobytes" or "timeout". $1 = build, $2 = ranks, $3 = kind (free|kill).
 job() {
-  local jar="$after" extra=()
+  local jar="$after" extra=() program=(io.rewind.apps.examples.Ring "$laps") expect="^token .* (expected"
   [ "$1" = before ] && jar="$before"
   [ "$3" = kill ] && extra=(--protocol pessimistic --kill "$(($2 * 3 / 4))@o5")
+  if [ "$workload" = pipeline ]; then
+    rm -rf "$work/lines"
+    extra=(--protocol pessimistic --checkpoint-every 4 --checkpoint-dir "$work/lines")
+    [ "$3" = kill ] && extra+=(--kill "$(($2 * 3 / 4))@o60")
+    program=(io.rewind.apps.crossing.PipelineRing "${ITERATIONS:-40}" 64 0)
+    expect="^pipeline .* bad=0"
+  fi
   if /usr/bin/time -f "%e %M" -o "$work/time" timeout $((limit + 30)) "$java" -jar "$jar" run -n "$2" \
     --no-status --no-record --no-tag-output --timeout "${limit}s" "${extra[@]}" \
-    io.rewind.apps.examples.Ring "$laps" >"$work/out" 2>&1 && grep -q "^token .* (expected" "$work/out"; then
+    "${program[@]}" >"$work/out" 2>&1 && grep -q "$expect" "$work/out"; then
     tail -1 "$work/time"
   else
     echo timeout

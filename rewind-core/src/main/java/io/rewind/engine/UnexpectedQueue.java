@@ -85,7 +85,7 @@ final class UnexpectedQueue {
             return null;
         }
         if (tag != Constants.ANY_TAG) {
-            TagList sameTag = queues.byTag.get(tag);
+            TagList sameTag = queues.frames(tag);
             for (Queued q = sameTag == null ? null : sameTag.oldest; q != null; q = q.tagNext) {
                 if (accepts(q.frame, tag, pattern, iteration, requiredSequence)) {
                     return q.frame;
@@ -265,19 +265,33 @@ final class UnexpectedQueue {
 
     /** The queued frames of one tag of a context, oldest first. */
     private static final class TagList {
+        final int tag;
         Queued oldest;
         Queued newest;
+
+        TagList(int tag) {
+            this.tag = tag;
+        }
     }
 
     /**
      * The queues of one context: per source (indexed by the source's rank in the communicator), every
-     * frame of the context in one list, oldest first, and the same per tag. A tag's list goes when it
-     * empties: programs that tag by iteration would otherwise keep one per tag they ever used.
+     * frame of the context in one list, oldest first, and the same per tag. A tag's list stays when it
+     * empties (a frame that waits a moment for its receive, as in a ping-pong, then costs no map
+     * update), and the empty ones go when the lists double: programs that tag by iteration would
+     * otherwise keep one per tag they ever used.
      */
     private static final class ContextQueues {
+        private static final int FEWEST_TAG_LISTS_SWEPT = 64;
+
         final int context;
         final ArrayList<ArrayDeque<Queued>> bySource = new ArrayList<>();
         final HashMap<Integer, TagList> byTag = new HashMap<>();
+        /** The tag list used last, which the frames of a rank's traffic mostly repeat (no lookup then). */
+        private TagList recentTag;
+        /** The number of tag lists at which the empty ones are removed. */
+        private int sweepAt = FEWEST_TAG_LISTS_SWEPT;
+
         Queued oldest;
         Queued newest;
 
@@ -295,7 +309,7 @@ final class UnexpectedQueue {
                 newest.next = q;
             }
             newest = q;
-            TagList t = byTag.computeIfAbsent(frame.tag, k -> new TagList());
+            TagList t = tagList(frame.tag);
             q.tagList = t;
             q.tagPrevious = t.newest;
             if (t.newest == null) {
@@ -329,14 +343,34 @@ final class UnexpectedQueue {
             } else {
                 q.tagNext.tagPrevious = q.tagPrevious;
             }
-            if (t.oldest == null) {
-                byTag.remove(q.frame.tag);
-            }
             q.previous = null;
             q.next = null;
             q.tagList = null;
             q.tagPrevious = null;
             q.tagNext = null;
+        }
+
+        /** The list of frames of one tag, oldest first, or null if no frame of it is queued. */
+        TagList frames(int tag) {
+            TagList t = recentTag;
+            return t != null && t.tag == tag ? t : byTag.get(tag);
+        }
+
+        private TagList tagList(int tag) {
+            TagList t = frames(tag);
+            if (t == null) {
+                if (byTag.size() >= sweepAt) {
+                    byTag.values().removeIf(empty -> empty.oldest == null);
+                    if (recentTag != null && recentTag.oldest == null) {
+                        recentTag = null; // no longer in the map: frames linked to it would not be found
+                    }
+                    sweepAt = Math.max(FEWEST_TAG_LISTS_SWEPT, 2 * byTag.size());
+                }
+                t = new TagList(tag);
+                byTag.put(tag, t);
+            }
+            recentTag = t;
+            return t;
         }
 
         ArrayDeque<Queued> queue(int source) {

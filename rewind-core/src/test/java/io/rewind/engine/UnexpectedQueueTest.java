@@ -120,6 +120,33 @@ class UnexpectedQueueTest {
     }
 
     @Test
+    void wildcardReceivesFindEveryTagAcrossManyTagsComingAndGoing() {
+        UnexpectedQueue queue = new UnexpectedQueue();
+        List<Frame> waiting = new ArrayList<>();
+        long sequence = 0;
+        // A tag per iteration, as programs that tag by iteration do: most are taken at once, every
+        // tenth waits, so empty tag lists pile up and are swept while others still hold frames.
+        for (int tag = 0; tag < 1000; tag++) {
+            Frame f = frame(0, tag % 7, tag, 0, ++sequence);
+            queue.add(f);
+            if (tag % 10 == 0) {
+                waiting.add(f);
+            } else {
+                assertSame(f, queue.removeFirst(0, ANY_SOURCE, tag, 0, 0, -1));
+            }
+        }
+        assertEquals(waiting.size(), queue.size());
+        for (Frame f : waiting) {
+            assertNull(queue.first(0, ANY_SOURCE, f.tag + 1, 0, 0, -1), "tag " + (f.tag + 1) + " was taken");
+            assertSame(f, queue.removeFirst(0, ANY_SOURCE, f.tag, 0, 0, -1), "tag " + f.tag);
+        }
+        assertTrue(queue.isEmpty());
+        Frame again = frame(0, 3, 10, 0, ++sequence);
+        queue.add(again);
+        assertSame(again, queue.removeFirst(0, ANY_SOURCE, 10, 0, 0, -1), "a tag used before, after sweeps");
+    }
+
+    @Test
     void aSourceThatIsNoRankFindsNothing() {
         UnexpectedQueue queue = new UnexpectedQueue();
         queue.add(frame(0, 0, 0, 0, 1));
