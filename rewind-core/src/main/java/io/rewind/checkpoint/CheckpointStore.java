@@ -136,15 +136,12 @@ public final class CheckpointStore implements CheckpointWriter {
         try {
             Path dir = target.getParent();
             if (!madeDirs.contains(dir)) {
-                Files.createDirectories(dir);
-                madeDirs.add(dir);
+                makeDir(dir);
             }
             try {
                 writeFile(tmp, bytes, force);
             } catch (NoSuchFileException e) {
-                madeDirs.remove(dir); // removed since: made again, once
-                Files.createDirectories(dir);
-                madeDirs.add(dir);
+                makeDir(dir); // removed since: made again, once
                 writeFile(tmp, bytes, force);
             }
             try {
@@ -160,6 +157,11 @@ public final class CheckpointStore implements CheckpointWriter {
             }
             throw new CheckpointException("cannot write checkpoint " + target + ": " + e.getMessage(), e);
         }
+    }
+
+    private void makeDir(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        madeDirs.add(dir);
     }
 
     private static void writeFile(Path file, byte[] bytes, boolean force) throws IOException {

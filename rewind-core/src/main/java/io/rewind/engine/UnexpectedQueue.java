@@ -12,12 +12,12 @@ import java.util.List;
  * its source looks only at that source's queue; one with {@link Constants#ANY_SOURCE} walks its
  * tag's list (or for {@link Constants#ANY_TAG} too, the context's) to the first frame it accepts.
  * Either way it finds the oldest frame it accepts, as a scan of one queue in arrival order would,
- * stepping over no frame that arrived after it nor over frames of other tags: a rank that restarts gets its
- * peers' logged messages replayed faster than it takes them in, and a single queue of thousands of
- * frames then made every receive it posted scan them (measured in docs/benchmarks.md, "Figure 5");
- * and a wildcard receive that asked every source's queue for its first match cost as many steps as
- * the communicator has ranks, which made a gather of thousands of ranks by wildcard receives
- * quadratic.
+ * stepping over no frame that arrived after it nor over frames of other tags: a rank that restarts
+ * gets its peers' logged messages replayed faster than it takes them in, and a single queue of
+ * thousands of frames then made every receive it posted scan them (measured in docs/benchmarks.md,
+ * "Figure 5"); and a wildcard receive that asked every source's queue for its first match cost as
+ * many steps as the communicator has ranks, which made a gather of thousands of ranks by wildcard
+ * receives quadratic.
  *
  * <p>Not thread-safe: the {@link Mailbox}'s lock guards it. The per-source queues are kept when they
  * empty (a rank's traffic comes back to the same sources); there is one per source of every
@@ -63,7 +63,8 @@ final class UnexpectedQueue {
     /**
      * The oldest frame that matches the envelope (with {@code requiredSequence} >= 0, only the frame
      * with that sequence number), or null: the first match in the source's own queue, or for any
-     * source, of the first matches of every queue of the context, the one that arrived first.
+     * source the first match in arrival order among the frames of the tag (of the context, for any
+     * tag).
      */
     Frame first(int context, int source, int tag, int pattern, int iteration, long requiredSequence) {
         if (size == 0) {
@@ -112,36 +113,17 @@ final class UnexpectedQueue {
 
     /** Whether this very frame is queued (frames compare by identity). */
     boolean contains(Frame frame) {
-        ArrayDeque<Queued> queue = queueHolding(frame);
-        if (queue != null) {
-            for (Queued q : queue) {
-                if (q.frame == frame) {
-                    return true;
-                }
-            }
-        }
-        return false;
+        ContextQueues queues = contextQueues(frame.context, false);
+        return queues != null && queues.queued(frame) != null;
     }
 
     /** Takes this very frame out of the queue; false if it is not queued. */
     boolean remove(Frame frame) {
         ContextQueues queues = contextQueues(frame.context, false);
-        ArrayDeque<Queued> queue = queues == null ? null : queues.queue(frame.source);
-        Queued taken = null;
-        if (queue != null) {
-            for (java.util.Iterator<Queued> it = queue.iterator(); it.hasNext(); ) {
-                Queued q = it.next();
-                if (q.frame == frame) {
-                    it.remove();
-                    taken = q;
-                    break;
-                }
-            }
-        }
+        Queued taken = queues == null ? null : queues.take(frame);
         if (taken == null) {
             return false;
         }
-        queues.unlink(taken);
         size--;
         bytes -= frame.lengthBytes;
         framesBySender[frame.sourceWorld]--;
@@ -223,12 +205,6 @@ final class UnexpectedQueue {
     private static boolean accepts(Frame f, int tag, int pattern, int iteration, long requiredSequence) {
         return f.matches(f.context, f.source, tag, pattern, iteration)
                 && (requiredSequence < 0 || f.sequence == requiredSequence);
-    }
-
-    /** The queue of the frame's context and source, or null if there is none. */
-    private ArrayDeque<Queued> queueHolding(Frame frame) {
-        ContextQueues queues = contextQueues(frame.context, false);
-        return queues == null ? null : queues.queue(frame.source);
     }
 
     /** The queues of a context; null if none and {@code create} is false. */
@@ -371,6 +347,35 @@ final class UnexpectedQueue {
             }
             recentTag = t;
             return t;
+        }
+
+        /** This very frame's node in its source's queue, or null if it is not queued. */
+        Queued queued(Frame frame) {
+            ArrayDeque<Queued> queue = queue(frame.source);
+            if (queue != null) {
+                for (Queued q : queue) {
+                    if (q.frame == frame) {
+                        return q;
+                    }
+                }
+            }
+            return null;
+        }
+
+        /** Takes this very frame out of its source's queue and the lists (one walk); null if not queued. */
+        Queued take(Frame frame) {
+            ArrayDeque<Queued> queue = queue(frame.source);
+            if (queue != null) {
+                for (java.util.Iterator<Queued> it = queue.iterator(); it.hasNext(); ) {
+                    Queued q = it.next();
+                    if (q.frame == frame) {
+                        it.remove();
+                        unlink(q);
+                        return q;
+                    }
+                }
+            }
+            return null;
         }
 
         ArrayDeque<Queued> queue(int source) {

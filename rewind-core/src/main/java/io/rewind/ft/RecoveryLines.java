@@ -115,8 +115,7 @@ public final class RecoveryLines {
                     heldBack[rank].addLast(old);
                 }
             }
-            trimHeldBack(rank);
-            noteRange(rank);
+            trimHeldBack(rank); // and notes the rank's range
         }
         advanceAllComplete(number);
     }

@@ -49,12 +49,13 @@ final class EngineStateCodec {
 
     static byte[] encode(RankEngine engine, MailboxSnapshot mailbox) {
         try {
+            long[] withdrawn = mailbox.withdrawn(); // a copy: taken once
             // Sized for what is known to be large (the queued messages), so that it seldom grows.
             Output bytes = new Output(1024
                     + framesBytes(mailbox.unexpected())
                     + framesBytes(mailbox.held())
                     + 16L * mailbox.frontiers().size()
-                    + 8L * mailbox.withdrawn().length);
+                    + 8L * withdrawn.length);
             DataOutputStream out = new DataOutputStream(bytes);
             out.writeInt(VERSION);
             long[] counters = engine.counters();
@@ -100,7 +101,6 @@ final class EngineStateCodec {
             }
             writeFrames(out, bytes, mailbox.unexpected());
             writeFrames(out, bytes, mailbox.held());
-            long[] withdrawn = mailbox.withdrawn();
             out.writeInt(withdrawn.length / 2);
             for (long w : withdrawn) {
                 out.writeLong(w);
