@@ -144,22 +144,30 @@ final class Link implements AutoCloseable {
         }
     }
 
-    /** Sends one message; safe from several threads. An error closes the link. */
-    void send(Serializable message) {
+    /**
+     * Sends one message; safe from several threads. An error closes the link. Whether the message went
+     * (false: the link was closed, or broke as it was written).
+     */
+    boolean send(Serializable message) {
         synchronized (out) {
             if (closed) {
-                return;
+                return false;
             }
             try {
                 out.writeObject(message);
                 out.reset(); // no back-references across messages: each is read on its own
                 out.flush();
+                return true;
             } catch (IOException e) {
-                if (!closed) {
-                    System.err.println("rewind: link " + name + ": cannot send "
+                // Closed before it is said: a rank process says it over a link (to the launcher), and
+                // if that is the link that broke the notice must find it closed, not fail again.
+                boolean wasOpen = !closed;
+                close();
+                if (wasOpen) {
+                    io.rewind.notice.RuntimeNotices.print("rewind: link " + name + ": cannot send "
                             + message.getClass().getSimpleName() + ": " + e);
                 }
-                close();
+                return false;
             }
         }
     }

@@ -134,6 +134,13 @@ public final class RankProcess implements RankHost {
     }
 
     private int run(JobSecret secret, InetSocketAddress store) throws IOException {
+        // What the runtime has to say goes to the launcher's log, not into the program's output (this
+        // process's standard error is the rank's); once the link is gone, to standard error after all.
+        io.rewind.notice.RuntimeNotices.sendTo(text -> {
+            if (!link.send(new Messages.Diagnostic(rank, incarnation, text))) {
+                System.err.println(text);
+            }
+        });
         eventLogger = new EventLoggerConnection("rank-" + rank + "." + incarnation + "-events", secret);
         link.startReader(this::onMessage, why -> {
             if (!finished) {
@@ -164,8 +171,7 @@ public final class RankProcess implements RankHost {
         // Listen on the interface that reaches the launcher: the peers reach this one the same way.
         InetSocketAddress bind = new InetSocketAddress(link.localAddress(), 0);
         // What the transport has to say goes to the launcher's log, not into the program's output.
-        java.util.function.Consumer<String> diagnostics =
-                text -> link.send(new Messages.Diagnostic(rank, incarnation, text));
+        java.util.function.Consumer<String> diagnostics = io.rewind.notice.RuntimeNotices::print;
         TcpOptions options = TcpOptions.defaults().withLog(diagnostics);
         TcpTransport tcp = TcpTransport.open(
                 rank, incarnation, config.ranks(), bind, secret, ControlMessageCodec.INSTANCE, options);
@@ -397,7 +403,7 @@ public final class RankProcess implements RankHost {
             case Messages.Aborted a -> aborted = new JobAbortedException(a.rank(), a.errorCode(), a.reason());
             case Messages.Finished f -> finished = true;
             case Messages.Answer a -> requests.answered(a);
-            default -> System.err.println("rewind: rank " + rank + ": unexpected message " + m);
+            default -> io.rewind.notice.RuntimeNotices.print("rewind: rank " + rank + ": unexpected message " + m);
         }
     }
 
@@ -471,7 +477,8 @@ public final class RankProcess implements RankHost {
         while (System.nanoTime() < deadline) {
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
         }
-        System.err.println("rewind: rank " + rank + "." + incarnation + " was not killed; ending itself");
+        io.rewind.notice.RuntimeNotices.print(
+                "rewind: rank " + rank + "." + incarnation + " was not killed; ending itself");
         Runtime.getRuntime().halt(137);
     }
 

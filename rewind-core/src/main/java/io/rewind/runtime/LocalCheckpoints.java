@@ -81,7 +81,7 @@ final class LocalCheckpoints implements StoredLines {
     }
 
     private CheckpointImage load(int rank, long line) {
-        return store.loadWithChannelState(rank, line, why -> System.err.println("rewind: " + why));
+        return store.loadWithChannelState(rank, line, why -> io.rewind.notice.RuntimeNotices.print("rewind: " + why));
     }
 
     void discardAfter(int rank, long line) {
@@ -101,7 +101,7 @@ final class LocalCheckpoints implements StoredLines {
 
     @Override
     public long newestCommonLine(Collection<Integer> ranks, long atMost) {
-        return store.newestCommonLine(ranks, atMost, why -> System.err.println("rewind: " + why));
+        return store.newestCommonLine(ranks, atMost, why -> io.rewind.notice.RuntimeNotices.print("rewind: " + why));
     }
 
     @Override
@@ -124,7 +124,7 @@ final class LocalCheckpoints implements StoredLines {
                 Files.deleteIfExists(p);
             }
         } catch (IOException e) {
-            System.err.println("rewind: could not remove " + folder + ": " + e.getMessage());
+            io.rewind.notice.RuntimeNotices.print("rewind: could not remove " + folder + ": " + e.getMessage());
         }
     }
 }

@@ -28,6 +28,8 @@ public final class OutputRouter {
     private static PrintStream installedOut;
 
     private static PrintStream installedErr;
+    /** The stream {@link #installedErr} wraps: where threads of no rank print. */
+    private static PrintStream installedErrOriginal;
 
     private OutputRouter() {}
 
@@ -37,14 +39,28 @@ public final class OutputRouter {
      * wrapped, so rank output is never lost to a stream swapped in and out between jobs.
      */
     public static synchronized void install() {
+        io.rewind.notice.RuntimeNotices.unroutedTo(OutputRouter::printUnrouted);
         if (System.out != installedOut) {
             installedOut = new PrintStream(new Routing(System.out, false), true, StandardCharsets.UTF_8);
             System.setOut(installedOut);
         }
         if (System.err != installedErr) {
+            installedErrOriginal = System.err;
             installedErr = new PrintStream(new Routing(System.err, true), true, StandardCharsets.UTF_8);
             System.setErr(installedErr);
         }
+    }
+
+    /**
+     * Prints {@code line} to the standard error that threads of no rank print to, whichever thread
+     * calls: the runtime's notices ({@link io.rewind.notice.RuntimeNotices}), never part of a rank's output.
+     */
+    static void printUnrouted(String line) {
+        PrintStream err;
+        synchronized (OutputRouter.class) {
+            err = System.err == installedErr && installedErrOriginal != null ? installedErrOriginal : System.err;
+        }
+        err.println(line);
     }
 
     /** The streams a launcher prints to directly, bypassing routing (the process's real stdout/stderr). */

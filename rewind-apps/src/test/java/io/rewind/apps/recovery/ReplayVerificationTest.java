@@ -66,7 +66,9 @@ class ReplayVerificationTest {
     }
 
     private static void assertNamed(ProtocolDescriptor p, JobResult r, String what) {
-        assertFalse(r.ok(), "the job ended well: " + r.output(1));
+        assertFalse(
+                r.ok(),
+                () -> "the job ended well: " + r.output(1) + "\n" + r.report().summary());
         String reason = r.abortReason();
         assertTrue(reason != null && NAMED.matcher(reason).find(), () -> "abort reason: " + reason);
         assertTrue(reason.contains("protocol " + p.name() + ":"), reason);
@@ -90,16 +92,22 @@ class ReplayVerificationTest {
     @MethodSource("senderLogging")
     void twoReplayedMessagesThatTradePayloadsAreCaughtAtTheReceiver(ProtocolDescriptor p) {
         ReplayFault.SWAP_TWO_MESSAGES.arm();
-        assertNamed(p, run(p, "repeatable", "1@o22", true), "is not the one rank 0 logged");
-        assertTrue(ReplayFault.spent(), "the fault was applied");
+        JobResult r = run(p, "repeatable", "1@o22", true);
+        assertTrue(
+                ReplayFault.spent(),
+                () -> "the fault was applied:\n" + r.report().summary());
+        assertNamed(p, r, "is not the one rank 0 logged");
     }
 
     @ParameterizedTest
     @MethodSource("senderLogging")
     void aPayloadChangedInTheLogIsCaughtAtTheReceiver(ProtocolDescriptor p) {
         ReplayFault.ALTER_A_PAYLOAD.arm();
-        assertNamed(p, run(p, "repeatable", "1@o22", true), "is not the one rank 0 logged");
-        assertTrue(ReplayFault.spent(), "the fault was applied");
+        JobResult r = run(p, "repeatable", "1@o22", true);
+        assertTrue(
+                ReplayFault.spent(),
+                () -> "the fault was applied:\n" + r.report().summary());
+        assertNamed(p, r, "is not the one rank 0 logged");
     }
 
     @ParameterizedTest

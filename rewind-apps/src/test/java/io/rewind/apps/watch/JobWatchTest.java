@@ -127,6 +127,23 @@ class JobWatchTest {
         assertEquals("SUCCEEDED", watch.figures().state());
     }
 
+    /**
+     * Waits (at most a minute) for {@code latch}; fails at once, with what the job said, if the job ends
+     * first: a job that failed before the gate is reported as it failed, not as a wait that timed out.
+     */
+    private static void awaitWhileTheJobRuns(CountDownLatch latch, CompletableFuture<JobResult> job, String what)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!latch.await(50, TimeUnit.MILLISECONDS)) {
+            if (job.isDone()) {
+                String how = job.handle((r, e) -> e != null ? e.toString() : r.describeFailures())
+                        .join();
+                throw new AssertionError(what + ": the job ended first: " + how);
+            }
+            assertTrue(System.nanoTime() < deadline, what + " within a minute, the job still running");
+        }
+    }
+
     @Test
     void theJobsMBeansShowItWhileItRunsOverJmx() throws Exception {
         CountDownLatch reached = new CountDownLatch(2);
@@ -160,10 +177,19 @@ class JobWatchTest {
                 watch.ended(ok);
             }
         };
-        CompletableFuture<JobResult> job = CompletableFuture.supplyAsync(() -> Job.run(steps(2).build(), counting));
+        // On a thread of its own, not the common pool (one thread on two cores, and anything else in
+        // this JVM that uses it would keep the job from starting).
+        CompletableFuture<JobResult> job = new CompletableFuture<>();
+        Thread.ofPlatform().name("job-watch-test-job").daemon(true).start(() -> {
+            try {
+                job.complete(Job.run(steps(2).build(), counting));
+            } catch (Throwable t) {
+                job.completeExceptionally(t);
+            }
+        });
         try (JMXConnector client = JMXConnectorFactory.connect(server.getAddress())) {
-            assertTrue(reached.await(60, TimeUnit.SECONDS), "both ranks reach the gate");
-            assertTrue(lines.await(60, TimeUnit.SECONDS), "the watch took every line");
+            awaitWhileTheJobRuns(reached, job, "both ranks reach the gate");
+            awaitWhileTheJobRuns(lines, job, "the watch took every line");
             MBeanServerConnection jmx = client.getMBeanServerConnection();
             ObjectName jobName = JobMBeans.jobName(watch.registeredAs());
             assertEquals(2, jmx.getAttribute(jobName, "Ranks"));

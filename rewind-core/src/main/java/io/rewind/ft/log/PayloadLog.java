@@ -134,15 +134,15 @@ public final class PayloadLog implements AutoCloseable {
             long reserved = blocks.reserve();
             if (reserved < config.reserveBytes()) {
                 // Said, not thrown: the log works without its reserve, only slower while it grows.
-                System.err.printf(
+                io.rewind.notice.RuntimeNotices.print(String.format(
                         java.util.Locale.ROOT,
                         "rewind: rank %d: payload log reserve cut to %d MiB of the %d MiB asked: the machine "
-                                + "has %d MiB available, and a reserve leaves at least %d MiB to the rest%n",
+                                + "has %d MiB available, and a reserve leaves at least %d MiB to the rest",
                         rank,
                         reserved >> 20,
                         config.reserveBytes() >> 20,
                         Math.max(0, SystemMemory.availableBytes()) >> 20,
-                        OffHeapBlockSource.reserveMarginBytes() >> 20);
+                        OffHeapBlockSource.reserveMarginBytes() >> 20));
             }
         }
         return new BlockAppender(blocks, config.blockBytes());

@@ -155,8 +155,8 @@ public final class CausalOutcomes implements OutcomeLog {
         } catch (IllegalArgumentException e) {
             // Not words this protocol wrote: a peer that runs another protocol or version. Its outcomes
             // cannot be kept; the job goes on, and says so.
-            System.err.println("rewind: rank " + rank + " refused the determinants on a frame of rank "
-                    + frame.sourceWorld() + ": " + e.getMessage());
+            io.rewind.notice.RuntimeNotices.print("rewind: rank " + rank
+                    + " refused the determinants on a frame of rank " + frame.sourceWorld() + ": " + e.getMessage());
         }
     }
 

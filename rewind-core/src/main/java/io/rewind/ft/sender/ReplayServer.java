@@ -63,6 +63,8 @@ final class ReplayServer {
     private volatile boolean serving;
     /** Frames replayed so far. */
     private long replayedFrames;
+    /** The faults armed before this layer was made, the only ones it may apply ({@link ReplayFault}). */
+    private final long faultArmingsBefore = ReplayFault.armings();
 
     ReplayServer(int worldRank, int incarnation, Host host) {
         this.worldRank = worldRank;
@@ -300,7 +302,7 @@ final class ReplayServer {
         c.awaitingAck = true;
         c.done = !more;
         replayedFrames += out.size();
-        return ReplayFault.applyTo(out);
+        return ReplayFault.applyTo(out, faultArmingsBefore);
     }
 
     /** Lock held: logged frame {@code i} of {@code channel} as replayed to {@code peer}. */

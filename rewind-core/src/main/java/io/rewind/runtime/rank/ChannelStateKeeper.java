@@ -151,8 +151,9 @@ final class ChannelStateKeeper implements InTransitSink {
             // Not kept: the line is then not complete for a restart that needs these messages, and a
             // recovery goes back further. Said once per line.
             if (count == PARTS_PER_INCARNATION) {
-                System.err.println("rewind: rank " + rank + " kept " + (count - 1) + " parts of line " + line
-                        + "'s channel state; messages crossing it later are not kept with it");
+                io.rewind.notice.RuntimeNotices.print(
+                        "rewind: rank " + rank + " kept " + (count - 1) + " parts of line " + line
+                                + "'s channel state; messages crossing it later are not kept with it");
                 partsWritten.put(line, count);
             }
             return;
@@ -164,8 +165,8 @@ final class ChannelStateKeeper implements InTransitSink {
             writer.writeInTransit(new CheckpointImage(rank, line, section), part);
         } catch (CheckpointException e) {
             // The line then stays incomplete for a restart that needs these messages; nothing else is lost.
-            System.err.println("rewind: rank " + rank + " could not keep the messages in transit across line " + line
-                    + ": " + e.getMessage());
+            io.rewind.notice.RuntimeNotices.print("rewind: rank " + rank
+                    + " could not keep the messages in transit across line " + line + ": " + e.getMessage());
             return;
         }
         partsWritten.put(line, count);

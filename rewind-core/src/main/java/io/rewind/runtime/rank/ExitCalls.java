@@ -45,8 +45,9 @@ final class ExitCalls {
             // New stack maps need every class the rewritten methods merge, and one may be missing from
             // the class path (an optional dependency). Leave the class as it is: its System.exit then
             // ends the JVM, as it would without Rewind.
-            System.err.println("rewind: " + model.thisClass().asInternalName().replace('/', '.')
-                    + " keeps its System.exit calls (they end every rank of this JVM): " + e.getMessage());
+            io.rewind.notice.RuntimeNotices.print(
+                    "rewind: " + model.thisClass().asInternalName().replace('/', '.')
+                            + " keeps its System.exit calls (they end every rank of this JVM): " + e.getMessage());
             return bytes;
         }
     }

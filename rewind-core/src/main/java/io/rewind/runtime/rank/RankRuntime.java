@@ -380,7 +380,7 @@ public final class RankRuntime {
     private RankOutcome onRankThrew(int rank, Throwable cause) {
         if (cause instanceof ReplayMismatch.ReplayMismatchError m) {
             // A recovery that went wrong, found where it did: one line, and the job ends.
-            System.err.println("rewind: " + m.getMessage());
+            io.rewind.notice.RuntimeNotices.print("rewind: " + m.getMessage());
             abort(rank, 1, m.getMessage());
             return new RankOutcome(rank, RankOutcome.Status.FAILED, m.getMessage(), m);
         }
@@ -392,7 +392,8 @@ public final class RankRuntime {
         // One line as it happens; the job's end prints the failure once with its stack, the ranks it
         // struck grouped (JobResult.describeFailures), so many ranks failing alike do not print many traces.
         StackTraceElement[] at = cause.getStackTrace();
-        System.err.println("rewind: rank " + rank + " failed: " + cause + (at.length > 0 ? " (at " + at[0] + ")" : ""));
+        io.rewind.notice.RuntimeNotices.print(
+                "rewind: rank " + rank + " failed: " + cause + (at.length > 0 ? " (at " + at[0] + ")" : ""));
         abort(rank, 1, "rank " + rank + " failed: " + cause);
         return new RankOutcome(rank, RankOutcome.Status.FAILED, cause.toString(), cause);
     }
