@@ -140,8 +140,27 @@ class JobWatchTest {
                         .join();
                 throw new AssertionError(what + ": the job ended first: " + how);
             }
-            assertTrue(System.nanoTime() < deadline, what + " within a minute, the job still running");
+            if (System.nanoTime() >= deadline) {
+                throw new AssertionError(
+                        what + " within a minute, the job still running; its threads:\n" + rewindThreads());
+            }
         }
+    }
+
+    /** Where the threads of the runtime are, a few frames each: what a wait that timed out waited for. */
+    private static String rewindThreads() {
+        StringBuilder b = new StringBuilder();
+        Thread.getAllStackTraces().forEach((t, stack) -> {
+            if (t.getName().startsWith("rewind")
+                    || t.getName().startsWith("rank-")
+                    || t.getName().startsWith("job-watch")) {
+                b.append(t.getName()).append(' ').append(t.getState()).append('\n');
+                for (int i = 0; i < Math.min(8, stack.length); i++) {
+                    b.append("    at ").append(stack[i]).append('\n');
+                }
+            }
+        });
+        return b.toString();
     }
 
     @Test
