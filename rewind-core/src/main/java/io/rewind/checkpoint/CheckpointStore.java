@@ -90,12 +90,15 @@ public final class CheckpointStore implements CheckpointWriter {
     /** Writes atomically, then deletes lines older than the latest {@code keepLines}. Returns bytes written. */
     @Override
     public long write(CheckpointImage image) {
-        return writeEncoded(image.rank(), image.line(), CheckpointFormat.encode(image));
+        byte[] bytes = CheckpointFormat.encode(image);
+        writeEncoded(image.rank(), image.line(), bytes);
+        return bytes.length;
     }
 
     /**
      * Writes a line already encoded by {@link CheckpointFormat#encode} (a copy received from another
-     * node, say), as {@link #write} does. Returns bytes written.
+     * node, say), as {@link #write} does. Returns the oldest line of the rank's folder after the write
+     * and its prune (from the write's own listing: the caller need not list the folder again).
      */
     public long writeEncoded(int rank, long line, byte[] bytes) {
         // One listing of the rank's folder serves the whole write: parts kept with an earlier file of
@@ -105,8 +108,7 @@ public final class CheckpointStore implements CheckpointWriter {
         RankFolder before = list(rank);
         deleteParts(rank, before.parts(), p -> p[0] == line);
         writeAtomically(file(rank, line), bytes);
-        prune(rank, before.withLine(line));
-        return bytes.length;
+        return prune(rank, before.withLine(line));
     }
 
     @Override
@@ -431,18 +433,19 @@ public final class CheckpointStore implements CheckpointWriter {
         pruning.writeLock().unlock();
     }
 
-    private void prune(int rank, RankFolder folder) {
+    /** Deletes what {@code folder} holds beyond the lines kept; the oldest line left. */
+    private long prune(int rank, RankFolder folder) {
         if (!pruning.readLock().tryLock()) {
-            return; // a recovery is reading lines: the rank's next write prunes
+            return folder.lines().getFirst(); // a recovery is reading lines: the rank's next write prunes
         }
         try {
-            pruneHeld(rank, folder);
+            return pruneHeld(rank, folder);
         } finally {
             pruning.readLock().unlock();
         }
     }
 
-    private void pruneHeld(int rank, RankFolder folder) {
+    private long pruneHeld(int rank, RankFolder folder) {
         List<Long> lines = folder.lines();
         long heldFrom = keepFrom;
         int firstKept = 0;
@@ -462,5 +465,6 @@ public final class CheckpointStore implements CheckpointWriter {
             long oldestKept = lines.get(firstKept);
             deleteParts(rank, folder.parts(), p -> p[0] < oldestKept);
         }
+        return lines.get(firstKept);
     }
 }

@@ -126,9 +126,9 @@ final class NodeStore implements AutoCloseable {
             if (s.part() > 0) {
                 files.writeInTransitEncoded(s.rank(), s.line(), s.part(), s.bytes());
             } else {
-                files.writeEncoded(s.rank(), s.line(), s.bytes());
+                long oldest = files.writeEncoded(s.rank(), s.line(), s.bytes());
                 rank.writers.put(s.line(), s.incarnation());
-                rank.writers.headMap(files.lines(s.rank()).getFirst()).clear();
+                rank.writers.headMap(oldest).clear();
             }
         }
         List<String> holders = new ArrayList<>(List.of(node));

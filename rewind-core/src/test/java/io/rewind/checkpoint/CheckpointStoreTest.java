@@ -47,6 +47,17 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void anEncodedWriteSaysTheOldestLineLeft() {
+        CheckpointStore store = new CheckpointStore(dir, 2);
+        long[] oldest = new long[5];
+        for (long line = 1; line <= 5; line++) {
+            oldest[(int) line - 1] = store.writeEncoded(0, line, CheckpointFormat.encode(image(0, line, (byte) line)));
+            assertEquals(store.lines(0).getFirst(), oldest[(int) line - 1]);
+        }
+        assertArrayEquals(new long[] {1, 1, 2, 3, 4}, oldest);
+    }
+
+    @Test
     void aRollbackDiscardsTheLinesAfterItSoRewritingKeepsTheRightOnes() {
         CheckpointStore store = new CheckpointStore(dir, 2);
         for (long line = 1; line <= 3; line++) {
