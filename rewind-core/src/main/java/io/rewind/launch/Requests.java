@@ -35,10 +35,13 @@ final class Requests {
         long id = nextId.incrementAndGet();
         CompletableFuture<Serializable> f = new CompletableFuture<>();
         waiting.put(id, f);
-        link.send(new Messages.Request(id, body));
+        boolean sent = link.send(new Messages.Request(id, body));
         String closed = closedBecause;
         if (closed != null) {
             fail(id, closed);
+        } else if (!sent) {
+            // The link broke as the request was written: its reader says why soon, but nobody need wait.
+            fail(id, link.name() + " closed (the request could not be sent)");
         }
         return f;
     }
