@@ -24,6 +24,14 @@ import java.util.concurrent.Executor;
  * io.rewind.ft.RecoveryLines#complete}). Until then the line counts as lacking them, so a recovery
  * that comes first goes back further and loses nothing; the rank does not wait.
  *
+ * <p>A copy taken for the line the rank is writing waits until that line is written ({@link
+ * #lineWritten}): the mailbox hands copies over from the moment the rank takes the line's snapshot,
+ * before its file is written, and writing a line deletes the parts kept with an earlier file of its
+ * number ({@link CheckpointStore#writeEncoded}): a part written first went with them, and the report
+ * of a later part of the same channel, which counts every message of the channel up to its own, made
+ * the line count as holding the lost ones. Written after the line, a part survives it, and its report
+ * reaches the coordinator after the line it is for (one that came first was ignored).
+ *
  * <p>An incarnation that ends {@link #close closes} its keeper before it is reported gone: copies not
  * yet written are dropped, as a crash drops them, and no part of a dead incarnation is written after
  * the coordinator has chosen the line its successor restarts from (which may rewrite the same lines).
@@ -55,6 +63,11 @@ final class ChannelStateKeeper implements InTransitSink {
     private boolean scheduled;
     /** Guarded by {@link #taken}: the incarnation ended; nothing more is taken or written. */
     private boolean closed;
+    /**
+     * Guarded by {@link #taken}: the newest line the incarnation has written or restarted from (0: none);
+     * copies taken for a newer line (the one being written) wait for it.
+     */
+    private long written;
     /** Held for each turn of the writing thread: {@link #close} waits for the one under way. */
     private final Object writing = new Object();
     /** Per line, the parts this incarnation wrote. Under {@link #writing}. */
@@ -87,8 +100,26 @@ final class ChannelStateKeeper implements InTransitSink {
                 return;
             }
             taken.add(new Crossing(copy, receiverLine));
-            if (scheduled) {
-                return; // the turn already due takes this one too
+            if (scheduled || receiverLine > written) {
+                return; // the turn already due takes this one too, or its line is still being written
+            }
+            scheduled = true;
+        }
+        writingThread.execute(this::writeTaken);
+    }
+
+    /**
+     * The incarnation has written line {@code line} (after it has reported it), or restarted from it:
+     * the copies taken for it may be written now. On the rank's thread.
+     */
+    void lineWritten(long line) {
+        synchronized (taken) {
+            if (closed || line <= written) {
+                return;
+            }
+            written = line;
+            if (scheduled || taken.isEmpty()) {
+                return;
             }
             scheduled = true;
         }
@@ -109,17 +140,25 @@ final class ChannelStateKeeper implements InTransitSink {
         }
     }
 
-    /** One turn of the writing thread: every copy taken so far, to the lines it crossed. */
+    /**
+     * One turn of the writing thread: every copy taken so far whose lines are written, to the lines it
+     * crossed (the others wait for {@link #lineWritten}).
+     */
     private void writeTaken() {
         synchronized (writing) {
-            List<Crossing> batch;
+            List<Crossing> batch = new ArrayList<>();
             synchronized (taken) {
                 scheduled = false;
                 if (closed) {
                     return;
                 }
-                batch = new ArrayList<>(taken);
-                taken.clear();
+                for (java.util.Iterator<Crossing> it = taken.iterator(); it.hasNext(); ) {
+                    Crossing c = it.next();
+                    if (c.receiverLine() <= written) {
+                        batch.add(c);
+                        it.remove();
+                    }
+                }
             }
             // Each frame goes to every kept line it crossed: from the line after its sender's, up to the
             // line this rank had written when it arrived.

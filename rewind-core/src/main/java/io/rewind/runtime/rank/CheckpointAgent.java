@@ -221,6 +221,11 @@ public final class CheckpointAgent {
                 new long[] {counters[0], counters[1]},
                 bytes,
                 System.nanoTime() - t0);
+        if (incarnation.channelState != null) {
+            // Only now are the messages that crossed the line since its snapshot kept with it: a part
+            // written before the file would go with the file's write, and its report would come first.
+            incarnation.channelState.lineWritten(line);
+        }
     }
 
     /**

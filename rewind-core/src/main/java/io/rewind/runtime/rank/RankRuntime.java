@@ -182,6 +182,9 @@ public final class RankRuntime {
             // The messages in transit across the line join the queues as if they had arrived right after it.
             MailboxSnapshot queues = ChannelState.withInTransit(state.mailbox(), image);
             inc.engine.restoreLine(queues, Math.toIntExact(image.line()));
+            if (inc.channelState != null) {
+                inc.channelState.lineWritten(image.line()); // what crosses the line from here on is kept with it
+            }
             inc.restoredFrontiers = queues.frontiers();
             inc.protocol.restartedFrom(image.line());
             byte[] protocolState = image.sections().get(CheckpointAgent.PROTOCOL_SECTION);
