@@ -47,6 +47,19 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void namesArePaddedAsTheFormatPadsThem() {
+        for (long v : new long[] {0, 7, 42, 9999, 12345, 99999, 100000, 123456789012L, 1234567890123L}) {
+            for (int width : new int[] {4, 5, 12}) {
+                assertEquals(String.format("%0" + width + "d", v), CheckpointStore.zeroPadded(v, width));
+            }
+        }
+        CheckpointStore store = new CheckpointStore(dir, 2);
+        assertEquals(
+                dir.resolve("rank-00003").resolve("line-000000000017.transit-0002.ckpt"), store.partFile(3, 17, 2));
+        assertEquals(dir.resolve("rank-00003").resolve("line-000000000017.ckpt"), store.file(3, 17));
+    }
+
+    @Test
     void anEncodedWriteSaysTheOldestLineLeft() {
         CheckpointStore store = new CheckpointStore(dir, 2);
         long[] oldest = new long[5];
