@@ -1,6 +1,7 @@
 package io.rewind.launch;
 
 import io.rewind.launch.liveness.PeerWatch;
+import io.rewind.notice.RuntimeNotices;
 import io.rewind.transport.JobSecret;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -164,7 +165,7 @@ final class Link implements AutoCloseable {
                 boolean wasOpen = !closed;
                 close();
                 if (wasOpen) {
-                    io.rewind.notice.RuntimeNotices.print("rewind: link " + name + ": cannot send "
+                    RuntimeNotices.print("rewind: link " + name + ": cannot send "
                             + message.getClass().getSimpleName() + ": " + e);
                 }
                 return false;

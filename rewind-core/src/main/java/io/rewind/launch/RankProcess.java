@@ -12,6 +12,7 @@ import io.rewind.ft.EventLogger;
 import io.rewind.ft.ProtocolServices;
 import io.rewind.ft.RankProtocol;
 import io.rewind.ft.RecoveryLines;
+import io.rewind.notice.RuntimeNotices;
 import io.rewind.runtime.CommunicatorRegistry;
 import io.rewind.runtime.InputRouter;
 import io.rewind.runtime.JobAbortedException;
@@ -136,7 +137,7 @@ public final class RankProcess implements RankHost {
     private int run(JobSecret secret, InetSocketAddress store) throws IOException {
         // What the runtime has to say goes to the launcher's log, not into the program's output (this
         // process's standard error is the rank's); once the link is gone, to standard error after all.
-        io.rewind.notice.RuntimeNotices.sendTo(text -> {
+        RuntimeNotices.sendTo(text -> {
             if (!link.send(new Messages.Diagnostic(rank, incarnation, text))) {
                 System.err.println(text);
             }
@@ -171,7 +172,7 @@ public final class RankProcess implements RankHost {
         // Listen on the interface that reaches the launcher: the peers reach this one the same way.
         InetSocketAddress bind = new InetSocketAddress(link.localAddress(), 0);
         // What the transport has to say goes to the launcher's log, not into the program's output.
-        java.util.function.Consumer<String> diagnostics = io.rewind.notice.RuntimeNotices::print;
+        java.util.function.Consumer<String> diagnostics = RuntimeNotices::print;
         TcpOptions options = TcpOptions.defaults().withLog(diagnostics);
         TcpTransport tcp = TcpTransport.open(
                 rank, incarnation, config.ranks(), bind, secret, ControlMessageCodec.INSTANCE, options);
@@ -403,7 +404,7 @@ public final class RankProcess implements RankHost {
             case Messages.Aborted a -> aborted = new JobAbortedException(a.rank(), a.errorCode(), a.reason());
             case Messages.Finished f -> finished = true;
             case Messages.Answer a -> requests.answered(a);
-            default -> io.rewind.notice.RuntimeNotices.print("rewind: rank " + rank + ": unexpected message " + m);
+            default -> RuntimeNotices.print("rewind: rank " + rank + ": unexpected message " + m);
         }
     }
 
@@ -477,8 +478,7 @@ public final class RankProcess implements RankHost {
         while (System.nanoTime() < deadline) {
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(100));
         }
-        io.rewind.notice.RuntimeNotices.print(
-                "rewind: rank " + rank + "." + incarnation + " was not killed; ending itself");
+        RuntimeNotices.print("rewind: rank " + rank + "." + incarnation + " was not killed; ending itself");
         Runtime.getRuntime().halt(137);
     }
 

@@ -3,6 +3,7 @@ package io.rewind.runtime;
 import io.rewind.checkpoint.CheckpointImage;
 import io.rewind.checkpoint.CheckpointStore;
 import io.rewind.ft.logger.LoggerNodes;
+import io.rewind.notice.RuntimeNotices;
 import io.rewind.runtime.coordinator.RecoveryCoordinator;
 import io.rewind.runtime.coordinator.StoredLines;
 import io.rewind.runtime.rank.RankImage;
@@ -81,7 +82,7 @@ final class LocalCheckpoints implements StoredLines {
     }
 
     private CheckpointImage load(int rank, long line) {
-        return store.loadWithChannelState(rank, line, why -> io.rewind.notice.RuntimeNotices.print("rewind: " + why));
+        return store.loadWithChannelState(rank, line, why -> RuntimeNotices.print("rewind: " + why));
     }
 
     void discardAfter(int rank, long line) {
@@ -101,7 +102,7 @@ final class LocalCheckpoints implements StoredLines {
 
     @Override
     public long newestCommonLine(Collection<Integer> ranks, long atMost) {
-        return store.newestCommonLine(ranks, atMost, why -> io.rewind.notice.RuntimeNotices.print("rewind: " + why));
+        return store.newestCommonLine(ranks, atMost, why -> RuntimeNotices.print("rewind: " + why));
     }
 
     @Override
@@ -124,7 +125,7 @@ final class LocalCheckpoints implements StoredLines {
                 Files.deleteIfExists(p);
             }
         } catch (IOException e) {
-            io.rewind.notice.RuntimeNotices.print("rewind: could not remove " + folder + ": " + e.getMessage());
+            RuntimeNotices.print("rewind: could not remove " + folder + ": " + e.getMessage());
         }
     }
 }

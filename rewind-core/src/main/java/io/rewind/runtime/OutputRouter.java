@@ -1,5 +1,6 @@
 package io.rewind.runtime;
 
+import io.rewind.notice.RuntimeNotices;
 import java.io.ByteArrayOutputStream;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -39,7 +40,7 @@ public final class OutputRouter {
      * wrapped, so rank output is never lost to a stream swapped in and out between jobs.
      */
     public static synchronized void install() {
-        io.rewind.notice.RuntimeNotices.unroutedTo(OutputRouter::printUnrouted);
+        RuntimeNotices.unroutedTo(OutputRouter::printUnrouted);
         if (System.out != installedOut) {
             installedOut = new PrintStream(new Routing(System.out, false), true, StandardCharsets.UTF_8);
             System.setOut(installedOut);
@@ -53,12 +54,12 @@ public final class OutputRouter {
 
     /**
      * Prints {@code line} to the standard error that threads of no rank print to, whichever thread
-     * calls: the runtime's notices ({@link io.rewind.notice.RuntimeNotices}), never part of a rank's output.
+     * calls: the runtime's notices ({@link RuntimeNotices}), never part of a rank's output.
      */
     static void printUnrouted(String line) {
         PrintStream err;
         synchronized (OutputRouter.class) {
-            err = System.err == installedErr && installedErrOriginal != null ? installedErrOriginal : System.err;
+            err = System.err == installedErr ? installedErrOriginal : System.err;
         }
         err.println(line);
     }

@@ -1,5 +1,6 @@
 package io.rewind.ft.log;
 
+import io.rewind.notice.RuntimeNotices;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
@@ -134,7 +135,7 @@ public final class PayloadLog implements AutoCloseable {
             long reserved = blocks.reserve();
             if (reserved < config.reserveBytes()) {
                 // Said, not thrown: the log works without its reserve, only slower while it grows.
-                io.rewind.notice.RuntimeNotices.print(String.format(
+                RuntimeNotices.print(String.format(
                         java.util.Locale.ROOT,
                         "rewind: rank %d: payload log reserve cut to %d MiB of the %d MiB asked: the machine "
                                 + "has %d MiB available, and a reserve leaves at least %d MiB to the rest",

@@ -4,6 +4,7 @@ import io.rewind.engine.FaultTolerance.ForcedMatch;
 import io.rewind.engine.Frame;
 import io.rewind.ft.RecoveryLines;
 import io.rewind.ft.sender.OutcomeLog;
+import io.rewind.notice.RuntimeNotices;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -155,8 +156,8 @@ public final class CausalOutcomes implements OutcomeLog {
         } catch (IllegalArgumentException e) {
             // Not words this protocol wrote: a peer that runs another protocol or version. Its outcomes
             // cannot be kept; the job goes on, and says so.
-            io.rewind.notice.RuntimeNotices.print("rewind: rank " + rank
-                    + " refused the determinants on a frame of rank " + frame.sourceWorld() + ": " + e.getMessage());
+            RuntimeNotices.print("rewind: rank " + rank + " refused the determinants on a frame of rank "
+                    + frame.sourceWorld() + ": " + e.getMessage());
         }
     }
 

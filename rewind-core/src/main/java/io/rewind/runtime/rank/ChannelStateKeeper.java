@@ -7,6 +7,7 @@ import io.rewind.checkpoint.CheckpointWriter;
 import io.rewind.engine.ChannelKey;
 import io.rewind.engine.Frame;
 import io.rewind.engine.InTransitSink;
+import io.rewind.notice.RuntimeNotices;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -190,9 +191,8 @@ final class ChannelStateKeeper implements InTransitSink {
             // Not kept: the line is then not complete for a restart that needs these messages, and a
             // recovery goes back further. Said once per line.
             if (count == PARTS_PER_INCARNATION) {
-                io.rewind.notice.RuntimeNotices.print(
-                        "rewind: rank " + rank + " kept " + (count - 1) + " parts of line " + line
-                                + "'s channel state; messages crossing it later are not kept with it");
+                RuntimeNotices.print("rewind: rank " + rank + " kept " + (count - 1) + " parts of line " + line
+                        + "'s channel state; messages crossing it later are not kept with it");
                 partsWritten.put(line, count);
             }
             return;
@@ -204,8 +204,8 @@ final class ChannelStateKeeper implements InTransitSink {
             writer.writeInTransit(new CheckpointImage(rank, line, section), part);
         } catch (CheckpointException e) {
             // The line then stays incomplete for a restart that needs these messages; nothing else is lost.
-            io.rewind.notice.RuntimeNotices.print("rewind: rank " + rank
-                    + " could not keep the messages in transit across line " + line + ": " + e.getMessage());
+            RuntimeNotices.print("rewind: rank " + rank + " could not keep the messages in transit across line " + line
+                    + ": " + e.getMessage());
             return;
         }
         partsWritten.put(line, count);

@@ -1,5 +1,6 @@
 package io.rewind.runtime.rank;
 
+import io.rewind.notice.RuntimeNotices;
 import java.lang.classfile.ClassFile;
 import java.lang.classfile.ClassHierarchyResolver;
 import java.lang.classfile.ClassModel;
@@ -45,9 +46,8 @@ final class ExitCalls {
             // New stack maps need every class the rewritten methods merge, and one may be missing from
             // the class path (an optional dependency). Leave the class as it is: its System.exit then
             // ends the JVM, as it would without Rewind.
-            io.rewind.notice.RuntimeNotices.print(
-                    "rewind: " + model.thisClass().asInternalName().replace('/', '.')
-                            + " keeps its System.exit calls (they end every rank of this JVM): " + e.getMessage());
+            RuntimeNotices.print("rewind: " + model.thisClass().asInternalName().replace('/', '.')
+                    + " keeps its System.exit calls (they end every rank of this JVM): " + e.getMessage());
             return bytes;
         }
     }

@@ -13,6 +13,7 @@ import io.rewind.engine.RewindException;
 import io.rewind.engine.Transport;
 import io.rewind.ft.Protocol;
 import io.rewind.ft.log.LogStatistics;
+import io.rewind.notice.RuntimeNotices;
 import io.rewind.runtime.FailureSchedule;
 import io.rewind.runtime.InputRouter;
 import io.rewind.runtime.JobAbortedException;
@@ -383,7 +384,7 @@ public final class RankRuntime {
     private RankOutcome onRankThrew(int rank, Throwable cause) {
         if (cause instanceof ReplayMismatch.ReplayMismatchError m) {
             // A recovery that went wrong, found where it did: one line, and the job ends.
-            io.rewind.notice.RuntimeNotices.print("rewind: " + m.getMessage());
+            RuntimeNotices.print("rewind: " + m.getMessage());
             abort(rank, 1, m.getMessage());
             return new RankOutcome(rank, RankOutcome.Status.FAILED, m.getMessage(), m);
         }
@@ -395,7 +396,7 @@ public final class RankRuntime {
         // One line as it happens; the job's end prints the failure once with its stack, the ranks it
         // struck grouped (JobResult.describeFailures), so many ranks failing alike do not print many traces.
         StackTraceElement[] at = cause.getStackTrace();
-        io.rewind.notice.RuntimeNotices.print(
+        RuntimeNotices.print(
                 "rewind: rank " + rank + " failed: " + cause + (at.length > 0 ? " (at " + at[0] + ")" : ""));
         abort(rank, 1, "rank " + rank + " failed: " + cause);
         return new RankOutcome(rank, RankOutcome.Status.FAILED, cause.toString(), cause);
