@@ -23,6 +23,7 @@ import java.util.regex.Pattern;
  *
  * <pre>
  *   jobDir/rank-00003/line-000000000007.ckpt
+ *   jobDir/rank-00003/transit-0000000002-3fa2b1c0.log    channel state of its lines ({@link ChannelStateLog})
  * </pre>
  *
  * A file is written to a temporary name, forced to disk and renamed, so a crash mid-write never
@@ -32,17 +33,17 @@ import java.util.regex.Pattern;
  */
 public final class CheckpointStore implements CheckpointWriter {
     private static final Pattern LINE_FILE = Pattern.compile("line-(\\d+)\\.ckpt");
-    private static final Pattern PART_FILE = Pattern.compile("line-(\\d+)\\.transit-(\\d+)\\.ckpt");
 
     /**
-     * The section of a line's channel state: in a part file, the part's messages as the runtime encodes
-     * them; in the image {@link #loadWithChannelState} returns, every readable part of the line, as a
+     * The section of a line's channel state: in a part ({@link ChannelStateLog}), the part's messages as
+     * the runtime encodes them; in the image {@link #loadWithChannelState} returns, every readable part of the line, as a
      * count of parts (i32) then each part's length (i32) and bytes, in part order.
      */
     public static final String CHANNEL_STATE_SECTION = "rewind.in-transit";
 
     private final Path jobDir;
     private final int keepLines;
+    private final ChannelStateLog channelState;
     /** Prunes share it; a recovery choosing and loading a line holds it exclusively. */
     private final java.util.concurrent.locks.ReentrantReadWriteLock pruning =
             new java.util.concurrent.locks.ReentrantReadWriteLock();
@@ -63,11 +64,17 @@ public final class CheckpointStore implements CheckpointWriter {
     public static final int MAX_HELD_BACK = 8;
 
     public CheckpointStore(Path jobDir, int keepLines) {
+        this(jobDir, keepLines, new ChannelStateLog());
+    }
+
+    /** As above, the channel state kept in {@code channelState} (tests: other bounds). */
+    CheckpointStore(Path jobDir, int keepLines, ChannelStateLog channelState) {
         if (keepLines < 1) {
             throw new IllegalArgumentException("keepLines must be >= 1, was " + keepLines);
         }
         this.jobDir = jobDir;
         this.keepLines = keepLines;
+        this.channelState = channelState;
     }
 
     public Path jobDir() {
@@ -86,8 +93,9 @@ public final class CheckpointStore implements CheckpointWriter {
         return rankDir(rank).resolve("line-" + zeroPadded(line, 12) + ".ckpt");
     }
 
-    Path partFile(int rank, long line, int part) {
-        return rankDir(rank).resolve("line-" + zeroPadded(line, 12) + ".transit-" + zeroPadded(part, 4) + ".ckpt");
+    /** The rank's channel-state segments, oldest first ({@link ChannelStateLog}). */
+    List<Path> channelStateSegments(int rank) {
+        return ChannelStateLog.segments(rankDir(rank));
     }
 
     /**
@@ -106,6 +114,14 @@ public final class CheckpointStore implements CheckpointWriter {
         return "0".repeat(width - digits.length()) + digits;
     }
 
+    /**
+     * Closes the channel-state segments the store holds open (at the end of the job, before its folder
+     * goes). The store can still be used: a later part opens its segment again.
+     */
+    public void closeFiles() {
+        channelState.closeAll();
+    }
+
     /** Writes atomically, then deletes lines older than the latest {@code keepLines}. Returns bytes written. */
     @Override
     public long write(CheckpointImage image) {
@@ -120,12 +136,15 @@ public final class CheckpointStore implements CheckpointWriter {
      * and its prune (from the write's own listing: the caller need not list the folder again).
      */
     public long writeEncoded(int rank, long line, byte[] bytes) {
-        // One listing of the rank's folder serves the whole write: parts kept with an earlier file of
-        // this number (an incarnation that died) belong to that file and go, and the prune after the
-        // write works from it too. Parts the writing thread adds meanwhile are of lines kept (a part is
-        // written only for a line its rank has written), or go with the next prune.
+        // One listing of the rank's folder serves the whole write. A line no newer than the rank's newest
+        // is written again by an incarnation that redoes it: the parts kept with the earlier file (of an
+        // incarnation that died) belong to that file and no longer count. A line newer than every file
+        // has no parts yet (a part is kept only for a line its rank has written, and a discarded line
+        // was reset as it went). The prune after the write works from the listing too.
         RankFolder before = list(rank);
-        deleteParts(rank, before.parts(), p -> p[0] == line);
+        if (!before.lines().isEmpty() && line <= before.lines().getLast()) {
+            channelState.reset(rankDir(rank), rank, line);
+        }
         writeAtomically(file(rank, line), bytes);
         return prune(rank, before.withLine(line));
     }
@@ -140,19 +159,15 @@ public final class CheckpointStore implements CheckpointWriter {
         if (part < 1) {
             throw new IllegalArgumentException("channel-state parts are numbered from 1, was " + part);
         }
-        // Renamed into place like a line, but not forced to the disk: it then survives the crash of its
-        // rank (a process's death leaves the kernel's copy), which is what a recovery needs; a machine
-        // that loses power may lose it, and a resumed job, which reads the parts back and checks them,
-        // then goes back to an older line. Forcing it cost a disk flush per line and rank.
-        writeAtomically(partFile(rank, line, part), bytes, false);
+        // Appended, not forced to the disk: it then survives the crash of its rank (a process's death
+        // leaves the kernel's copy), which is what a recovery needs; a machine that loses power may lose
+        // it, and a resumed job, which reads the parts back and checks them, then goes back to an older
+        // line. Forcing it cost a disk flush per line and rank.
+        channelState.append(rankDir(rank), rank, line, part, bytes);
         return bytes.length;
     }
 
     private void writeAtomically(Path target, byte[] bytes) {
-        writeAtomically(target, bytes, true);
-    }
-
-    private void writeAtomically(Path target, byte[] bytes, boolean force) {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try {
             Path dir = target.getParent();
@@ -160,10 +175,10 @@ public final class CheckpointStore implements CheckpointWriter {
                 makeDir(dir);
             }
             try {
-                writeFile(tmp, bytes, force);
+                writeFile(tmp, bytes);
             } catch (NoSuchFileException e) {
                 makeDir(dir); // removed since: made again, once
-                writeFile(tmp, bytes, force);
+                writeFile(tmp, bytes);
             }
             try {
                 Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -185,24 +200,22 @@ public final class CheckpointStore implements CheckpointWriter {
         madeDirs.add(dir);
     }
 
-    private static void writeFile(Path file, byte[] bytes, boolean force) throws IOException {
+    private static void writeFile(Path file, byte[] bytes) throws IOException {
         try (FileChannel ch = FileChannel.open(
                 file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer buf = ByteBuffer.wrap(bytes);
             while (buf.hasRemaining()) {
                 ch.write(buf);
             }
-            if (force) {
-                ch.force(true);
-            }
+            ch.force(true);
         }
     }
 
     /**
      * What one listing of a rank's folder found: its line numbers, oldest first, and its channel-state
-     * parts as (line, part).
+     * segments.
      */
-    private record RankFolder(List<Long> lines, List<long[]> parts) {
+    private record RankFolder(List<Long> lines, List<Path> segments) {
         /** As after a write of {@code line}. */
         RankFolder withLine(long line) {
             List<Long> more = new ArrayList<>(lines);
@@ -210,38 +223,34 @@ public final class CheckpointStore implements CheckpointWriter {
                 more.add(line);
                 Collections.sort(more);
             }
-            return new RankFolder(more, parts);
+            return new RankFolder(more, segments);
         }
     }
 
     /** Lists the rank's folder once (none yet: nothing in it). */
     private RankFolder list(int rank) {
         List<Long> lines = new ArrayList<>();
-        List<long[]> parts = new ArrayList<>();
+        List<Path> segments = new ArrayList<>();
         Path dir = rankDir(rank);
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
             for (Path p : files) {
                 String name = p.getFileName().toString();
-                if (!name.startsWith("line-") || !name.endsWith(".ckpt")) {
-                    continue; // temporary files, and whatever else is there
-                }
-                Matcher m = LINE_FILE.matcher(name);
-                if (m.matches()) {
-                    lines.add(Long.parseLong(m.group(1)));
-                    continue;
-                }
-                m = PART_FILE.matcher(name);
-                if (m.matches()) {
-                    parts.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
-                }
+                if (name.startsWith("line-") && name.endsWith(".ckpt")) {
+                    Matcher m = LINE_FILE.matcher(name);
+                    if (m.matches()) {
+                        lines.add(Long.parseLong(m.group(1)));
+                    }
+                } else if (ChannelStateLog.isSegment(name)) {
+                    segments.add(p);
+                } // temporary files, and whatever else is there
             }
         } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
-            return new RankFolder(lines, parts); // not made yet; a write reports what is in its way
+            return new RankFolder(lines, segments); // not made yet; a write reports what is in its way
         } catch (IOException e) {
             throw new CheckpointException("cannot list checkpoints in " + dir + ": " + e.getMessage(), e);
         }
         Collections.sort(lines);
-        return new RankFolder(lines, parts);
+        return new RankFolder(lines, segments);
     }
 
     /**
@@ -291,16 +300,19 @@ public final class CheckpointStore implements CheckpointWriter {
     public CheckpointImage loadWithChannelState(int rank, long line, Consumer<String> skipped) {
         CheckpointImage image = load(rank, line);
         List<byte[]> parts = new ArrayList<>();
-        for (int part : parts(rank, line)) {
-            Path p = partFile(rank, line, part);
+        Consumer<String> reported =
+                why -> skipped.accept("rank " + rank + ": channel state of line " + line + ": " + why);
+        for (ChannelStateLog.Part part : channelState.read(rankDir(rank), line, reported)) {
+            String what = "part " + part.number();
             try {
-                CheckpointImage partImage = CheckpointFormat.decode(Files.readAllBytes(p), p.toString());
+                CheckpointImage partImage = CheckpointFormat.decode(part.encoded(), what);
                 if (partImage.rank() != rank || partImage.line() != line) {
-                    throw new CheckpointException(p + ": holds rank " + partImage.rank() + " line " + partImage.line());
+                    throw new CheckpointException(
+                            what + " holds rank " + partImage.rank() + " line " + partImage.line());
                 }
                 parts.add(partImage.section(CHANNEL_STATE_SECTION));
-            } catch (IOException | CheckpointException e) {
-                skipped.accept("rank " + rank + ": channel state of line " + line + ": " + e.getMessage());
+            } catch (CheckpointException e) {
+                reported.accept(e.getMessage());
             }
         }
         if (parts.isEmpty()) {
@@ -341,29 +353,19 @@ public final class CheckpointStore implements CheckpointWriter {
         return parts;
     }
 
-    /** The numbers of the channel-state parts present for one line of the rank, in order. */
+    /**
+     * The numbers of the channel-state parts kept with one line of the rank, in order: none when the
+     * line has no file (the parts of a pruned line may stay in a segment until the segment goes).
+     */
     public List<Integer> parts(int rank, long line) {
         List<Integer> parts = new ArrayList<>();
-        for (long[] p : list(rank).parts()) {
-            if (p[0] == line) {
-                parts.add((int) p[1]);
-            }
+        if (!Files.exists(file(rank, line))) {
+            return parts;
         }
-        Collections.sort(parts);
+        for (ChannelStateLog.Part p : channelState.read(rankDir(rank), line, why -> {})) {
+            parts.add(p.number());
+        }
         return parts;
-    }
-
-    /** Deletes those of the rank's channel-state parts, as (line, part), that {@code which} picks. */
-    private void deleteParts(int rank, List<long[]> parts, java.util.function.Predicate<long[]> which) {
-        for (long[] p : parts) {
-            if (which.test(p)) {
-                try {
-                    Files.deleteIfExists(partFile(rank, p[0], (int) p[1]));
-                } catch (IOException e) {
-                    throw new CheckpointException("cannot delete " + partFile(rank, p[0], (int) p[1]), e);
-                }
-            }
-        }
     }
 
     /**
@@ -430,7 +432,7 @@ public final class CheckpointStore implements CheckpointWriter {
 
     /** Deletes one line of the rank, if it is there. */
     public void discard(int rank, long line) {
-        deleteParts(rank, list(rank).parts(), p -> p[0] == line);
+        channelState.reset(rankDir(rank), rank, line); // a file of this number written later starts without them
         try {
             Files.deleteIfExists(file(rank, line));
         } catch (IOException e) {
@@ -479,10 +481,9 @@ public final class CheckpointStore implements CheckpointWriter {
             }
             firstKept = i + 1;
         }
-        if (firstKept > 0 && firstKept < lines.size()) {
-            // The channel state of every line no longer kept goes with it.
-            long oldestKept = lines.get(firstKept);
-            deleteParts(rank, folder.parts(), p -> p[0] < oldestKept);
+        if (firstKept > 0 && !folder.segments().isEmpty()) {
+            // The channel state of lines no longer kept goes with them, a segment at a time.
+            channelState.prune(rankDir(rank), rank, folder.segments(), lines.get(firstKept));
         }
         return lines.get(firstKept);
     }

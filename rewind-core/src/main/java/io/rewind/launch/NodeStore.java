@@ -249,6 +249,7 @@ final class NodeStore implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        files.closeFiles();
         synchronized (partnerLock) {
             if (partnerLink != null) {
                 partnerLink.close();

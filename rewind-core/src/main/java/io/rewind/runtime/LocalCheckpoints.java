@@ -117,6 +117,7 @@ final class LocalCheckpoints implements StoredLines {
 
     /** Removes the folder if the job made it. */
     void close() {
+        store.closeFiles();
         if (!own) {
             return;
         }

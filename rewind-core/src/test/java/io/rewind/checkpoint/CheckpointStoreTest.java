@@ -54,8 +54,6 @@ class CheckpointStoreTest {
             }
         }
         CheckpointStore store = new CheckpointStore(dir, 2);
-        assertEquals(
-                dir.resolve("rank-00003").resolve("line-000000000017.transit-0002.ckpt"), store.partFile(3, 17, 2));
         assertEquals(dir.resolve("rank-00003").resolve("line-000000000017.ckpt"), store.file(3, 17));
     }
 
@@ -181,15 +179,103 @@ class CheckpointStoreTest {
         store.write(image(0, 1, (byte) 1));
         store.writeInTransit(part(0, 1, (byte) 1), 1);
         store.writeInTransit(part(0, 1, (byte) 2), 2);
-        Path second = store.partFile(0, 1, 2);
-        byte[] bytes = Files.readAllBytes(second);
-        bytes[bytes.length - 1] ^= 0x5a;
-        Files.write(second, bytes);
+        Path segment = store.channelStateSegments(0).getLast();
+        byte[] bytes = Files.readAllBytes(segment);
+        bytes[bytes.length - 1] ^= 0x5a; // the second part's checksum
+        Files.write(segment, bytes);
 
         List<String> skipped = new ArrayList<>();
         List<byte[]> parts = CheckpointStore.splitParts(store.loadWithChannelState(0, 1, skipped::add));
         assertEquals(1, parts.size());
         assertEquals(1, skipped.size(), skipped.toString());
+    }
+
+    @Test
+    void aLineWrittenAgainTakesOnlyThePartsKeptAfterIt() {
+        CheckpointStore store = new CheckpointStore(dir, 3);
+        store.write(image(0, 1, (byte) 1));
+        store.write(image(0, 2, (byte) 2));
+        store.writeInTransit(part(0, 1, (byte) 1), 1);
+        store.writeInTransit(part(0, 2, (byte) 2), 2);
+        store.write(image(0, 2, (byte) 22)); // incarnation 1 redoes line 2
+        store.writeInTransit(part(0, 2, (byte) 3), 100_001);
+
+        assertEquals(List.of(1), store.parts(0, 1), "line 1 was not written again");
+        List<byte[]> parts = CheckpointStore.splitParts(store.loadWithChannelState(0, 2, why -> {
+            throw new AssertionError(why);
+        }));
+        assertEquals(1, parts.size());
+        assertArrayEquals(new byte[] {3}, parts.getFirst());
+    }
+
+    @Test
+    void aSegmentGoesOnceEveryLineItHoldsIsPrunedAndTheKeptLinesKeepTheirParts() {
+        CheckpointStore store = new CheckpointStore(dir, 2, new ChannelStateLog(1 << 20, 3, 64));
+        for (long line = 1; line <= 30; line++) {
+            store.write(image(0, line, (byte) line));
+            store.writeInTransit(part(0, line, (byte) line), 1);
+            store.writeInTransit(part(0, line, (byte) -line), 2);
+        }
+        assertEquals(List.of(29L, 30L), store.lines(0));
+        // Three records a segment: line 29's two parts are in the segments of lines 28-29 and 29-30,
+        // line 30's in the latter and the current one; every older segment has gone.
+        assertTrue(
+                store.channelStateSegments(0).size() <= 3,
+                store.channelStateSegments(0).toString());
+        for (long line = 29; line <= 30; line++) {
+            List<byte[]> parts = CheckpointStore.splitParts(store.loadWithChannelState(0, line, why -> {
+                throw new AssertionError(why);
+            }));
+            assertEquals(2, parts.size());
+            assertArrayEquals(new byte[] {(byte) line}, parts.get(0));
+            assertArrayEquals(new byte[] {(byte) -line}, parts.get(1));
+        }
+    }
+
+    @Test
+    void aTornRecordEndsItsSegmentAndALaterStoreAppendsToANewOne() throws IOException {
+        CheckpointStore died = new CheckpointStore(dir, 2);
+        died.write(image(0, 1, (byte) 1));
+        died.writeInTransit(part(0, 1, (byte) 1), 1);
+        died.writeInTransit(part(0, 1, (byte) 2), 2);
+        died.closeFiles();
+        Path segment = died.channelStateSegments(0).getLast();
+        byte[] bytes = Files.readAllBytes(segment);
+        Files.write(segment, java.util.Arrays.copyOf(bytes, bytes.length - 3)); // the crash tore the second
+
+        CheckpointStore next = new CheckpointStore(dir, 2); // a resumed run, say
+        next.writeInTransit(part(0, 1, (byte) 3), 100_001);
+        assertEquals(2, next.channelStateSegments(0).size(), "the torn segment is not appended to");
+        List<String> skipped = new ArrayList<>();
+        List<byte[]> parts = CheckpointStore.splitParts(next.loadWithChannelState(0, 1, skipped::add));
+        assertEquals(2, parts.size());
+        assertArrayEquals(new byte[] {1}, parts.get(0));
+        assertArrayEquals(new byte[] {3}, parts.get(1));
+        assertEquals(1, skipped.size(), skipped.toString());
+        assertTrue(skipped.getFirst().contains("torn"), skipped.getFirst());
+    }
+
+    @Test
+    void moreRanksThanOpenSegmentsStillKeepEveryPart() {
+        CheckpointStore store = new CheckpointStore(dir, 2, new ChannelStateLog(1 << 20, 256, 2));
+        for (int rank = 0; rank < 5; rank++) {
+            store.write(image(rank, 1, (byte) rank));
+        }
+        for (int round = 0; round < 3; round++) {
+            for (int rank = 0; rank < 5; rank++) {
+                store.writeInTransit(part(rank, 1, (byte) (10 * rank + round)), round + 1);
+            }
+        }
+        for (int rank = 0; rank < 5; rank++) {
+            assertEquals(1, store.channelStateSegments(rank).size());
+            List<byte[]> parts = CheckpointStore.splitParts(store.loadWithChannelState(rank, 1, why -> {
+                throw new AssertionError(why);
+            }));
+            assertEquals(3, parts.size());
+            for (int round = 0; round < 3; round++) {
+                assertArrayEquals(new byte[] {(byte) (10 * rank + round)}, parts.get(round));
+            }
+        }
     }
 
     @Test
