@@ -126,6 +126,10 @@ final class ChannelStateLog {
 
     /** The parts of {@code line} appended so far no longer count (its file is written again, or gone). */
     synchronized void reset(Path rankDir, int rank, long line) {
+        RankLog log = ranks.get(rank);
+        if ((log == null || log.current == null) && segments(rankDir).isEmpty()) {
+            return; // the rank has kept no channel state: nothing to void, and no segment made for it
+        }
         appendRecord(rankDir, rank, RESET, line, 0, new byte[0]);
     }
 

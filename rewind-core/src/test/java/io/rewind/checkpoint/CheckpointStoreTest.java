@@ -256,6 +256,17 @@ class CheckpointStoreTest {
     }
 
     @Test
+    void aRankThatKeptNoChannelStateGetsNoSegmentFromARewriteOrADiscard() {
+        CheckpointStore store = new CheckpointStore(dir, 3);
+        store.write(image(0, 1, (byte) 1));
+        store.write(image(0, 2, (byte) 2));
+        store.write(image(0, 2, (byte) 22));
+        store.discardAfter(0, 1);
+        assertEquals(List.of(), store.channelStateSegments(0));
+        assertEquals(List.of(1L), store.lines(0));
+    }
+
+    @Test
     void moreRanksThanOpenSegmentsStillKeepEveryPart() {
         CheckpointStore store = new CheckpointStore(dir, 2, new ChannelStateLog(1 << 20, 256, 2));
         for (int rank = 0; rank < 5; rank++) {
