@@ -302,11 +302,7 @@ final class ChannelStateLog {
         ByteBuffer in = ByteBuffer.wrap(bytes);
         while (in.hasRemaining()) {
             int at = in.position();
-            if (in.remaining() < HEADER + 4) {
-                skipped.accept(segment + ": a record torn at byte " + at + " and what follows are left out");
-                return;
-            }
-            int length = in.getInt();
+            int length = in.remaining() < HEADER + 4 ? -1 : in.getInt();
             if (length < HEADER - 4 || length > in.remaining() - 4) {
                 skipped.accept(segment + ": a record torn at byte " + at + " and what follows are left out");
                 return;
@@ -343,13 +339,9 @@ final class ChannelStateLog {
         } catch (IOException e) {
             throw new CheckpointException("cannot list " + rankDir + ": " + e.getMessage(), e);
         }
-        sortSegments(found);
-        return found;
-    }
-
-    static void sortSegments(List<Path> segments) {
-        segments.sort(Comparator.comparingLong(ChannelStateLog::sequence)
+        found.sort(Comparator.comparingLong(ChannelStateLog::sequence)
                 .thenComparing(p -> p.getFileName().toString()));
+        return found;
     }
 
     private static long sequence(Path segment) {

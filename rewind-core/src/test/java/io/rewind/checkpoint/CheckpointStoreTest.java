@@ -130,6 +130,13 @@ class CheckpointStoreTest {
         assertTrue(e.getMessage().contains("cannot write checkpoint"), e.getMessage());
     }
 
+    /** The channel-state parts of one line, every one of which must be readable. */
+    private static List<byte[]> readableParts(CheckpointStore store, int rank, long line) {
+        return CheckpointStore.splitParts(store.loadWithChannelState(rank, line, why -> {
+            throw new AssertionError(why);
+        }));
+    }
+
     private static CheckpointImage part(int rank, long line, byte fill) {
         return new CheckpointImage(rank, line, Map.of(CheckpointStore.CHANNEL_STATE_SECTION, new byte[] {fill}));
     }
@@ -201,9 +208,7 @@ class CheckpointStoreTest {
         store.writeInTransit(part(0, 2, (byte) 3), 100_001);
 
         assertEquals(List.of(1), store.parts(0, 1), "line 1 was not written again");
-        List<byte[]> parts = CheckpointStore.splitParts(store.loadWithChannelState(0, 2, why -> {
-            throw new AssertionError(why);
-        }));
+        List<byte[]> parts = readableParts(store, 0, 2);
         assertEquals(1, parts.size());
         assertArrayEquals(new byte[] {3}, parts.getFirst());
     }
@@ -223,9 +228,7 @@ class CheckpointStoreTest {
                 store.channelStateSegments(0).size() <= 3,
                 store.channelStateSegments(0).toString());
         for (long line = 29; line <= 30; line++) {
-            List<byte[]> parts = CheckpointStore.splitParts(store.loadWithChannelState(0, line, why -> {
-                throw new AssertionError(why);
-            }));
+            List<byte[]> parts = readableParts(store, 0, line);
             assertEquals(2, parts.size());
             assertArrayEquals(new byte[] {(byte) line}, parts.get(0));
             assertArrayEquals(new byte[] {(byte) -line}, parts.get(1));
@@ -279,9 +282,7 @@ class CheckpointStoreTest {
         }
         for (int rank = 0; rank < 5; rank++) {
             assertEquals(1, store.channelStateSegments(rank).size());
-            List<byte[]> parts = CheckpointStore.splitParts(store.loadWithChannelState(rank, 1, why -> {
-                throw new AssertionError(why);
-            }));
+            List<byte[]> parts = readableParts(store, rank, 1);
             assertEquals(3, parts.size());
             for (int round = 0; round < 3; round++) {
                 assertArrayEquals(new byte[] {(byte) (10 * rank + round)}, parts.get(round));
